@@ -1,0 +1,108 @@
+// Command pipelab builds, checks, simulates and replays pipeline-parallel
+// training schedules. Run "pipelab help" for the subcommands.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand. Each lives in its own file and registers
+// itself from an init function, so the dispatcher knows none of them.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]command{}
+
+func register(c command) {
+	if _, dup := commands[c.name]; dup {
+		panic("pipelab: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// errUsage marks an error already explained by a usage message.
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				_ = c.run([]string{"--help"}, stdout, stdout)
+				return 0
+			}
+		}
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "pipelab: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	err := c.run(args[1:], stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	}
+	fmt.Fprintf(stderr, "pipelab %s: %v\n", c.name, err)
+	return 1
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "pipelab: build, check, simulate and replay pipeline-parallel training schedules")
+	fmt.Fprintln(w, "\nusage: pipelab COMMAND [flags]   (pipelab COMMAND --help for its flags)")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+}
+
+// newFlags returns a flag set for a subcommand whose --help prints the
+// synopsis, the description and the flags to w.
+func newFlags(name, synopsis, description string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "usage: pipelab %s %s\n\n%s\n\nflags:\n", name, synopsis, strings.TrimSpace(description))
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args into fs and maps a bad flag to errUsage (the flag
+// package has already printed what was wrong and the usage).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	return nil
+}

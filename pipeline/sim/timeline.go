@@ -1,0 +1,60 @@
+package sim
+
+import (
+	"cmp"
+	"slices"
+
+	"pipelab/pipeline"
+)
+
+// Event is one timed action of a timeline: the action at position Index of
+// rank Rank's row, running from Start to End.
+type Event struct {
+	Rank   int
+	Index  int
+	Action pipeline.Action
+	Start  float64
+	End    float64
+}
+
+// Timeline is a timed schedule table: for every non-bubble action of
+// Table, the rank it ran on and when. Events are sorted by (Start, Rank,
+// Index). Time is in the cost model's unit (steps for unit costs, seconds
+// under the GPU model); sums of integer costs are exact in float64.
+type Timeline struct {
+	Table  *pipeline.Table
+	Events []Event
+}
+
+// SortEvents puts events in timeline order: start time, then rank, then
+// position in the row.
+func SortEvents(events []Event) {
+	slices.SortFunc(events, func(a, b Event) int {
+		if c := cmp.Compare(a.Start, b.Start); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Rank, b.Rank); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Index, b.Index)
+	})
+}
+
+// FromGrid reads a table as an idealised unit-time grid: the cell in
+// column c of a row runs from c to c+1 and bubbles take their column. This
+// is the "idealised table" level of the tabular-schedule comparison, and
+// the timeline of generators such as asynchronous PipeDream, which place
+// every action in the step it runs.
+func FromGrid(t *pipeline.Table) *Timeline {
+	tl := &Timeline{Table: t}
+	for r, row := range t.Rows {
+		for i, a := range row {
+			if a.IsBubble() {
+				continue
+			}
+			tl.Events = append(tl.Events, Event{Rank: r, Index: i, Action: a, Start: float64(i), End: float64(i + 1)})
+		}
+	}
+	SortEvents(tl.Events)
+	return tl
+}

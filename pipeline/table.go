@@ -1,0 +1,112 @@
+package pipeline
+
+import "fmt"
+
+// UpdateRule says when the optimizer steps under a schedule.
+type UpdateRule uint8
+
+const (
+	// Flush: synchronous training; every stage steps once per iteration,
+	// after all microbatches' backwards (GPipe, 1F1B, zero bubble, ...).
+	Flush UpdateRule = iota
+	// PerBackward: asynchronous PipeDream with weight stashing; a stage
+	// updates its block right after each backward (REFERENCE.md §1.2).
+	PerBackward
+	// ReplicaAveraging: LocalSGD on the pipeline; Replicas model replicas
+	// each take plain SGD steps and are averaged every LocalSteps steps
+	// (REFERENCE.md §1.5).
+	ReplicaAveraging
+)
+
+func (u UpdateRule) String() string {
+	switch u {
+	case Flush:
+		return "flush"
+	case PerBackward:
+		return "per-backward"
+	case ReplicaAveraging:
+		return "replica-averaging"
+	}
+	return fmt.Sprintf("UpdateRule(%d)", uint8(u))
+}
+
+// Table is a pipeline schedule: Rows[r] is the ordered list of actions that
+// rank r runs, and a zero Action in a row is a bubble. Placement[s] is the
+// rank that holds stage s, so len(Placement) is the stage count.
+type Table struct {
+	// Family names the generator that built the table ("1f1b", ...), or is
+	// empty for a table read from a file.
+	Family string
+	// Rows holds one row per rank.
+	Rows [][]Action
+	// Placement maps each stage to the rank that runs it.
+	Placement []int
+	// Microbatches is the number of microbatches of one iteration.
+	Microbatches int
+	// Update is the optimizer update rule the schedule implies.
+	Update UpdateRule
+	// Replicas and LocalSteps describe ReplicaAveraging: microbatch m
+	// belongs to replica m mod Replicas, and replicas are averaged after
+	// every round of Replicas*LocalSteps microbatches. Zero otherwise.
+	Replicas, LocalSteps int
+	// NOAM is the admission cap of asynchronous PipeDream (microbatches in
+	// flight on stage 0); zero otherwise.
+	NOAM int
+}
+
+// Ranks returns the number of ranks (rows).
+func (t *Table) Ranks() int { return len(t.Rows) }
+
+// Stages returns the number of stages.
+func (t *Table) Stages() int { return len(t.Placement) }
+
+// Rank returns the rank that holds stage s.
+func (t *Table) Rank(s int) int { return t.Placement[s] }
+
+// HasComms reports whether the table carries explicit communication
+// actions (the compute_comms format) rather than compute only.
+func (t *Table) HasComms() bool {
+	for _, row := range t.Rows {
+		for _, a := range row {
+			if a.Kind.IsComm() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Clone returns a deep copy of t.
+func (t *Table) Clone() *Table {
+	c := *t
+	c.Rows = make([][]Action, len(t.Rows))
+	for r, row := range t.Rows {
+		c.Rows[r] = append([]Action(nil), row...)
+	}
+	c.Placement = append([]int(nil), t.Placement...)
+	return &c
+}
+
+// LoopPlacement places stage s on rank s mod ranks (PyTorch's "loop").
+func LoopPlacement(stages, ranks int) []int {
+	p := make([]int, stages)
+	for s := range p {
+		p[s] = s % ranks
+	}
+	return p
+}
+
+// VPlacement places stages in a zig-zag over the ranks (PyTorch's "v"):
+// with 2 ranks and 4 stages the ranks are 0, 1, 1, 0.
+func VPlacement(stages, ranks int) []int {
+	p := make([]int, stages)
+	for s := range p {
+		pass, pos := s/ranks, s%ranks
+		if pass%2 == 0 {
+			p[s] = pos
+		} else {
+			p[s] = ranks - 1 - pos
+		}
+	}
+	return p
+}
