@@ -52,6 +52,27 @@ type Table struct {
 	// NOAM is the admission cap of asynchronous PipeDream (microbatches in
 	// flight on stage 0); zero otherwise.
 	NOAM int
+	// Routes and MicrobatchRoute describe tables whose microbatches do not
+	// all traverse every stage. Chimera runs two replicas of the model as
+	// two pipelines: its table has stages 0..P-1 (the down pipeline) and
+	// P..2P-1 (the up pipeline), and microbatch m flows through
+	// Routes[MicrobatchRoute[m]] only. Both are nil when every microbatch
+	// traverses stages 0..Stages()-1; RouteOf hides the difference.
+	Routes          []Route
+	MicrobatchRoute []int
+}
+
+// Route is the run of consecutive stages, First to Last, that a microbatch
+// flows through: forward from First to Last, backward from Last to First.
+type Route struct{ First, Last int }
+
+// RouteOf returns the stages microbatch m flows through: all of them unless
+// the table has Routes.
+func (t *Table) RouteOf(m int) Route {
+	if t.Routes == nil {
+		return Route{0, t.Stages() - 1}
+	}
+	return t.Routes[t.MicrobatchRoute[m]]
 }
 
 // Ranks returns the number of ranks (rows).
@@ -84,6 +105,8 @@ func (t *Table) Clone() *Table {
 		c.Rows[r] = append([]Action(nil), row...)
 	}
 	c.Placement = append([]int(nil), t.Placement...)
+	c.Routes = append([]Route(nil), t.Routes...)
+	c.MicrobatchRoute = append([]int(nil), t.MicrobatchRoute...)
 	return &c
 }
 

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"pipelab/pipeline"
+)
+
+func init() {
+	register(command{
+		name:    "check",
+		summary: "read a PyTorch schedule CSV, lower it and count PyTorch's lockstep steps",
+		run:     runCheck,
+	})
+}
+
+const checkDescription = `
+Reads a schedule in PyTorch's CSV format (torch.distributed.pipelining: row i
+is rank i's actions, an empty cell a bubble), infers its placement and
+microbatch count, and runs PyTorch's unit-time lockstep check on it.
+
+A compute_only file (F, B, I, W only) is lowered first as PyTorch's runtime
+lowers a loaded file: bubbles are dropped, then SEND and RECV actions are
+added (_add_send_recv). Before that, adjacent I and W of the same stage and
+microbatch are merged into B (_merge_bw), as PyTorch's own test of this path
+does; --merge-iw=false keeps them apart, as the runtime does. The runtime's
+UNSHARD, RESHARD and REDUCE_GRAD passes are not applied: they add no wait
+between ranks. A compute_comms file is checked as it is.
+
+A malformed file is reported as FILE:LINE: cell N: reason; a schedule whose
+ranks wait on each other forever is reported with the step, the blocked
+ranks and what they wait for. Both exit non-zero.`
+
+// checkReport is what "pipelab check" prints.
+type checkReport struct {
+	Format       string `json:"format"`
+	Ranks        int    `json:"ranks"`
+	Stages       int    `json:"stages"`
+	Microbatches int    `json:"microbatches"`
+	Steps        int    `json:"steps"`
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("check", "FILE.csv [--format text|json] [--merge-iw=false]", checkDescription, stderr)
+	format := fs.String("format", "text", "output format: text or json")
+	mergeIW := fs.Bool("merge-iw", true, "merge adjacent I and W into B before lowering a compute_only file")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	// Flags may also follow the file name.
+	var file string
+	if rest := fs.Args(); len(rest) > 0 {
+		file = rest[0]
+		if err := parseFlags(fs, rest[1:]); err != nil {
+			return err
+		}
+	}
+	if file == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "pipelab check: want exactly one FILE.csv")
+		fs.Usage()
+		return errUsage
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "pipelab check: --format must be text or json, got %q\n", *format)
+		return errUsage
+	}
+	rep, err := checkFile(file, *mergeIW)
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	_, err = fmt.Fprintf(stdout, "format:       %s\nranks:        %d\nstages:       %d\nmicrobatches: %d\nsteps:        %d\n",
+		rep.Format, rep.Ranks, rep.Stages, rep.Microbatches, rep.Steps)
+	return err
+}
+
+// checkFile reads, lowers if needed, and simulates one schedule file.
+func checkFile(file string, mergeIW bool) (checkReport, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return checkReport{}, err
+	}
+	defer f.Close()
+	t, err := pipeline.ReadCSV(f, file)
+	if err != nil {
+		return checkReport{}, err
+	}
+	rep := checkReport{Format: "compute_only", Ranks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches}
+	comms := t
+	if isComputeComms(t) {
+		rep.Format = "compute_comms"
+		if err := noBubbles(t, file); err != nil {
+			return rep, err
+		}
+	} else {
+		if mergeIW {
+			t = pipeline.MergeIW(t)
+		} else {
+			t = pipeline.DropBubbles(t)
+		}
+		if comms, err = pipeline.Lower(t); err != nil {
+			return rep, fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	if rep.Steps, err = pipeline.Lockstep(comms); err != nil {
+		return rep, fmt.Errorf("%s: %w", file, err)
+	}
+	return rep, nil
+}
+
+// isComputeComms reports whether a table holds anything but compute
+// actions, which makes it PyTorch's compute_comms format.
+func isComputeComms(t *pipeline.Table) bool {
+	for _, row := range t.Rows {
+		for _, a := range row {
+			if !a.IsBubble() && !a.Kind.IsCompute() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noBubbles rejects a compute_comms table with an empty cell, which
+// PyTorch's loader refuses.
+func noBubbles(t *pipeline.Table, file string) error {
+	for r, row := range t.Rows {
+		for i, a := range row {
+			if a.IsBubble() {
+				return &pipeline.ParseError{File: file, Line: r + 1, Cell: i + 1,
+					Reason: "empty cell in a compute_comms file (one with SEND/RECV or other non-compute actions): that format has no bubbles"}
+			}
+		}
+	}
+	return nil
+}

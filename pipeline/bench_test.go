@@ -1,0 +1,41 @@
+package pipeline
+
+import "testing"
+
+// BenchmarkGenerateLower1F1B64x1024 generates 1F1B for 64 ranks and 1024
+// microbatches and lowers it (PyTorch's _add_send_recv).
+func BenchmarkGenerateLower1F1B64x1024(b *testing.B) {
+	sh := Shape{Ranks: 64, Microbatches: 1024}
+	for b.Loop() {
+		t, err := Generate("1f1b", sh)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Lower(t); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGenerate1F1B64x1024 is the generation alone, to split the
+// figure above between the generator and Lower.
+func BenchmarkGenerate1F1B64x1024(b *testing.B) {
+	sh := Shape{Ranks: 64, Microbatches: 1024}
+	for b.Loop() {
+		if _, err := Generate("1f1b", sh); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCopy1F1B64x1024 is the baseline of the benchmark above: one
+// deep copy of the same table, the least any transformation of it costs.
+func BenchmarkCopy1F1B64x1024(b *testing.B) {
+	t, err := Generate("1f1b", Shape{Ranks: 64, Microbatches: 1024})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		_ = t.Clone()
+	}
+}

@@ -1,0 +1,204 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInvalid is wrapped by every error Validate returns.
+var ErrInvalid = errors.New("pipeline: invalid table")
+
+// invalidError is one reason a table is invalid; its text says where.
+type invalidError struct{ msg string }
+
+func (e *invalidError) Error() string { return e.msg }
+func (e *invalidError) Unwrap() error { return ErrInvalid }
+
+func invalidf(format string, args ...any) error {
+	return &invalidError{msg: fmt.Sprintf(format, args...)}
+}
+
+// cellError names the cell of an invalid action: its rank, its position in
+// the row (counted from 0, as grid columns are) and the action.
+func cellError(r, i int, a Action, format string, args ...any) error {
+	return invalidf("pipeline: rank %d cell %d (%s): %s", r, i, a, fmt.Sprintf(format, args...))
+}
+
+// Validate checks that t is a well-formed schedule and returns the first
+// problem found, wrapping ErrInvalid:
+//   - the placement names existing ranks, and every action sits on the rank
+//     that holds its stage;
+//   - every action names an existing stage and, where it has one, an
+//     existing microbatch whose route (RouteOf) passes through that stage;
+//   - on each stage, a microbatch's F comes before its B or I, and its I
+//     before its W;
+//   - every microbatch is forwarded exactly once on every stage of its route
+//     and backwarded exactly once there, either by one B or by one I and one
+//     W, never both.
+//
+// A cell-level error names the rank, the cell (counted from 0) and the
+// action: "pipeline: rank 2 cell 7 (1B3): ...". A count error that belongs
+// to no cell names the stage and the microbatch. Communication and other
+// non-compute actions are checked for stage, microbatch and rank only, so a
+// lowered table validates too.
+func (t *Table) Validate() error {
+	if err := t.validateShape(); err != nil {
+		return err
+	}
+	c := newComputeLog(t.Stages(), t.Microbatches)
+	for r, row := range t.Rows {
+		for i, a := range row {
+			if a.IsBubble() {
+				continue
+			}
+			if int(a.Kind) >= len(kindNames) {
+				return cellError(r, i, a, "unknown action kind %d", uint8(a.Kind))
+			}
+			for _, sub := range subActions(a) {
+				if err := t.validateAction(r, sub); err != nil {
+					return cellError(r, i, a, "%v", err)
+				}
+				if sub.Kind.IsCompute() {
+					if err := c.record(sub, i); err != nil {
+						return cellError(r, i, a, "%v", err)
+					}
+				}
+			}
+		}
+	}
+	return c.complete(t)
+}
+
+// validateShape checks the table-level fields before any cell.
+func (t *Table) validateShape() error {
+	switch {
+	case t.Stages() == 0:
+		return invalidf("pipeline: the table has no stages (empty placement)")
+	case t.Microbatches < 1:
+		return invalidf("pipeline: the table has %d microbatches, want at least 1", t.Microbatches)
+	}
+	for s, r := range t.Placement {
+		if r < 0 || r >= t.Ranks() {
+			return invalidf("pipeline: placement puts stage %d on rank %d, but the table has %d ranks", s, r, t.Ranks())
+		}
+	}
+	if t.Routes == nil && t.MicrobatchRoute == nil {
+		return nil
+	}
+	for k, rt := range t.Routes {
+		if rt.First < 0 || rt.First > rt.Last || rt.Last >= t.Stages() {
+			return invalidf("pipeline: route %d runs from stage %d to stage %d, outside stages 0..%d", k, rt.First, rt.Last, t.Stages()-1)
+		}
+	}
+	if len(t.MicrobatchRoute) != t.Microbatches {
+		return invalidf("pipeline: %d microbatch routes for %d microbatches", len(t.MicrobatchRoute), t.Microbatches)
+	}
+	for m, k := range t.MicrobatchRoute {
+		if k < 0 || k >= len(t.Routes) {
+			return invalidf("pipeline: microbatch %d takes route %d of %d", m, k, len(t.Routes))
+		}
+	}
+	return nil
+}
+
+// validateAction checks that a single action on rank r names an existing
+// stage held by r and, if it has one, an existing microbatch routed
+// through that stage.
+func (t *Table) validateAction(r int, a Action) error {
+	if a.Stage < 0 || a.Stage >= t.Stages() {
+		return fmt.Errorf("stage %d does not exist (the table has %d stages)", a.Stage, t.Stages())
+	}
+	if owner := t.Placement[a.Stage]; owner != r {
+		return fmt.Errorf("stage %d is placed on rank %d", a.Stage, owner)
+	}
+	if !a.Kind.HasMicrobatch() {
+		return nil
+	}
+	if a.Microbatch < 0 || a.Microbatch >= t.Microbatches {
+		return fmt.Errorf("microbatch %d does not exist (the table has %d microbatches)", a.Microbatch, t.Microbatches)
+	}
+	if rt := t.RouteOf(a.Microbatch); a.Stage < rt.First || a.Stage > rt.Last {
+		return fmt.Errorf("microbatch %d flows through stages %d..%d only", a.Microbatch, rt.First, rt.Last)
+	}
+	return nil
+}
+
+// computeLog records, for every stage and microbatch, the cell of each
+// compute kind seen so far (-1 for none). A stage lives on one rank, so
+// the cells of one stage are comparable positions in one row.
+type computeLog struct {
+	microbatches int
+	cell         [4][]int // indexed by computeSlot, then stage*microbatches + microbatch
+}
+
+func newComputeLog(stages, microbatches int) *computeLog {
+	c := &computeLog{microbatches: microbatches}
+	for k := range c.cell {
+		c.cell[k] = make([]int, stages*microbatches)
+		for i := range c.cell[k] {
+			c.cell[k][i] = -1
+		}
+	}
+	return c
+}
+
+// computeSlot numbers the four compute kinds F, B, I, W.
+func computeSlot(k Kind) int {
+	switch k {
+	case Forward:
+		return 0
+	case Backward:
+		return 1
+	case BackwardInput:
+		return 2
+	}
+	return 3
+}
+
+// record notes a single compute action at cell i and checks its order
+// against what its stage has run so far.
+func (c *computeLog) record(a Action, i int) error {
+	key := a.Stage*c.microbatches + a.Microbatch
+	slot := computeSlot(a.Kind)
+	if prev := c.cell[slot][key]; prev >= 0 {
+		return fmt.Errorf("microbatch %d already has a %s on stage %d (cell %d)", a.Microbatch, a.Kind, a.Stage, prev)
+	}
+	seen := func(k Kind) bool { return c.cell[computeSlot(k)][key] >= 0 }
+	switch a.Kind {
+	case Backward, BackwardInput:
+		if !seen(Forward) {
+			return fmt.Errorf("backward of microbatch %d on stage %d before its forward", a.Microbatch, a.Stage)
+		}
+		if a.Kind == Backward && (seen(BackwardInput) || seen(BackwardWeight)) ||
+			a.Kind == BackwardInput && seen(Backward) {
+			return fmt.Errorf("microbatch %d on stage %d has both a full backward B and a split one (I, W)", a.Microbatch, a.Stage)
+		}
+	case BackwardWeight:
+		if !seen(BackwardInput) {
+			return fmt.Errorf("weight gradient W of microbatch %d on stage %d before its input gradient I", a.Microbatch, a.Stage)
+		}
+	}
+	c.cell[slot][key] = i
+	return nil
+}
+
+// complete checks that every microbatch was forwarded and backwarded on
+// every stage of its route.
+func (c *computeLog) complete(t *Table) error {
+	for m := range t.Microbatches {
+		rt := t.RouteOf(m)
+		for s := rt.First; s <= rt.Last; s++ {
+			key := s*c.microbatches + m
+			has := func(k Kind) bool { return c.cell[computeSlot(k)][key] >= 0 }
+			switch {
+			case !has(Forward):
+				return invalidf("pipeline: stage %d microbatch %d: never forwarded (no %s)", s, m, F(s, m))
+			case !has(Backward) && !has(BackwardInput):
+				return invalidf("pipeline: stage %d microbatch %d: never backwarded (no %s, nor %s and %s)", s, m, B(s, m), I(s, m), W(s, m))
+			case has(BackwardInput) && !has(BackwardWeight):
+				return invalidf("pipeline: stage %d microbatch %d: %s without its weight gradient %s", s, m, I(s, m), W(s, m))
+			}
+		}
+	}
+	return nil
+}
