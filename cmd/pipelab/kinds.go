@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"pipelab/pipeline"
+)
+
+func init() {
+	register(command{
+		name:    "kinds",
+		summary: "list the schedule families pipelab can generate",
+		run:     runKinds,
+	})
+}
+
+const kindsDescription = `
+Lists the schedule families, one per line: the name "pipelab schedule --kind"
+takes, and a one-line summary with the family's source.`
+
+func runKinds(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("kinds", "", kindsDescription, stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "pipelab kinds: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+	families := pipeline.Families()
+	width := 0
+	for _, f := range families {
+		width = max(width, len(f.Name))
+	}
+	for _, f := range families {
+		if _, err := fmt.Fprintf(stdout, "%-*s  %s\n", width, f.Name, f.Summary); err != nil {
+			return err
+		}
+	}
+	return nil
+}

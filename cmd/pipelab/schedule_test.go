@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// runCLI runs pipelab in process and returns its exit code and output.
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestSchedulePipeDreamText prints S = 4, N = 12 PipeDream, whose whole
+// run is 2N + 2S - 2 = 30 steps: the grid must be the text of REFERENCE.md
+// §1.2 (the pipeline package's golden file).
+func TestSchedulePipeDreamText(t *testing.T) {
+	code, out, errs := runCLI("schedule", "--kind", "pipedream", "--stages", "4", "--microbatches", "12")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want, err := os.ReadFile("../../pipeline/testdata/gen_pipedream_s4_n12.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestScheduleCSV checks the CSV output against PyTorch's own 2-rank test
+// schedule and its lowering (REFERENCE.md §3): 1F1B with P = 2, M = 2 is
+// {0: 0F0,0F1,_,0B0,_,0B1; 1: _,1F0,1B0,1F1,1B1} (the generator does not
+// pad a row with trailing bubbles), and --comms lowers it to PyTorch's
+// expected compute_comms rows.
+func TestScheduleCSV(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "csv"}, "0F0,0F1,,0B0,,0B1\r\n,1F0,1B0,1F1,1B1\r\n"},
+		{[]string{"--format=csv", "--comms"},
+			"0F0,0SEND_F0,0F1,0SEND_F1,0RECV_B0,0B0,0RECV_B1,0B1\r\n" +
+				"1RECV_F0,1RECV_F1,1F0,1B0,1SEND_B0,1F1,1B1,1SEND_B1\r\n"},
+	} {
+		args := append([]string{"schedule", "--kind", "1f1b", "--stages", "2", "--microbatches", "2"}, tc.args...)
+		code, out, errs := runCLI(args...)
+		if code != 0 || out != tc.want {
+			t.Errorf("%v: exit %d (%s)\n got %q\nwant %q", tc.args, code, errs, out, tc.want)
+		}
+	}
+}
+
+// TestScheduleFlagsReachTheGenerator checks that --chunks, --replicas,
+// --local-steps and --noam arrive: the printed grid has the step count the
+// family's closed form gives (interleaved 2MV + 2(P-1); LocalSGD and
+// PipeDream from REFERENCE.md §1.5 and §1.2).
+func TestScheduleFlagsReachTheGenerator(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		columns int
+	}{
+		{[]string{"--kind", "interleaved-1f1b", "--stages", "2", "--microbatches", "4", "--chunks", "3"}, 2*4*3 + 2*(2-1)},
+		{[]string{"--kind", "pipedream", "--stages", "3", "--microbatches", "4", "--noam", "1"}, 2 * 3 * 4},
+		{[]string{"--kind", "localsgd", "--stages", "2", "--microbatches", "6", "--replicas", "2", "--local-steps", "2"}, 1*(2*4+2*2-2) + (2*2 + 2*2 - 2)},
+	} {
+		code, out, errs := runCLI(append([]string{"schedule"}, tc.args...)...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", tc.args, code, errs)
+			continue
+		}
+		line := strings.SplitN(out, "\n", 2)[0]
+		if got := len(strings.Fields(line)) - 2; got != tc.columns { // "rank 0:" or "stage 0:" is two fields
+			t.Errorf("%v: %d columns in %q, want %d", tc.args, got, line, tc.columns)
+		}
+	}
+}
+
+// TestScheduleRejects checks that bad values exit non-zero and name the
+// flag (or, for a shape the family refuses, the family's constraint).
+func TestScheduleRejects(t *testing.T) {
+	base := []string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8"}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--kind", "1f1b", "--stages", "0", "--microbatches", "8"}, 2, "--stages"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "-1"}, 2, "--microbatches"},
+		{[]string{"--kind", "no-such", "--stages", "4", "--microbatches", "8"}, 2, "--kind"},
+		{[]string{"--stages", "4", "--microbatches", "8"}, 2, "--kind"},
+		{append(base, "--format", "xml"), 2, "--format"},
+		{append(base, "--noam", "2"), 2, "--noam"},
+		{append(base, "--local-steps", "2"), 2, "--local-steps"},
+		{append(base, "--chunks", "-2"), 2, "--chunks"},
+		{[]string{"--kind", "localsgd", "--stages", "4", "--microbatches", "8"}, 2, "--local-steps"},
+		{append(base, "extra"), 2, "unexpected argument"},
+		{[]string{"--kind", "1f1b", "--stages", "x"}, 2, "-stages"},
+		{[]string{"--kind", "chimera", "--stages", "3", "--microbatches", "6"}, 1, "even number of ranks"},
+		{[]string{"--kind", "chimera", "--stages", "4", "--microbatches", "8", "--comms"}, 1, "--comms"},
+	} {
+		code, _, errs := runCLI(append([]string{"schedule"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d naming %q", tc.args, code, errs, tc.code, tc.want)
+		}
+	}
+}
+
+func TestScheduleHelp(t *testing.T) {
+	code, _, errs := runCLI("schedule", "--help")
+	if code != 0 || !strings.Contains(errs, "--microbatches") {
+		t.Errorf("exit %d, help %q", code, errs)
+	}
+}
