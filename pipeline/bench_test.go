@@ -28,6 +28,20 @@ func BenchmarkGenerate1F1B64x1024(b *testing.B) {
 	}
 }
 
+// BenchmarkLower1F1B64x1024 is Lower alone on the same table, generated
+// once outside the timed loop.
+func BenchmarkLower1F1B64x1024(b *testing.B) {
+	t, err := Generate("1f1b", Shape{Ranks: 64, Microbatches: 1024})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Lower(t); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkCopy1F1B64x1024 is the baseline of the benchmark above: one
 // deep copy of the same table, the least any transformation of it costs.
 func BenchmarkCopy1F1B64x1024(b *testing.B) {
@@ -37,5 +51,24 @@ func BenchmarkCopy1F1B64x1024(b *testing.B) {
 	}
 	for b.Loop() {
 		_ = t.Clone()
+	}
+}
+
+// BenchmarkLockstep1F1B64x1024 runs PyTorch's lockstep check
+// (_simulate_comms_compute) on the lowered table of the benchmarks above;
+// the lowering is done once, outside the timed loop.
+func BenchmarkLockstep1F1B64x1024(b *testing.B) {
+	t, err := Generate("1f1b", Shape{Ranks: 64, Microbatches: 1024})
+	if err != nil {
+		b.Fatal(err)
+	}
+	low, err := Lower(t)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Lockstep(low); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

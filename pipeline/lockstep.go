@@ -3,7 +3,6 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -52,19 +51,25 @@ func (e *DeadlockError) Unwrap() error { return ErrDeadlock }
 // it sends, RECV after the peer's SEND, including one the peer ran earlier
 // in the same step. A second pass then lets every rank that stayed idle run
 // if an action later in the first pass unblocked it. Bubbles in the input
-// are ignored.
+// are ignored. As in Lower, "previous" and "next" stage are those of the
+// microbatch's route when the table has Routes (Chimera): a RECV_F waits
+// for the SEND_F of the stage before it on the route, a RECV_B for the
+// SEND_B of the stage after it, and a RECV at the route's end for a SEND
+// that never comes.
 //
 // PyTorch's simulator rejects UNSHARD, RESHARD, REDUCE_GRAD and
 // OVERLAP_F_B; Lockstep runs the first three at once (they wait for no
 // other rank) and an OVERLAP_F_B when both its forward and its backward are
 // ready.
 func Lockstep(t *Table) (steps int, err error) {
-	g, err := LockstepSchedule(t)
+	ls, err := runLockstep(t)
 	if err != nil {
 		return 0, err
 	}
-	for _, row := range g.Rows {
-		steps = max(steps, len(row))
+	for _, at := range ls.steps {
+		if n := len(at); n > 0 {
+			steps = max(steps, at[n-1]+1)
+		}
 	}
 	return steps, nil
 }
@@ -73,6 +78,15 @@ func Lockstep(t *Table) (steps int, err error) {
 // row r is what rank r runs at step c, a bubble when it waits. Rows end
 // when the rank has run its last action. t is not changed.
 func LockstepSchedule(t *Table) (*Table, error) {
+	ls, err := runLockstep(t)
+	if err != nil {
+		return nil, err
+	}
+	return withRows(t, ls.grid()), nil
+}
+
+// runLockstep checks t and steps it to the end.
+func runLockstep(t *Table) (*lockstep, error) {
 	if err := checkPlacement(t); err != nil {
 		return nil, fmt.Errorf("pipeline: lockstep: %w", err)
 	}
@@ -81,28 +95,23 @@ func LockstepSchedule(t *Table) (*Table, error) {
 			return nil, fmt.Errorf("pipeline: lockstep: the table has no SEND/RECV actions but its stages span %d ranks: lower it first", ranks)
 		}
 	}
-	ls := &lockstep{t: t, pending: make([][]Action, t.Ranks()), done: make([]map[Action]bool, t.Ranks())}
-	grid := withRows(t, make([][]Action, t.Ranks()))
+	ls := &lockstep{t: t, pending: make([][]Action, t.Ranks()), done: newActionSet(t), steps: make([][]int, t.Ranks())}
 	remaining := 0
 	for r, row := range t.Rows {
-		ls.pending[r] = slices.DeleteFunc(slices.Clone(row), Action.IsBubble)
-		remaining += len(ls.pending[r])
-		ls.done[r] = make(map[Action]bool, len(ls.pending[r]))
+		ls.pending[r] = skipBubbles(row)
+		n := len(row) - countBubbles(row)
+		ls.steps[r] = make([]int, 0, n)
+		remaining += n
 	}
 	ran := make([]bool, t.Ranks())
 	for step := 0; remaining > 0; step++ {
 		progress := false
 		for r := range ls.pending {
-			ran[r] = false
-			if len(ls.pending[r]) == 0 {
-				continue
-			}
-			if ls.ready(ls.pending[r][0]) {
-				grid.Rows[r] = append(grid.Rows[r], ls.run(r))
-				ran[r], progress = true, true
+			ran[r] = len(ls.pending[r]) > 0 && ls.ready(ls.pending[r][0])
+			if ran[r] {
+				ls.run(r, step)
+				progress = true
 				remaining--
-			} else {
-				grid.Rows[r] = append(grid.Rows[r], Action{})
 			}
 		}
 		if !progress {
@@ -113,79 +122,132 @@ func LockstepSchedule(t *Table) (*Table, error) {
 			if ran[r] || len(ls.pending[r]) == 0 || !ls.ready(ls.pending[r][0]) {
 				continue
 			}
-			grid.Rows[r][len(grid.Rows[r])-1] = ls.run(r)
+			ls.run(r, step)
 			remaining--
 		}
 	}
-	return grid, nil
+	return ls, nil
 }
 
-// lockstep is the state of one run: each rank's actions still to run and
-// the actions it has run.
+// lockstep is the state of one run: each rank's actions still to run
+// (bubbles skipped), the actions the ranks have run, and the step each ran
+// in.
 type lockstep struct {
 	t       *Table
 	pending [][]Action
-	done    []map[Action]bool
+	done    *actionSet
+	steps   [][]int // steps[r][i]: the step of rank r's i-th action
 }
 
-// run pops and records the head of rank r's row.
-func (ls *lockstep) run(r int) Action {
+// run pops and records the head of rank r's row, run at step.
+func (ls *lockstep) run(r, step int) {
 	a := ls.pending[r][0]
-	ls.pending[r] = ls.pending[r][1:]
-	ls.done[r][a] = true
+	ls.pending[r] = skipBubbles(ls.pending[r][1:])
 	for _, sub := range subActions(a) {
-		ls.done[r][sub] = true
+		ls.done.add(sub)
 	}
-	return a
+	ls.steps[r] = append(ls.steps[r], step)
+}
+
+// grid lays out each rank's actions at the steps they ran, bubbles
+// between; a row ends with the rank's last action, and a rank without
+// actions has a nil row.
+func (ls *lockstep) grid() [][]Action {
+	size := make([]int, len(ls.steps))
+	for r, at := range ls.steps {
+		if n := len(at); n > 0 {
+			size[r] = at[n-1] + 1
+		}
+	}
+	grid := carve(size)
+	for r, row := range ls.t.Rows {
+		if size[r] == 0 {
+			grid[r] = nil
+			continue
+		}
+		grid[r] = grid[r][:size[r]]
+		i := 0
+		for _, a := range row {
+			if !a.IsBubble() {
+				grid[r][ls.steps[r][i]] = a
+				i++
+			}
+		}
+	}
+	return grid
+}
+
+// skipBubbles returns row from its first action on.
+func skipBubbles(row []Action) []Action {
+	for len(row) > 0 && row[0].IsBubble() {
+		row = row[1:]
+	}
+	return row
+}
+
+// countBubbles counts the bubbles of a row.
+func countBubbles(row []Action) int {
+	n := 0
+	for _, a := range row {
+		if a.IsBubble() {
+			n++
+		}
+	}
+	return n
 }
 
 // ready reports whether every single action a stands for can run now.
 func (ls *lockstep) ready(a Action) bool {
 	for _, sub := range subActions(a) {
-		if waits, where := ls.waitsFor(sub); waits != nil && !ls.anyRun(waits, where) {
+		if w := ls.waitsFor(sub); w.n > 0 && !ls.anyRun(w) {
 			return false
 		}
 	}
 	return true
 }
 
-// anyRun reports whether rank where has run one of the actions; where is -1
-// for a rank that does not exist.
-func (ls *lockstep) anyRun(actions []Action, where int) bool {
-	if where < 0 {
-		return false
-	}
-	return slices.ContainsFunc(actions, func(a Action) bool { return ls.done[where][a] })
+// anyRun reports whether the rank w names has run one of its actions.
+func (ls *lockstep) anyRun(w wait) bool {
+	return w.rank >= 0 && ls.done.anyOn(ls.t, w.rank, w.actions[:w.n])
 }
 
-// waitsFor lists the actions any one of which lets single action a run, and
-// the rank that must have run it, as PyTorch's simulator looks: compute and
-// SEND look at their own rank, a RECV at the rank of the peer stage. It
-// returns nil when a waits for nothing.
-func (ls *lockstep) waitsFor(a Action) ([]Action, int) {
+// wait is what a single action waits for: any one of n actions, run on
+// rank (-1 for a rank that does not exist, which never runs anything).
+type wait struct {
+	actions [3]Action
+	n       int
+	rank    int
+}
+
+// waitsFor says what single action a waits for, as PyTorch's simulator
+// looks: compute and SEND look at their own rank, a RECV at the rank of
+// the peer stage, the previous (RECV_F) or next (RECV_B) stage along the
+// microbatch's route. n is 0 when a waits for nothing.
+func (ls *lockstep) waitsFor(a Action) wait {
 	s, m := a.Stage, a.Microbatch
 	own := ls.t.Placement[s]
 	switch a.Kind {
 	case Forward, Backward, BackwardInput:
-		return inputsOf(ls.t, a), own
+		inputs, n := inputsOf(ls.t, a)
+		return wait{inputs, n, own}
 	case SendF:
-		return []Action{F(s, m)}, own
+		return wait{[3]Action{F(s, m)}, 1, own}
 	case SendB:
-		return []Action{I(s, m), B(s, m)}, own
+		return wait{[3]Action{I(s, m), B(s, m)}, 2, own}
 	case RecvF:
-		return []Action{Act(SendF, s-1, m)}, ls.rankOf(s - 1)
+		prev, ok := ls.t.PrevStage(m, s)
+		if !ok {
+			return wait{[3]Action{Act(SendF, s-1, m)}, 1, -1}
+		}
+		return wait{[3]Action{Act(SendF, prev, m)}, 1, ls.t.Placement[prev]}
 	case RecvB:
-		return []Action{Act(SendB, s+1, m)}, ls.rankOf(s + 1)
+		next, ok := ls.t.NextStage(m, s)
+		if !ok {
+			return wait{[3]Action{Act(SendB, s+1, m)}, 1, -1}
+		}
+		return wait{[3]Action{Act(SendB, next, m)}, 1, ls.t.Placement[next]}
 	}
-	return nil, own
-}
-
-// rankOf returns the rank holding stage s, or -1 when there is no stage s.
-func (ls *lockstep) rankOf(s int) int {
-	if s < 0 || s >= ls.t.Stages() {
-		return -1
-	}
-	return ls.t.Placement[s]
+	return wait{rank: own}
 }
 
 // deadlock describes every rank still waiting at a step where none ran.
@@ -197,8 +259,8 @@ func (ls *lockstep) deadlock(step int) error {
 		}
 		var waits []Action
 		for _, sub := range subActions(row[0]) {
-			if w, where := ls.waitsFor(sub); w != nil && !ls.anyRun(w, where) {
-				waits = append(waits, w...)
+			if w := ls.waitsFor(sub); w.n > 0 && !ls.anyRun(w) {
+				waits = append(waits, w.actions[:w.n]...)
 			}
 		}
 		e.Blocked = append(e.Blocked, Blocked{Rank: r, Action: row[0], WaitsFor: waits})

@@ -182,6 +182,73 @@ func TestLockstepOverlap(t *testing.T) {
 	}
 }
 
+func TestLockstepChimera(t *testing.T) {
+	// Chimera with P = 2, M = 2 (chimeraP2M2), lowered as TestLowerChimera
+	// derives, stepped by hand with the rules of REFERENCE.md §3, a RECV
+	// waiting for the SEND of the previous (RECV_F) or next (RECV_B) stage
+	// of its microbatch's route:
+	//   step 0: rank 0 runs 0F0 (first of route 0..1); rank 1's 1RECV_F0
+	//           waits for 0SEND_F0.
+	//   step 1: 0SEND_F0, then 1RECV_F0 after it in the same step.
+	//   step 2: rank 0's 3RECV_F1 waits for 2SEND_F1; rank 1 runs 2F1
+	//           (first of route 2..3).
+	//   step 3: rank 0 still waits; rank 1 runs 2SEND_F1, and rank 0 runs
+	//           3RECV_F1 in the second pass.
+	//   step 4: 3F1 and 1F0 (their RECV_F ran).
+	//   step 5: 3B1 (last of route 2..3); rank 1's 2RECV_B1 waits for
+	//           3SEND_B1.
+	//   step 6: 3SEND_B1, then 2RECV_B1.
+	//   step 7: rank 0's 0RECV_B0 waits for 1SEND_B0; rank 1 runs 1B0 (last
+	//           of route 0..1).
+	//   step 8: rank 1 runs 1SEND_B0, and rank 0 runs 0RECV_B0 in the
+	//           second pass.
+	//   step 9: 0B0 and 2B1: 10 steps.
+	want := [][]string{
+		{"0F0", "0SEND_F0", ".", "3RECV_F1", "3F1", "3B1", "3SEND_B1", ".", "0RECV_B0", "0B0"},
+		{".", "1RECV_F0", "2F1", "2SEND_F1", "1F0", ".", "2RECV_B1", "1B0", "1SEND_B0", "2B1"},
+	}
+	low, err := Lower(chimeraP2M2(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := LockstepSchedule(low)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r, row := range g.Rows {
+		got := make([]string, len(row))
+		for i, a := range row {
+			got[i] = a.String()
+			if a.IsBubble() {
+				got[i] = "."
+			}
+		}
+		if !slices.Equal(got, want[r]) {
+			t.Errorf("rank %d: %v, want %v", r, got, want[r])
+		}
+	}
+	if steps, err := Lockstep(low); err != nil || steps != 10 {
+		t.Errorf("Lockstep: %d, %v; want 10 steps", steps, err)
+	}
+}
+
+// TestLockstepChimeraRecvOffRoute checks that a RECV_F at the first stage
+// of its microbatch's route waits for a SEND no rank can run: Chimera's up
+// microbatch 1 enters at stage 2, so 2RECV_F1 deadlocks even though stage
+// 1 exists and lives on the same rank.
+func TestLockstepChimeraRecvOffRoute(t *testing.T) {
+	tb := chimeraP2M2(t)
+	tb.Rows = [][]Action{parseRow(t, "0F0"), parseRow(t, "2RECV_F1")}
+	_, err := Lockstep(tb)
+	var de *DeadlockError
+	if !errors.As(err, &de) || len(de.Blocked) != 1 || de.Blocked[0].Rank != 1 {
+		t.Fatalf("%v, want a deadlock of rank 1", err)
+	}
+	if want := []Action{Act(SendF, 1, 1)}; !slices.Equal(de.Blocked[0].WaitsFor, want) {
+		t.Errorf("rank 1 waits for %v, want %v (a stage before the route, which never sends)", de.Blocked[0].WaitsFor, want)
+	}
+}
+
 func BenchmarkLockstep(b *testing.B) {
 	// 8 ranks, 2 stages per rank, 64 microbatches: 3072 compute actions.
 	tb, err := Generate("interleaved-zb", Shape{Ranks: 8, Microbatches: 64, Chunks: 2})

@@ -58,8 +58,15 @@ func DropBubbles(t *Table) *Table {
 // A round in which no rank takes an action is an error naming the stuck
 // ranks and the actions they wait for.
 //
-// The table must be compute only (no SEND or RECV yet) and its placement
-// must put every action's stage on the action's rank. t is not changed.
+// In a table with Routes (Chimera), "first", "last", "next" and "previous"
+// stage are those of the microbatch's route (RouteOf, NextStage,
+// PrevStage): a microbatch enters at its route's first stage, leaves at its
+// last, and never communicates with a stage off its route. Without Routes
+// the route is every stage, which is PyTorch's rule above.
+//
+// The table must be compute only (no SEND or RECV yet), its placement must
+// put every action's stage on the action's rank and, with Routes, every
+// action's stage must lie on its microbatch's route. t is not changed.
 func Lower(t *Table) (*Table, error) {
 	if t.HasComms() {
 		return nil, fmt.Errorf("pipeline: lower: the table already has SEND/RECV actions")
@@ -68,20 +75,17 @@ func Lower(t *Table) (*Table, error) {
 		return nil, fmt.Errorf("pipeline: lower: %w", err)
 	}
 	pending := make([][]Action, t.Ranks())
-	done := make([]map[Action]bool, t.Ranks())
-	out := withRows(t, make([][]Action, t.Ranks()))
+	done := newActionSet(t)
+	out := withRows(t, loweredRows(t))
 	remaining := 0
 	for r, row := range t.Rows {
 		pending[r] = row
 		remaining += len(row)
-		// A rank ends up with its actions plus about one SEND or RECV each.
-		done[r] = make(map[Action]bool, 2*len(row))
-		out.Rows[r] = make([]Action, 0, 2*len(row))
 	}
 	for remaining > 0 {
 		progress := false
 		for r := range pending {
-			if len(pending[r]) == 0 || !lowerReady(t, pending[r][0], done[r]) {
+			if len(pending[r]) == 0 || !lowerReady(t, r, pending[r][0], done) {
 				continue
 			}
 			a := pending[r][0]
@@ -93,16 +97,16 @@ func Lower(t *Table) (*Table, error) {
 			}
 			out.Rows[r] = append(out.Rows[r], a)
 			for _, sub := range subActions(a) {
-				done[r][sub] = true
+				done.add(sub)
 				send, recv, ok := commsOf(t, sub)
 				if !ok {
 					continue
 				}
 				out.Rows[r] = append(out.Rows[r], send)
-				done[r][send] = true
+				done.add(send)
 				peer := t.Placement[recv.Stage]
 				out.Rows[peer] = append(out.Rows[peer], recv)
-				done[peer][recv] = true
+				done.add(recv)
 			}
 		}
 		if !progress {
@@ -112,59 +116,133 @@ func Lower(t *Table) (*Table, error) {
 	return out, nil
 }
 
-// lowerReady reports whether Lower may take a: every single action it stands
-// for has its input on the rank already (done holds the rank's actions).
-func lowerReady(t *Table, a Action, done map[Action]bool) bool {
+// loweredRows returns empty rows with room for exactly what Lower will put
+// on each rank: its actions, a SEND after each compute whose output crosses
+// ranks, and a RECV for each SEND to it. The rows share one array, each
+// capped at its own room.
+func loweredRows(t *Table) [][]Action {
+	size := make([]int, t.Ranks())
+	for r, row := range t.Rows {
+		for _, a := range row {
+			if a.IsBubble() {
+				continue
+			}
+			size[r]++
+			for _, sub := range subActions(a) {
+				if _, recv, ok := commsOf(t, sub); ok {
+					size[r]++
+					size[t.Placement[recv.Stage]]++
+				}
+			}
+		}
+	}
+	return carve(size)
+}
+
+// carve returns empty rows of the given capacities cut from one array.
+func carve(size []int) [][]Action {
+	total := 0
+	for _, n := range size {
+		total += n
+	}
+	buf := make([]Action, total)
+	rows := make([][]Action, len(size))
+	for r, n := range size {
+		rows[r], buf = buf[:0:n], buf[n:]
+	}
+	return rows
+}
+
+// lowerReady reports whether Lower may take a on rank r: every single
+// action it stands for has its input on r already.
+func lowerReady(t *Table, r int, a Action, done *actionSet) bool {
 	for _, sub := range subActions(a) {
-		if !inputReady(t, sub, done) {
+		inputs, n := inputsOf(t, sub)
+		if n > 0 && !done.anyOn(t, r, inputs[:n]) {
 			return false
 		}
 	}
 	return true
 }
 
-// inputReady reports whether a compute action's input is on its rank: a
-// received activation or gradient, or the neighbouring stage's output
-// computed on the same rank. Other kinds need nothing.
-func inputReady(t *Table, a Action, done map[Action]bool) bool {
-	alternatives := inputsOf(t, a)
-	if alternatives == nil {
-		return true
-	}
-	for _, in := range alternatives {
-		if done[in] {
-			return true
+// inputsOf lists the n actions any one of which provides a's input, n = 0
+// when a needs none: F on a stage after its route's first waits for its
+// RECV_F or the local previous-stage F; I and B on a stage before its
+// route's last wait for their RECV_B or the local next-stage I or B. The
+// list is an array so that the readiness checks of Lower and Lockstep do
+// not allocate.
+func inputsOf(t *Table, a Action) (inputs [3]Action, n int) {
+	s, m := a.Stage, a.Microbatch
+	switch a.Kind {
+	case Forward:
+		if prev, ok := t.PrevStage(m, s); ok {
+			return [3]Action{Act(RecvF, s, m), F(prev, m)}, 2
+		}
+	case BackwardInput, Backward:
+		if next, ok := t.NextStage(m, s); ok {
+			return [3]Action{Act(RecvB, s, m), I(next, m), B(next, m)}, 3
 		}
 	}
-	return false
-}
-
-// inputsOf lists the actions any one of which provides a's input, or nil
-// when a needs none: F on a stage after the first waits for its RECV_F or
-// the local previous-stage F; I and B on a stage before the last wait for
-// their RECV_B or the local next-stage I or B.
-func inputsOf(t *Table, a Action) []Action {
-	s, m := a.Stage, a.Microbatch
-	switch {
-	case a.Kind == Forward && s != 0:
-		return []Action{Act(RecvF, s, m), F(s-1, m)}
-	case (a.Kind == BackwardInput || a.Kind == Backward) && s != t.Stages()-1:
-		return []Action{Act(RecvB, s, m), I(s+1, m), B(s+1, m)}
-	}
-	return nil
+	return inputs, 0
 }
 
 // commsOf returns the SEND that follows compute action a on its rank and the
-// RECV it puts on the peer's rank, if a's output crosses ranks.
+// RECV it puts on the peer's rank, if a's output crosses ranks along its
+// microbatch's route.
 func commsOf(t *Table, a Action) (send, recv Action, ok bool) {
 	s, m := a.Stage, a.Microbatch
-	switch {
-	case a.Kind == Forward && s != t.Stages()-1 && t.Placement[s+1] != t.Placement[s]:
-		return Act(SendF, s, m), Act(RecvF, s+1, m), true
-	case (a.Kind == BackwardInput || a.Kind == Backward) && s != 0 && t.Placement[s-1] != t.Placement[s]:
-		return Act(SendB, s, m), Act(RecvB, s-1, m), true
+	switch a.Kind {
+	case Forward:
+		if next, on := t.NextStage(m, s); on && t.Placement[next] != t.Placement[s] {
+			return Act(SendF, s, m), Act(RecvF, next, m), true
+		}
+	case BackwardInput, Backward:
+		if prev, on := t.PrevStage(m, s); on && t.Placement[prev] != t.Placement[s] {
+			return Act(SendB, s, m), Act(RecvB, prev, m), true
+		}
 	}
 	return Action{}, Action{}, false
+}
+
+// NextStage returns the stage after s on microbatch m's route (RouteOf):
+// where m's forward goes from s, and where its backward comes from. It
+// returns false when s is the route's last stage or not on the route, and
+// for a microbatch the table's MicrobatchRoute does not know. Without
+// Routes the route is every stage, so the next stage is s+1.
+func (t *Table) NextStage(m, s int) (int, bool) {
+	rt, ok := t.routeOf(m)
+	if !ok || s < rt.First || s >= rt.Last {
+		return -1, false
+	}
+	return s + 1, true
+}
+
+// PrevStage returns the stage before s on microbatch m's route: where m's
+// forward comes from, and where its backward goes from s. It returns false
+// when s is the route's first stage or not on the route, and for a
+// microbatch the table's MicrobatchRoute does not know.
+func (t *Table) PrevStage(m, s int) (int, bool) {
+	rt, ok := t.routeOf(m)
+	if !ok || s <= rt.First || s > rt.Last {
+		return -1, false
+	}
+	return s - 1, true
+}
+
+// routeOf is RouteOf that reports a microbatch or route index out of range
+// instead of panicking.
+func (t *Table) routeOf(m int) (Route, bool) {
+	if t.Routes == nil {
+		return Route{0, t.Stages() - 1}, true
+	}
+	if m < 0 || m >= len(t.MicrobatchRoute) {
+		return Route{}, false
+	}
+	k := t.MicrobatchRoute[m]
+	if k < 0 || k >= len(t.Routes) {
+		return Route{}, false
+	}
+	return t.Routes[k], true
 }
 
 // lowerStuck describes a round of Lower in which no rank could move.
@@ -184,8 +262,9 @@ func lowerStuck(t *Table, pending [][]Action) error {
 func describeInputs(t *Table, a Action) string {
 	var parts []string
 	for _, sub := range subActions(a) {
+		inputs, n := inputsOf(t, sub)
 		var alts []string
-		for _, in := range inputsOf(t, sub) {
+		for _, in := range inputs[:n] {
 			alts = append(alts, in.String())
 		}
 		if len(alts) > 0 {
@@ -197,11 +276,19 @@ func describeInputs(t *Table, a Action) string {
 
 // checkPlacement makes sure every action names a stage of the placement and
 // sits on the rank the placement gives that stage, so that lowering and
-// simulation can index by stage safely.
+// simulation can index by stage safely. A table with Routes must also have
+// every microbatch on a route and every action's stage on its
+// microbatch's route.
 func checkPlacement(t *Table) error {
 	for s, r := range t.Placement {
 		if r < 0 || r >= t.Ranks() {
 			return fmt.Errorf("placement puts stage %d on rank %d, but the table has %d ranks", s, r, t.Ranks())
+		}
+	}
+	routed := t.Routes != nil || t.MicrobatchRoute != nil
+	if routed {
+		if err := t.validateRoutes(); err != nil {
+			return err
 		}
 	}
 	for r, row := range t.Rows {
@@ -212,6 +299,11 @@ func checkPlacement(t *Table) error {
 				}
 				if t.Placement[sub.Stage] != r {
 					return fmt.Errorf("rank %d action %d (%s): stage %d is placed on rank %d", r, i, a, sub.Stage, t.Placement[sub.Stage])
+				}
+				if routed {
+					if err := t.validateAction(r, sub); err != nil {
+						return fmt.Errorf("rank %d action %d (%s): %w", r, i, a, err)
+					}
 				}
 			}
 		}
@@ -225,4 +317,135 @@ func withRows(t *Table, rows [][]Action) *Table {
 	c.Rows = rows
 	c.Placement = slices.Clone(t.Placement)
 	return &c
+}
+
+// actionSet is the set of single actions Lower has emitted, or Lockstep
+// has run, of the kinds their readiness checks look up: F, B, I and the
+// four transfers, one bit per kind, stage and microbatch. A stage lives on
+// one rank, so "rank r holds a" is "a is in the set and a's stage is on
+// r", and one set serves every rank. Other kinds are not recorded: nothing
+// waits for them.
+type actionSet struct {
+	stages int
+	mbs    microbatchIndex
+	bits   []uint64
+}
+
+// setKinds is the number of kinds an actionSet records.
+const setKinds = 7
+
+// setSlot numbers the kinds an actionSet records, -1 for the others.
+func setSlot(k Kind) int {
+	switch k {
+	case Forward:
+		return 0
+	case Backward:
+		return 1
+	case BackwardInput:
+		return 2
+	case SendF:
+		return 3
+	case RecvF:
+		return 4
+	case SendB:
+		return 5
+	case RecvB:
+		return 6
+	}
+	return -1
+}
+
+func newActionSet(t *Table) *actionSet {
+	x := &actionSet{stages: t.Stages(), mbs: indexMicrobatches(t)}
+	x.bits = make([]uint64, (setKinds*x.stages*x.mbs.n+63)/64)
+	return x
+}
+
+// bit returns a's position in the set, or false when the set does not
+// record a.
+func (x *actionSet) bit(a Action) (int, bool) {
+	slot := setSlot(a.Kind)
+	mb, ok := x.mbs.of(a.Microbatch)
+	if slot < 0 || !ok || a.Stage < 0 || a.Stage >= x.stages {
+		return 0, false
+	}
+	return (slot*x.stages+a.Stage)*x.mbs.n + mb, true
+}
+
+func (x *actionSet) add(a Action) {
+	if i, ok := x.bit(a); ok {
+		x.bits[i/64] |= 1 << (i % 64)
+	}
+}
+
+func (x *actionSet) has(a Action) bool {
+	i, ok := x.bit(a)
+	return ok && x.bits[i/64]&(1<<(i%64)) != 0
+}
+
+// anyOn reports whether rank r holds one of the actions.
+func (x *actionSet) anyOn(t *Table, r int, actions []Action) bool {
+	for _, a := range actions {
+		if x.has(a) && t.Placement[a.Stage] == r {
+			return true
+		}
+	}
+	return false
+}
+
+// microbatchIndex numbers the microbatches a table names densely from 0.
+// They are almost always 0..M-1, and then the number is m minus the
+// smallest; a table whose indices spread far wider than it has actions
+// gets a lookup table instead, so that an actionSet stays the size of the
+// table whatever the indices.
+type microbatchIndex struct {
+	lo, n  int
+	sparse map[int]int // nil when the index is m - lo
+}
+
+func indexMicrobatches(t *Table) microbatchIndex {
+	lo, hi, count := 0, 0, 0
+	for _, row := range t.Rows {
+		for _, a := range row {
+			for _, sub := range subActions(a) {
+				if !sub.Kind.HasMicrobatch() {
+					continue
+				}
+				if count == 0 {
+					lo, hi = sub.Microbatch, sub.Microbatch
+				}
+				lo, hi = min(lo, sub.Microbatch), max(hi, sub.Microbatch)
+				count++
+			}
+		}
+	}
+	if count == 0 {
+		return microbatchIndex{}
+	}
+	// hi - lo computed in uint64 cannot overflow.
+	if span := uint64(hi) - uint64(lo); span < uint64(4*count+64) {
+		return microbatchIndex{lo: lo, n: int(span) + 1}
+	}
+	x := microbatchIndex{sparse: map[int]int{}}
+	for _, row := range t.Rows {
+		for _, a := range row {
+			for _, sub := range subActions(a) {
+				if _, seen := x.sparse[sub.Microbatch]; !seen && sub.Kind.HasMicrobatch() {
+					x.sparse[sub.Microbatch] = x.n
+					x.n++
+				}
+			}
+		}
+	}
+	return x
+}
+
+// of returns m's number, or false for a microbatch the table does not name.
+func (x microbatchIndex) of(m int) (int, bool) {
+	if x.sparse != nil {
+		i, ok := x.sparse[m]
+		return i, ok
+	}
+	i := m - x.lo
+	return i, i >= 0 && i < x.n
 }

@@ -82,20 +82,30 @@ func (t *Table) validateShape() error {
 			return invalidf("pipeline: placement puts stage %d on rank %d, but the table has %d ranks", s, r, t.Ranks())
 		}
 	}
+	if err := t.validateRoutes(); err != nil {
+		return invalidf("pipeline: %v", err)
+	}
+	return nil
+}
+
+// validateRoutes checks Routes and MicrobatchRoute: every route a run of
+// existing stages, and every microbatch on an existing route. Its errors
+// say what is wrong without a package prefix, for Validate and Lower to wrap.
+func (t *Table) validateRoutes() error {
 	if t.Routes == nil && t.MicrobatchRoute == nil {
 		return nil
 	}
 	for k, rt := range t.Routes {
 		if rt.First < 0 || rt.First > rt.Last || rt.Last >= t.Stages() {
-			return invalidf("pipeline: route %d runs from stage %d to stage %d, outside stages 0..%d", k, rt.First, rt.Last, t.Stages()-1)
+			return fmt.Errorf("route %d runs from stage %d to stage %d, outside stages 0..%d", k, rt.First, rt.Last, t.Stages()-1)
 		}
 	}
 	if len(t.MicrobatchRoute) != t.Microbatches {
-		return invalidf("pipeline: %d microbatch routes for %d microbatches", len(t.MicrobatchRoute), t.Microbatches)
+		return fmt.Errorf("%d microbatch routes for %d microbatches", len(t.MicrobatchRoute), t.Microbatches)
 	}
 	for m, k := range t.MicrobatchRoute {
 		if k < 0 || k >= len(t.Routes) {
-			return invalidf("pipeline: microbatch %d takes route %d of %d", m, k, len(t.Routes))
+			return fmt.Errorf("microbatch %d takes route %d of %d", m, k, len(t.Routes))
 		}
 	}
 	return nil

@@ -69,9 +69,6 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 	}
 	paper := onePerRank(t) && !f.comms
 	if f.comms {
-		if t.Routes != nil {
-			return fmt.Errorf("--comms: %s runs microbatches on separate routes of stages, which PyTorch's lowering (one chain of stages) cannot express", f.kind)
-		}
 		if t, err = pipeline.Lower(t); err != nil {
 			return fmt.Errorf("--comms: %w", err)
 		}

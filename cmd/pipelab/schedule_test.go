@@ -100,7 +100,6 @@ func TestScheduleRejects(t *testing.T) {
 		{append(base, "extra"), 2, "unexpected argument"},
 		{[]string{"--kind", "1f1b", "--stages", "x"}, 2, "-stages"},
 		{[]string{"--kind", "chimera", "--stages", "3", "--microbatches", "6"}, 1, "even number of ranks"},
-		{[]string{"--kind", "chimera", "--stages", "4", "--microbatches", "8", "--comms"}, 1, "--comms"},
 	} {
 		code, _, errs := runCLI(append([]string{"schedule"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {

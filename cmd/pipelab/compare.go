@@ -1,0 +1,265 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+func init() {
+	register(command{
+		name:    "compare",
+		summary: "compare schedule families at three levels: formula, lockstep table, simulation",
+		run:     runCompare,
+	})
+}
+
+const compareDescription = `
+Compares schedule families the way the tabular-schedule paper does (Barley
+et al., arXiv 2605.24006), at three levels, each with its rank among the
+families (1 = fastest; ties share a rank):
+
+  formula    the closed form of the family's paper with uniform stages and
+             free communication (n/a where none is known);
+  lockstep   PyTorch's unit-time check of the lowered table: every action,
+             SEND and RECV included, takes one step (n/a where the table
+             cannot be lowered);
+  simulated  the event simulation with the cost model, communication
+             included.
+
+Peak activations are in activations of one rank's share of the model (M_B):
+a chunk of a family with V chunks per rank holds 1/V. With --model the peak
+memory (weights, gradients, optimizer state and activations) is shown too.
+The cost flags are those of "pipelab simulate"; --kinds takes
+family[:chunks] items, e.g. interleaved-1f1b:4.`
+
+const defaultCompareKinds = "gpipe,1f1b,chimera,hanayo,zb-h1,interleaved-1f1b"
+
+// compareRow is one family in "pipelab compare". Ranks are 0 where the
+// level has no value.
+type compareRow struct {
+	Kind            string   `json:"kind"`
+	Chunks          int      `json:"chunks"`
+	Formula         *float64 `json:"formula"`
+	FormulaRank     int      `json:"formula_rank"`
+	FormulaSource   string   `json:"formula_source,omitempty"`
+	Lockstep        *int     `json:"lockstep_steps"`
+	LockstepRank    int      `json:"lockstep_rank"`
+	Makespan        *float64 `json:"makespan"`
+	MakespanRank    int      `json:"makespan_rank"`
+	BubbleRatio     float64  `json:"bubble_ratio"`
+	FormulaPeak     *float64 `json:"formula_peak_activations"`
+	PeakActivations float64  `json:"peak_activations"`
+	PeakMemoryBytes float64  `json:"peak_memory_bytes,omitempty"`
+	Note            string   `json:"note,omitempty"`
+}
+
+type compareReport struct {
+	Stages       int          `json:"stages"`
+	Microbatches int          `json:"microbatches"`
+	Cost         string       `json:"cost"`
+	Families     []compareRow `json:"families"`
+}
+
+type compareFamily struct {
+	name   string
+	chunks int
+}
+
+func runCompare(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("compare", "--stages P --microbatches M [--kinds LIST] [cost flags] [--format text|json]", compareDescription, stderr)
+	var stages, microbatches int
+	var kinds, format string
+	var costs costFlags
+	fs.IntVar(&stages, "stages", 0, "pipeline ranks P")
+	fs.IntVar(&microbatches, "microbatches", 0, "microbatches M of one iteration")
+	fs.StringVar(&kinds, "kinds", defaultCompareKinds, "comma-separated family[:chunks] list")
+	costs.register(fs)
+	fs.StringVar(&format, "format", "text", "output format: text or json")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	costs.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { costs.set[fl.Name] = true })
+	families, err := checkCompare(fs.Args(), stages, microbatches, kinds, format, &costs)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipelab compare: %v\n", err)
+		fs.Usage()
+		return errUsage
+	}
+	rep := compareReport{Stages: stages, Microbatches: microbatches}
+	for _, fam := range families {
+		row, cost := compareOne(fam, stages, microbatches, &costs)
+		if cost != "" {
+			rep.Cost = cost
+		}
+		rep.Families = append(rep.Families, row)
+	}
+	rankRows(rep.Families)
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return writeCompareText(stdout, rep)
+}
+
+// checkCompare names the flag that is wrong and parses --kinds.
+func checkCompare(rest []string, stages, microbatches int, kinds, format string, costs *costFlags) ([]compareFamily, error) {
+	switch {
+	case len(rest) > 0:
+		return nil, fmt.Errorf("unexpected argument %q (all inputs are flags)", rest[0])
+	case stages < 1 || microbatches < 1:
+		return nil, fmt.Errorf("--stages and --microbatches must be at least 1, got %d and %d", stages, microbatches)
+	case format != "text" && format != "json":
+		return nil, fmt.Errorf("--format must be text or json, got %q", format)
+	case costs.kind() == "lockstep":
+		return nil, fmt.Errorf("--cost lockstep is one of the levels compare shows already: use unit, explicit or GPU costs")
+	}
+	if err := costs.check(); err != nil {
+		return nil, err
+	}
+	var known []string
+	for _, f := range pipeline.Families() {
+		known = append(known, f.Name)
+	}
+	var out []compareFamily
+	for item := range strings.SplitSeq(kinds, ",") {
+		name, chunks, hasChunks := strings.Cut(strings.TrimSpace(item), ":")
+		fam := compareFamily{name: name}
+		if !slices.Contains(known, name) {
+			return nil, fmt.Errorf("--kinds: %q is not a schedule family (one of %s)", name, strings.Join(known, ", "))
+		}
+		if hasChunks {
+			v, err := strconv.Atoi(chunks)
+			if err != nil || v < 1 {
+				return nil, fmt.Errorf("--kinds: %q: chunks must be a positive integer", item)
+			}
+			fam.chunks = v
+		}
+		out = append(out, fam)
+	}
+	return out, nil
+}
+
+// compareOne evaluates one family at the three levels; a family that
+// cannot be built or timed gets a note instead of values.
+func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (compareRow, string) {
+	row := compareRow{Kind: fam.name}
+	sh := pipeline.Shape{Ranks: stages, Microbatches: microbatches, Chunks: fam.chunks, LocalSteps: 1}
+	t, err := pipeline.Generate(fam.name, sh)
+	if err != nil {
+		row.Note = err.Error()
+		return row, ""
+	}
+	_, parts := sim.ModelParts(t)
+	row.Chunks = parts / t.Ranks()
+	share := float64(t.Ranks()) / float64(parts) // a stage's part of a rank share
+	if _, steps, err := lockstepSteps(t); err == nil {
+		row.Lockstep = &steps
+	}
+	pr, err := costs.pricingFor(t)
+	if err != nil {
+		row.Note = err.Error()
+		return row, ""
+	}
+	sh.Chunks = row.Chunks
+	if est, ok := sim.ClosedForm(fam.name, sh, pr.share); ok {
+		peak := est.PeakActivations * share
+		row.Formula, row.FormulaPeak, row.FormulaSource = &est.Makespan, &peak, est.Source
+	}
+	tl, err := sim.Simulate(t, pr.cost, sim.Options{})
+	if err != nil {
+		row.Note = err.Error()
+		return row, pr.name
+	}
+	makespan := sim.Makespan(tl)
+	row.Makespan, row.BubbleRatio = &makespan, sim.BubbleRatio(tl)
+	row.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * share
+	if pr.memory != nil {
+		row.PeakMemoryBytes = slices.Max(sim.PeakMemory(tl, pr.memory))
+	}
+	return row, pr.name
+}
+
+// rankRows ranks the families at each level, fastest first; equal values
+// share a rank and families without a value get none.
+func rankRows(rows []compareRow) {
+	rank := func(value func(compareRow) (float64, bool), set func(*compareRow, int)) {
+		for i := range rows {
+			v, ok := value(rows[i])
+			if !ok {
+				continue
+			}
+			r := 1
+			for _, other := range rows {
+				// Values a rounding apart (GPipe's and 1F1B's sums of
+				// the same times in another order) tie.
+				if w, ok := value(other); ok && w < v-1e-9*math.Abs(v) {
+					r++
+				}
+			}
+			set(&rows[i], r)
+		}
+	}
+	rank(func(r compareRow) (float64, bool) {
+		if r.Formula == nil {
+			return 0, false
+		}
+		return *r.Formula, true
+	}, func(r *compareRow, k int) { r.FormulaRank = k })
+	rank(func(r compareRow) (float64, bool) {
+		if r.Lockstep == nil {
+			return 0, false
+		}
+		return float64(*r.Lockstep), true
+	}, func(r *compareRow, k int) { r.LockstepRank = k })
+	rank(func(r compareRow) (float64, bool) {
+		if r.Makespan == nil {
+			return 0, false
+		}
+		return *r.Makespan, true
+	}, func(r *compareRow, k int) { r.MakespanRank = k })
+}
+
+func writeCompareText(w io.Writer, rep compareReport) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "P = %d ranks, M = %d microbatches; cost: %s\n\n", rep.Stages, rep.Microbatches, rep.Cost)
+	fmt.Fprintf(&b, "%-24s %13s %12s %13s %9s %13s\n", "family", "formula", "lockstep", "simulated", "bubble", "peak act")
+	for _, r := range rep.Families {
+		if r.Makespan == nil {
+			fmt.Fprintf(&b, "%-24s %s\n", r.Kind, r.Note)
+			continue
+		}
+		name := r.Kind
+		if r.Chunks > 1 {
+			name += fmt.Sprintf(" (V=%d)", r.Chunks)
+		}
+		formula, peak := "n/a", fmt.Sprintf("%.4g", r.PeakActivations)
+		if r.Formula != nil {
+			formula = fmt.Sprintf("%.4g #%d", *r.Formula, r.FormulaRank)
+			peak = fmt.Sprintf("%.4g (%.4g)", r.PeakActivations, *r.FormulaPeak)
+		}
+		lockstep := "n/a"
+		if r.Lockstep != nil {
+			lockstep = fmt.Sprintf("%d #%d", *r.Lockstep, r.LockstepRank)
+		}
+		fmt.Fprintf(&b, "%-24s %13s %12s %13s %9.4f %13s", name, formula, lockstep,
+			fmt.Sprintf("%.4g #%d", *r.Makespan, r.MakespanRank), r.BubbleRatio, peak)
+		if r.PeakMemoryBytes > 0 {
+			fmt.Fprintf(&b, "  %s", gib(r.PeakMemoryBytes))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n#k: rank among the families at that level; peak act: simulated (formula) in M_B, one rank share's activation\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

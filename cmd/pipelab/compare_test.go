@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// At the formula level GPipe and 1F1B tie, (M + P - 1)(T_F + T_B), and
+// Chimera's bubble of (P - 2)/2 microbatch slots (arXiv 2107.06925) ranks it
+// first; 1F1B holds P activations where GPipe holds M (REFERENCE.md §2:
+// the tabular-schedule paper's "GPipe and 1F1B tie in runtime while 1F1B
+// has the lower activation peak"). With free transfers the simulation
+// agrees on all three.
+func TestCompareCommand(t *testing.T) {
+	var rep compareReport
+	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "8", "--kinds", "gpipe,1f1b,chimera,interleaved-1f1b:2",
+		"--fwd", "1", "--bwd", "2", "--format", "json"}, &rep)
+	if len(rep.Families) != 4 {
+		t.Fatalf("%d families, want 4", len(rep.Families))
+	}
+	row := map[string]compareRow{}
+	for _, r := range rep.Families {
+		row[r.Kind] = r
+	}
+	g, o, c, il := row["gpipe"], row["1f1b"], row["chimera"], row["interleaved-1f1b"]
+	for _, r := range []compareRow{g, o, c, il} {
+		if r.Formula == nil || r.Makespan == nil || r.Note != "" {
+			t.Fatalf("%s: formula %v, makespan %v, note %q", r.Kind, r.Formula, r.Makespan, r.Note)
+		}
+	}
+	if *g.Formula != 33 || *o.Formula != 33 || *g.Makespan != 33 || *o.Makespan != 33 {
+		t.Errorf("gpipe %v/%v, 1f1b %v/%v: want 33 at both levels", *g.Formula, *g.Makespan, *o.Formula, *o.Makespan)
+	}
+	// Chimera: M(T_F + T_B) + (P - 2)(T_F + T_B)/2 = 24 + 3; interleaved:
+	// 24 + (P - 1)(T_F + T_B)/V = 24 + 4.5.
+	if *c.Formula != 27 || *il.Formula != 28.5 || *il.Makespan != 28.5 {
+		t.Errorf("chimera formula %v, interleaved formula %v and simulated %v; want 27, 28.5, 28.5", *c.Formula, *il.Formula, *il.Makespan)
+	}
+	if g.FormulaRank != o.FormulaRank || g.MakespanRank != o.MakespanRank || c.FormulaRank != 1 || g.FormulaRank != 3 {
+		t.Errorf("ranks: gpipe %d/%d, 1f1b %d/%d, chimera %d; want gpipe and 1f1b tied third, chimera first",
+			g.FormulaRank, g.MakespanRank, o.FormulaRank, o.MakespanRank, c.FormulaRank)
+	}
+	if g.PeakActivations != 8 || o.PeakActivations != 4 || il.PeakActivations != 5.5 {
+		t.Errorf("peak activations gpipe %v, 1f1b %v, interleaved %v; want M = 8, P = 4, (2(P-1)+(V-1)P+1)/V = 5.5",
+			g.PeakActivations, o.PeakActivations, il.PeakActivations)
+	}
+	for _, r := range []compareRow{g, o, c, il} {
+		if r.Lockstep == nil || r.LockstepRank < 1 {
+			t.Errorf("%s: lockstep %v rank %d, want a step count and its rank", r.Kind, r.Lockstep, r.LockstepRank)
+		}
+	}
+}
+
+// With the GPU model the table reports memory, and a family that cannot
+// take the shape gets a note instead of failing the command.
+func TestCompareCommandGPUAndNotes(t *testing.T) {
+	var rep compareReport
+	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "6", "--kinds", "1f1b,chimera", "--model", "llama-7b", "--format", "json"}, &rep)
+	if rep.Families[0].PeakMemoryBytes <= 0 || rep.Families[0].Makespan == nil {
+		t.Errorf("1f1b: %+v, want a makespan and memory", rep.Families[0])
+	}
+	if rep.Families[1].Makespan != nil || !strings.Contains(rep.Families[1].Note, "multiple") {
+		t.Errorf("chimera with M = 6, P = 4: %+v, want a note on M mod P", rep.Families[1])
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"compare", "--stages", "4", "--microbatches", "8", "--kinds", "1f1b,nope"}, &out, &errb); code != 2 ||
+		!strings.Contains(errb.String(), "nope") {
+		t.Errorf("unknown kind: exit %d, stderr %q", code, errb.String())
+	}
+	if code := run([]string{"compare", "--stages", "4", "--microbatches", "8"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "chimera") {
+		t.Errorf("text: exit %d, output %q", code, out.String())
+	}
+}

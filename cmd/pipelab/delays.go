@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"pipelab/optim"
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+func init() {
+	register(command{
+		name:    "delays",
+		summary: "measure asynchronous PipeDream's weight delays k - j_k^(s) on its unit-time timeline",
+		run:     runDelays,
+	})
+}
+
+const delaysDescription = `
+Generates asynchronous PipeDream's unit-time timeline for S stages and N
+microbatches (REFERENCE.md §1.2; N defaults to 10S) and measures the delay
+k - j_k^(s) of every block read by every block update (§1.3): updates are the
+backwards in order of time step then stage, and j_k^(s) counts the updates
+before the forward of the same microbatch on stage s.
+
+Statistics are over the second half of the updates (the steady state):
+the maximum, which is ⌊S² - S/2⌋, the mean and the 10th percentile
+(linearly interpolated). max_all is the maximum over every update, warm-up
+and drain included.`
+
+// delaysReport is what "pipelab delays" prints.
+type delaysReport struct {
+	Stages       int     `json:"stages"`
+	Microbatches int     `json:"microbatches"`
+	TimeSteps    float64 `json:"time_steps"`
+	Updates      int     `json:"block_updates"`
+	Max          int     `json:"max"`
+	Mean         float64 `json:"mean"`
+	P10          float64 `json:"p10"`
+	MaxAll       int     `json:"max_all"`
+}
+
+func runDelays(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("delays", "--stages S [--microbatches N] [--format text|json]", delaysDescription, stderr)
+	stages := fs.Int("stages", 0, "pipeline stages S (at least 1)")
+	micro := fs.Int("microbatches", 0, "microbatches N (default 10S)")
+	format := fs.String("format", "text", "output format: text or json")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return flagProblem(fs, stderr, "delays", "unexpected argument %q", fs.Arg(0))
+	}
+	if *stages < 1 {
+		return flagProblem(fs, stderr, "delays", "--stages must be at least 1, got %d", *stages)
+	}
+	if *micro == 0 {
+		*micro = 10 * *stages
+	}
+	if *micro < 1 {
+		return flagProblem(fs, stderr, "delays", "--microbatches must be at least 1, got %d", *micro)
+	}
+	if *format != "text" && *format != "json" {
+		return flagProblem(fs, stderr, "delays", "--format must be text or json, got %q", *format)
+	}
+	tab, err := pipeline.Generate("pipedream", pipeline.Shape{Ranks: *stages, Microbatches: *micro})
+	if err != nil {
+		return err
+	}
+	dt, err := optim.Delays(sim.FromGrid(tab))
+	if err != nil {
+		return err
+	}
+	st := dt.Stats(optim.Steady)
+	rep := delaysReport{Stages: *stages, Microbatches: *micro, TimeSteps: dt.TimeSteps, Updates: len(dt.Rows),
+		Max: st.Max, Mean: st.Mean, P10: st.P10, MaxAll: dt.Stats(optim.All).Max}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	_, err = fmt.Fprintf(stdout, "stages:        %d\nmicrobatches:  %d\ntime steps:    %g\nblock updates: %d\n"+
+		"steady state (second half of the updates):\n  max:  %d\n  mean: %.4f\n  p10:  %.4g\nmax over all updates: %d\n",
+		rep.Stages, rep.Microbatches, rep.TimeSteps, rep.Updates, rep.Max, rep.Mean, rep.P10, rep.MaxAll)
+	return err
+}
+
+// flagProblem prints what is wrong with the flags of command name and the
+// usage, and returns errUsage.
+func flagProblem(fs *flag.FlagSet, stderr io.Writer, name, format string, args ...any) error {
+	fmt.Fprintf(stderr, "pipelab %s: %s\n", name, fmt.Sprintf(format, args...))
+	fs.Usage()
+	return errUsage
+}

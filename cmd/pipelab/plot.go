@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"pipelab/experiments"
+)
+
+func init() {
+	register(command{
+		name:    "plot",
+		summary: "redraw the plots of a results directory from its Parquet tables",
+		run:     runPlot,
+	})
+}
+
+const plotDescription = `
+Draws the plots of a results directory (a sweep's or a merge's --out, or one
+figure's directory of reproduce) from its Parquet tables alone, as PNG and SVG
+beside them: delays against S, loss against simulated time or block updates,
+final loss against S, schedule comparisons and Gantt charts, whichever the
+tables hold. Given reproduce's --out, it plots every figure's directory.`
+
+func runPlot(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("plot", "DIR", plotDescription, stderr)
+	dirs, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(dirs) != 1 {
+		return argsProblem(fs, stderr, "plot", "want one directory, got %d arguments", len(dirs))
+	}
+	files, err := experiments.PlotDir(dirs[0])
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		fmt.Fprintf(stdout, "%s.png %s.svg\n", f, f)
+	}
+	return nil
+}

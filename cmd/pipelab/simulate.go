@@ -1,0 +1,498 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+func init() {
+	register(command{
+		name:    "simulate",
+		summary: "time a schedule with a cost model: makespan, bubbles, per-rank busy, idle, comm wait and memory",
+		run:     runSimulate,
+	})
+}
+
+const simulateDescription = `
+Times one schedule with the event simulator: a generated family (--kind,
+--stages, --microbatches, --chunks) or a PyTorch schedule CSV (--schedule),
+compute_only or with SEND/RECV (which are then timed as written).
+
+Costs: --cost unit (every compute action one step, transfers free), --cost
+lockstep (PyTorch's unit-time lockstep check of the lowered table, read as a
+grid), explicit times (--fwd, --bwd, --wgrad, --comm), or the GPU timing
+model (--model, --gpu, --link; "pipelab presets" lists them). Explicit and
+GPU times are those of one rank's share of the model: a family with V chunks
+per rank spends T/V per chunk; --comm is per transfer.
+
+--policy ready lets each rank run, whenever it is free, the best-ranked of
+its ready actions (--hint table, bf or bfw) without holding more
+activations than the fixed order does (--cap raises or lowers that cap).
+--jitter, --comm-jitter and --straggler add seeded variability; with
+--iterations K the makespan's mean and spread over K iterations are
+reported too. --trace writes a Chrome trace, --gantt a PNG or SVG chart.`
+
+// costFlags are the cost flags "simulate" and "compare" share.
+type costFlags struct {
+	cost                   string
+	fwd, bwd, wgrad, comm  float64
+	model, gpu, link       string
+	microbatchSize, seqLen int
+	set                    map[string]bool
+}
+
+func (c *costFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.cost, "cost", "unit", "unit, or lockstep (PyTorch's unit-time check), when no explicit or GPU cost is given")
+	fs.Float64Var(&c.fwd, "fwd", 0, "forward time T_F of one rank's share of the model")
+	fs.Float64Var(&c.bwd, "bwd", 0, "input-gradient time T_B (a full backward takes T_B + T_W)")
+	fs.Float64Var(&c.wgrad, "wgrad", 0, "weight-gradient time T_W")
+	fs.Float64Var(&c.comm, "comm", 0, "time of one transfer between ranks")
+	fs.StringVar(&c.model, "model", "", "model preset for the GPU timing model")
+	fs.StringVar(&c.gpu, "gpu", "h100", "GPU preset (with --model)")
+	fs.StringVar(&c.link, "link", "ib-ndr", "link preset between ranks (with --model)")
+	fs.IntVar(&c.microbatchSize, "microbatch-size", 1, "samples per microbatch b (with --model)")
+	fs.IntVar(&c.seqLen, "seq-len", 2048, "sequence length s in tokens (with --model)")
+}
+
+// kind says which cost model the flags ask for: "gpu", "explicit", "unit"
+// or "lockstep".
+func (c *costFlags) kind() string {
+	switch {
+	case c.model != "":
+		return "gpu"
+	case c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]:
+		return "explicit"
+	}
+	return c.cost
+}
+
+// check names the cost flag that is wrong.
+func (c *costFlags) check() error {
+	explicit := c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]
+	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["microbatch-size"] || c.set["seq-len"]
+	switch {
+	case c.cost != "unit" && c.cost != "lockstep":
+		return fmt.Errorf("--cost must be unit or lockstep, got %q", c.cost)
+	case c.set["cost"] && (explicit || c.model != ""):
+		return fmt.Errorf("--cost %s cannot be combined with explicit (--fwd ...) or GPU (--model) costs", c.cost)
+	case explicit && c.model != "":
+		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
+	case gpuOnly && c.model == "":
+		return fmt.Errorf("--gpu, --link, --microbatch-size and --seq-len need --model")
+	case explicit && (c.fwd <= 0 || c.bwd <= 0):
+		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
+	case c.wgrad < 0 || c.comm < 0:
+		return fmt.Errorf("--wgrad and --comm must not be negative, got %g and %g", c.wgrad, c.comm)
+	case c.microbatchSize < 1 || c.seqLen < 1:
+		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", c.microbatchSize, c.seqLen)
+	}
+	return nil
+}
+
+// gpuConfig returns the GPU timing model's configuration.
+func (c *costFlags) gpuConfig() (sim.GPUConfig, error) {
+	model, err := sim.LookupModel(c.model)
+	if err != nil {
+		return sim.GPUConfig{}, fmt.Errorf("--model: %w", err)
+	}
+	gpu, err := sim.LookupGPU(c.gpu)
+	if err != nil {
+		return sim.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
+	}
+	link, err := sim.LookupLink(c.link)
+	if err != nil {
+		return sim.GPUConfig{}, fmt.Errorf("--link: %w", err)
+	}
+	return sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: c.microbatchSize, Sequence: c.seqLen}, nil
+}
+
+// pricing is a cost model for one table, with the memory model and message
+// sizes when the GPU model provides them.
+type pricing struct {
+	cost   sim.CostModel
+	memory sim.MemoryModel
+	sizer  sim.MessageSizer
+	share  sim.StageCost // one rank's share of the model, for the formulas
+	name   string
+}
+
+// pricingFor builds the cost model of the flags for table t (not for
+// --cost lockstep, which times no cost model).
+func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
+	switch c.kind() {
+	case "unit":
+		return pricing{cost: sim.Unit{}, share: unitShare(t), name: "unit"}, nil
+	case "explicit":
+		share := sim.StageCost{TF: c.fwd, TB: c.bwd, TW: c.wgrad}
+		return pricing{cost: sim.ForRankShare(t, share, c.comm), share: share,
+			name: fmt.Sprintf("explicit (T_F %g, T_B %g, T_W %g per rank share, %g per transfer)", c.fwd, c.bwd, c.wgrad, c.comm)}, nil
+	}
+	cfg, err := c.gpuConfig()
+	if err != nil {
+		return pricing{}, err
+	}
+	gm, err := sim.GPUForTable(cfg, t)
+	if err != nil {
+		return pricing{}, err
+	}
+	whole, err := sim.NewGPUModel(cfg, t.Ranks())
+	if err != nil {
+		return pricing{}, err
+	}
+	var share sim.StageCost
+	for r := range t.Ranks() {
+		sc := whole.StageCost(r)
+		share.TF += sc.TF / float64(t.Ranks())
+		share.TB += sc.TB / float64(t.Ranks())
+		share.TW += sc.TW / float64(t.Ranks())
+	}
+	return pricing{cost: gm, memory: gm, sizer: gm, share: share,
+		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d; seconds)", c.model, c.gpu, c.link, c.microbatchSize, c.seqLen)}, nil
+}
+
+// unitShare is what unit costs make of one rank's share of the model: one
+// step per chunk for each of F, B (or I) and, when the table splits
+// backwards, W.
+func unitShare(t *pipeline.Table) sim.StageCost {
+	_, parts := sim.ModelParts(t)
+	v := float64(parts) / float64(t.Ranks())
+	share := sim.StageCost{TF: v, TB: v}
+	for _, row := range t.Rows {
+		if slices.ContainsFunc(row, func(a pipeline.Action) bool { return a.Kind == pipeline.BackwardWeight }) {
+			share.TW = v
+			break
+		}
+	}
+	return share
+}
+
+// lockstepSteps runs PyTorch's unit-time check: on t as it is when it has
+// SEND/RECV, after dropping bubbles and lowering it otherwise (I and W kept
+// apart, as PyTorch's runtime lowers a loaded schedule).
+func lockstepSteps(t *pipeline.Table) (*pipeline.Table, int, error) {
+	comms := t
+	if !t.HasComms() {
+		var err error
+		if comms, err = pipeline.Lower(pipeline.DropBubbles(t)); err != nil {
+			return nil, 0, err
+		}
+	}
+	grid, err := pipeline.LockstepSchedule(comms)
+	if err != nil {
+		return nil, 0, err
+	}
+	steps := 0
+	for _, row := range grid.Rows {
+		steps = max(steps, len(row))
+	}
+	return grid, steps, nil
+}
+
+type simulateFlags struct {
+	kind                         string
+	stages, microbatches, chunks int
+	localSteps                   int
+	schedule                     string
+	costs                        costFlags
+	policy, hint                 string
+	activationCap                int
+	jitter, commJitter           float64
+	stragglers                   map[int]float64
+	iterations                   int
+	seed                         uint64
+	format, trace, gantt         string
+}
+
+// simulateReport is what "pipelab simulate --format json" prints. Times
+// are in the cost model's unit (steps, or seconds under the GPU model).
+type simulateReport struct {
+	Schedule     string           `json:"schedule"`
+	NumRanks     int              `json:"num_ranks"`
+	Stages       int              `json:"stages"`
+	Microbatches int              `json:"microbatches"`
+	Cost         string           `json:"cost"`
+	Policy       string           `json:"policy"`
+	Hint         string           `json:"hint,omitempty"`
+	Makespan     float64          `json:"makespan"`
+	BubbleRatio  float64          `json:"bubble_ratio"`
+	Steps        *int             `json:"steps"`
+	StepsNote    string           `json:"steps_note,omitempty"`
+	Messages     int              `json:"messages"`
+	CommBytes    float64          `json:"comm_bytes,omitempty"`
+	Ranks        []rankReport     `json:"ranks"`
+	Iterations   *iterationReport `json:"iterations,omitempty"`
+}
+
+type rankReport struct {
+	Rank            int     `json:"rank"`
+	Busy            float64 `json:"busy"`
+	Idle            float64 `json:"idle"`
+	CommWait        float64 `json:"comm_wait"`
+	PeakActivations int     `json:"peak_activations"`
+	PeakMemoryBytes float64 `json:"peak_memory_bytes"`
+}
+
+type iterationReport struct {
+	Count     int       `json:"count"`
+	Seed      uint64    `json:"seed"`
+	Makespans []float64 `json:"makespans"`
+	Mean      float64   `json:"mean"`
+	Spread    float64   `json:"spread"`
+}
+
+func runSimulate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("simulate", "(--kind KIND --stages P --microbatches M [--chunks V] | --schedule FILE.csv) [cost flags] [--policy fixed|ready] [flags]",
+		simulateDescription, stderr)
+	f := simulateFlags{stragglers: map[int]float64{}}
+	fs.StringVar(&f.kind, "kind", "", "schedule family (see pipelab kinds)")
+	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
+	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches M of one iteration")
+	fs.IntVar(&f.chunks, "chunks", 0, "chunks (stages) per rank V; 0 takes the family's default")
+	fs.IntVar(&f.localSteps, "local-steps", 0, "localsgd: local steps H between averagings")
+	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV instead of --kind")
+	f.costs.register(fs)
+	fs.StringVar(&f.policy, "policy", "fixed", "execution policy: fixed (row order) or ready (best-ranked ready action)")
+	fs.StringVar(&f.hint, "hint", "table", "ready policy's ranking: table, bf (backward first) or bfw (I, then F, then W)")
+	fs.IntVar(&f.activationCap, "cap", 0, "ready policy: activations a rank may hold (0: its peak under the fixed order)")
+	fs.Float64Var(&f.jitter, "jitter", 0, "σ of the log-normal (mean 1) noise on every compute action")
+	fs.Float64Var(&f.commJitter, "comm-jitter", 0, "σ of the log-normal (mean 1) noise on every transfer")
+	fs.Func("straggler", "RANK:FACTOR, a rank whose compute is FACTOR times slower (repeatable)", f.addStraggler)
+	fs.IntVar(&f.iterations, "iterations", 1, "iterations K to simulate (mean and spread of the makespan when K > 1)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the variability's random streams")
+	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	fs.StringVar(&f.trace, "trace", "", "write the timeline as a Chrome trace (JSON) to this file")
+	fs.StringVar(&f.gantt, "gantt", "", "draw the timeline to this .png or .svg")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	f.costs.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.costs.set[fl.Name] = true })
+	opt, err := f.check(fs.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "pipelab simulate: %v\n", err)
+		fs.Usage()
+		return errUsage
+	}
+	t, err := f.table()
+	if err != nil {
+		return err
+	}
+	rep, tl, err := f.simulate(t, opt)
+	if err != nil {
+		return err
+	}
+	if err := writeTimelineFiles(tl, f.trace, f.gantt); err != nil {
+		return err
+	}
+	if f.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return writeSimulateText(stdout, rep)
+}
+
+// addStraggler parses one --straggler RANK:FACTOR.
+func (f *simulateFlags) addStraggler(v string) error {
+	rank, factor, ok := strings.Cut(v, ":")
+	r, err1 := strconv.Atoi(rank)
+	x, err2 := strconv.ParseFloat(factor, 64)
+	if !ok || err1 != nil || err2 != nil || r < 0 || !(x > 0) {
+		return fmt.Errorf("want RANK:FACTOR with RANK ≥ 0 and FACTOR > 0, got %q", v)
+	}
+	f.stragglers[r] = x
+	return nil
+}
+
+// check names the flag that is wrong and returns the simulation options.
+func (f *simulateFlags) check(rest []string) (sim.Options, error) {
+	var opt sim.Options
+	set := f.costs.set
+	switch {
+	case len(rest) > 0:
+		return opt, fmt.Errorf("unexpected argument %q (all inputs are flags)", rest[0])
+	case f.schedule == "" && f.kind == "":
+		return opt, fmt.Errorf("give --kind (with --stages and --microbatches) or --schedule FILE.csv")
+	case f.schedule != "" && (f.kind != "" || set["stages"] || set["microbatches"] || set["chunks"]):
+		return opt, fmt.Errorf("--schedule reads the shape from the file: drop --kind, --stages, --microbatches and --chunks")
+	case f.kind != "" && (f.stages < 1 || f.microbatches < 1):
+		return opt, fmt.Errorf("--kind needs --stages and --microbatches of at least 1, got %d and %d", f.stages, f.microbatches)
+	case f.iterations < 1:
+		return opt, fmt.Errorf("--iterations must be at least 1, got %d", f.iterations)
+	case f.activationCap < 0:
+		return opt, fmt.Errorf("--cap must not be negative, got %d", f.activationCap)
+	case !(f.jitter >= 0) || !(f.commJitter >= 0):
+		return opt, fmt.Errorf("--jitter and --comm-jitter must be at least 0, got %g and %g", f.jitter, f.commJitter)
+	case f.format != "text" && f.format != "json":
+		return opt, fmt.Errorf("--format must be text or json, got %q", f.format)
+	}
+	if err := f.costs.check(); err != nil {
+		return opt, err
+	}
+	var err error
+	if opt.Policy, err = sim.ParsePolicy(f.policy); err != nil {
+		return opt, fmt.Errorf("--policy: %w", err)
+	}
+	if opt.Hint, err = sim.ParseHint(f.hint); err != nil {
+		return opt, fmt.Errorf("--hint: %w", err)
+	}
+	if opt.Policy == sim.Fixed && (set["hint"] || set["cap"]) {
+		return opt, fmt.Errorf("--hint and --cap apply to --policy ready only")
+	}
+	opt.ActivationCap = f.activationCap
+	opt.Variability = sim.Variability{Seed: f.seed, Sigma: f.jitter, CommSigma: f.commJitter, Stragglers: f.stragglers}
+	if f.costs.kind() == "lockstep" && (opt.Policy != sim.Fixed || !opt.Variability.IsZero() || f.iterations > 1) {
+		return opt, fmt.Errorf("--cost lockstep is PyTorch's fixed unit-time check: no --policy ready, variability or --iterations")
+	}
+	if ext := strings.ToLower(filepath.Ext(f.gantt)); f.gantt != "" && ext != ".png" && ext != ".svg" {
+		return opt, fmt.Errorf("--gantt must end in .png or .svg, got %q", f.gantt)
+	}
+	return opt, nil
+}
+
+// table generates or reads the schedule.
+func (f *simulateFlags) table() (*pipeline.Table, error) {
+	if f.schedule == "" {
+		t, err := pipeline.Generate(f.kind, pipeline.Shape{Ranks: f.stages, Microbatches: f.microbatches, Chunks: f.chunks, LocalSteps: f.localSteps})
+		if err != nil {
+			return nil, fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", f.kind, f.stages, f.microbatches, err)
+		}
+		return t, nil
+	}
+	file, err := os.Open(f.schedule)
+	if err != nil {
+		return nil, fmt.Errorf("--schedule: %w", err)
+	}
+	defer file.Close()
+	return pipeline.ReadCSV(file, f.schedule)
+}
+
+// simulate times t and gathers the report.
+func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateReport, *sim.Timeline, error) {
+	rep := simulateReport{
+		Schedule: f.kind, NumRanks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches,
+		Policy: opt.Policy.String(),
+	}
+	if f.schedule != "" {
+		rep.Schedule = f.schedule
+	}
+	if opt.Policy == sim.Ready {
+		rep.Hint = opt.Hint.String()
+	}
+	grid, steps, lockErr := lockstepSteps(t)
+	if lockErr == nil {
+		rep.Steps = &steps
+	} else {
+		rep.StepsNote = "lockstep n/a: " + lockErr.Error()
+	}
+	var tl *sim.Timeline
+	var pr pricing
+	if f.costs.kind() == "lockstep" {
+		if lockErr != nil {
+			return rep, nil, fmt.Errorf("--cost lockstep: %w", lockErr)
+		}
+		rep.Cost = "lockstep (PyTorch's unit-time check, SEND and RECV take a step)"
+		tl = sim.FromGrid(grid)
+	} else {
+		var err error
+		if pr, err = f.costs.pricingFor(t); err != nil {
+			return rep, nil, err
+		}
+		rep.Cost = pr.name
+		if tl, err = sim.Simulate(t, pr.cost, opt); err != nil {
+			return rep, nil, err
+		}
+		if f.iterations > 1 {
+			it, err := sim.SimulateIterations(t, pr.cost, opt, f.iterations, f.seed)
+			if err != nil {
+				return rep, nil, err
+			}
+			rep.Iterations = &iterationReport{Count: f.iterations, Seed: f.seed, Makespans: it.Makespans, Mean: it.Mean, Spread: it.Spread}
+		}
+	}
+	rep.Makespan, rep.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
+	vol := sim.Communication(tl, pr.sizer)
+	rep.Messages, rep.CommBytes = vol.Messages, vol.Bytes
+	for _, st := range sim.RankStats(tl, pr.memory) {
+		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, CommWait: st.CommWait,
+			PeakActivations: st.PeakActivations, PeakMemoryBytes: st.PeakMemoryBytes})
+	}
+	return rep, tl, nil
+}
+
+// writeTimelineFiles writes the Chrome trace (through a temporary file
+// renamed over the path) and the Gantt chart the flags ask for.
+func writeTimelineFiles(tl *sim.Timeline, trace, gantt string) error {
+	if trace != "" {
+		tmp, err := os.CreateTemp(filepath.Dir(trace), "."+filepath.Base(trace)+".tmp*")
+		if err != nil {
+			return fmt.Errorf("--trace %s: %w", trace, err)
+		}
+		err = sim.WriteChromeTrace(tmp, tl)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), trace)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+			return fmt.Errorf("--trace %s: %w", trace, err)
+		}
+	}
+	if gantt != "" {
+		if err := sim.SaveGantt(tl, gantt); err != nil {
+			return fmt.Errorf("--gantt: %w", err)
+		}
+	}
+	return nil
+}
+
+func writeSimulateText(w io.Writer, rep simulateReport) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "schedule:     %s (%d ranks, %d stages, %d microbatches)\n", rep.Schedule, rep.NumRanks, rep.Stages, rep.Microbatches)
+	fmt.Fprintf(&b, "cost:         %s\n", rep.Cost)
+	policy := rep.Policy
+	if rep.Hint != "" {
+		policy += ", hint " + rep.Hint
+	}
+	fmt.Fprintf(&b, "policy:       %s\n", policy)
+	fmt.Fprintf(&b, "makespan:     %.6g\n", rep.Makespan)
+	if it := rep.Iterations; it != nil {
+		fmt.Fprintf(&b, "iterations:   %d (seed %d): mean %.6g, spread %.3g\n", it.Count, it.Seed, it.Mean, it.Spread)
+	}
+	fmt.Fprintf(&b, "bubble ratio: %.4f\n", rep.BubbleRatio)
+	if rep.Steps != nil {
+		fmt.Fprintf(&b, "lockstep:     %d steps\n", *rep.Steps)
+	} else {
+		fmt.Fprintf(&b, "lockstep:     %s\n", rep.StepsNote)
+	}
+	fmt.Fprintf(&b, "transfers:    %d", rep.Messages)
+	if rep.CommBytes > 0 {
+		fmt.Fprintf(&b, " (%.4g bytes)", rep.CommBytes)
+	}
+	b.WriteString("\n\nrank        busy        idle   comm wait  peak act  peak memory\n")
+	for _, r := range rep.Ranks {
+		fmt.Fprintf(&b, "%4d  %10.6g  %10.6g  %10.6g  %8d  %11s\n", r.Rank, r.Busy, r.Idle, r.CommWait, r.PeakActivations, gib(r.PeakMemoryBytes))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// gib formats bytes in GiB, or "-" for none.
+func gib(bytes float64) string {
+	if bytes == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f GiB", bytes/(1<<30))
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runJSON runs a pipelab command and decodes its JSON output into v.
+func runJSON(t *testing.T, args []string, v any) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("%v: exit %d, stderr %q", args, code, errb.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), v); err != nil {
+		t.Fatalf("%v: output %q is not JSON: %v", args, out.String(), err)
+	}
+}
+
+// 1F1B, P = 4, M = 8, T_F = 1, T_B = 2, free transfers: makespan
+// (M + P - 1)(T_F + T_B) = 33, bubble ratio (P - 1)/(M + P - 1), every rank
+// busy M(T_F + T_B) = 24, rank r holding P - r activations (REFERENCE.md §2).
+func TestSimulateCommandClosedForm(t *testing.T) {
+	var rep simulateReport
+	runJSON(t, []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--format", "json"}, &rep)
+	if rep.Makespan != 33 || rep.BubbleRatio < 3.0/11-1e-12 || rep.BubbleRatio > 3.0/11+1e-12 {
+		t.Errorf("makespan %v, bubble %v; want 33 and 3/11", rep.Makespan, rep.BubbleRatio)
+	}
+	if len(rep.Ranks) != 4 {
+		t.Fatalf("%d ranks reported, want 4", len(rep.Ranks))
+	}
+	for _, r := range rep.Ranks {
+		if r.Busy != 24 || r.Idle != 9 || r.CommWait != 0 || r.PeakActivations != 4-r.Rank {
+			t.Errorf("rank %+v: want busy 24, idle 9, no comm wait, %d activations", r, 4-r.Rank)
+		}
+	}
+	if rep.Steps == nil || rep.Messages != 2*3*8 {
+		t.Errorf("steps %v, messages %d; want a lockstep count and 2(P-1)M = 48 messages", rep.Steps, rep.Messages)
+	}
+}
+
+// PyTorch's two-rank example without its bubbles takes 10 lockstep steps
+// (pipeline's TestLockstepSteps; "pipelab check" reports the same): as a
+// cost it is the timeline's makespan.
+func TestSimulateCommandLockstepCost(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "simple.csv")
+	if err := os.WriteFile(path, []byte("0F0,0F1,,0B0,,0B1\r\n,1F0,1B0,1F1,1B1,\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rep simulateReport
+	runJSON(t, []string{"simulate", "--schedule", path, "--cost", "lockstep", "--format", "json"}, &rep)
+	if rep.Steps == nil || *rep.Steps != 10 || rep.Makespan != 10 {
+		t.Errorf("steps %v, makespan %v; want 10 and 10", rep.Steps, rep.Makespan)
+	}
+}
+
+// Several iterations report their makespans with mean and spread; the same
+// seed reproduces them.
+func TestSimulateCommandIterations(t *testing.T) {
+	args := []string{"simulate", "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--wgrad", "1",
+		"--policy", "ready", "--hint", "bfw", "--jitter", "0.2", "--straggler", "1:1.5", "--iterations", "3", "--seed", "9", "--format", "json"}
+	var a, b simulateReport
+	runJSON(t, args, &a)
+	runJSON(t, args, &b)
+	it := a.Iterations
+	if it == nil || len(it.Makespans) != 3 {
+		t.Fatalf("iterations %+v, want 3 makespans", it)
+	}
+	mean := (it.Makespans[0] + it.Makespans[1] + it.Makespans[2]) / 3
+	if d := it.Mean - mean; d > 1e-9 || d < -1e-9 {
+		t.Errorf("mean %v, want %v", it.Mean, mean)
+	}
+	if it.Makespans[0] != a.Makespan {
+		t.Errorf("first iteration %v differs from the reported timeline's makespan %v", it.Makespans[0], a.Makespan)
+	}
+	if b.Iterations == nil || b.Iterations.Mean != it.Mean {
+		t.Errorf("same seed, different mean: %+v and %+v", it, b.Iterations)
+	}
+}
+
+func TestSimulateCommandFiles(t *testing.T) {
+	dir := t.TempDir()
+	trace, gantt := filepath.Join(dir, "t.json"), filepath.Join(dir, "g.png")
+	var out, errb bytes.Buffer
+	args := []string{"simulate", "--kind", "interleaved-1f1b", "--stages", "2", "--microbatches", "4", "--fwd", "1", "--bwd", "2", "--comm", "0.5",
+		"--trace", trace, "--gantt", gantt}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	data, err := os.ReadFile(trace)
+	if err != nil || !json.Valid(data) {
+		t.Errorf("trace %s: %v, valid JSON %v", trace, err, json.Valid(data))
+	}
+	if st, err := os.Stat(gantt); err != nil || st.Size() == 0 {
+		t.Errorf("gantt %s: %v", gantt, err)
+	}
+	if !strings.Contains(out.String(), "makespan:") {
+		t.Errorf("text output lacks the makespan:\n%s", out.String())
+	}
+}
+
+// Wrong flags are usage errors naming the flag.
+func TestSimulateCommandRejects(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--stages", "4", "--microbatches", "8"}, "--kind"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--hint", "bf"}, "--policy ready"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--straggler", "1"}, "RANK:FACTOR"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1"}, "--bwd"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--model", "llama-7b"}, "exclude"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--cost", "lockstep", "--policy", "ready"}, "lockstep"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gantt", "x.jpg"}, "--gantt"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gpu", "h100"}, "--model"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"simulate"}, tc.args...), &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (usage)", tc.args, code)
+		}
+		if !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: stderr %q does not mention %q", tc.args, errb.String(), tc.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"simulate", "--kind", "chimera", "--stages", "3", "--microbatches", "6"}, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "chimera") {
+		t.Errorf("chimera with odd P: exit %d, stderr %q", code, errb.String())
+	}
+	if code := run([]string{"simulate", "--help"}, &out, &errb); code != 0 {
+		t.Errorf("--help: exit %d", code)
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+
+	"pipelab/experiments"
+)
+
+func init() {
+	register(command{
+		name:    "sweep",
+		summary: "run a YAML sweep spec in parallel, sharded and resumable, into Parquet tables",
+		run:     runSweep,
+	})
+}
+
+const sweepDescription = `
+Runs the sweep a YAML spec describes (examples/*.yaml, docs/sweeps.md): the
+spec is checked before anything runs (an unknown key, a bad range or an
+unknown objective or method is an error naming the key and its line), then
+expanded into runs with stable ids and seeds derived from the spec's seed and
+each run's parameters.
+
+Runs go in parallel (--jobs). Each finished run is recorded in DIR/runs/ID.gob
+(written atomically), so a sweep that is stopped or killed resumes where it
+was when started again, and no run is done or recorded twice. At the end the
+records are gathered into DIR/runs.parquet, DIR/curves.parquet and, for delay
+and schedule experiments, DIR/delays.parquet, DIR/schedules.parquet and
+DIR/timeline.parquet, sorted, so the files do not depend on --jobs.
+
+--shard I/N runs the runs whose index mod N is I. Without it the shard comes
+from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (a Slurm array job), or
+from JOB_COMPLETION_INDEX (a Kubernetes indexed Job) with the shard count from
+--shards or PIPELAB_SHARDS. Give each shard its own --out and join them with
+"pipelab merge"; "pipelab plot DIR" draws the figures.`
+
+func runSweep(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sweep", "SPEC.yaml --out DIR [--jobs N] [--shard I/N]", sweepDescription, stderr)
+	out := fs.String("out", "", "output directory (required)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "runs in parallel")
+	shardFlag := fs.String("shard", "", "run shard I of N (I/N); default from the Slurm or Kubernetes environment")
+	shards := fs.Int("shards", 0, "shard count for a Kubernetes indexed Job (else PIPELAB_SHARDS)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return argsProblem(fs, stderr, "sweep", "want one spec file, got %d arguments", len(pos))
+	}
+	if *out == "" {
+		return argsProblem(fs, stderr, "sweep", "--out is required")
+	}
+	if *jobs < 1 {
+		return argsProblem(fs, stderr, "sweep", "--jobs must be at least 1, got %d", *jobs)
+	}
+	spec, err := experiments.ReadSpecFile(pos[0])
+	if err != nil {
+		return err
+	}
+	var shard experiments.Shard
+	if *shardFlag != "" {
+		shard, err = experiments.ParseShard(*shardFlag)
+	} else {
+		shard, err = experiments.ShardFromEnv(os.Getenv, *shards)
+	}
+	if err != nil {
+		return err
+	}
+	all := spec.Expand()
+	runs := shard.Select(all)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rn := experiments.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr)}
+	sum, err := rn.Sweep(ctx, runs)
+	if err != nil {
+		return fmt.Errorf("%w (%d runs recorded in %s/runs; run the same command again to resume)", err, sum.Resumed+sum.Ran, *out)
+	}
+	fmt.Fprintf(stdout, "sweep %s: shard %s: %d of %d runs (%d resumed, %d ran); tables in %s\n",
+		spec.Name, shard, sum.Runs, len(all), sum.Resumed, sum.Ran, *out)
+	return nil
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// the positional arguments ("sweep SPEC --out DIR"), which the flag
+// package alone stops at, and returns the positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// argsProblem reports a bad argument with the usage.
+func argsProblem(fs *flag.FlagSet, stderr io.Writer, name, format string, args ...any) error {
+	fmt.Fprintf(stderr, "pipelab %s: %s\n", name, fmt.Sprintf(format, args...))
+	fs.Usage()
+	return errUsage
+}
+
+// isTerminal reports whether w is a character device (a terminal), where
+// progress redraws one line instead of printing one per tenth.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"pipelab/results"
+)
+
+// tinySpec is a real sweep small enough for a unit test: 2 stage counts ×
+// (2 PipeDream steps + 2 LocalSGD steps) = 8 runs on a 40×8 quadratic.
+const tinySpec = `name: tiny
+seed: 5
+objectives: [quadratic]
+n: 40
+d: 8
+batch: 4
+stages: [2, 4]
+microbatches: [12]
+methods:
+  - name: pipedream
+    steps: {values: [0.05, 0.1]}
+  - name: localsgd
+    local_steps: [2]
+    steps: {values: [0.05, 0.1]}
+`
+
+func writeSpec(t *testing.T, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "spec.yaml")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// pipelab runs the command line in-process and fails the test on a non-zero
+// exit.
+func pipelab(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("pipelab %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	return out.String()
+}
+
+// tables reads a results directory with the wall-clock column zeroed: the
+// one column that differs between executions by design.
+func tables(t *testing.T, dir string) *results.Tables {
+	t.Helper()
+	tb, err := results.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tb.Runs {
+		tb.Runs[i].WallSeconds = 0
+	}
+	return tb
+}
+
+// TestSweepSameDataAnyJobsOrShards: the same spec and seed give the same
+// tables with --jobs 1, --jobs 2, and as two shards taken from the Slurm
+// environment and merged; the curves file is byte-identical.
+func TestSweepSameDataAnyJobsOrShards(t *testing.T) {
+	spec := writeSpec(t, tinySpec)
+	tmp := t.TempDir()
+	j1, j2, merged := filepath.Join(tmp, "j1"), filepath.Join(tmp, "j2"), filepath.Join(tmp, "merged")
+	pipelab(t, "sweep", spec, "--out", j1, "--jobs", "1")
+	pipelab(t, "sweep", spec, "--jobs", "2", "--out", j2)
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "2")
+	var shards []string
+	for _, i := range []string{"0", "1"} {
+		t.Setenv("SLURM_ARRAY_TASK_ID", i)
+		dir := filepath.Join(tmp, "shard"+i)
+		if out := pipelab(t, "sweep", spec, "--out", dir); !strings.Contains(out, "shard "+i+"/2: 4 of 8 runs") {
+			t.Errorf("shard %s reported %q", i, out)
+		}
+		shards = append(shards, dir)
+	}
+	pipelab(t, append(append([]string{"merge"}, shards...), "--out", merged)...)
+	want := tables(t, j1)
+	if len(want.Runs) != 8 || len(want.Curves) == 0 {
+		t.Fatalf("%d runs, %d curve points", len(want.Runs), len(want.Curves))
+	}
+	for _, dir := range []string{j2, merged} {
+		if !reflect.DeepEqual(tables(t, dir), want) {
+			t.Errorf("%s: tables differ from --jobs 1", dir)
+		}
+		a, _ := os.ReadFile(filepath.Join(j1, results.CurvesFile))
+		b, _ := os.ReadFile(filepath.Join(dir, results.CurvesFile))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: curves.parquet differs from --jobs 1", dir)
+		}
+	}
+	// plot redraws from the tables alone.
+	if out := pipelab(t, "plot", merged); !strings.Contains(out, "tiny-unit-final-vs-stages.png") {
+		t.Errorf("plot wrote %q", out)
+	}
+}
+
+// TestSweepRejectsBadSpec: a malformed spec is refused before anything
+// runs (no output directory), with the key and the line named.
+func TestSweepRejectsBadSpec(t *testing.T) {
+	tests := []struct{ name, from, to, want string }{
+		{"unknown key", "batch: 4", "batchsize: 4", `spec.yaml:6: unknown key "batchsize"`},
+		{"bad range", "stages: [2, 4]", "stages: [2, 1]", "spec.yaml:7: stages[1]: stage count 1 is below 2"},
+		{"unknown objective", "objectives: [quadratic]", "objectives: [quadratik]", `spec.yaml:3: objectives[0]: unknown objective "quadratik"`},
+		{"empty grid", "steps: {values: [0.05, 0.1]}", "steps: {values: []}", "spec.yaml:11: methods[0].steps: empty step-size grid"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := writeSpec(t, strings.Replace(tinySpec, tc.from, tc.to, 1))
+			out := filepath.Join(t.TempDir(), "out")
+			var stdout, stderr bytes.Buffer
+			if code := run([]string{"sweep", spec, "--out", out}, &stdout, &stderr); code != 1 {
+				t.Fatalf("exit %d, want 1", code)
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("stderr %q does not contain %q", stderr.String(), tc.want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the output directory exists: %v", err)
+			}
+		})
+	}
+}
+
+func TestSweepFlags(t *testing.T) {
+	spec := writeSpec(t, tinySpec)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", spec}, "--out is required"},
+		{[]string{"sweep", "--out", "x"}, "want one spec file"},
+		{[]string{"sweep", spec, "--out", t.TempDir(), "--shard", "2/2"}, "need 0 <= I < N"},
+		{[]string{"merge", "--out", "x"}, "no input directories"},
+		{[]string{"plot"}, "want one directory"},
+		{[]string{"reproduce", "nosuch", "--out", t.TempDir()}, `unknown figure "nosuch"`},
+	}
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		if code := run(tc.args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want it to name %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestReproduceDelays runs the quickest figure end to end: tables and
+// plots under DIR/delays.
+func TestReproduceDelays(t *testing.T) {
+	out := t.TempDir()
+	pipelab(t, "reproduce", "delays", "--quick", "--out", out, "--jobs", "2")
+	for _, f := range []string{results.DelaysFile, "delays.png", "delays.svg"} {
+		if _, err := os.Stat(filepath.Join(out, "delays", f)); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// trainJSON runs "pipelab train ... --format json" and decodes the report.
+func trainJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(append(append([]string{"train"}, args...), "--format", "json"), &out, &errb); code != 0 {
+		t.Fatalf("train %v: exit %d, stderr %s", args, code, errb.String())
+	}
+	var rep map[string]any
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("train %v: output is not JSON: %v\n%s", args, err, out.String())
+	}
+	return rep
+}
+
+func firstLoss(rep map[string]any) float64 {
+	return rep["curve"].([]any)[0].(map[string]any)["loss"].(float64)
+}
+
+// The run's shape follows the closed forms: PipeDream takes 2N + 2S - 2
+// steps and N·S block updates (REFERENCE.md §1.2); with a budget, the
+// smallest N reaching it (§1.6); sync runs whole 1F1B iterations of
+// 2(M + S - 1) steps (§2); the logistic loss at the zero start is ln 2.
+func TestTrainShapes(t *testing.T) {
+	small := []string{"--objective", "logistic", "--n", "40", "--d", "8", "--batch-size", "4", "--stages", "2", "--step-size", "0.1"}
+	cases := []struct {
+		name                        string
+		args                        []string
+		microbatches, steps, blocks float64
+		overshoot                   float64
+	}{
+		{"pd by microbatches", []string{"--method", "pd", "--microbatches", "20"}, 20, 42, 40, 0},
+		{"pd by budget", []string{"--method", "pd", "--time-budget", "100"}, 49, 100, 98, 0},
+		{"localsgd H=1 R=S", []string{"--method", "localsgd", "--microbatches", "12", "--local-steps", "1"}, 12, -1, 24, 0},
+		{"sync by budget", []string{"--method", "sync", "--time-budget", "100"}, 34, 102, 34, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep := trainJSON(t, append(small, c.args...)...)
+			if rep["microbatches"] != c.microbatches || rep["block_updates"] != c.blocks || (c.steps >= 0 && rep["time_steps"] != c.steps) {
+				t.Errorf("microbatches %v, time steps %v, block updates %v; want %v, %v, %v",
+					rep["microbatches"], rep["time_steps"], rep["block_updates"], c.microbatches, c.steps, c.blocks)
+			}
+			if rep["overshoot"] != c.overshoot || rep["diverged"] != false {
+				t.Errorf("overshoot %v diverged %v", rep["overshoot"], rep["diverged"])
+			}
+			if got := firstLoss(rep); math.Abs(got-math.Ln2) > 1e-15 {
+				t.Errorf("initial loss %.17g, want ln 2", got)
+			}
+		})
+	}
+}
+
+// RPD with PipeDream's exact delays ends where PipeDream ends
+// (REFERENCE.md §1.4).
+func TestTrainRPDExactMatchesPipeDream(t *testing.T) {
+	args := []string{"--objective", "quadratic", "--n", "60", "--d", "12", "--batch-size", "6", "--stages", "3", "--microbatches", "15", "--step-size", "0.02", "--seed", "4"}
+	pd := trainJSON(t, append(args, "--method", "pd")...)
+	rpd := trainJSON(t, append(args, "--method", "rpd", "--delays", "exact")...)
+	if pd["final_loss"] != rpd["final_loss"] {
+		t.Errorf("pd final loss %v, rpd(exact) %v", pd["final_loss"], rpd["final_loss"])
+	}
+}
+
+// Loaded data: the quadratic's loss at zero is ‖y‖²/(2n) = (1 + 4 + 9 + 16)/8.
+func TestTrainFromCSV(t *testing.T) {
+	x := writeFile(t, "X.csv", "1,0\n0,1\n1,1\n2,0\n")
+	y := writeFile(t, "y.csv", "1\n2\n3\n4\n")
+	rep := trainJSON(t, "--objective", "quadratic", "--data", x, "--labels", y, "--batch-size", "2",
+		"--stages", "2", "--method", "rpd", "--microbatches", "4", "--step-size", "0.1")
+	if got := firstLoss(rep); got != 30.0/8 {
+		t.Errorf("initial loss %v, want 30/8", got)
+	}
+}
+
+// A diverging run is reported, with its non-finite loss as null.
+func TestTrainDiverged(t *testing.T) {
+	rep := trainJSON(t, "--objective", "quadratic", "--n", "40", "--d", "8", "--batch-size", "5", "--stages", "2",
+		"--method", "pd", "--microbatches", "200", "--step-size", "100")
+	if rep["diverged"] != true || rep["final_loss"] != nil {
+		t.Errorf("diverged %v, final loss %v; want true and null", rep["diverged"], rep["final_loss"])
+	}
+}
+
+// The character LM trains under PipeDream (N·S block updates) and its
+// loss stays finite.
+func TestTrainLM(t *testing.T) {
+	rep := trainJSON(t, "--objective", "lm", "--stages", "3", "--n", "3000", "--batch-size", "2", "--method", "pd", "--microbatches", "6")
+	if rep["block_updates"] != 18.0 || rep["diverged"] != false {
+		t.Errorf("block updates %v, diverged %v", rep["block_updates"], rep["diverged"])
+	}
+}
+
+func TestTrainErrors(t *testing.T) {
+	trace := writeFile(t, "trace.csv", "0,0,0,0\n1,0,x,0\n")
+	base := []string{"--objective", "quadratic", "--n", "20", "--d", "4", "--batch-size", "5", "--stages", "2", "--step-size", "0.1"}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no objective", []string{"--method", "pd", "--stages", "2", "--microbatches", "4", "--step-size", "1"}, 2, "--objective"},
+		{"both lengths", append(base, "--method", "pd", "--microbatches", "4", "--time-budget", "9"), 2, "exactly one"},
+		{"neither length", append(base, "--method", "pd"), 2, "exactly one"},
+		{"l2 on quadratic", append(base, "--method", "pd", "--microbatches", "4", "--l2", "0.1"), 2, "logistic objective only"},
+		{"bad method", append(base, "--method", "adam", "--microbatches", "4"), 2, "--method"},
+		{"trace with a bad cell", append(base, "--method", "rpd", "--delays", trace, "--microbatches", "1"), 1, "line 2 column 3"},
+		{"lm with two stages", []string{"--objective", "lm", "--stages", "2", "--method", "pd", "--microbatches", "2"}, 1, "Stages = 2"},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"train"}, c.args...), &out, &errb)
+		if code != c.code || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d mentioning %q", c.name, code, errb.String(), c.code, c.want)
+		}
+	}
+}
+
+// §1.3: S = 4, N = 40 takes 2N + 2S - 2 = 86 steps; the steady-state
+// delays peak at ⌊S² - S/2⌋ = 14 with mean 7.55 (measured with the
+// reference code).
+func TestDelaysCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"delays", "--stages", "4", "--format", "json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rep delaysReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.TimeSteps != 86 || rep.Max != 14 || math.Abs(rep.Mean-7.55) > 0.005 || rep.Microbatches != 40 {
+		t.Errorf("report %+v", rep)
+	}
+	out.Reset()
+	if code := run([]string{"delays", "--stages", "8"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "max:  60") {
+		t.Errorf("text output for S = 8:\n%s", out.String())
+	}
+	if code := run([]string{"delays", "--stages", "0"}, &out, &errb); code != 2 {
+		t.Errorf("--stages 0: exit %d, want 2", code)
+	}
+}

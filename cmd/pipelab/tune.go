@@ -1,0 +1,290 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+	"pipelab/pipeline/tune"
+)
+
+func init() {
+	register(command{
+		name:    "tune",
+		summary: "choose partition, placement, schedule and microbatches for a model on a GPU pipeline",
+		run:     runTune,
+	})
+}
+
+const tuneDescription = `
+Searches how to run a model preset on a pipeline of GPUs joined by a link:
+how to cut its layers into stages (balanced by simulated time, not by layer
+count), which schedule family runs them (which fixes the placement: loop or
+V) and with how many microbatches, within a memory limit per rank. Every
+candidate is timed by the event simulator under the GPU timing model.
+
+Prints the choice against Megatron-LM's way (layers split evenly by count,
+1F1B or interleaved 1F1B with 2 chunks, at the chosen microbatch count).
+--out writes the chosen schedule as PyTorch CSV; --gantt and
+--baseline-gantt draw the two timelines (PNG or SVG by extension). Without
+--microbatches the tuner tries P, 2P and 4P: time per sample falls as the
+count grows, so it picks the largest that fits. "pipelab presets" lists the
+models, GPUs and links.`
+
+// tuneReport is what "pipelab tune" prints as JSON. Times are seconds,
+// memory bytes.
+type tuneReport struct {
+	Model              string  `json:"model"`
+	GPU                string  `json:"gpu"`
+	Link               string  `json:"link"`
+	Stages             int     `json:"stages"`
+	MemoryLimit        float64 `json:"memory_limit_bytes"`
+	Schedule           string  `json:"schedule"`
+	Chunks             int     `json:"chunks"`
+	Placement          string  `json:"placement"`
+	Microbatches       int     `json:"microbatches"`
+	Partition          []int   `json:"partition"`
+	TunedMakespan      float64 `json:"tuned_makespan"`
+	TunedPerSample     float64 `json:"tuned_per_sample"`
+	TunedPeakMemory    float64 `json:"tuned_peak_memory_bytes"`
+	BaselineSchedule   string  `json:"baseline_schedule"`
+	BaselineChunks     int     `json:"baseline_chunks"`
+	BaselinePartition  []int   `json:"baseline_partition"`
+	BaselineMakespan   float64 `json:"baseline_makespan"`
+	BaselinePerSample  float64 `json:"baseline_per_sample"`
+	BaselinePeakMemory float64 `json:"baseline_peak_memory_bytes"`
+	BaselineFits       bool    `json:"baseline_fits"`
+	Speedup            float64 `json:"speedup"`
+	Simulations        int     `json:"simulations"`
+}
+
+type tuneFlags struct {
+	model, gpu, link          string
+	stages, microbatches      int
+	memoryGiB                 float64
+	microbatchSize, sequence  int
+	efficiency                float64
+	schedules                 string
+	out, gantt, baselineGantt string
+	format                    string
+}
+
+func runTune(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("tune", "--model M --gpu G --link L --stages P [--microbatches M] [--memory GIB] [--out FILE.csv] [--format text|json]",
+		tuneDescription, stderr)
+	var f tuneFlags
+	fs.StringVar(&f.model, "model", "", "model preset (pipelab presets lists them)")
+	fs.StringVar(&f.gpu, "gpu", "h100", "GPU preset")
+	fs.StringVar(&f.link, "link", "ib-ndr", "link preset between ranks")
+	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
+	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
+	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
+	fs.IntVar(&f.microbatchSize, "microbatch-size", 1, "samples per microbatch b")
+	fs.IntVar(&f.sequence, "seq", 2048, "sequence length s in tokens")
+	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: %g)", sim.DefaultEfficiency))
+	fs.StringVar(&f.schedules, "schedules", "", "comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
+	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
+	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
+	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
+	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if msg := f.check(fs.Args()); msg != "" {
+		fmt.Fprintf(stderr, "pipelab tune: %s\n", msg)
+		fs.Usage()
+		return errUsage
+	}
+	p, err := f.problem()
+	if err != nil {
+		return err
+	}
+	res, err := tune.Tune(p)
+	if err != nil {
+		return err
+	}
+	if err := f.writeFiles(res); err != nil {
+		return err
+	}
+	rep := newTuneReport(f, p, res)
+	if f.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return writeTuneText(stdout, rep, res)
+}
+
+// check returns what is wrong with the flags, or "".
+func (f tuneFlags) check(rest []string) string {
+	switch {
+	case len(rest) > 0:
+		return fmt.Sprintf("unexpected argument %q", rest[0])
+	case f.model == "":
+		return "--model is required"
+	case f.stages < 1:
+		return fmt.Sprintf("--stages must be at least 1, got %d", f.stages)
+	case f.microbatches < 0:
+		return fmt.Sprintf("--microbatches must not be negative, got %d", f.microbatches)
+	case f.memoryGiB < 0:
+		return fmt.Sprintf("--memory must not be negative, got %g", f.memoryGiB)
+	case f.microbatchSize < 1 || f.sequence < 1:
+		return fmt.Sprintf("--microbatch-size and --seq must be positive, got %d and %d", f.microbatchSize, f.sequence)
+	case f.efficiency < 0 || f.efficiency > 1:
+		return fmt.Sprintf("--efficiency must be in (0, 1], got %g", f.efficiency)
+	case f.format != "text" && f.format != "json":
+		return fmt.Sprintf("--format must be text or json, got %q", f.format)
+	}
+	for _, path := range []string{f.gantt, f.baselineGantt} {
+		if ext := strings.ToLower(filepath.Ext(path)); path != "" && ext != ".png" && ext != ".svg" {
+			return fmt.Sprintf("a Gantt chart must end in .png or .svg, got %q", path)
+		}
+	}
+	return ""
+}
+
+func (f tuneFlags) problem() (tune.Problem, error) {
+	model, err := sim.LookupModel(f.model)
+	if err != nil {
+		return tune.Problem{}, fmt.Errorf("--model: %w", err)
+	}
+	gpu, err := sim.LookupGPU(f.gpu)
+	if err != nil {
+		return tune.Problem{}, fmt.Errorf("--gpu: %w", err)
+	}
+	link, err := sim.LookupLink(f.link)
+	if err != nil {
+		return tune.Problem{}, fmt.Errorf("--link: %w", err)
+	}
+	p := tune.Problem{
+		Config: sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: f.microbatchSize, Sequence: f.sequence,
+			Efficiency: f.efficiency},
+		Ranks:       f.stages,
+		MemoryBytes: f.memoryGiB * (1 << 30),
+	}
+	if f.microbatches > 0 {
+		p.Microbatches = []int{f.microbatches}
+	}
+	if f.schedules != "" {
+		if p.Schedules, err = parseSchedules(f.schedules); err != nil {
+			return tune.Problem{}, err
+		}
+	}
+	return p, nil
+}
+
+// parseSchedules reads "1f1b,interleaved-1f1b:4,zb-v": families with
+// their chunks per rank after a colon, the family's default when left out.
+func parseSchedules(list string) ([]tune.Schedule, error) {
+	var out []tune.Schedule
+	for _, item := range strings.Split(list, ",") {
+		name, chunks, found := strings.Cut(strings.TrimSpace(item), ":")
+		sc := tune.Schedule{Family: name, Chunks: 0}
+		if found {
+			if _, err := fmt.Sscanf(chunks, "%d", &sc.Chunks); err != nil || sc.Chunks < 1 {
+				return nil, fmt.Errorf("--schedules: %q: chunks must be a positive integer", item)
+			}
+		}
+		if name == "" {
+			return nil, fmt.Errorf("--schedules: empty family in %q", list)
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+// writeFiles writes the CSV and the Gantt charts the flags ask for.
+func (f tuneFlags) writeFiles(res *tune.Result) error {
+	if f.out != "" {
+		if err := writeScheduleCSV(f.out, res.Best.Table); err != nil {
+			return err
+		}
+	}
+	if f.gantt != "" {
+		if err := sim.SaveGantt(res.Best.Timeline, f.gantt); err != nil {
+			return err
+		}
+	}
+	if f.baselineGantt != "" {
+		if err := sim.SaveGantt(res.Baseline.Timeline, f.baselineGantt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeScheduleCSV writes t as PyTorch CSV through a temporary file renamed
+// over path.
+func writeScheduleCSV(path string, t *pipeline.Table) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("--out %s: %w", path, err)
+	}
+	// CreateTemp makes the file private; a schedule is an ordinary output.
+	err = tmp.Chmod(0o644)
+	if err == nil {
+		err = pipeline.WriteCSV(tmp, t)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("--out %s: %w", path, err)
+	}
+	return nil
+}
+
+func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
+	limit := p.MemoryBytes
+	if limit == 0 {
+		limit = p.Config.GPU.MemoryBytes
+	}
+	b, base := res.Best, res.Baseline
+	return tuneReport{
+		Model: f.model, GPU: f.gpu, Link: f.link, Stages: f.stages, MemoryLimit: limit,
+		Schedule: b.Schedule.Family, Chunks: b.Table.Stages() / b.Table.Ranks(), Placement: b.Placement,
+		Microbatches: b.Microbatches, Partition: b.Partition,
+		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,
+		BaselineSchedule: base.Schedule.Family, BaselineChunks: base.Table.Stages() / base.Table.Ranks(),
+		BaselinePartition: base.Partition, BaselineMakespan: base.Makespan, BaselinePerSample: base.PerSample,
+		BaselinePeakMemory: base.PeakMemory, BaselineFits: base.Fits,
+		Speedup: res.Speedup, Simulations: res.Simulations,
+	}
+}
+
+func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s on %d × %s over %s, memory limit %.1f GiB per rank\n", rep.Model, rep.Stages, rep.GPU, rep.Link, rep.MemoryLimit/(1<<30))
+	line := func(name string, c tune.Candidate) {
+		fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches, partition %v\n", name, c.Schedule, c.Placement, c.Microbatches, c.Partition)
+		fmt.Fprintf(&b, "%-9s makespan %.4f s, %.2f ms per sample, peak memory %.1f GiB\n", "", c.Makespan, 1e3*c.PerSample, c.PeakMemory/(1<<30))
+	}
+	line("tuned:", res.Best)
+	line("baseline:", res.Baseline)
+	if !rep.BaselineFits {
+		b.WriteString("          (the baseline does not fit in the memory limit)\n")
+	}
+	fmt.Fprintf(&b, "speedup:  %.3f× over the Megatron-LM baseline (%d simulations)\n", rep.Speedup, rep.Simulations)
+	fmt.Fprintf(&b, "\nbest per schedule at %d microbatches (ms per sample, peak GiB):\n", rep.Microbatches)
+	for _, c := range res.Candidates {
+		if c.Microbatches != rep.Microbatches {
+			continue
+		}
+		fits := ""
+		if !c.Fits {
+			fits = "  over the limit"
+		}
+		fmt.Fprintf(&b, "  %-22s %8.2f  %6.1f  %v%s\n", c.Schedule, 1e3*c.PerSample, c.PeakMemory/(1<<30), c.Partition, fits)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

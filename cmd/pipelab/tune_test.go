@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+func TestTuneJSONAndCSV(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "tuned.csv")
+	gantt := filepath.Join(dir, "tuned.svg")
+	var stdout, stderr bytes.Buffer
+	args := []string{"tune", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "pcie", "--stages", "2",
+		"--microbatches", "4", "--schedules", "1f1b,zb-h1,interleaved-1f1b:2", "--out", out, "--gantt", gantt, "--format", "json"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var rep struct {
+		BaselineMakespan float64 `json:"baseline_makespan"`
+		TunedMakespan    float64 `json:"tuned_makespan"`
+		Speedup          float64 `json:"speedup"`
+		Partition        []int   `json:"partition"`
+		Schedule         string  `json:"schedule"`
+		Chunks           int     `json:"chunks"`
+		Microbatches     int     `json:"microbatches"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout.String())
+	}
+	// Same microbatch count for both, so the per-sample ratio is the
+	// makespan ratio.
+	if want := rep.BaselineMakespan / rep.TunedMakespan; rep.Speedup <= 0 || abs(rep.Speedup-want) > 1e-12*want {
+		t.Errorf("speedup %g, want baseline/tuned makespan = %g", rep.Speedup, want)
+	}
+	gpt, _ := sim.LookupModel("gpt-1.3b")
+	sum := 0
+	for _, n := range rep.Partition {
+		sum += n
+	}
+	if sum != gpt.LayerCount() || len(rep.Partition) != 2*rep.Chunks {
+		t.Errorf("partition %v: %d layers over %d stages, want %d layers over 2×%d", rep.Partition, sum, len(rep.Partition), gpt.LayerCount(), rep.Chunks)
+	}
+	if !slices.Contains([]string{"1f1b", "zb-h1", "interleaved-1f1b"}, rep.Schedule) || rep.Microbatches != 4 {
+		t.Errorf("schedule %q with %d microbatches, want one of those asked for, 4", rep.Schedule, rep.Microbatches)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tab, err := pipeline.ReadCSV(f, out)
+	if err != nil {
+		t.Fatalf("--out is not a schedule CSV: %v", err)
+	}
+	want, err := pipeline.Generate(rep.Schedule, pipeline.Shape{Ranks: 2, Microbatches: 4, Chunks: rep.Chunks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Ranks() != 2 || tab.Microbatches != 4 || tab.Stages() != want.Stages() {
+		t.Errorf("CSV has %d ranks, %d stages, %d microbatches; want 2, %d, 4", tab.Ranks(), tab.Stages(), tab.Microbatches, want.Stages())
+	}
+	if b, err := os.ReadFile(gantt); err != nil || !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("--gantt wrote no SVG: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("%d files in the output directory, want the CSV and the chart only", len(entries))
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestTuneText(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--schedules", "1f1b"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"tuned:", "baseline:", "speedup:", "partition"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("text output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
+func TestTuneRejects(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"tune", "--stages", "2"}, 2, "--model is required"},
+		{[]string{"tune", "--model", "gpt-1.3b"}, 2, "--stages"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--format", "yaml"}, 2, "--format"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--gantt", "x.pdf"}, 2, ".png or .svg"},
+		{[]string{"tune", "--model", "gpt-9b", "--stages", "2"}, 1, "llama-7b"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--gpu", "tpu", "--stages", "2"}, 1, "h100"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--schedules", "1f1b:x"}, 1, "chunks"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--schedules", "1f1b", "--memory", "1"}, 1, "fits"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		if code := run(tt.args, &stdout, &stderr); code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tt.args, code, stderr.String(), tt.code, tt.want)
+		}
+	}
+}

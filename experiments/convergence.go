@@ -1,0 +1,122 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+
+	"pipelab/objectives"
+	"pipelab/objectives/charlm"
+	"pipelab/optim"
+	"pipelab/results"
+)
+
+// TridiagonalMu is μ of the tridiagonal quadratic (REFERENCE.md §1.7).
+const TridiagonalMu = 0.01
+
+// buildObjective makes the run's problem from its data seed, so every
+// method and step size of a replicate sees the same data.
+func buildObjective(r Run) (objectives.Objective, error) {
+	switch r.Objective {
+	case "quadratic":
+		data, err := objectives.RandomQuadratic(r.N, r.D, r.DataSeed)
+		if err != nil {
+			return nil, err
+		}
+		return objectives.NewLeastSquares(data, r.Stages, r.Batch)
+	case "tridiagonal":
+		data, err := objectives.TridiagonalQuadratic(r.N, r.D, TridiagonalMu, r.DataSeed)
+		if err != nil {
+			return nil, err
+		}
+		return objectives.NewLeastSquares(data, r.Stages, r.Batch)
+	case "logistic":
+		data, err := objectives.RandomLogistic(r.N, r.D, r.DataSeed)
+		if err != nil {
+			return nil, err
+		}
+		return objectives.NewLogistic(data, r.Stages, r.Batch, objectives.DefaultL2, objectives.DefaultNoise)
+	case "charlm":
+		// n is the corpus length in characters; the model is the paper's
+		// small LM (charlm.DefaultConfig) with the run's stages and batch.
+		corpus, _ := charlm.DefaultCorpus(r.DataSeed, r.N)
+		cfg := charlm.DefaultConfig()
+		cfg.Stages, cfg.Batch, cfg.Seed = r.Stages, r.Batch, r.DataSeed
+		return charlm.New(cfg, corpus)
+	}
+	return nil, fmt.Errorf("unknown objective %q", r.Objective)
+}
+
+// runConvergence replays one method at one step size and seed.
+func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
+	obj, err := buildObjective(r)
+	if err != nil {
+		return nil, err
+	}
+	row := runRow(r)
+	var (
+		method optim.Method
+		extra  float64 // simulated time after the replay's last event
+	)
+	switch r.Method {
+	case "pipedream":
+		pt, err := timelineFor("pipedream", r)
+		if err != nil {
+			return nil, err
+		}
+		method, row.Microbatches = optim.PipeDream{Timeline: pt.tl}, int32(pt.n)
+	case "localsgd":
+		pt, err := timelineFor("localsgd", r)
+		if err != nil {
+			return nil, err
+		}
+		method, row.Microbatches = optim.LocalSGD{Timeline: pt.tl}, int32(pt.n)
+		// The last complete round's averaging ends the run.
+		extra = pt.time - lastEnd(pt)
+	case "rpd":
+		// RPD gets PipeDream's microbatches (matched to the budget when
+		// there is one) and N·S iterations unless K is given.
+		n := r.Microbatches
+		if r.Budget > 0 {
+			pt, err := timelineFor("pipedream", r)
+			if err != nil {
+				return nil, err
+			}
+			n = pt.n
+		}
+		row.Microbatches = int32(n)
+		method = optim.RPD{Delays: optim.Uniform{Stages: r.Stages, Delta: r.Delta, Microbatches: n}, Iterations: r.Updates}
+	default:
+		return nil, fmt.Errorf("unknown method %q", r.Method)
+	}
+	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery,
+		// Stop a long replay as soon as the sweep is cancelled.
+		Recorder: optim.RecorderFunc(func(optim.Record) error { return ctx.Err() })}
+	res, err := optim.Run(obj, method, set)
+	if err != nil {
+		return nil, err
+	}
+	row.Outcome = results.OutcomeOK
+	if res.Diverged {
+		row.Outcome = results.OutcomeDiverged
+	}
+	row.FinalLoss, row.BlockUpdates = res.FinalLoss, int64(res.BlockUpdates)
+	row.SimTime = res.Time
+	if !res.Diverged {
+		row.SimTime += extra
+	}
+	out := &results.Tables{Runs: []results.Run{row}}
+	for _, rec := range res.Records {
+		out.Curves = append(out.Curves, results.CurvePoint{RunID: r.ID, Time: rec.Time, BlockUpdates: int64(rec.Updates), Loss: rec.Loss})
+	}
+	return out, nil
+}
+
+// lastEnd is the end of the timeline's last event, which is where a replay's
+// clock stops.
+func lastEnd(pt *pipeTimeline) float64 {
+	var t float64
+	for _, e := range pt.tl.Events {
+		t = max(t, e.End)
+	}
+	return t
+}

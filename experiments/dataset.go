@@ -1,0 +1,42 @@
+package experiments
+
+import (
+	"fmt"
+
+	"pipelab/results"
+)
+
+// stamp ties a run's rows to its id and records its wall-clock time.
+func stamp(out *results.Tables, r Run, wall float64) {
+	for i := range out.Runs {
+		out.Runs[i].RunID = r.ID
+		out.Runs[i].WallSeconds = wall
+	}
+	for i := range out.Curves {
+		out.Curves[i].RunID = r.ID
+	}
+}
+
+// appendTables adds the rows of o to d.
+func appendTables(d, o *results.Tables) {
+	d.Runs = append(d.Runs, o.Runs...)
+	d.Curves = append(d.Curves, o.Curves...)
+	d.Delays = append(d.Delays, o.Delays...)
+	d.DelayRows = append(d.DelayRows, o.DelayRows...)
+	d.Timeline = append(d.Timeline, o.Timeline...)
+	d.Schedules = append(d.Schedules, o.Schedules...)
+}
+
+// writeDataset chooses the step sizes (SelectSteps), ranks the schedule
+// families and writes the non-empty tables into dir; the writers sort the
+// rows, so the files do not depend on the order the runs finished in.
+func writeDataset(dir string, d *results.Tables) error {
+	if err := SelectSteps(d.Runs, d.Curves); err != nil {
+		return err
+	}
+	results.RankFamilies(d.Schedules)
+	if err := results.WriteDir(dir, d); err != nil {
+		return fmt.Errorf("experiments: %w", err)
+	}
+	return nil
+}

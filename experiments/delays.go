@@ -1,0 +1,34 @@
+package experiments
+
+import (
+	"pipelab/optim"
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+	"pipelab/results"
+)
+
+// runDelays measures PipeDream's delays k - j_k^(s) on the unit-time
+// timeline with S stages and N microbatches (REFERENCE.md §1.3), over the
+// steady second half of the rows and over all of them.
+func runDelays(r Run) (*results.Tables, error) {
+	tab, err := pipeline.Generate("pipedream", pipeline.Shape{Ranks: r.Stages, Microbatches: r.Microbatches})
+	if err != nil {
+		return nil, err
+	}
+	dt, err := optim.Delays(sim.FromGrid(tab))
+	if err != nil {
+		return nil, err
+	}
+	out := &results.Tables{}
+	for _, w := range []struct {
+		name   string
+		window optim.Window
+	}{{results.WindowSteady, optim.Steady}, {results.WindowAll, optim.All}} {
+		st := dt.Stats(w.window)
+		out.Delays = append(out.Delays, results.DelayStat{
+			Stages: int32(r.Stages), Microbatches: int32(r.Microbatches), Window: w.name,
+			TimeSteps: int64(dt.TimeSteps), Rows: int64(st.Rows), Max: int64(st.Max), Mean: st.Mean, P10: st.P10,
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,43 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+
+	"pipelab/results"
+)
+
+// Execute computes one run of any experiment kind.
+func Execute(ctx context.Context, r Run) (*results.Tables, error) {
+	switch r.Experiment {
+	case Convergence:
+		return runConvergence(ctx, r)
+	case DelayStats:
+		return runDelays(r)
+	case Schedules:
+		return runSchedule(r)
+	}
+	return nil, fmt.Errorf("unknown experiment %q", r.Experiment)
+}
+
+// runRow fills the configuration columns of r's runs-table row.
+func runRow(r Run) results.Run {
+	cost := results.CostUnit
+	if r.Cost.Model == "gpu" {
+		cost = results.CostGPU
+	}
+	row := results.Run{
+		RunID: r.ID, Experiment: r.Spec, Objective: r.Objective, Method: r.Method,
+		Stages: int32(r.Stages), Microbatches: int32(r.Microbatches), TimeBudget: r.Budget,
+		StepSize: r.Step, BatchSize: int32(r.Batch), N: int32(r.N), D: int32(r.D),
+		Delta: int32(r.Delta), LocalSteps: int32(r.LocalSteps), Seed: r.Seed, CostModel: cost,
+		SelectionRule: r.Select, ToolVersion: Version,
+	}
+	if r.Method == "localsgd" {
+		row.Replicas = int32(r.Stages)
+	}
+	return row
+}
+
+// Version is recorded in every runs-table row.
+const Version = "pipelab 0.1"

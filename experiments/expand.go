@@ -1,0 +1,224 @@
+package experiments
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Run is one point of a spec's sweep: everything a run needs, with a
+// stable ID (a hash of its canonical name) and seeds derived from the
+// spec's seed and the run's parameters, never from its position.
+type Run struct {
+	// ID is the first 16 hex digits of the SHA-256 of Name.
+	ID string
+	// Name is the canonical "key=value ..." list of the run's parameters
+	// (the root seed included); equal names mean equal runs.
+	Name string
+	// Index is the run's position in the expansion (for sharding only).
+	Index int
+	// Seed seeds the run's own streams (gradient noise, RPD sampling).
+	Seed uint64
+	// DataSeed seeds the data set; it depends on the objective, its size
+	// and the replicate only, so every method of a replicate sees the same
+	// problem.
+	DataSeed uint64
+
+	Spec       string // the spec's name, a label only
+	Experiment string
+	Objective  string
+	N, D       int
+	Batch      int
+	Method     string
+	Stages     int
+	Step       float64
+	Delta      int // RPD's delay bound
+	LocalSteps int // LocalSGD's H
+	// Microbatches is N when fixed; Budget is the time budget otherwise.
+	Microbatches int
+	Budget       float64
+	Updates      int
+	LogEvery     int
+	Replicate    int
+	Family       string // schedules experiment
+	Cost         CostSpec
+	Select       string
+}
+
+// Expand lists the runs of a validated spec in a fixed order.
+func (s *Spec) Expand() []Run {
+	var runs []Run
+	add := func(r Run) {
+		r.Spec = s.Name
+		r.Experiment = s.Experiment
+		r.Cost = s.Cost
+		r.LogEvery = s.LogEvery
+		r.Select = s.Select
+		r.Name = r.canonical(s.Seed)
+		sum := sha256.Sum256([]byte(r.Name))
+		r.ID = hex.EncodeToString(sum[:8])
+		r.Seed = binary.LittleEndian.Uint64(sum[8:16])
+		r.DataSeed = deriveSeed(s.Seed, "data", r.Objective, strconv.Itoa(r.N), strconv.Itoa(r.D), strconv.Itoa(r.Batch), strconv.Itoa(r.Replicate))
+		r.Index = len(runs)
+		runs = append(runs, r)
+	}
+	switch s.Experiment {
+	case DelayStats:
+		for _, st := range s.Stages {
+			for _, n := range s.delayMicrobatches(st) {
+				add(Run{Method: "pipedream", Stages: st, Microbatches: n})
+			}
+		}
+	case Schedules:
+		for _, f := range s.Families {
+			for _, st := range s.Stages {
+				for _, n := range s.Microbatches {
+					add(Run{Family: f, Stages: st, Microbatches: n})
+				}
+			}
+		}
+	default:
+		for _, o := range s.Objectives {
+			for _, st := range s.Stages {
+				for _, m := range s.Methods {
+					for _, v := range m.variants(st) {
+						for _, step := range m.Steps.Points() {
+							for _, size := range s.sizes() {
+								for rep := 0; rep < s.Seeds; rep++ {
+									r := Run{Objective: o, N: s.N, D: s.D, Batch: s.Batch, Method: m.Name, Stages: st,
+										Step: step, Delta: v.delta, LocalSteps: v.h, Microbatches: size.n,
+										Budget: size.budget, Updates: s.Updates, Replicate: rep}
+									add(r)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return runs
+}
+
+func (s *Spec) delayMicrobatches(st int) []int {
+	if len(s.Microbatches) > 0 {
+		return s.Microbatches
+	}
+	return []int{s.MicrobatchesPerStage * st}
+}
+
+type variant struct{ delta, h int }
+
+func (m MethodSpec) variants(st int) []variant {
+	switch m.Name {
+	case "rpd":
+		var out []variant
+		seen := map[int]bool{}
+		for _, d := range m.Deltas {
+			if v := d.At(st); !seen[v] {
+				seen[v] = true
+				out = append(out, variant{delta: v})
+			}
+		}
+		return out
+	case "localsgd":
+		out := make([]variant, len(m.LocalSteps))
+		for i, h := range m.LocalSteps {
+			out[i] = variant{h: h}
+		}
+		return out
+	}
+	return []variant{{}}
+}
+
+type size struct {
+	n      int
+	budget float64
+}
+
+func (s *Spec) sizes() []size {
+	var out []size
+	for _, n := range s.Microbatches {
+		out = append(out, size{n: n})
+	}
+	for _, b := range s.Budget {
+		out = append(out, size{budget: b})
+	}
+	return out
+}
+
+// canonical writes the run's parameters, only those that apply, in a fixed
+// order.
+func (r Run) canonical(seed uint64) string {
+	var b strings.Builder
+	kv := func(k, v string) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(k + "=" + v)
+	}
+	num := strconv.Itoa
+	kv("experiment", r.Experiment)
+	if r.Objective != "" {
+		kv("objective", r.Objective)
+		kv("n", num(r.N))
+		kv("d", num(r.D))
+		kv("batch", num(r.Batch))
+	}
+	if r.Family != "" {
+		kv("family", r.Family)
+	}
+	if r.Method != "" {
+		kv("method", r.Method)
+	}
+	kv("S", num(r.Stages))
+	if r.Method == "rpd" {
+		kv("delta", num(r.Delta))
+	}
+	if r.Method == "localsgd" {
+		kv("H", num(r.LocalSteps))
+	}
+	if r.Step != 0 {
+		kv("step", strconv.FormatFloat(r.Step, 'g', -1, 64))
+	}
+	if r.Budget != 0 {
+		kv("budget", strconv.FormatFloat(r.Budget, 'g', -1, 64))
+	} else {
+		kv("N", num(r.Microbatches))
+	}
+	if r.Updates != 0 {
+		kv("K", num(r.Updates))
+	}
+	if r.LogEvery != 0 {
+		kv("log_every", num(r.LogEvery))
+	}
+	kv("cost", r.Cost.label())
+	if r.Objective != "" {
+		kv("replicate", num(r.Replicate))
+	}
+	kv("seed", strconv.FormatUint(seed, 10))
+	return b.String()
+}
+
+func (c CostSpec) label() string {
+	if c.Model != "gpu" {
+		return c.Model
+	}
+	return fmt.Sprintf("gpu/%s/%s/%s/b%d/s%d", c.Preset, c.GPU, c.Link, c.Microbatch, c.Sequence)
+}
+
+// deriveSeed hashes the root seed with named parts into a 64-bit seed.
+func deriveSeed(root uint64, parts ...string) uint64 {
+	h := sha256.New()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], root)
+	h.Write(b[:])
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	return binary.LittleEndian.Uint64(h.Sum(nil)[:8])
+}

@@ -1,0 +1,87 @@
+package experiments
+
+import (
+	"fmt"
+
+	"pipelab/pipeline/sim"
+)
+
+// DefaultGPU is the GPU timing model a spec gets with cost: {model: gpu}
+// and nothing else: GPT-3 XL (1.3B) stages on A100s over NVLink, one
+// sample of 2048 tokens per microbatch.
+var DefaultGPU = CostSpec{Model: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink", Microbatch: 1, Sequence: 2048}
+
+// gpuModel builds the GPU timing model of c for a pipeline of the given
+// stage count, the model's layers split evenly (sim.EvenPartition).
+func gpuModel(c CostSpec, stages int) (*sim.GPUModel, error) {
+	m, err := sim.LookupModel(c.Preset)
+	if err != nil {
+		return nil, err
+	}
+	g, err := sim.LookupGPU(c.GPU)
+	if err != nil {
+		return nil, err
+	}
+	l, err := sim.LookupLink(c.Link)
+	if err != nil {
+		return nil, err
+	}
+	gm, err := sim.NewGPUModel(sim.GPUConfig{Model: m, GPU: g, Link: l, Microbatch: c.Microbatch, Sequence: c.Sequence}, stages)
+	if err != nil {
+		return nil, fmt.Errorf("experiments: %d stages of %s: %w", stages, c.Preset, err)
+	}
+	return gm, nil
+}
+
+// AveragingTime is what one LocalSGD averaging costs under the GPU model:
+// every stage averages its R replicas at once, each with a ring all-reduce
+// of its bf16 weights over the R replicas' devices, so the averaging takes
+// the slowest stage's
+//
+//	T_s = 2(R-1)/R · P_s·b/BW + 2(R-1)·α
+//
+// with P_s the stage's parameters, b = sim.WeightBytesPerParam (2 bytes),
+// BW the link's bandwidth per direction and α its latency: a ring
+// all-reduce moves 2(R-1)/R of the data through every link in 2(R-1)
+// steps (Patarasuk and Yuan, JPDC 2009; NCCL's ring algorithm). The
+// unit-time model of REFERENCE.md §1.5 places the replicas on the
+// pipeline's own machines and averages for free; pricing the all-reduce
+// is what the replicas would cost on separate devices, LocalSGD's usual
+// deployment. With R = 1 there is nothing to average.
+func AveragingTime(gm *sim.GPUModel, replicas int) float64 {
+	if replicas <= 1 {
+		return 0
+	}
+	cfg := gm.Config()
+	r := float64(replicas)
+	var worst float64
+	for s := range gm.Stages() {
+		bytes := gm.Params(s) * sim.WeightBytesPerParam
+		t := 2*(r-1)/r*bytes/cfg.Link.Bandwidth + 2*(r-1)*cfg.Link.Latency
+		worst = max(worst, t)
+	}
+	return worst
+}
+
+// shiftRounds delays the events of each LocalSGD round by the averagings
+// before it: events of microbatch m, in round j = m / round, start and end
+// j·avg later. Rounds run one after another on a replica-averaging
+// pipeline (stage 0 starts a round after the previous round's last
+// backward, REFERENCE.md §1.5), so inserting an averaging of length avg
+// between rounds moves every later round by exactly avg.
+func shiftRounds(tl *sim.Timeline, round int, avg float64) *sim.Timeline {
+	if avg == 0 {
+		return tl
+	}
+	out := &sim.Timeline{Table: tl.Table, Events: make([]sim.Event, len(tl.Events))}
+	for i, e := range tl.Events {
+		if e.Action.Microbatch >= 0 {
+			d := float64(e.Action.Microbatch/round) * avg
+			e.Start += d
+			e.End += d
+		}
+		out.Events[i] = e
+	}
+	sim.SortEvents(out.Events)
+	return out
+}

@@ -1,0 +1,208 @@
+package experiments
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"pipelab/results"
+)
+
+// PlotDir draws the plots of a results directory from its Parquet tables
+// alone, each as PNG and SVG beside the tables, and returns the files
+// written (without extension). What is drawn follows from the rows:
+//   - delay statistics: the delays against S with the S² - S/2 curve;
+//   - runs, for each experiment and cost model: the loss against simulated
+//     time (when the runs have at most two stage counts), the loss against
+//     block updates (when RPD is among the methods), and the final loss
+//     against S (when there are several stage counts);
+//   - schedule metrics: one comparison chart per shape and cost model, and
+//     a Gantt chart of every timed schedule.
+//
+// A directory without tables whose subdirectories have them (the output
+// of reproduce) is plotted subdirectory by subdirectory.
+func PlotDir(dir string) ([]string, error) {
+	t, err := results.ReadDir(dir)
+	if err != nil {
+		subs, serr := tableSubdirs(dir)
+		if serr != nil || len(subs) == 0 {
+			return nil, fmt.Errorf("experiments: %w", err)
+		}
+		var all []string
+		for _, s := range subs {
+			files, err := PlotDir(s)
+			if err != nil {
+				return all, err
+			}
+			all = append(all, files...)
+		}
+		return all, nil
+	}
+	return plotTables(dir, t)
+}
+
+// tableSubdirs lists the subdirectories of dir that hold result tables.
+func tableSubdirs(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		for _, f := range []string{results.RunsFile, results.DelaysFile, results.SchedulesFile} {
+			if _, err := os.Stat(filepath.Join(sub, f)); !errors.Is(err, fs.ErrNotExist) {
+				out = append(out, sub)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// both draws one figure as name.png and name.svg in dir.
+func both(dir, name string, draw func(path string) error) error {
+	for _, ext := range []string{".png", ".svg"} {
+		if err := draw(filepath.Join(dir, name+ext)); err != nil {
+			return fmt.Errorf("experiments: %w", err)
+		}
+	}
+	return nil
+}
+
+func plotTables(dir string, t *results.Tables) ([]string, error) {
+	var files []string
+	add := func(name string, draw func(path string) error) error {
+		if err := both(dir, name, draw); err != nil {
+			return err
+		}
+		files = append(files, filepath.Join(dir, name))
+		return nil
+	}
+	if len(t.Delays) > 0 {
+		if err := add("delays", func(p string) error { return results.PlotDelays(p, t.Delays) }); err != nil {
+			return files, err
+		}
+	}
+	for _, g := range runGroups(t.Runs) {
+		prefix := g.experiment + "-" + g.cost
+		stages := distinctStages(g.runs)
+		if len(stages) <= 2 {
+			if err := add(prefix+"-loss-vs-time", func(p string) error { return results.PlotLossVsTime(p, g.runs, t.Curves) }); err != nil {
+				return files, err
+			}
+		}
+		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == "rpd" }) && len(stages) == 1 {
+			if err := add(prefix+"-loss-vs-updates", func(p string) error { return results.PlotLossVsUpdates(p, g.runs, t.Curves) }); err != nil {
+				return files, err
+			}
+		}
+		if len(stages) > 1 {
+			if err := add(prefix+"-final-vs-stages", func(p string) error { return results.PlotFinalVsStages(p, g.runs) }); err != nil {
+				return files, err
+			}
+		}
+	}
+	groups := scheduleGroups(t.Schedules)
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
+		complete, simulated := splitLevels(groups[k])
+		if len(complete) > 0 {
+			if err := add("schedules_"+k, func(p string) error { return results.PlotScheduleComparison(p, complete) }); err != nil {
+				return files, err
+			}
+		}
+		if simulated != nil {
+			if err := add("schedules_"+k+"_simulated", func(p string) error { return results.PlotScheduleComparison(p, simulated) }); err != nil {
+				return files, err
+			}
+		}
+	}
+	ids := map[string]bool{}
+	for _, e := range t.Timeline {
+		ids[e.ScheduleID] = true
+	}
+	for _, id := range slices.Sorted(maps.Keys(ids)) {
+		if err := add("gantt-"+id, func(p string) error { return results.PlotGantt(p, t.Timeline, t.Schedules, id) }); err != nil {
+			return files, err
+		}
+	}
+	return files, nil
+}
+
+type runGroup struct {
+	experiment, cost string
+	runs             []results.Run
+}
+
+// runGroups splits runs by experiment and cost model, in sorted order.
+func runGroups(runs []results.Run) []runGroup {
+	var out []runGroup
+	for _, r := range runs {
+		i := slices.IndexFunc(out, func(g runGroup) bool { return g.experiment == r.Experiment && g.cost == r.CostModel })
+		if i < 0 {
+			out = append(out, runGroup{experiment: r.Experiment, cost: r.CostModel})
+			i = len(out) - 1
+		}
+		out[i].runs = append(out[i].runs, r)
+	}
+	slices.SortFunc(out, func(a, b runGroup) int {
+		return cmp.Or(cmp.Compare(a.experiment, b.experiment), cmp.Compare(a.cost, b.cost))
+	})
+	return out
+}
+
+func distinctStages(runs []results.Run) []int32 {
+	var s []int32
+	for _, r := range runs {
+		if !slices.Contains(s, r.Stages) {
+			s = append(s, r.Stages)
+		}
+	}
+	return s
+}
+
+// splitLevels returns the rows of the families priced at every level the
+// comparison has and, when some family lacks a level (no closed form, or
+// no lockstep run), also every family's simulated row, so that no family
+// is left out of every chart.
+func splitLevels(ms []results.ScheduleMetric) (complete, simulated []results.ScheduleMetric) {
+	levels := map[string]bool{}
+	perFamily := map[string]int{}
+	for _, m := range ms {
+		levels[m.Level] = true
+		perFamily[m.Family]++
+	}
+	for _, m := range ms {
+		if perFamily[m.Family] == len(levels) {
+			complete = append(complete, m)
+		}
+	}
+	if len(complete) == len(ms) {
+		return complete, nil
+	}
+	for _, m := range ms {
+		if m.Level == results.LevelSimulated {
+			simulated = append(simulated, m)
+		}
+	}
+	return complete, simulated
+}
+
+// scheduleGroups splits metrics by comparison (timing and shape, the
+// leading part of their schedule ids), in sorted order.
+func scheduleGroups(ms []results.ScheduleMetric) map[string][]results.ScheduleMetric {
+	out := map[string][]results.ScheduleMetric{}
+	for _, m := range ms {
+		k := scheduleComparison(m.ScheduleID)
+		out[k] = append(out[k], m)
+	}
+	return out
+}

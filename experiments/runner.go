@@ -1,0 +1,128 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"pipelab/results"
+)
+
+// RunFunc computes one run. It must be a pure function of the run (its
+// seeds included), so that the output never depends on which worker ran
+// it or when.
+type RunFunc func(ctx context.Context, r Run) (*results.Tables, error)
+
+// Runner executes runs in parallel into a directory, resumably: each
+// finished run is recorded in Dir/runs/ID.gob before it counts as done,
+// and a restarted sweep skips the runs recorded there.
+type Runner struct {
+	// Dir receives runs/ and the gathered Parquet tables.
+	Dir string
+	// Jobs bounds the runs in flight (default runtime.NumCPU()).
+	Jobs int
+	// Progress receives progress lines (nil: silent). On a terminal
+	// (Terminal true) one line is redrawn with \r; otherwise a line is
+	// written about every 10% of the runs.
+	Progress io.Writer
+	Terminal bool
+	// Execute computes a run (default: Execute).
+	Execute RunFunc
+}
+
+// Summary counts what a sweep did.
+type Summary struct {
+	// Runs is the number of runs of the sweep (this shard's), Resumed the
+	// number found already recorded, Ran the number computed now.
+	Runs, Resumed, Ran int
+}
+
+// Sweep runs every run not yet recorded in Dir/runs, then gathers all of
+// them into the Parquet tables of Dir (step sizes selected, schedule
+// families ranked). On the first failure
+// it stops starting runs and returns the error; the runs recorded so far
+// stay recorded.
+func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
+	sum := Summary{Runs: len(runs)}
+	if err := checkUniqueIDs(runs); err != nil {
+		return sum, err
+	}
+	store, err := openStore(rn.Dir)
+	if err != nil {
+		return sum, err
+	}
+	var pending []Run
+	for _, r := range runs {
+		done, err := store.has(r)
+		if err != nil {
+			return sum, err
+		}
+		if done {
+			sum.Resumed++
+		} else {
+			pending = append(pending, r)
+		}
+	}
+	exec := rn.Execute
+	if exec == nil {
+		exec = Execute
+	}
+	jobs := rn.Jobs
+	if jobs < 1 {
+		jobs = runtime.NumCPU()
+	}
+	prog := newProgress(rn.Progress, rn.Terminal, len(runs), sum.Resumed)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(jobs)
+	var mu sync.Mutex
+	for _, r := range pending {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			start := time.Now()
+			out, err := exec(gctx, r)
+			if err != nil {
+				return fmt.Errorf("experiments: run %s (%s): %w", r.ID, r.Name, err)
+			}
+			stamp(out, r, time.Since(start).Seconds())
+			if err := store.put(r, out); err != nil {
+				return err
+			}
+			mu.Lock()
+			sum.Ran++
+			prog.step()
+			mu.Unlock()
+			return nil
+		})
+	}
+	err = g.Wait()
+	prog.finish()
+	if err != nil {
+		return sum, err
+	}
+	ds, err := store.gather(runs)
+	if err != nil {
+		return sum, err
+	}
+	return sum, writeDataset(rn.Dir, ds)
+}
+
+func checkUniqueIDs(runs []Run) error {
+	seen := make(map[string]string, len(runs))
+	for _, r := range runs {
+		if prev, dup := seen[r.ID]; dup {
+			return fmt.Errorf("experiments: two runs share id %s: %q and %q", r.ID, prev, r.Name)
+		}
+		seen[r.ID] = r.Name
+	}
+	return nil
+}

@@ -1,0 +1,244 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"pipelab/results"
+)
+
+// fakeRun stands in for an optimizer in the runner's tests: a short curve
+// drawn from the run's own seed, so its output is a pure function of the
+// run, as Execute's is.
+func fakeRun(_ context.Context, r Run) (*results.Tables, error) {
+	rng := rand.New(rand.NewPCG(r.Seed, 1))
+	row := runRow(r)
+	loss := 1.0
+	var curve []results.CurvePoint
+	for k := range 5 {
+		loss *= rng.Float64()
+		curve = append(curve, results.CurvePoint{Time: float64(k), BlockUpdates: int64(k), Loss: loss})
+	}
+	row.Outcome, row.FinalLoss = results.OutcomeOK, loss
+	return &results.Tables{Runs: []results.Run{row}, Curves: curve}, nil
+}
+
+// slowFakeRun is fakeRun taking 30 ms, so that a sweep can be killed
+// midway.
+func slowFakeRun(ctx context.Context, r Run) (*results.Tables, error) {
+	time.Sleep(30 * time.Millisecond)
+	return fakeRun(ctx, r)
+}
+
+func tinyRuns(t testing.TB) []Run {
+	t.Helper()
+	s, err := ReadSpecFile("testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Expand()
+}
+
+func sweep(t *testing.T, dir string, jobs int, runs []Run) Summary {
+	t.Helper()
+	rn := Runner{Dir: dir, Jobs: jobs, Execute: fakeRun}
+	sum, err := rn.Sweep(context.Background(), runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// readDeterministic reads a results directory with the wall-clock column,
+// the one that differs between executions by design, zeroed.
+func readDeterministic(t *testing.T, dir string) *results.Tables {
+	t.Helper()
+	ds, err := results.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ds.Runs {
+		ds.Runs[i].WallSeconds = 0
+	}
+	return ds
+}
+
+func sameFile(t *testing.T, a, b string) {
+	t.Helper()
+	x, err1 := os.ReadFile(a)
+	y, err2 := os.ReadFile(b)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if !bytes.Equal(x, y) {
+		t.Errorf("%s and %s differ", a, b)
+	}
+}
+
+// TestSweepIndependentOfJobsAndShards runs one spec with --jobs 1, with
+// --jobs 2, and as two shards merged: the tables hold the same rows, and
+// the curves file (which has no wall-clock column) is byte-identical.
+func TestSweepIndependentOfJobsAndShards(t *testing.T) {
+	runs := tinyRuns(t)
+	tmp := t.TempDir()
+	one, two, merged := filepath.Join(tmp, "j1"), filepath.Join(tmp, "j2"), filepath.Join(tmp, "merged")
+	sweep(t, one, 1, runs)
+	sweep(t, two, 2, runs)
+	var shards []string
+	for i := range 2 {
+		dir := filepath.Join(tmp, "shard", string(rune('0'+i)))
+		sum := sweep(t, dir, 2, Shard{Index: i, Count: 2}.Select(runs))
+		if sum.Ran != len(runs)/2 {
+			t.Errorf("shard %d ran %d runs, want %d", i, sum.Ran, len(runs)/2)
+		}
+		shards = append(shards, dir)
+	}
+	n, err := Merge(shards, merged)
+	if err != nil || n != len(runs) {
+		t.Fatalf("merge: %d runs, %v", n, err)
+	}
+	want := readDeterministic(t, one)
+	if len(want.Runs) != len(runs) || len(want.Curves) != 5*len(runs) {
+		t.Fatalf("%d runs and %d curve points, want %d and %d", len(want.Runs), len(want.Curves), len(runs), 5*len(runs))
+	}
+	for _, dir := range []string{two, merged} {
+		if got := readDeterministic(t, dir); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: tables differ from the --jobs 1 sweep", dir)
+		}
+		sameFile(t, filepath.Join(one, results.CurvesFile), filepath.Join(dir, results.CurvesFile))
+	}
+	// Each group (same configuration but step size and seed) has exactly
+	// one selected step, the same for all its seeds.
+	sel := map[groupKey]float64{}
+	for _, r := range want.Runs {
+		if !r.Selected {
+			continue
+		}
+		if s, ok := sel[keyOf(&r)]; ok && s != r.StepSize {
+			t.Errorf("group of %s selects two steps", r.RunID)
+		}
+		sel[keyOf(&r)] = r.StepSize
+	}
+	// 2 stage counts × (PipeDream + 2 LocalSGD H values).
+	if len(sel) != 6 {
+		t.Errorf("%d groups with a selected step, want 6", len(sel))
+	}
+}
+
+func TestMergeRefusesConflicts(t *testing.T) {
+	runs := tinyRuns(t)[:4]
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	sweep(t, a, 1, runs)
+	// The same runs again merge cleanly (overlapping shards).
+	sweep(t, b, 1, runs)
+	if n, err := Merge([]string{a, b}, filepath.Join(tmp, "ok")); err != nil || n != 4 {
+		t.Fatalf("overlapping merge: %d, %v", n, err)
+	}
+	// A run whose content differs is refused, naming its id.
+	changed := func(ctx context.Context, r Run) (*results.Tables, error) {
+		out, err := fakeRun(ctx, r)
+		out.Runs[0].FinalLoss += 1
+		return out, err
+	}
+	c := filepath.Join(tmp, "c")
+	if _, err := (&Runner{Dir: c, Jobs: 1, Execute: changed}).Sweep(context.Background(), runs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Merge([]string{a, c}, filepath.Join(tmp, "bad"))
+	if err == nil || !strings.Contains(err.Error(), runs[0].ID) {
+		t.Fatalf("merge of conflicting runs: %v, want an error naming %s", err, runs[0].ID)
+	}
+}
+
+// childDirEnv, when set, makes the test binary a sweep process (TestMain)
+// that TestSweepResumesAfterKill kills midway.
+const childDirEnv = "PIPELAB_EXPERIMENTS_SWEEP_CHILD"
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(childDirEnv); dir != "" {
+		s, err := ReadSpecFile("testdata/tiny.yaml")
+		if err == nil {
+			_, err = (&Runner{Dir: dir, Jobs: 2, Execute: slowFakeRun}).Sweep(context.Background(), s.Expand())
+		}
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func countRecords(t *testing.T, dir string) int {
+	t.Helper()
+	recs, err := readRecords(filepath.Join(dir, "runs"))
+	if err != nil {
+		return 0
+	}
+	return len(recs)
+}
+
+// TestSweepResumesAfterKill starts a sweep in a child process, kills it
+// (SIGKILL) once some runs are recorded, and restarts it: every run ends
+// up in the tables exactly once, the recorded runs are not run again, and
+// the tables equal those of an uninterrupted sweep.
+func TestSweepResumesAfterKill(t *testing.T) {
+	runs := tinyRuns(t)
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "killed")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childDirEnv+"="+dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for countRecords(t, dir) < 4 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("child recorded no runs in 30 s: %s", stderr.String())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	done := countRecords(t, dir)
+	if done >= len(runs) {
+		t.Fatalf("the child finished all %d runs before it was killed", len(runs))
+	}
+	if _, err := os.Stat(filepath.Join(dir, results.RunsFile)); err == nil {
+		t.Fatal("a killed sweep wrote the gathered tables")
+	}
+	sum := sweep(t, dir, 2, runs)
+	if sum.Resumed != done || sum.Ran != len(runs)-done {
+		t.Errorf("restart resumed %d and ran %d; %d were recorded of %d", sum.Resumed, sum.Ran, done, len(runs))
+	}
+	got := readDeterministic(t, dir)
+	ids := map[string]int{}
+	for _, r := range got.Runs {
+		ids[r.RunID]++
+	}
+	for _, r := range runs {
+		if ids[r.ID] != 1 {
+			t.Errorf("run %s appears %d times", r.ID, ids[r.ID])
+		}
+	}
+	fresh := filepath.Join(tmp, "fresh")
+	sweep(t, fresh, 1, runs)
+	if !reflect.DeepEqual(got, readDeterministic(t, fresh)) {
+		t.Error("the resumed sweep's tables differ from an uninterrupted sweep's")
+	}
+}

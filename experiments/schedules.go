@@ -1,0 +1,161 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+	"pipelab/results"
+)
+
+// runSchedule prices one schedule family for one shape at the three levels
+// of the tabular-schedule comparison (arXiv 2605.24006): the closed form
+// (where the family has one), PyTorch's lockstep unit-time check of the
+// communication-lowered table (unit time only: it has no other clock), and
+// the event simulation under the run's cost model. The lockstep and
+// simulated timelines are kept for Gantt charts.
+func runSchedule(r Run) (*results.Tables, error) {
+	tab, err := pipeline.Generate(r.Family, pipeline.Shape{Ranks: r.Stages, Microbatches: r.Microbatches})
+	if err != nil {
+		return nil, err
+	}
+	var (
+		cost  sim.CostModel = sim.Unit{}
+		mem   sim.MemoryModel
+		label = results.CostUnit
+		share sim.StageCost
+	)
+	chunks := chunksPerRank(tab)
+	if r.Cost.Model == "gpu" {
+		gm, err := gpuModel(r.Cost, tab.Stages())
+		if err != nil {
+			return nil, err
+		}
+		cost, mem, label = gm, gm, results.CostGPU
+		share = busiestShare(tab, gm)
+	} else {
+		share = unitShare(tab, chunks)
+	}
+	base := results.ScheduleMetric{Family: r.Family, Ranks: int32(tab.Ranks()), Microbatches: int32(r.Microbatches),
+		Chunks: int32(chunks), CostModel: label}
+	id := func(level string) string { return scheduleID(r.Cost, tab.Ranks(), r.Microbatches, r.Family, level) }
+	out := &results.Tables{}
+	sh := pipeline.Shape{Ranks: tab.Ranks(), Microbatches: r.Microbatches, Chunks: chunks}
+	if est, ok := sim.ClosedForm(r.Family, sh, share); ok {
+		m := base
+		m.ScheduleID, m.Level = id(results.LevelFormula), results.LevelFormula
+		m.Makespan, m.BubbleRatio, m.PeakActivations = est.Makespan, est.Bubble/est.Makespan, int32(est.PeakActivations)
+		out.Schedules = append(out.Schedules, m)
+	}
+	if label == results.CostUnit {
+		// A table PyTorch's lowering cannot order (it reports a malformed
+		// schedule) has no lockstep level; the other levels stand.
+		if grid, err := lockstepGrid(tab); err == nil {
+			addTimed(out, id(results.LevelLockstep), results.LevelLockstep, base, sim.FromGrid(grid), nil)
+		} else if !errors.Is(err, pipeline.ErrMalformed) {
+			return nil, fmt.Errorf("lockstep level: %w", err)
+		}
+	}
+	tl, err := sim.Simulate(tab, cost, sim.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("simulated level: %w", err)
+	}
+	addTimed(out, id(results.LevelSimulated), results.LevelSimulated, base, tl, mem)
+	return out, nil
+}
+
+// scheduleID names one priced schedule "TIMING_pP-mM_FAMILY_LEVEL", TIMING
+// being "unit" or "gpu-MODEL-GPU-LINK": the part before the second "_" is
+// the comparison the schedule belongs to (scheduleComparison).
+func scheduleID(c CostSpec, ranks, microbatches int, family, level string) string {
+	timing := "unit"
+	if c.Model == "gpu" {
+		timing = fmt.Sprintf("gpu-%s-%s-%s", c.Preset, c.GPU, c.Link)
+	}
+	return fmt.Sprintf("%s_p%d-m%d_%s_%s", timing, ranks, microbatches, family, level)
+}
+
+// scheduleComparison returns the timing and shape part of a schedule id.
+func scheduleComparison(id string) string {
+	parts := strings.SplitN(id, "_", 3)
+	if len(parts) < 3 {
+		return id
+	}
+	return parts[0] + "_" + parts[1]
+}
+
+// lockstepGrid lowers tab to explicit communication and runs PyTorch's
+// lockstep check on it.
+func lockstepGrid(tab *pipeline.Table) (*pipeline.Table, error) {
+	low, err := pipeline.Lower(tab)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.LockstepSchedule(low)
+}
+
+// chunksPerRank is how many stages of its route one microbatch visits on a
+// rank: V for interleaved and V-shaped schedules, but 1 for Chimera, whose
+// two pipelines (routes) each put one stage on every rank.
+func chunksPerRank(tab *pipeline.Table) int {
+	if len(tab.Routes) > 0 {
+		r := tab.Routes[0]
+		return (r.Last - r.First + 1) / tab.Ranks()
+	}
+	return tab.Stages() / tab.Ranks()
+}
+
+// unitShare is what one rank's share of the model costs under unit time:
+// V chunks of one step per forward and per backward, the backward split
+// into I and W of one step each when the family splits it.
+func unitShare(tab *pipeline.Table, chunks int) sim.StageCost {
+	v := float64(chunks)
+	for _, row := range tab.Rows {
+		if slices.ContainsFunc(row, func(a pipeline.Action) bool { return a.Kind == pipeline.BackwardInput }) {
+			return sim.StageCost{TF: v, TB: v, TW: v}
+		}
+	}
+	return sim.StageCost{TF: v, TB: v}
+}
+
+// busiestShare is the GPU times of the rank whose stages cost most: the
+// closed forms assume uniform ranks, and the slowest rank sets the pace.
+func busiestShare(tab *pipeline.Table, gm *sim.GPUModel) sim.StageCost {
+	per := make([]sim.StageCost, tab.Ranks())
+	for s, r := range tab.Placement {
+		c := gm.StageCost(s)
+		per[r].TF += c.TF
+		per[r].TB += c.TB
+		per[r].TW += c.TW
+	}
+	return slices.MaxFunc(per, func(a, b sim.StageCost) int {
+		x, y := a.TF+a.TB+a.TW, b.TF+b.TB+b.TW
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+}
+
+// addTimed adds the metrics and the events of a timed level.
+func addTimed(out *results.Tables, id, level string, base results.ScheduleMetric, tl *sim.Timeline, mem sim.MemoryModel) {
+	m := base
+	m.ScheduleID, m.Level = id, level
+	m.Makespan, m.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
+	m.PeakActivations = int32(slices.Max(sim.PeakActivations(tl)))
+	if mem != nil {
+		m.PeakMemoryBytes = int64(slices.Max(sim.PeakMemory(tl, mem)))
+	}
+	out.Schedules = append(out.Schedules, m)
+	for _, e := range tl.Events {
+		out.Timeline = append(out.Timeline, results.TimelineEvent{ScheduleID: id, Rank: int32(e.Rank), Index: int32(e.Index),
+			Kind: e.Action.Kind.String(), Stage: int32(e.Action.Stage), Microbatch: int32(e.Action.Microbatch),
+			Start: e.Start, End: e.End})
+	}
+}

@@ -1,0 +1,250 @@
+package experiments
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Experiment kinds a spec can describe.
+const (
+	// Convergence replays optimizers on an objective under a schedule and
+	// records loss curves (the PipeDream paper's convergence figures).
+	Convergence = "convergence"
+	// DelayStats measures PipeDream's delays k - j_k^(s) per stage count
+	// (REFERENCE.md §1.3).
+	DelayStats = "delays"
+	// Schedules compares tabular schedules at the formula, lockstep and
+	// simulated levels (the tabular-schedule paper).
+	Schedules = "schedules"
+)
+
+// Spec is an experiment or sweep as written in YAML. Every list is a sweep
+// axis: the runs are the cartesian product of the axes (Expand). Zero
+// fields take the defaults documented on each field.
+type Spec struct {
+	// Name labels the results.
+	Name string `yaml:"name"`
+	// Experiment is convergence (the default), delays or schedules.
+	Experiment string `yaml:"experiment"`
+	// Seed is the root of every random stream of every run.
+	Seed uint64 `yaml:"seed"`
+	// Seeds is the number of replicates of each configuration (default 1):
+	// each draws its own data set and noise.
+	Seeds int `yaml:"seeds"`
+
+	// Objectives names the problems: quadratic, tridiagonal, logistic,
+	// charlm.
+	Objectives []string `yaml:"objectives"`
+	// N is the number of samples, D the dimension, Batch the batch size
+	// (linear objectives; charlm uses Batch as sequences per batch).
+	N     int `yaml:"n"`
+	D     int `yaml:"d"`
+	Batch int `yaml:"batch"`
+
+	// Methods lists the optimizers with their step-size grids.
+	Methods []MethodSpec `yaml:"methods"`
+	// Stages lists the pipeline stage counts S (each at least 2).
+	Stages []int `yaml:"stages"`
+	// Microbatches lists fixed microbatch counts N; Budget lists time
+	// budgets instead (each method then gets the smallest N whose timeline
+	// reaches the budget, REFERENCE.md §1.6). Exactly one is set for
+	// convergence runs. MicrobatchesPerStage, for delays, sets N = k·S.
+	Microbatches         []int     `yaml:"microbatches"`
+	Budget               []float64 `yaml:"budget"`
+	MicrobatchesPerStage int       `yaml:"microbatches_per_stage"`
+	// Updates, for RPD-only runs without a timeline, is K; when zero RPD
+	// gets N·S iterations, PipeDream's number of block updates.
+	Updates int `yaml:"updates"`
+	// LogEvery is the curve's logging interval in block updates or steps
+	// (0: the method's default).
+	LogEvery int `yaml:"log_every"`
+
+	// Families lists the schedule families of a schedules experiment.
+	Families []string `yaml:"families"`
+
+	// Cost is the timing model (unit time by default).
+	Cost CostSpec `yaml:"cost"`
+	// Select is the step-size rule: best-final (default) or stable.
+	Select string `yaml:"select"`
+}
+
+// MethodSpec is one optimizer of a convergence experiment.
+type MethodSpec struct {
+	// Name is pipedream, rpd or localsgd.
+	Name string `yaml:"name"`
+	// Steps is the step-size grid.
+	Steps Grid `yaml:"steps"`
+	// Deltas lists RPD's delay bounds δ; "paper" means ⌊S² - S/2⌋.
+	Deltas []Delta `yaml:"deltas"`
+	// LocalSteps lists LocalSGD's H values.
+	LocalSteps []int `yaml:"local_steps"`
+}
+
+// Grid is a step-size grid: explicit Values, or powers of two 2^Pow2[0]
+// .. 2^Pow2[1].
+type Grid struct {
+	Values []float64 `yaml:"values"`
+	Pow2   []int     `yaml:"pow2"`
+}
+
+// Points returns the grid's step sizes in increasing order of definition.
+func (g Grid) Points() []float64 {
+	if len(g.Pow2) == 2 {
+		var out []float64
+		for e := g.Pow2[0]; e <= g.Pow2[1]; e++ {
+			out = append(out, pow2(e))
+		}
+		return out
+	}
+	return append([]float64(nil), g.Values...)
+}
+
+func pow2(e int) float64 {
+	x := 1.0
+	for ; e > 0; e-- {
+		x *= 2
+	}
+	for ; e < 0; e++ {
+		x /= 2
+	}
+	return x
+}
+
+// Delta is RPD's delay bound: a number, or Paper for ⌊S² - S/2⌋.
+type Delta struct {
+	Value int
+	Paper bool
+}
+
+// UnmarshalYAML reads a delta bound: an integer or the word "paper".
+func (d *Delta) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.Value == "paper" {
+		*d = Delta{Paper: true}
+		return nil
+	}
+	v, err := strconv.Atoi(n.Value)
+	if n.Kind != yaml.ScalarNode || err != nil {
+		return fmt.Errorf("line %d: delta %q is neither an integer nor \"paper\"", n.Line, n.Value)
+	}
+	*d = Delta{Value: v}
+	return nil
+}
+
+// At returns the bound for s stages.
+func (d Delta) At(s int) int {
+	if d.Paper {
+		return PaperDelta(s)
+	}
+	return d.Value
+}
+
+// PaperDelta is ⌊S² - S/2⌋, the largest steady-state PipeDream delay and
+// the paper's choice of δ for RPD (REFERENCE.md §1.3, §1.4).
+func PaperDelta(s int) int { return s*s - (s+1)/2 }
+
+// CostSpec is the timing model of the runs.
+type CostSpec struct {
+	// Model is unit (every op one step) or gpu.
+	Model string `yaml:"model"`
+	// Preset, GPU and Link name the GPU model's model, device and link
+	// presets (pipeline/sim).
+	Preset string `yaml:"preset"`
+	GPU    string `yaml:"gpu"`
+	Link   string `yaml:"link"`
+	// Microbatch and Sequence size one microbatch of the timed model:
+	// samples and tokens per sample (defaults 1 and 2048).
+	Microbatch int `yaml:"microbatch"`
+	Sequence   int `yaml:"sequence"`
+}
+
+// SpecError is a spec that cannot run: the key and the line it is on.
+type SpecError struct {
+	File string
+	Line int
+	Key  string
+	Msg  string
+}
+
+func (e *SpecError) Error() string {
+	file := e.File
+	if file == "" {
+		file = "spec"
+	}
+	if e.Key == "" {
+		return fmt.Sprintf("%s:%d: %s", file, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", file, e.Line, e.Key, e.Msg)
+}
+
+// ReadSpecFile reads and validates a spec file.
+func ReadSpecFile(path string) (*Spec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("experiments: %w", err)
+	}
+	return ParseSpec(path, b)
+}
+
+// ParseSpec decodes a YAML spec strictly (an unknown key is an error
+// naming it and its line) and validates it. file names the source in
+// errors.
+func ParseSpec(file string, src []byte) (*Spec, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(src, &root); err != nil {
+		return nil, yamlError(file, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec.KnownFields(true)
+	var s Spec
+	if err := dec.Decode(&s); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("experiments: %s: empty spec", file)
+		}
+		return nil, yamlError(file, err)
+	}
+	if err := s.validate(&root); err != nil {
+		if se, ok := err.(*SpecError); ok {
+			se.File = file
+		}
+		return nil, err
+	}
+	return &s, nil
+}
+
+// unknownField matches yaml.v3's message for a key that no field takes.
+var unknownField = regexp.MustCompile(`^line (\d+): field (\S+) not found in type \S+$`)
+
+// yamlError rewrites yaml.v3's decoding and syntax errors as "file:line: message",
+// an unknown key as "unknown key".
+func yamlError(file string, err error) error {
+	errs := []string{err.Error()}
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		errs = te.Errors
+	}
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		e = strings.TrimPrefix(e, "yaml: ")
+		if m := unknownField.FindStringSubmatch(e); m != nil {
+			msgs[i] = fmt.Sprintf("%s:%s: unknown key %q", file, m[1], m[2])
+			continue
+		}
+		if line, rest, ok := strings.Cut(strings.TrimPrefix(e, "line "), ": "); ok {
+			msgs[i] = fmt.Sprintf("%s:%s: %s", file, line, rest)
+			continue
+		}
+		msgs[i] = file + ": " + e
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+// Validate checks a spec built in Go (no line numbers).
+func (s *Spec) Validate() error { return s.validate(nil) }

@@ -1,0 +1,149 @@
+package experiments
+
+import (
+	"fmt"
+	"sync"
+
+	"pipelab/optim"
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+// pipeKey names one timeline: the family, the shape and the timing.
+type pipeKey struct {
+	family       string
+	stages, h, n int
+	budget       float64
+	cost         CostSpec
+}
+
+// pipeTimeline is a timed schedule the optimizers replay.
+type pipeTimeline struct {
+	tl *sim.Timeline
+	// n is the microbatch count (matched to the budget when there is one).
+	n int
+	// time is the run's simulated duration, averagings included.
+	time float64
+}
+
+type cacheEntry struct {
+	once sync.Once
+	val  *pipeTimeline
+	err  error
+}
+
+// timelines caches timelines: every step size and seed of a figure replays
+// the same one. Entries are computed once, whichever run asks first; the
+// result does not depend on which.
+var timelines struct {
+	sync.Mutex
+	m map[pipeKey]*cacheEntry
+}
+
+// timelineFor returns the timeline of family for the run's shape: N fixed,
+// or the smallest N whose duration reaches the budget (optim.MatchBudget).
+func timelineFor(family string, r Run) (*pipeTimeline, error) {
+	k := pipeKey{family: family, stages: r.Stages, n: r.Microbatches, budget: r.Budget, cost: r.Cost}
+	if family == "localsgd" {
+		k.h = r.LocalSteps
+	}
+	timelines.Lock()
+	if timelines.m == nil {
+		timelines.m = map[pipeKey]*cacheEntry{}
+	}
+	e, ok := timelines.m[k]
+	if !ok {
+		e = &cacheEntry{}
+		timelines.m[k] = e
+	}
+	timelines.Unlock()
+	e.once.Do(func() { e.val, e.err = buildTimeline(k) })
+	return e.val, e.err
+}
+
+// timing prices a family's tables for one shape.
+type timing struct {
+	family string
+	shape  pipeline.Shape
+	gm     *sim.GPUModel // nil under unit time
+	avg    float64       // one LocalSGD averaging (GPU model only)
+	round  int           // microbatches per LocalSGD round
+}
+
+func newTiming(k pipeKey) (*timing, error) {
+	t := &timing{family: k.family, shape: pipeline.Shape{Ranks: k.stages, LocalSteps: k.h}}
+	if k.family == "localsgd" {
+		t.round = k.stages * k.h // R = S replicas
+	}
+	if k.cost.Model != "gpu" {
+		return t, nil
+	}
+	gm, err := gpuModel(k.cost, k.stages)
+	if err != nil {
+		return nil, err
+	}
+	t.gm = gm
+	if k.family == "localsgd" {
+		t.avg = AveragingTime(gm, k.stages)
+	}
+	return t, nil
+}
+
+// build times the table with n microbatches and returns the timeline and
+// its duration: the grid itself under unit time (every action sits in the
+// step it runs), the event simulation under the GPU model, each LocalSGD
+// round after the first moved by the averagings before it, and the last
+// complete round's averaging added to the duration. A run of n
+// microbatches averages q = ⌊n / RH⌋ times, so its duration is the
+// makespan plus q·T_avg.
+func (t *timing) build(n int) (*sim.Timeline, float64, error) {
+	sh := t.shape
+	sh.Microbatches = n
+	tab, err := pipeline.Generate(t.family, sh)
+	if err != nil {
+		return nil, 0, err
+	}
+	if t.gm == nil {
+		tl := sim.FromGrid(tab)
+		return tl, sim.Makespan(tl), nil
+	}
+	tl, err := sim.Simulate(tab, t.gm, sim.Options{})
+	if err != nil {
+		return nil, 0, err
+	}
+	span := sim.Makespan(tl)
+	if t.round > 0 && t.avg > 0 {
+		q := n / t.round
+		tl = shiftRounds(tl, t.round, t.avg)
+		span += float64(q) * t.avg
+	}
+	return tl, span, nil
+}
+
+func buildTimeline(k pipeKey) (*pipeTimeline, error) {
+	t, err := newTiming(k)
+	if err != nil {
+		return nil, err
+	}
+	n := k.n
+	if k.budget > 0 {
+		var m optim.Match
+		if t.gm == nil {
+			m, err = optim.MatchBudget(k.budget, optim.GridDuration(k.family, t.shape))
+		} else {
+			m, err = optim.MatchBudget(k.budget, func(n int) (float64, error) {
+				_, d, err := t.build(n)
+				return d, err
+			})
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s with %d stages, budget %g: %w", k.family, k.stages, k.budget, err)
+		}
+		n = m.Microbatches
+	}
+	tl, d, err := t.build(n)
+	if err != nil {
+		return nil, err
+	}
+	return &pipeTimeline{tl: tl, n: n, time: d}, nil
+}

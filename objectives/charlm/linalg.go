@@ -1,0 +1,167 @@
+package charlm
+
+// The dense kernels below work on row-major matrices held in flat slices.
+// Every product is reduced to one kernel, gemmNT, which multiplies a
+// matrix by the transpose of another so that both operands are read
+// along contiguous rows; the other products transpose an operand first
+// into scratch memory, which costs O(n·k) against the product's O(n·k·m).
+
+// linearScratch holds the transposed operands of the linear maps. Its
+// buffers grow to the largest operand on first use and are reused after.
+type linearScratch struct {
+	a, b []float64
+}
+
+// grow returns (*buf)[:n], reallocating *buf if it is shorter.
+func grow(buf *[]float64, n int) []float64 {
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	return (*buf)[:n]
+}
+
+// linearForward sets out[n×m] = in[n×k]·w[k×m] + bias (bias may be nil).
+func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
+	wt := grow(&s.a, k*m)
+	transpose(wt, w, k, m)
+	gemmNT(out, in, wt, n, m, k, false)
+	if bias != nil {
+		for i := 0; i < n; i++ {
+			axpy(out[i*m:i*m+m], bias, 1)
+		}
+	}
+}
+
+// linearBackward accumulates the gradients of out = in·w + bias given
+// dout: dw += inᵀ·dout, dbias += Σ_rows dout (if dbias is not nil), and,
+// if din is not nil, sets din = dout·wᵀ.
+func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linearScratch) {
+	if dbias != nil {
+		for i := 0; i < n; i++ {
+			axpy(dbias[:m], dout[i*m:i*m+m], 1)
+		}
+	}
+	inT, doutT := grow(&s.a, k*n), grow(&s.b, m*n)
+	transpose(inT, in, n, k)
+	transpose(doutT, dout, n, m)
+	gemmNT(dw, inT, doutT, k, m, n, true)
+	if din != nil {
+		gemmNT(din, dout, w, n, k, m, false)
+	}
+}
+
+// transpose sets dst[cols×rows] = src[rows×cols]ᵀ, in square tiles so
+// that both the reads and the strided writes stay within a few cache
+// lines.
+func transpose(dst, src []float64, rows, cols int) {
+	const tile = 16
+	for i0 := 0; i0 < rows; i0 += tile {
+		i1 := min(i0+tile, rows)
+		for j0 := 0; j0 < cols; j0 += tile {
+			j1 := min(j0+tile, cols)
+			for i := i0; i < i1; i++ {
+				row := src[i*cols+j0 : i*cols+j1]
+				for j, v := range row {
+					dst[(j0+j)*rows+i] = v
+				}
+			}
+		}
+	}
+}
+
+// gemmNT sets c[n×m] = a[n×k]·b[m×k]ᵀ, or adds the product to c if
+// accumulate is set: c[i,j] = Σ_p a[i,p]·b[j,p]. It works on tiles of two
+// rows of a by four rows of b, keeping eight sums in registers while
+// streaming six operands per step of p.
+func gemmNT(c, a, b []float64, n, m, k int, accumulate bool) {
+	i := 0
+	for ; i+2 <= n; i += 2 {
+		a0 := a[i*k : i*k+k]
+		a1 := a[(i+1)*k : (i+1)*k+k][:len(a0)]
+		c0, c1 := c[i*m:i*m+m], c[(i+1)*m:(i+1)*m+m]
+		j := 0
+		for ; j+4 <= m; j += 4 {
+			b0 := b[j*k : j*k+k][:len(a0)]
+			b1 := b[(j+1)*k : (j+1)*k+k][:len(a0)]
+			b2 := b[(j+2)*k : (j+2)*k+k][:len(a0)]
+			b3 := b[(j+3)*k : (j+3)*k+k][:len(a0)]
+			var s00, s01, s02, s03, s10, s11, s12, s13 float64
+			for p, x0 := range a0 {
+				x1 := a1[p]
+				y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
+				s00 += x0 * y0
+				s01 += x0 * y1
+				s02 += x0 * y2
+				s03 += x0 * y3
+				s10 += x1 * y0
+				s11 += x1 * y1
+				s12 += x1 * y2
+				s13 += x1 * y3
+			}
+			if accumulate {
+				s00 += c0[j]
+				s01 += c0[j+1]
+				s02 += c0[j+2]
+				s03 += c0[j+3]
+				s10 += c1[j]
+				s11 += c1[j+1]
+				s12 += c1[j+2]
+				s13 += c1[j+3]
+			}
+			c0[j], c0[j+1], c0[j+2], c0[j+3] = s00, s01, s02, s03
+			c1[j], c1[j+1], c1[j+2], c1[j+3] = s10, s11, s12, s13
+		}
+		for ; j < m; j++ {
+			bj := b[j*k : j*k+k]
+			store(c0, j, dot(a0, bj), accumulate)
+			store(c1, j, dot(a1, bj), accumulate)
+		}
+	}
+	for ; i < n; i++ {
+		ai := a[i*k : i*k+k]
+		ci := c[i*m : i*m+m]
+		for j := range ci {
+			store(ci, j, dot(ai, b[j*k:j*k+k]), accumulate)
+		}
+	}
+}
+
+func store(c []float64, j int, v float64, accumulate bool) {
+	if accumulate {
+		c[j] += v
+	} else {
+		c[j] = v
+	}
+}
+
+// axpy sets y += a·x for len(x) ≥ len(y).
+func axpy(y, x []float64, a float64) {
+	x = x[:len(y)]
+	i := 0
+	for ; i+4 <= len(y); i += 4 {
+		y[i] += a * x[i]
+		y[i+1] += a * x[i+1]
+		y[i+2] += a * x[i+2]
+		y[i+3] += a * x[i+3]
+	}
+	for ; i < len(y); i++ {
+		y[i] += a * x[i]
+	}
+}
+
+// dot returns Σ x[i]·y[i] for len(y) ≥ len(x), summed in four lanes.
+func dot(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}

@@ -1,0 +1,34 @@
+package charlm
+
+import "math"
+
+// softmaxCrossEntropy returns the mean over the n rows of logits
+// (n×vocab) of -log softmax(row)[target]. If dlogits is not nil it is set
+// to the gradient of that mean: (softmax(row) - onehot(target))/n.
+func softmaxCrossEntropy(dlogits, logits []float64, targets []int32, n, vocab int) float64 {
+	var total float64
+	inv := 1 / float64(n)
+	for i := 0; i < n; i++ {
+		row := logits[i*vocab : i*vocab+vocab]
+		maxLogit := math.Inf(-1)
+		for _, v := range row {
+			maxLogit = max(maxLogit, v)
+		}
+		var sum float64
+		for _, v := range row {
+			sum += math.Exp(v - maxLogit)
+		}
+		logSum := maxLogit + math.Log(sum)
+		target := int(targets[i])
+		total += logSum - row[target]
+		if dlogits == nil {
+			continue
+		}
+		d := dlogits[i*vocab : i*vocab+vocab]
+		for j, v := range row {
+			d[j] = math.Exp(v-logSum) * inv
+		}
+		d[target] -= inv
+	}
+	return total * inv
+}

@@ -1,0 +1,61 @@
+package charlm
+
+import "math"
+
+// mlp is the position-wise feed-forward layer of a GPT block: a linear
+// map to hidden = 4·embed channels, the exact (erf) GELU as in PyTorch's
+// nn.GELU default, and a linear map back to embed channels.
+type mlp struct {
+	tokens, embed, hidden int
+}
+
+// mlpParams are the layer's weights (or their gradients): w1 is
+// embed×hidden, b1 hidden, w2 hidden×embed, b2 embed.
+type mlpParams struct {
+	w1, b1, w2, b2 []float64
+}
+
+// mlpCache keeps the pre-activation and the activation (tokens×hidden).
+type mlpCache struct {
+	pre, act []float64
+}
+
+func (m mlp) newCache() mlpCache {
+	return mlpCache{
+		pre: make([]float64, m.tokens*m.hidden),
+		act: make([]float64, m.tokens*m.hidden),
+	}
+}
+
+// newScratch returns the backward pass's buffer for the hidden gradient.
+func (m mlp) newScratch() []float64 { return make([]float64, m.tokens*m.hidden) }
+
+// forward sets out = GELU(in·w1 + b1)·w2 + b2.
+func (m mlp) forward(out []float64, c mlpCache, in []float64, p mlpParams, lin *linearScratch) {
+	linearForward(c.pre, in, p.w1, p.b1, m.tokens, m.embed, m.hidden, lin)
+	for i, v := range c.pre {
+		c.act[i] = gelu(v)
+	}
+	linearForward(out, c.act, p.w2, p.b2, m.tokens, m.hidden, m.embed, lin)
+}
+
+// backward accumulates the weight gradients into g and sets din from
+// dout; dhidden is scratch of tokens×hidden.
+func (m mlp) backward(din []float64, g mlpParams, dout []float64, c mlpCache, in []float64, p mlpParams, dhidden []float64, lin *linearScratch) {
+	linearBackward(dhidden, g.w2, g.b2, dout, c.act, p.w2, m.tokens, m.hidden, m.embed, lin)
+	for i, v := range c.pre {
+		dhidden[i] *= geluDerivative(v)
+	}
+	linearBackward(din, g.w1, g.b1, dhidden, in, p.w1, m.tokens, m.embed, m.hidden, lin)
+}
+
+// gelu is x·Φ(x) with Φ the standard normal distribution function.
+func gelu(x float64) float64 {
+	return 0.5 * x * (1 + math.Erf(x/math.Sqrt2))
+}
+
+// geluDerivative is Φ(x) + x·φ(x) with φ the standard normal density.
+func geluDerivative(x float64) float64 {
+	const invSqrt2Pi = 0.3989422804014327
+	return 0.5*(1+math.Erf(x/math.Sqrt2)) + x*invSqrt2Pi*math.Exp(-0.5*x*x)
+}

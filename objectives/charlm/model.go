@@ -1,0 +1,141 @@
+package charlm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"pipelab/objectives"
+)
+
+// Model is the character language model as an objectives.Objective. Its
+// parameter vector is laid out stage by stage (Blocks), each stage's
+// weights in the order of its layers.
+//
+// A Model owns preallocated workspaces that Loss, BatchLoss and Gradient
+// reuse, so it is not safe for concurrent use: give each goroutine its own
+// Clone.
+type Model struct {
+	cfg     Config
+	vocab   []rune
+	ids     []int32
+	batches int
+	eval    []int
+	offsets []int
+
+	embed embedding
+	block block
+	head  head
+	ws    *workspace
+}
+
+var _ objectives.Objective = (*Model)(nil)
+
+// New builds the model for cfg on a UTF-8 corpus. The vocabulary is the
+// set of distinct characters (runes) of the corpus. Batch b covers the
+// b-th run of Batch·SeqLen consecutive characters: its row r reads
+// SeqLen characters starting at b·Batch·SeqLen + r·SeqLen and predicts
+// each one's successor, so the corpus must hold at least
+// Batch·SeqLen + 1 characters.
+func New(cfg Config, corpus []byte) (*Model, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	vocab, ids, err := tokenize(corpus)
+	if err != nil {
+		return nil, err
+	}
+	perBatch := cfg.Batch * cfg.SeqLen
+	if len(ids) < perBatch+1 {
+		return nil, fmt.Errorf("%w: %d characters, need at least Batch·SeqLen + 1 = %d·%d + 1 = %d",
+			ErrCorpus, len(ids), cfg.Batch, cfg.SeqLen, perBatch+1)
+	}
+	m := &Model{
+		cfg:     cfg,
+		vocab:   vocab,
+		ids:     ids,
+		batches: (len(ids) - 1) / perBatch,
+		embed:   embedding{batch: cfg.Batch, seq: cfg.SeqLen, vocab: len(vocab), embed: cfg.Embed},
+		block:   newBlock(cfg.Batch, cfg.SeqLen, cfg.Embed, cfg.Heads),
+		head:    head{tokens: perBatch, embed: cfg.Embed, vocab: len(vocab)},
+	}
+	m.eval = evalBatches(m.batches, cfg.EvalBatches)
+	m.offsets = m.stageOffsets()
+	m.ws = m.newWorkspace()
+	return m, nil
+}
+
+// evalBatches spreads k batches (DefaultEvalBatches if k is 0, at most
+// all of them) evenly over the corpus: batch i·n/k for i < k.
+func evalBatches(n, k int) []int {
+	if k == 0 {
+		k = DefaultEvalBatches
+	}
+	k = min(k, n)
+	eval := make([]int, k)
+	for i := range eval {
+		eval[i] = i * n / k
+	}
+	return eval
+}
+
+// Clone returns a model on the same corpus and configuration with its own
+// workspaces, for use from another goroutine. The corpus is shared
+// read-only.
+func (m *Model) Clone() *Model {
+	c := *m
+	c.ws = c.newWorkspace()
+	return &c
+}
+
+// Config returns the configuration the model was built with.
+func (m *Model) Config() Config { return m.cfg }
+
+// Vocabulary returns the characters the model predicts, in index order.
+func (m *Model) Vocabulary() []rune { return slices.Clone(m.vocab) }
+
+// EvalBatches returns the batches whose mean loss Loss reports.
+func (m *Model) EvalBatches() []int { return slices.Clone(m.eval) }
+
+// Dim is the number of parameters.
+func (m *Model) Dim() int { return m.offsets[len(m.offsets)-1] }
+
+// Blocks returns the S+1 stage offsets: stage s owns x[b[s]:b[s+1]].
+func (m *Model) Blocks() []int { return slices.Clone(m.offsets) }
+
+// Batches is the number of whole batches in the corpus.
+func (m *Model) Batches() int { return m.batches }
+
+// Loss returns the mean next-character cross-entropy (nats) over the
+// evaluation batches (EvalBatches).
+func (m *Model) Loss(x []float64) float64 {
+	var sum float64
+	for _, b := range m.eval {
+		sum += m.BatchLoss(x, b)
+	}
+	return sum / float64(len(m.eval))
+}
+
+// BatchLoss returns the mean next-character cross-entropy (nats) of batch
+// b mod Batches at x.
+func (m *Model) BatchLoss(x []float64, b int) float64 {
+	m.checkLength("x", x)
+	return m.forward(x, b)
+}
+
+// Gradient writes into g the gradient of BatchLoss(x, b) with respect to
+// x. The model has no gradient noise; noise is not used.
+func (m *Model) Gradient(g, x []float64, b int, _ *rand.Rand) {
+	m.checkLength("x", x)
+	m.checkLength("g", g)
+	m.forward(x, b)
+	m.backward(g, x, b)
+}
+
+// checkLength panics on a parameter or gradient vector of the wrong
+// length: that is a programming error of the caller, not bad input data.
+func (m *Model) checkLength(name string, v []float64) {
+	if len(v) != m.Dim() {
+		panic(fmt.Sprintf("charlm: len(%s) = %d, want Dim() = %d", name, len(v), m.Dim()))
+	}
+}

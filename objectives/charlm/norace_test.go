@@ -1,0 +1,5 @@
+//go:build !race
+
+package charlm
+
+const raceEnabled = false

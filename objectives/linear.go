@@ -1,0 +1,251 @@
+package objectives
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+)
+
+// Stagewise is an Objective whose batch gradient a pipeline computes a
+// stage at a time, as the linear objectives do (REFERENCE.md §1.1): stage s
+// adds its block's contribution to a running activation, the last stage
+// turns the activation into an output gradient, and each stage's block
+// gradient follows from that output gradient. Replaying a schedule this way
+// costs one forward and one backward per microbatch, as a real pipeline
+// does, instead of one full gradient per block update.
+type Stagewise interface {
+	Objective
+	// BatchRows is the number of examples in batch b.
+	BatchRows(b int) int
+	// Forward adds stage s's contribution, computed with block xs, to the
+	// activation act (length BatchRows(b)) of batch b.
+	Forward(act, xs []float64, b, s int)
+	// OutputGradient writes into r the gradient of batch b's mean loss
+	// with respect to the final activation act.
+	OutputGradient(r, act []float64, b int)
+	// BlockGradient writes into g (length of block s) the stochastic
+	// gradient of block s for batch b, given the output gradient r and the
+	// block xs the forward used. Gradient noise, if any, is drawn from noise
+	// for the block's coordinates in order; a nil noise draws none.
+	BlockGradient(g, r, xs []float64, b, s int, noise *rand.Rand)
+}
+
+// Tracked is an Objective that can keep its full-data loss up to date as
+// blocks change, so that logging the loss costs O(n) rather than O(nd).
+type Tracked interface {
+	Objective
+	// Track returns a tracker of the loss at x (O(nd) once).
+	Track(x []float64) Tracker
+}
+
+// Tracker follows the full-data activations of a changing point.
+type Tracker interface {
+	// Shift records that block s of the point moved by scale·delta
+	// (O(n·len(delta))).
+	Shift(s int, delta []float64, scale float64)
+	// Loss returns f at the tracked point, which must equal x (O(n + d)).
+	Loss(x []float64) float64
+}
+
+// lossKind is the per-example loss of a linear model.
+type lossKind uint8
+
+const (
+	squaredLoss  lossKind = iota // ½(a - y)²
+	logisticLoss                 // binary cross-entropy of σ(a) against y ∈ {0, 1}
+)
+
+// Linear is a linear-model objective: the loss depends on x only through
+// the activations a = X·x, f(x) = mean_i ℓ(a_i, y_i) + (λ/2)‖x‖². Batches
+// are contiguous rows visited cyclically (REFERENCE.md §1.7); the blocks
+// are ContiguousBlocks(d, S). Build one with NewLeastSquares or
+// NewLogistic. A Linear is safe for concurrent use by several runs.
+//
+// Besides the data set, a Linear keeps each block's columns contiguous (a
+// second copy of X), as each stage of a pipeline holds its own: a stage's
+// forward and backward then read one contiguous stretch of memory, which
+// makes a schedule replay as fast as the bare batch gradients.
+type Linear struct {
+	data      *Dataset
+	blocks    []int
+	columns   [][]float64 // columns[s]: X[:, block s], n × len(block s) row-major
+	batchSize int
+	loss      lossKind
+	l2        float64
+	noise     float64
+
+	optimumOnce sync.Once
+	optimum     float64
+	optimumErr  error
+	solve       func() (float64, error)
+}
+
+func newLinear(data *Dataset, stages, batchSize int, loss lossKind) (*Linear, error) {
+	switch {
+	case data == nil || data.Rows == 0:
+		return nil, fmt.Errorf("%w: no rows", ErrEmptyData)
+	case len(data.X) != data.Rows*data.Cols || len(data.Y) != data.Rows:
+		return nil, fmt.Errorf("objectives: data set of %d×%d holds %d features and %d targets", data.Rows, data.Cols, len(data.X), len(data.Y))
+	case stages < 1 || stages > data.Cols:
+		return nil, fmt.Errorf("objectives: %d stages for %d parameters: need 1 ≤ S ≤ d", stages, data.Cols)
+	case batchSize < 1 || data.Rows%batchSize != 0:
+		return nil, fmt.Errorf("objectives: %d rows do not split into batches of %d", data.Rows, batchSize)
+	}
+	m := &Linear{data: data, blocks: ContiguousBlocks(data.Cols, stages), batchSize: batchSize, loss: loss}
+	m.columns = make([][]float64, stages)
+	for s := range m.columns {
+		lo, hi := m.blocks[s], m.blocks[s+1]
+		c := make([]float64, 0, data.Rows*(hi-lo))
+		for i := 0; i < data.Rows; i++ {
+			c = append(c, data.Row(i)[lo:hi]...)
+		}
+		m.columns[s] = c
+	}
+	return m, nil
+}
+
+// Dim returns d.
+func (m *Linear) Dim() int { return m.data.Cols }
+
+// Blocks returns the S+1 block offsets.
+func (m *Linear) Blocks() []int { return m.blocks }
+
+// Batches returns n / batch size.
+func (m *Linear) Batches() int { return m.data.Rows / m.batchSize }
+
+// BatchRows returns the batch size.
+func (m *Linear) BatchRows(int) int { return m.batchSize }
+
+// Data returns the data set the objective was built on.
+func (m *Linear) Data() *Dataset { return m.data }
+
+// Init returns the zero vector, the paper's initial point.
+func (m *Linear) Init() []float64 { return make([]float64, m.data.Cols) }
+
+// Loss returns f(x) over all rows.
+func (m *Linear) Loss(x []float64) float64 {
+	return m.lossAt(matVec(m.data.X, m.data.Rows, m.data.Cols, x), x)
+}
+
+// lossAt returns f given the activations a = X·x.
+func (m *Linear) lossAt(a, x []float64) float64 {
+	var s float64
+	for i, ai := range a {
+		s += m.exampleLoss(ai, m.data.Y[i])
+	}
+	f := s / float64(len(a))
+	if m.l2 != 0 {
+		f += 0.5 * m.l2 * dot(x, x)
+	}
+	return f
+}
+
+func (m *Linear) exampleLoss(a, y float64) float64 {
+	if m.loss == squaredLoss {
+		r := a - y
+		return 0.5 * r * r
+	}
+	// max(a, 0) - a·y + log(1 + e^{-|a|}) is BCE(σ(a), y) without overflow.
+	return math.Max(a, 0) - a*y + math.Log1p(math.Exp(-math.Abs(a)))
+}
+
+// Gradient writes the stochastic gradient of batch b at x into g: the
+// batch gradient of the mean loss, plus λx, plus σ·N(0, 1) per coordinate
+// drawn from noise in coordinate order (none when noise is nil).
+func (m *Linear) Gradient(g, x []float64, b int, noise *rand.Rand) {
+	act := make([]float64, m.batchSize)
+	for s := 0; s+1 < len(m.blocks); s++ {
+		m.Forward(act, x[m.blocks[s]:m.blocks[s+1]], b, s)
+	}
+	r := make([]float64, m.batchSize)
+	m.OutputGradient(r, act, b)
+	for s := 0; s+1 < len(m.blocks); s++ {
+		lo, hi := m.blocks[s], m.blocks[s+1]
+		m.BlockGradient(g[lo:hi], r, x[lo:hi], b, s, noise)
+	}
+}
+
+// Forward adds X_b[:, block s]·xs to act.
+func (m *Linear) Forward(act, xs []float64, b, s int) {
+	w := len(xs)
+	c := m.columns[s][b*m.batchSize*w:]
+	for i := range act {
+		act[i] += dot(c[i*w:(i+1)*w], xs)
+	}
+}
+
+// OutputGradient writes dℓ/da divided by the batch size into r: the
+// residual a - y for the squared loss, σ(a) - y for the logistic loss.
+func (m *Linear) OutputGradient(r, act []float64, b int) {
+	y := m.data.Y[b*m.batchSize : (b+1)*m.batchSize]
+	inv := 1 / float64(m.batchSize)
+	for i, a := range act {
+		if m.loss == squaredLoss {
+			r[i] = (a - y[i]) * inv
+		} else {
+			r[i] = (sigmoid(a) - y[i]) * inv
+		}
+	}
+}
+
+// BlockGradient writes X_b[:, block s]ᵀ·r + λ·xs + σ·noise into g.
+func (m *Linear) BlockGradient(g, r, xs []float64, b, s int, noise *rand.Rand) {
+	for j := range g {
+		g[j] = m.l2 * xs[j]
+	}
+	w := len(g)
+	c := m.columns[s][b*m.batchSize*w:]
+	for i, ri := range r {
+		axpy(g, ri, c[i*w:(i+1)*w])
+	}
+	if m.noise != 0 && noise != nil {
+		for j := range g {
+			g[j] += m.noise * noise.NormFloat64()
+		}
+	}
+}
+
+// axpy adds a·x to y.
+func axpy(y []float64, a float64, x []float64) {
+	x = x[:len(y)]
+	for j, v := range x {
+		y[j] += a * v
+	}
+}
+
+func sigmoid(a float64) float64 {
+	if a >= 0 {
+		return 1 / (1 + math.Exp(-a))
+	}
+	e := math.Exp(a)
+	return e / (1 + e)
+}
+
+// OptimalValue returns f* = min f, computed once on first use (zero for a
+// quadratic with planted weights; by least squares or Newton's method
+// otherwise).
+func (m *Linear) OptimalValue() (float64, error) {
+	m.optimumOnce.Do(func() { m.optimum, m.optimumErr = m.solve() })
+	return m.optimum, m.optimumErr
+}
+
+// Track returns a tracker of f at x that follows block moves in
+// O(n·block) time.
+func (m *Linear) Track(x []float64) Tracker {
+	return &linearTracker{m: m, act: matVec(m.data.X, m.data.Rows, m.data.Cols, x)}
+}
+
+type linearTracker struct {
+	m   *Linear
+	act []float64
+}
+
+func (t *linearTracker) Shift(s int, delta []float64, scale float64) {
+	w, c := len(delta), t.m.columns[s]
+	for i := range t.act {
+		t.act[i] += scale * dot(c[i*w:(i+1)*w], delta)
+	}
+}
+
+func (t *linearTracker) Loss(x []float64) float64 { return t.m.lossAt(t.act, x) }

@@ -1,0 +1,93 @@
+package optim
+
+import (
+	"fmt"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+// LocalSGD replays a ReplicaAveraging timeline (REFERENCE.md §1.5): R
+// replicas (the table's Replicas) each run plain SGD, microbatch m on
+// replica m mod R with batch m mod Batches, reading and updating its own
+// blocks as PipeDream does. After a time step, each complete round of R·H
+// microbatches (H the table's LocalSteps) whose microbatches all finished B
+// on stage 0 is averaged stage-wise and broadcast to every replica; a
+// trailing partial round is never averaged. The loss is that of the
+// replicas' mean.
+type LocalSGD struct {
+	Timeline *sim.Timeline
+}
+
+// Name returns "localsgd".
+func (LocalSGD) Name() string { return "localsgd" }
+
+func (l LocalSGD) replay(r *run) error {
+	backwards, microbatches, err := checkTimeline(l.Timeline, r.stages)
+	if err != nil {
+		return err
+	}
+	t := l.Timeline.Table
+	if t.Update != pipeline.ReplicaAveraging || t.Replicas < 1 || t.LocalSteps < 1 {
+		return fmt.Errorf("%w: LocalSGD needs a replica-averaging table with Replicas and LocalSteps ≥ 1 (got %v, R = %d, H = %d)",
+			ErrTimeline, t.Update, t.Replicas, t.LocalSteps)
+	}
+	r.res.Microbatches = microbatches
+	R, round := t.Replicas, t.Replicas*t.LocalSteps
+	replicas := make([][]float64, R)
+	for i := range replicas {
+		replicas[i] = r.obj.Init()
+	}
+	mean := make([]float64, r.obj.Dim())
+	average := func() []float64 {
+		clear(mean)
+		for _, x := range replicas {
+			for j, v := range x {
+				mean[j] += v
+			}
+		}
+		for j := range mean {
+			mean[j] /= float64(R)
+		}
+		return mean
+	}
+	if err := r.begin(backwards, average()); err != nil {
+		return err
+	}
+	finished := map[int]int{} // round → microbatches done on stage 0
+	var complete []int        // rounds to average after the current step
+	ps := newPasses(r)
+	g := make([]float64, r.maxBlock())
+	events := replayOrder(l.Timeline)
+	for i, e := range events {
+		a := e.Action
+		switch a.Kind {
+		case pipeline.Forward:
+			ps.forward(a.Microbatch, a.Stage, r.block(replicas[a.Microbatch%R], a.Stage))
+		case pipeline.Backward:
+			gs := g[:r.blocks[a.Stage+1]-r.blocks[a.Stage]]
+			if err := ps.backward(a.Microbatch, a.Stage, gs, r.noise); err != nil {
+				return err
+			}
+			r.step(r.block(replicas[a.Microbatch%R], a.Stage), gs, a.Stage, float64(R))
+			if a.Stage == 0 {
+				k := a.Microbatch / round
+				if finished[k]++; finished[k] == round {
+					complete = append(complete, k)
+				}
+			}
+			if err := r.advance(1, e.End, average); err != nil || r.stopped {
+				return err
+			}
+		}
+		if len(complete) > 0 && (i+1 == len(events) || events[i+1].Start > e.Start) {
+			// Averaging leaves the mean, hence the tracked loss, unchanged.
+			m := average()
+			for _, x := range replicas {
+				copy(x, m)
+			}
+			complete = complete[:0]
+		}
+	}
+	return r.finish(endTime(l.Timeline), average())
+}

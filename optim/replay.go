@@ -1,0 +1,170 @@
+package optim
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"pipelab/objectives"
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+// ErrTimeline marks a timeline the optimizers cannot replay.
+var ErrTimeline = errors.New("optim: timeline cannot be replayed")
+
+// replayOrder returns the timeline's events in the order the optimizers
+// apply them: start time, then stage, then the timeline's own order. On a
+// unit-time grid this is REFERENCE.md §1.2's "time step, then stage": it
+// fixes the global order of block updates. Updates are applied when their
+// backward is processed; since no two actions of one stage overlap in time,
+// every forward reads the same block values as if updates landed at the
+// backward's end.
+func replayOrder(tl *sim.Timeline) []sim.Event {
+	ev := slices.Clone(tl.Events)
+	slices.SortStableFunc(ev, func(a, b sim.Event) int {
+		if c := cmp.Compare(a.Start, b.Start); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Action.Stage, b.Action.Stage)
+	})
+	return ev
+}
+
+// endTime returns the end of the timeline's last event.
+func endTime(tl *sim.Timeline) float64 {
+	var t float64
+	for _, e := range tl.Events {
+		t = max(t, e.End)
+	}
+	return t
+}
+
+// checkTimeline verifies that tl's actions are ones an optimizer replays
+// (F and B on stages of obj; communication is ignored) and counts its
+// backwards and its microbatches (forwards on stage 0).
+func checkTimeline(tl *sim.Timeline, stages int) (backwards, microbatches int, err error) {
+	if tl == nil || tl.Table == nil {
+		return 0, 0, fmt.Errorf("%w: no timeline", ErrTimeline)
+	}
+	if got := tl.Table.Stages(); got != stages {
+		return 0, 0, fmt.Errorf("%w: timeline has %d stages, objective %d blocks", ErrTimeline, got, stages)
+	}
+	for _, e := range tl.Events {
+		a := e.Action
+		switch {
+		case a.Kind.IsComm():
+			continue
+		case a.Kind != pipeline.Forward && a.Kind != pipeline.Backward:
+			return 0, 0, fmt.Errorf("%w: rank %d action %d (%v): only F and B are replayed", ErrTimeline, e.Rank, e.Index, a)
+		case a.Stage < 0 || a.Stage >= stages || a.Microbatch < 0:
+			return 0, 0, fmt.Errorf("%w: rank %d action %d (%v): stage or microbatch out of range", ErrTimeline, e.Rank, e.Index, a)
+		case a.Kind == pipeline.Backward:
+			backwards++
+		case a.Stage == 0:
+			microbatches++
+		}
+	}
+	return backwards, microbatches, nil
+}
+
+// pass is one microbatch in flight: the point its forwards stashed (z_m,
+// block by block), and what its backwards need.
+type pass struct {
+	batch     int
+	z         []float64 // stashed blocks
+	act       []float64 // stage-wise: the running activation
+	grad      []float64 // stage-wise: output gradient; otherwise the full gradient at z
+	haveGrad  bool
+	forwards  int
+	backwards int
+}
+
+// passes keeps the microbatches in flight of one replay and computes their
+// block gradients: stage by stage for a Stagewise objective (one forward
+// and one backward per microbatch, as a pipeline does), or from one full
+// gradient at z_m per microbatch otherwise.
+type passes struct {
+	r    *run
+	sw   objectives.Stagewise
+	live map[int]*pass
+	free []*pass
+}
+
+func newPasses(r *run) *passes {
+	sw, _ := r.obj.(objectives.Stagewise)
+	return &passes{r: r, sw: sw, live: map[int]*pass{}}
+}
+
+// forward stashes block s of the current point xs for microbatch m.
+func (ps *passes) forward(m, s int, xs []float64) {
+	p := ps.live[m]
+	if p == nil {
+		p = ps.get(m)
+		ps.live[m] = p
+	}
+	zs := ps.r.block(p.z, s)
+	copy(zs, xs)
+	if ps.sw != nil {
+		ps.sw.Forward(p.act, zs, p.batch, s)
+	}
+	p.forwards++
+}
+
+func (ps *passes) get(m int) *pass {
+	var p *pass
+	if n := len(ps.free); n > 0 {
+		p = ps.free[n-1]
+		ps.free = ps.free[:n-1]
+	} else {
+		p = &pass{z: make([]float64, ps.r.obj.Dim())}
+	}
+	*p = pass{batch: m % ps.r.obj.Batches(), z: p.z, act: p.act, grad: p.grad}
+	if ps.sw != nil {
+		rows := ps.sw.BatchRows(p.batch)
+		p.act = resize(p.act, rows)
+		clear(p.act)
+		p.grad = resize(p.grad, rows)
+	} else if p.grad == nil {
+		p.grad = make([]float64, ps.r.obj.Dim())
+	}
+	return p
+}
+
+// resize returns s with length n, reusing its storage when it can.
+func resize(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// backward writes into g the gradient of block s for microbatch m at its
+// stashed point, drawing gradient noise from noise.
+func (ps *passes) backward(m, s int, g []float64, noise *rand.Rand) error {
+	p := ps.live[m]
+	if p == nil || p.forwards < ps.r.stages {
+		return fmt.Errorf("%w: B of microbatch %d on stage %d before the forwards of every stage", ErrTimeline, m, s)
+	}
+	if !p.haveGrad {
+		if ps.sw != nil {
+			ps.sw.OutputGradient(p.grad, p.act, p.batch)
+		} else {
+			ps.r.obj.Gradient(p.grad, p.z, p.batch, noise)
+		}
+		p.haveGrad = true
+	}
+	if ps.sw != nil {
+		ps.sw.BlockGradient(g, p.grad, ps.r.block(p.z, s), p.batch, s, noise)
+	} else {
+		copy(g, ps.r.block(p.grad, s))
+	}
+	p.backwards++
+	if p.backwards == ps.r.stages {
+		delete(ps.live, m)
+		ps.free = append(ps.free, p)
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package optim
+
+// Settings configure one optimization run; the method and the objective
+// are given to Run beside them.
+type Settings struct {
+	// StepSize is γ, the same for every block update.
+	StepSize float64
+	// Seed seeds every random stream of the run (gradient noise, RPD's
+	// sampling); runs with the same settings and seed are identical.
+	Seed uint64
+	// LogEvery is the number of block updates between recorded losses;
+	// zero records about DefaultRecords points over the run. The start and
+	// the end of the run are always recorded.
+	LogEvery int
+	// Recorder, if not nil, receives every record as it is taken.
+	Recorder Recorder
+}
+
+// DefaultRecords is the number of loss records a run takes when
+// Settings.LogEvery is zero.
+const DefaultRecords = 100
+
+// Record is the full-data loss of a run at one logged instant.
+type Record struct {
+	// Time is the simulated time at which the recorded state was reached,
+	// in the timeline's unit (steps or seconds); for RPD, which has no
+	// timeline, it is the iteration count.
+	Time float64
+	// Updates is the number of block updates applied.
+	Updates int
+	// Loss is f at the recorded point (for LocalSGD, at the replicas'
+	// mean).
+	Loss float64
+}
+
+// Recorder receives the records of a run as they are taken; an error
+// stops the run and is returned by Run.
+type Recorder interface {
+	Record(Record) error
+}
+
+// RecorderFunc adapts a function to Recorder.
+type RecorderFunc func(Record) error
+
+// Record calls f.
+func (f RecorderFunc) Record(r Record) error { return f(r) }
+
+// Result is the outcome of a run.
+type Result struct {
+	// Method is the method's name ("pipedream", "sync", "localsgd", "rpd").
+	Method string
+	// StepSize and Seed repeat the settings the run used.
+	StepSize float64
+	Seed     uint64
+	// Records holds the loss curve, starting with the initial point.
+	Records []Record
+	// FinalLoss is the loss at the end of the run, or the non-finite value
+	// that stopped a diverged run.
+	FinalLoss float64
+	// Diverged reports that a recorded loss was not finite; the run stopped
+	// there.
+	Diverged bool
+	// Time is the simulated time the run covered (its timeline's makespan
+	// times the iterations for sync SGD; the iteration count for RPD).
+	Time float64
+	// BlockUpdates is the number of block updates applied.
+	BlockUpdates int
+	// Microbatches is the number of microbatches the run consumed (RPD:
+	// its iterations).
+	Microbatches int
+	// X is the final point (for LocalSGD, the replicas' mean).
+	X []float64
+}

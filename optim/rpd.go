@@ -1,0 +1,152 @@
+package optim
+
+import (
+	"fmt"
+
+	"pipelab/objectives"
+)
+
+// RPD is randomized PipeDream (REFERENCE.md §1.4): at iteration k the
+// delay model picks a stage s, a microbatch and one delay d_j per stage;
+// z takes block j from the iterate after k - d_j updates, and block s
+// alone steps, x_s ← x_s - γ∇_s f(z; ξ). Only the last δ+1 versions of each
+// block are kept, δ being the model's Bound.
+type RPD struct {
+	Delays DelayModel
+	// Iterations is K; zero means the model's Len (N·S for Uniform, the
+	// row count for a DelayTable).
+	Iterations int
+}
+
+// Name returns "rpd".
+func (RPD) Name() string { return "rpd" }
+
+func (p RPD) replay(r *run) error {
+	if p.Delays == nil {
+		return fmt.Errorf("%w: RPD needs a delay model", ErrSettings)
+	}
+	iters := p.Iterations
+	if iters == 0 {
+		iters = p.Delays.Len()
+	}
+	if iters < 1 {
+		return fmt.Errorf("%w: RPD with %d iterations", ErrSettings, iters)
+	}
+	r.res.Microbatches = iters
+	x := r.obj.Init()
+	hist := make([]*versions, r.stages)
+	for s := range hist {
+		hist[s] = newVersions(p.Delays.Bound()+1, r.block(x, s))
+	}
+	if err := r.begin(iters, x); err != nil {
+		return err
+	}
+	current := func() []float64 { return x }
+	rng := objectives.NewRand(r.set.Seed, objectives.StreamSampling)
+	it := Iteration{Delays: make([]int, r.stages)}
+	grad := newStaleGradient(r)
+	for k := 0; k < iters; k++ {
+		if err := p.Delays.Draw(k, &it, rng); err != nil {
+			return err
+		}
+		if it.Stage < 0 || it.Stage >= r.stages || it.Microbatch < 0 {
+			return fmt.Errorf("%w: iteration %d: stage %d, microbatch %d out of range", ErrSettings, k, it.Stage, it.Microbatch)
+		}
+		for j, d := range it.Delays {
+			zj, ok := hist[j].at(k - d)
+			if !ok {
+				return fmt.Errorf("%w: iteration %d: stage %d delay %d beyond δ = %d or before the start", ErrSettings, k, j, d, p.Delays.Bound())
+			}
+			grad.z[j] = zj
+		}
+		g := grad.compute(it.Stage, it.Microbatch%r.obj.Batches())
+		xs := r.block(x, it.Stage)
+		r.step(xs, g, it.Stage, 1)
+		hist[it.Stage].push(k+1, xs)
+		if err := r.advance(1, float64(k+1), current); err != nil || r.stopped {
+			return err
+		}
+	}
+	return r.finish(float64(iters), x)
+}
+
+// staleGradient computes one block's gradient at a point assembled from
+// block versions, with the same arithmetic as PipeDream's replay: stage by
+// stage for a Stagewise objective, from a full gradient otherwise.
+type staleGradient struct {
+	r     *run
+	sw    objectives.Stagewise
+	z     [][]float64 // block j of the stale point
+	act   []float64
+	out   []float64
+	point []float64 // the assembled point (not stage-wise)
+	full  []float64 // its gradient
+	g     []float64
+}
+
+func newStaleGradient(r *run) *staleGradient {
+	sw, _ := r.obj.(objectives.Stagewise)
+	return &staleGradient{r: r, sw: sw, z: make([][]float64, r.stages), g: make([]float64, r.maxBlock())}
+}
+
+func (sg *staleGradient) compute(s, batch int) []float64 {
+	r := sg.r
+	g := sg.g[:r.blocks[s+1]-r.blocks[s]]
+	if sg.sw != nil {
+		rows := sg.sw.BatchRows(batch)
+		sg.act, sg.out = resize(sg.act, rows), resize(sg.out, rows)
+		clear(sg.act)
+		for j, zj := range sg.z {
+			sg.sw.Forward(sg.act, zj, batch, j)
+		}
+		sg.sw.OutputGradient(sg.out, sg.act, batch)
+		sg.sw.BlockGradient(g, sg.out, sg.z[s], batch, s, r.noise)
+		return g
+	}
+	sg.point, sg.full = resize(sg.point, r.obj.Dim()), resize(sg.full, r.obj.Dim())
+	for j, zj := range sg.z {
+		copy(r.block(sg.point, j), zj)
+	}
+	r.obj.Gradient(sg.full, sg.point, batch, r.noise)
+	copy(g, r.block(sg.full, s))
+	return g
+}
+
+// versions keeps the last few versions of one block, each stamped with the
+// number of updates after which it became current.
+type versions struct {
+	slots  [][]float64
+	stamps []int
+	newest int // index of the newest slot
+	count  int // slots in use
+}
+
+func newVersions(keep int, initial []float64) *versions {
+	v := &versions{slots: make([][]float64, keep), stamps: make([]int, keep)}
+	for i := range v.slots {
+		v.slots[i] = make([]float64, len(initial))
+	}
+	copy(v.slots[0], initial)
+	v.count = 1
+	return v
+}
+
+// push records xs as the version current after update count stamp.
+func (v *versions) push(stamp int, xs []float64) {
+	v.newest = (v.newest + 1) % len(v.slots)
+	copy(v.slots[v.newest], xs)
+	v.stamps[v.newest] = stamp
+	v.count = min(v.count+1, len(v.slots))
+}
+
+// at returns the block as it was after i updates, if still kept.
+func (v *versions) at(i int) ([]float64, bool) {
+	for n, idx := 0, v.newest; n < v.count; n, idx = n+1, (idx-1+len(v.slots))%len(v.slots) {
+		// The newest version stamped at or before i is the one current
+		// after i updates; every dropped version is older than it.
+		if v.stamps[idx] <= i {
+			return v.slots[idx], true
+		}
+	}
+	return nil, false
+}

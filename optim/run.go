@@ -1,0 +1,162 @@
+package optim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"pipelab/objectives"
+)
+
+// Method is an optimization method: PipeDream, Sync, LocalSGD or RPD.
+type Method interface {
+	// Name is the method's name as results record it.
+	Name() string
+	replay(r *run) error
+}
+
+// ErrSettings marks settings that cannot run.
+var ErrSettings = errors.New("optim: invalid settings")
+
+// Run optimizes obj with method m under set and returns the result. A run
+// whose loss becomes non-finite stops there and is marked Diverged; that
+// is a result, not an error. Errors report settings or timelines that
+// cannot be replayed, and Recorder errors.
+func Run(obj objectives.Objective, m Method, set Settings) (*Result, error) {
+	if obj == nil || m == nil {
+		return nil, fmt.Errorf("%w: objective and method are required", ErrSettings)
+	}
+	if !(set.StepSize > 0) || math.IsInf(set.StepSize, 0) {
+		return nil, fmt.Errorf("%w: step size %g must be positive and finite", ErrSettings, set.StepSize)
+	}
+	if set.LogEvery < 0 {
+		return nil, fmt.Errorf("%w: LogEvery %d is negative", ErrSettings, set.LogEvery)
+	}
+	r := &run{
+		obj:    obj,
+		set:    set,
+		blocks: obj.Blocks(),
+		noise:  objectives.NewRand(set.Seed, objectives.StreamNoise),
+		res:    &Result{Method: m.Name(), StepSize: set.StepSize, Seed: set.Seed},
+	}
+	r.stages = len(r.blocks) - 1
+	if err := m.replay(r); err != nil {
+		return nil, fmt.Errorf("optim: %s: %w", m.Name(), err)
+	}
+	return r.res, nil
+}
+
+// run is the state every method shares: the objective, the log grid, the
+// loss tracker and the result being filled.
+type run struct {
+	obj    objectives.Objective
+	set    Settings
+	blocks []int
+	stages int
+	noise  *rand.Rand
+
+	every   int // block updates between records
+	next    int // update count of the next record
+	tracker objectives.Tracker
+	stopped bool // a record was not finite
+	res     *Result
+}
+
+// block returns block s of x.
+func (r *run) block(x []float64, s int) []float64 { return x[r.blocks[s]:r.blocks[s+1]] }
+
+// maxBlock returns the length of the longest block.
+func (r *run) maxBlock() int {
+	n := 0
+	for s := 0; s < r.stages; s++ {
+		n = max(n, r.blocks[s+1]-r.blocks[s])
+	}
+	return n
+}
+
+// begin fixes the log grid for a run of total block updates and records
+// the initial point x.
+//
+// The loss is either evaluated afresh at each record (O(nd) each) or
+// followed through every block update by a tracker (O(n·d/S) each), which
+// pays off only when records are denser than one per S updates; the
+// cheaper way is chosen, so the run's cost does not grow with a logging
+// density it was not asked for.
+func (r *run) begin(total int, x []float64) error {
+	r.every = r.set.LogEvery
+	if r.every == 0 {
+		r.every = max(1, total/DefaultRecords)
+	}
+	r.next = r.every
+	if t, ok := r.obj.(objectives.Tracked); ok && r.every < r.stages {
+		r.tracker = t.Track(x)
+	}
+	return r.record(0, x)
+}
+
+// shift tells the tracker that block s moved by scale·g.
+func (r *run) shift(s int, g []float64, scale float64) {
+	if r.tracker != nil {
+		r.tracker.Shift(s, g, scale)
+	}
+}
+
+// advance counts n block updates that completed at time t and records the
+// loss at point() if the log grid asks for it.
+func (r *run) advance(n int, t float64, point func() []float64) error {
+	r.res.BlockUpdates += n
+	if r.res.BlockUpdates < r.next {
+		return nil
+	}
+	r.next = (r.res.BlockUpdates/r.every + 1) * r.every
+	return r.record(t, point())
+}
+
+// finish records the final point unless the last record already holds it,
+// and fills the rest of the result.
+func (r *run) finish(t float64, x []float64) error {
+	r.res.Time = t
+	r.res.X = append([]float64(nil), x...)
+	if n := len(r.res.Records); n == 0 || r.res.Records[n-1].Updates != r.res.BlockUpdates {
+		if err := r.record(t, x); err != nil {
+			return err
+		}
+	}
+	r.res.FinalLoss = r.res.Records[len(r.res.Records)-1].Loss
+	return nil
+}
+
+func (r *run) record(t float64, x []float64) error {
+	var f float64
+	if r.tracker != nil {
+		f = r.tracker.Loss(x)
+	} else {
+		f = r.obj.Loss(x)
+	}
+	rec := Record{Time: t, Updates: r.res.BlockUpdates, Loss: f}
+	r.res.Records = append(r.res.Records, rec)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		r.stopped = true
+		r.res.Diverged = true
+		r.res.FinalLoss = f
+		r.res.Time = t
+		r.res.X = append([]float64(nil), x...)
+	}
+	if r.set.Recorder != nil {
+		if err := r.set.Recorder.Record(rec); err != nil {
+			return fmt.Errorf("recorder: %w", err)
+		}
+	}
+	return nil
+}
+
+// step applies x_s ← x_s - γ·g and tells the tracker, with the move
+// divided by weight (the replica count for LocalSGD's mean, else 1).
+func (r *run) step(xs, g []float64, s int, weight float64) {
+	gamma := r.set.StepSize
+	for j, v := range g {
+		xs[j] -= gamma * v
+	}
+	r.shift(s, g, -gamma/weight)
+}

@@ -1,0 +1,62 @@
+package sim
+
+import (
+	"testing"
+
+	"pipelab/pipeline"
+)
+
+// benchTable is 1F1B on 64 ranks with 1024 microbatches: 131072 compute
+// actions and 129024 transfers.
+func benchTable(b *testing.B) *pipeline.Table {
+	b.Helper()
+	tb, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: 64, Microbatches: 1024})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tb
+}
+
+var benchCost = Explicit{TF: 1, TB: 2, Comm: 0.25}
+
+// BenchmarkSimulate1F1B64x1024 times the event simulator with
+// communication; actions/s counts the timed events (computes and
+// transfers).
+func BenchmarkSimulate1F1B64x1024(b *testing.B) {
+	tb := benchTable(b)
+	events := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		tl, err := Simulate(tb, benchCost, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events = len(tl.Events)
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}
+
+// BenchmarkWalkTable1F1B64x1024 is the baseline: one pass over the same
+// table pricing every action, nothing else.
+func BenchmarkWalkTable1F1B64x1024(b *testing.B) {
+	tb := benchTable(b)
+	actions := 0
+	var total float64
+	b.ReportAllocs()
+	for b.Loop() {
+		actions, total = 0, 0
+		for _, row := range tb.Rows {
+			for _, a := range row {
+				if a.IsBubble() {
+					continue
+				}
+				actions++
+				total += benchCost.Compute(a)
+			}
+		}
+	}
+	if total == 0 {
+		b.Fatal("no work priced")
+	}
+	b.ReportMetric(float64(actions)*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}

@@ -1,0 +1,57 @@
+package sim
+
+import "pipelab/pipeline"
+
+// StageCost holds the compute times of one stage.
+type StageCost struct {
+	TF, TB, TW float64
+}
+
+// Explicit prices actions from given times, the T_F, T_B, T_W of the Zero
+// Bubble paper: TB is the input-gradient backward (I) and TW the
+// weight-gradient backward (W), so a full backward B costs TB + TW. An
+// OVERLAP_F_B runs its forward and its backward on one GPU and costs their
+// sum. A transfer between two different ranks costs Comm, between stages
+// on the same rank nothing.
+type Explicit struct {
+	TF, TB, TW float64
+	Comm       float64
+	// Stages overrides the times of stage s when s < len(Stages); later
+	// stages take TF, TB and TW.
+	Stages []StageCost
+}
+
+// stage returns the times of stage s.
+func (e Explicit) stage(s int) StageCost {
+	if s >= 0 && s < len(e.Stages) {
+		return e.Stages[s]
+	}
+	return StageCost{TF: e.TF, TB: e.TB, TW: e.TW}
+}
+
+// Compute returns the time of a compute action; other kinds cost 0.
+func (e Explicit) Compute(a pipeline.Action) float64 {
+	c := e.stage(a.Stage)
+	switch a.Kind {
+	case pipeline.Forward:
+		return c.TF
+	case pipeline.Backward:
+		return c.TB + c.TW
+	case pipeline.BackwardInput:
+		return c.TB
+	case pipeline.BackwardWeight:
+		return c.TW
+	case pipeline.OverlapFB:
+		back := e.stage(a.BackStage)
+		return c.TF + back.TB + back.TW
+	}
+	return 0
+}
+
+// Transfer returns Comm between different ranks and 0 on one rank.
+func (e Explicit) Transfer(_ pipeline.Action, from, to int) float64 {
+	if from == to {
+		return 0
+	}
+	return e.Comm
+}

@@ -1,0 +1,60 @@
+package sim_test
+
+import (
+	"fmt"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+func ExampleExplicit() {
+	cost := sim.Explicit{TF: 1, TB: 1, TW: 1, Comm: 0.5}
+	fmt.Println(cost.Compute(pipeline.F(0, 0)), cost.Compute(pipeline.B(0, 0)), cost.Compute(pipeline.W(0, 0)))
+	fmt.Println(cost.Transfer(pipeline.Act(pipeline.SendF, 0, 0), 0, 1))
+	// Output:
+	// 1 2 1
+	// 0.5
+}
+
+func ExampleNewGPUModel() {
+	model, _ := sim.LookupModel("llama-7b")
+	gpu, _ := sim.LookupGPU("h100")
+	link, _ := sim.LookupLink("ib-ndr")
+	g, err := sim.NewGPUModel(sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for s := range g.Stages() {
+		c := g.StageCost(s)
+		fmt.Printf("stage %d: %v layers, F %.2f ms, B %.2f ms, W %.2f ms, static %.1f GB, activations %.2f GB per microbatch\n",
+			s, g.Partition()[s], 1e3*c.TF, 1e3*c.TB, 1e3*c.TW, g.StaticBytes(s)/1e9, g.ActivationBytes(s)/1e9)
+	}
+	fmt.Printf("send F: %.1f µs\n", 1e6*g.Transfer(pipeline.Act(pipeline.SendF, 0, 0), 0, 1))
+	// By hand for stage 1: a LLaMA-7B layer at s = 2048 does
+	// 2·2048·(4·4096² + 3·4096·11008) + 4·2048²·4096 ≈ 897 GFLOP forward,
+	// eight of them at 989e12 × 0.5 FLOP/s take 14.5 ms; a message is
+	// 2048·4096·2 bytes over 50 GB/s plus 5 µs.
+	// Output:
+	// stage 0: 9 layers, F 14.52 ms, B 15.63 ms, W 13.41 ms, static 28.0 GB, activations 7.66 GB per microbatch
+	// stage 1: 8 layers, F 14.52 ms, B 15.63 ms, W 13.41 ms, static 25.9 GB, activations 7.66 GB per microbatch
+	// stage 2: 8 layers, F 14.52 ms, B 15.63 ms, W 13.41 ms, static 25.9 GB, activations 7.66 GB per microbatch
+	// stage 3: 9 layers, F 15.61 ms, B 16.72 ms, W 14.50 ms, static 28.0 GB, activations 7.95 GB per microbatch
+	// send F: 340.5 µs
+}
+
+func ExampleLookupModel() {
+	m, err := sim.LookupModel("vlm-7b")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.Describe())
+	fmt.Printf("%d layers, %.2fB parameters\n", m.LayerCount(), m.Params()/1e9)
+	_, err = sim.LookupModel("gpt-5")
+	fmt.Println(err)
+	// Output:
+	// vision-embedding, 24×vision-encoder, projector, embedding, 32×decoder, head
+	// 60 layers, 7.06B parameters
+	// sim: unknown model preset "gpt-5" (known: gpt-1.3b, llama-7b, llama-13b, llama-70b, vlm-7b, deepseek-moe-16b)
+}

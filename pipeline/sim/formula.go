@@ -1,0 +1,164 @@
+package sim
+
+import (
+	"pipelab/pipeline"
+)
+
+// Estimate is the closed-form cost of one iteration of a schedule family
+// with uniform stages and free communication: the "formula" level of the
+// tabular-schedule paper's three-level comparison (arXiv 2605.24006).
+type Estimate struct {
+	// Makespan is the iteration time, Bubble the idle time of the busiest
+	// rank within it (Makespan minus M(T_F + T_B + T_W)).
+	Makespan, Bubble float64
+	// PeakActivations is the most activations a rank holds, counted as
+	// Simulate counts them: one per stage (chunk) and microbatch.
+	PeakActivations float64
+	// Source names where the formula comes from.
+	Source string
+}
+
+// ClosedForm returns the closed-form estimate of a family for a shape
+// (Ranks P, Microbatches M, Chunks V, 0 meaning the family's default) and
+// the compute times of one rank's share of the model, as the papers state
+// them (REFERENCE.md §1–2): T_F forward, T_B input gradient, T_W weight
+// gradient, a full backward costing T_B + T_W. A family with V chunks per
+// rank spends T/V per chunk. ok is false for a family without a known
+// closed form ("n/a"), and for ZB-V unless T_F = T_B = T_W, the only case
+// its paper states.
+func ClosedForm(family string, sh pipeline.Shape, c StageCost) (e Estimate, ok bool) {
+	p, m := float64(sh.Ranks), float64(sh.Microbatches)
+	work := c.TF + c.TB + c.TW // one microbatch on one rank's share
+	busy := m * work
+	chunks := func(def int) float64 {
+		if sh.Chunks == 0 {
+			return float64(def)
+		}
+		return float64(sh.Chunks)
+	}
+	withBubble := func(bubble, peak float64, source string) (Estimate, bool) {
+		return Estimate{Makespan: busy + bubble, Bubble: bubble, PeakActivations: peak, Source: source}, true
+	}
+	switch family {
+	case "gpipe":
+		return withBubble((p-1)*work, m, "GPipe: (M + P - 1)(T_F + T_B + T_W), M activations (REFERENCE.md §2)")
+	case "1f1b":
+		return withBubble((p-1)*work, min(p, m), "1F1B: (M + P - 1)(T_F + T_B + T_W), P - r activations on rank r (REFERENCE.md §2)")
+	case "pipedream":
+		return withBubble((p-1)*work, min(p, m), "asynchronous PipeDream: 2N + 2S - 2 unit steps (REFERENCE.md §1.2), NOAM = P in flight")
+	case "interleaved-1f1b":
+		v := chunks(2)
+		return withBubble((p-1)*work/v, min(2*(p-1)+(v-1)*p+1, m*v),
+			"interleaved 1F1B: bubble (P - 1)(T_F + T_B)/V, 2(P - 1) + (V - 1)P + 1 chunk activations on rank 0 (Megatron-LM, REFERENCE.md §2)")
+	case "looped-bfs":
+		v := chunks(2)
+		return withBubble((p-1)*work/v, m*v, "breadth-first: bubble (P - 1)(T_F + T_B)/V as interleaved, every chunk of every microbatch held (arXiv 2211.05953)")
+	case "zb-h1":
+		return withBubble(max(0, (p-1)*(c.TF+c.TB-c.TW)), min(p, m), "ZB-H1: bubble (P - 1)(T_F + T_B - T_W), peak P·M_B (arXiv 2401.10241)")
+	case "zb-h2":
+		return withBubble(max(0, (p-1)*(c.TF+c.TB-2*c.TW)), min(2*p-1, m), "ZB-H2: bubble (P - 1)(T_F + T_B - 2T_W), peak (2P - 1)·M_B (arXiv 2401.10241)")
+	case "zb-v":
+		if c.TF != c.TB || c.TB != c.TW {
+			return Estimate{}, false
+		}
+		return withBubble(0, min(2*p, 2*m), "ZB-V: zero bubble at P·M_B (2P chunk activations) when T_F = T_B = T_W (arXiv 2401.10241)")
+	case "chimera":
+		// Bubble ratio (D - 2)/(2N + D - 2) of the iteration (arXiv
+		// 2107.06925, Table 1), i.e. (P - 2)/2 slots of one microbatch's work.
+		return withBubble((p-2)*work/2, p, "Chimera: bubble ratio (P - 2)/(2M + P - 2), at most P activations (arXiv 2107.06925)")
+	}
+	return Estimate{}, false
+}
+
+// ModelParts returns the part of the model each stage of t runs, and how
+// many parts the model is cut into. Stage s runs part s, except in a table
+// with Routes (Chimera's two pipelines on replicated weights), where a
+// stage runs the part at its position along its route.
+func ModelParts(t *pipeline.Table) (part []int, parts int) {
+	part = make([]int, t.Stages())
+	for s := range part {
+		part[s] = s
+	}
+	if t.Routes == nil {
+		return part, t.Stages()
+	}
+	for _, rt := range t.Routes {
+		for s := rt.First; s <= rt.Last; s++ {
+			part[s] = s - rt.First
+			parts = max(parts, s-rt.First+1)
+		}
+	}
+	return part, parts
+}
+
+// ForRankShare returns uniform explicit costs for t from the times of one
+// rank's share of the model (the T_F, T_B, T_W of the closed forms): a
+// table that cuts the model into more parts than it has ranks spends a
+// proportional share per action (T/V with V chunks per rank). comm is the
+// time of one transfer.
+func ForRankShare(t *pipeline.Table, share StageCost, comm float64) Explicit {
+	_, parts := ModelParts(t)
+	f := float64(t.Ranks()) / float64(parts)
+	return Explicit{TF: share.TF * f, TB: share.TB * f, TW: share.TW * f, Comm: comm}
+}
+
+// StageModel prices compute, transfers, memory and message sizes, as the
+// GPU timing model does.
+type StageModel interface {
+	CostModel
+	MemoryModel
+	MessageSizer
+}
+
+// GPUForTable builds the GPU timing model for table t: the model's layers
+// cut over t's model parts (ModelParts) as NewGPUModel cuts them, each stage
+// priced as the part it runs.
+func GPUForTable(cfg GPUConfig, t *pipeline.Table) (StageModel, error) {
+	part, parts := ModelParts(t)
+	g, err := NewGPUModel(cfg, parts)
+	if err != nil {
+		return nil, err
+	}
+	if t.Routes == nil {
+		return g, nil
+	}
+	return replicated{g: g, part: part}, nil
+}
+
+// replicated prices the stages of a table whose stages replicate model
+// parts with the model of the parts.
+type replicated struct {
+	g    *GPUModel
+	part []int
+}
+
+// onPart renames the stages of a to the parts they run; stages outside the
+// table are left for the GPU model to refuse.
+func (m replicated) onPart(a pipeline.Action) pipeline.Action {
+	if a.Stage >= 0 && a.Stage < len(m.part) {
+		a.Stage = m.part[a.Stage]
+	}
+	if a.Kind == pipeline.OverlapFB && a.BackStage >= 0 && a.BackStage < len(m.part) {
+		a.BackStage = m.part[a.BackStage]
+	}
+	return a
+}
+
+func (m replicated) stage(s int) int {
+	if s >= 0 && s < len(m.part) {
+		return m.part[s]
+	}
+	return -1
+}
+
+func (m replicated) Compute(a pipeline.Action) float64 { return m.g.Compute(m.onPart(a)) }
+
+func (m replicated) Transfer(a pipeline.Action, from, to int) float64 {
+	return m.g.Transfer(m.onPart(a), from, to)
+}
+
+func (m replicated) MessageBytes(a pipeline.Action) float64 { return m.g.MessageBytes(m.onPart(a)) }
+
+func (m replicated) ActivationBytes(s int) float64 { return m.g.ActivationBytes(m.stage(s)) }
+
+func (m replicated) StaticBytes(s int) float64 { return m.g.StaticBytes(m.stage(s)) }

@@ -1,0 +1,283 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+
+	"pipelab/pipeline"
+)
+
+// DefaultEfficiency is the share of the peak a training step achieves when
+// a GPUConfig leaves Efficiency zero: Megatron-LM reaches 52% of the A100's
+// bf16 peak (163 of 312 TFLOP/s per GPU, Narayanan et al., SC21,
+// arXiv 2104.04473).
+const DefaultEfficiency = 0.5
+
+// Bytes per parameter of mixed-precision Adam, after ZeRO (Rajbhandari et
+// al., arXiv 1910.02054, §3.1): bf16 weights and gradients, and fp32
+// master weights, momentum and variance; 16 in all.
+const (
+	WeightBytesPerParam    = 2
+	GradientBytesPerParam  = 2
+	OptimizerBytesPerParam = 12
+)
+
+// GPUConfig is what a GPU timing model is built from: a model, the GPU
+// every rank has, the link between ranks, and the microbatch (b samples of
+// s tokens).
+type GPUConfig struct {
+	Model      Model
+	GPU        GPU
+	Link       Link
+	Microbatch int
+	Sequence   int
+	// Efficiency is the achieved share of the GPU's peak, in (0, 1]; zero
+	// means DefaultEfficiency.
+	Efficiency float64
+}
+
+// Throughput returns the achieved FLOP/s: peak × efficiency.
+func (c GPUConfig) Throughput() float64 {
+	eff := c.Efficiency
+	if eff == 0 {
+		eff = DefaultEfficiency
+	}
+	return c.GPU.PeakFLOPS * eff
+}
+
+// Layers returns the per-layer costs of the model at the configured
+// microbatch.
+func (c GPUConfig) Layers() ([]Layer, error) {
+	if c.Efficiency < 0 || c.Efficiency > 1 {
+		return nil, fmt.Errorf("sim: efficiency %g is outside (0, 1]", c.Efficiency)
+	}
+	if c.GPU.PeakFLOPS <= 0 {
+		return nil, fmt.Errorf("sim: GPU %q has no positive peak FLOP/s", c.GPU.Name)
+	}
+	if c.Link.Bandwidth <= 0 || c.Link.Latency < 0 {
+		return nil, fmt.Errorf("sim: link %q needs a positive bandwidth and a non-negative latency", c.Link.Name)
+	}
+	return c.Model.Layers(c.Microbatch, c.Sequence)
+}
+
+// GPUModel is the communication-aware GPU timing model: it prices each
+// stage's F, B (input gradient) and W from the FLOPs of the layers it
+// holds at the achieved throughput, each transfer as the link's latency
+// plus the boundary activation's bytes over its bandwidth, and each stage's
+// memory. It implements CostModel and MemoryModel; times are in seconds.
+type GPUModel struct {
+	config    GPUConfig
+	partition []int
+	stages    []gpuStage
+}
+
+// gpuStage sums the layers of one stage.
+type gpuStage struct {
+	forward, backwardInput, weight float64 // seconds
+	params, activation             float64
+	output                         float64 // bytes sent to the next stage
+}
+
+// NewGPUModel builds the timing model with the layers split over the
+// stages as EvenPartition does.
+func NewGPUModel(c GPUConfig, stages int) (*GPUModel, error) {
+	layers, err := c.Layers()
+	if err != nil {
+		return nil, err
+	}
+	part, err := EvenPartition(layers, stages)
+	if err != nil {
+		return nil, err
+	}
+	return newGPUModel(c, layers, part)
+}
+
+// NewGPUModelPartition builds the timing model with partition[s] layers,
+// in model order, on stage s.
+func NewGPUModelPartition(c GPUConfig, partition []int) (*GPUModel, error) {
+	layers, err := c.Layers()
+	if err != nil {
+		return nil, err
+	}
+	return newGPUModel(c, layers, partition)
+}
+
+func newGPUModel(c GPUConfig, layers []Layer, partition []int) (*GPUModel, error) {
+	if err := CheckPartition(partition, len(layers)); err != nil {
+		return nil, fmt.Errorf("sim: model %s: %w", c.Model.Name, err)
+	}
+	g := &GPUModel{config: c, partition: append([]int(nil), partition...), stages: make([]gpuStage, len(partition))}
+	rate := c.Throughput()
+	next := 0
+	for s, n := range partition {
+		st := &g.stages[s]
+		for _, l := range layers[next : next+n] {
+			st.forward += l.Forward / rate
+			st.backwardInput += l.BackwardInput / rate
+			st.weight += l.BackwardWeight / rate
+			st.params += l.Params
+			st.activation += l.Activation
+			st.output = l.Output
+		}
+		next += n
+	}
+	return g, nil
+}
+
+// CheckPartition checks that partition gives every stage at least one
+// layer and covers exactly the model's layers.
+func CheckPartition(partition []int, layers int) error {
+	if len(partition) == 0 {
+		return fmt.Errorf("partition has no stages")
+	}
+	sum := 0
+	for s, n := range partition {
+		if n < 1 {
+			return fmt.Errorf("partition gives stage %d %d layers; every stage needs at least one", s, n)
+		}
+		sum += n
+	}
+	if sum != layers {
+		return fmt.Errorf("partition %v covers %d layers; the model has %d", partition, sum, layers)
+	}
+	return nil
+}
+
+// EvenPartition is the Megatron-LM split: the leading embedding layers go
+// with stage 0, a trailing head with the last stage, and the layers
+// between them are shared out by count, the first stages taking one more
+// when the count does not divide. It ignores what the layers cost.
+func EvenPartition(layers []Layer, stages int) ([]int, error) {
+	lead := 0
+	for lead < len(layers) && layers[lead].Kind == Embedding {
+		lead++
+	}
+	trail := 0
+	for trail < len(layers)-lead && layers[len(layers)-1-trail].Kind == Head {
+		trail++
+	}
+	body := len(layers) - lead - trail
+	if stages < 1 || body < stages {
+		return nil, fmt.Errorf("sim: cannot split %d layers (besides embedding and head) over %d stages", body, stages)
+	}
+	part := make([]int, stages)
+	for s := range part {
+		part[s] = body / stages
+		if s < body%stages {
+			part[s]++
+		}
+	}
+	part[0] += lead
+	part[stages-1] += trail
+	return part, nil
+}
+
+// Stages returns the number of stages the model was split into.
+func (g *GPUModel) Stages() int { return len(g.stages) }
+
+// Partition returns the number of layers on each stage.
+func (g *GPUModel) Partition() []int { return append([]int(nil), g.partition...) }
+
+// Config returns the configuration the model was built from.
+func (g *GPUModel) Config() GPUConfig { return g.config }
+
+// StageCost returns the F, B (input gradient) and W times of stage s, in
+// seconds.
+// A stage the model does not have gives NaN times.
+func (g *GPUModel) StageCost(s int) StageCost {
+	if s < 0 || s >= len(g.stages) {
+		return StageCost{TF: math.NaN(), TB: math.NaN(), TW: math.NaN()}
+	}
+	st := g.stages[s]
+	return StageCost{TF: st.forward, TB: st.backwardInput, TW: st.weight}
+}
+
+// Compute returns the time of a compute action in seconds: a full B is the
+// input- plus the weight-gradient time, an OVERLAP_F_B its forward plus its
+// backward. A stage the model does not have gives NaN, so that a table
+// that does not fit the model shows in every time derived from it.
+func (g *GPUModel) Compute(a pipeline.Action) float64 {
+	if a.Stage < 0 || a.Stage >= len(g.stages) {
+		return math.NaN()
+	}
+	st := g.stages[a.Stage]
+	switch a.Kind {
+	case pipeline.Forward:
+		return st.forward
+	case pipeline.Backward:
+		return st.backwardInput + st.weight
+	case pipeline.BackwardInput:
+		return st.backwardInput
+	case pipeline.BackwardWeight:
+		return st.weight
+	case pipeline.OverlapFB:
+		if a.BackStage < 0 || a.BackStage >= len(g.stages) {
+			return math.NaN()
+		}
+		back := g.stages[a.BackStage]
+		return st.forward + back.backwardInput + back.weight
+	}
+	return 0
+}
+
+// Transfer returns latency + bytes/bandwidth for the message a sends
+// between two ranks, 0 on one rank. Forward messages (SEND_F, RECV_F, or
+// the forward itself when the table has no explicit comms) carry the
+// activation at the boundary after the sending stage, backward ones (SEND_B,
+// RECV_B, B, I) the gradient at the boundary before it: s·b·h elements of
+// BytesPerElement.
+func (g *GPUModel) Transfer(a pipeline.Action, from, to int) float64 {
+	if from == to {
+		return 0
+	}
+	return g.config.Link.Latency + g.MessageBytes(a)/g.config.Link.Bandwidth
+}
+
+// MessageBytes returns the bytes of the message a carries. PyTorch names
+// RECV_F by the receiving stage and RECV_B likewise, so both are mapped to
+// the boundary they cross.
+func (g *GPUModel) MessageBytes(a pipeline.Action) float64 {
+	var boundary int // the message crosses from stage boundary to boundary+1
+	switch a.Kind {
+	case pipeline.SendF, pipeline.Forward:
+		boundary = a.Stage
+	case pipeline.RecvF:
+		boundary = a.Stage - 1
+	case pipeline.SendB, pipeline.Backward, pipeline.BackwardInput:
+		boundary = a.Stage - 1
+	case pipeline.RecvB:
+		boundary = a.Stage
+	default:
+		return 0
+	}
+	if boundary < 0 || boundary >= len(g.stages)-1 {
+		return 0
+	}
+	return g.stages[boundary].output
+}
+
+// ActivationBytes returns what one microbatch's forward on stage s keeps
+// until its backward: the sum over the stage's layers (NaN for a stage the
+// model does not have).
+func (g *GPUModel) ActivationBytes(s int) float64 {
+	if s < 0 || s >= len(g.stages) {
+		return math.NaN()
+	}
+	return g.stages[s].activation
+}
+
+// StaticBytes returns stage s's weights, gradients and Adam state:
+// parameters × (WeightBytesPerParam + GradientBytesPerParam +
+// OptimizerBytesPerParam) (NaN for a stage the model does not have).
+func (g *GPUModel) StaticBytes(s int) float64 {
+	return g.Params(s) * (WeightBytesPerParam + GradientBytesPerParam + OptimizerBytesPerParam)
+}
+
+// Params returns the parameters held by stage s (NaN for a stage the model
+// does not have).
+func (g *GPUModel) Params(s int) float64 {
+	if s < 0 || s >= len(g.stages) {
+		return math.NaN()
+	}
+	return g.stages[s].params
+}

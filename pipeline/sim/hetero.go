@@ -1,0 +1,307 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// LayerKind is what a layer of a model is; the kinds differ in how their
+// cost scales with the microbatch.
+type LayerKind uint8
+
+// The layer kinds of the model presets.
+const (
+	// Embedding looks up token embeddings: parameters, no FLOPs worth
+	// counting, and the sequence it hands on.
+	Embedding LayerKind = iota
+	// Decoder is a dense transformer layer (attention and an MLP).
+	Decoder
+	// MoE is a transformer layer whose MLP is a set of routed experts,
+	// of which each token visits a few, plus optional shared experts.
+	MoE
+	// VisionEmbedding cuts an image into patches and projects them
+	// (a convolution with stride equal to its kernel, as a matrix product).
+	VisionEmbedding
+	// VisionEncoder is a transformer layer of a vision tower, run over the
+	// image's patch tokens rather than the text sequence.
+	VisionEncoder
+	// Projector maps vision features into the decoder's hidden size (a
+	// two-layer MLP).
+	Projector
+	// Head is the final norm and the output projection onto the
+	// vocabulary, with the loss.
+	Head
+)
+
+var layerKindNames = [...]string{
+	Embedding:       "embedding",
+	Decoder:         "decoder",
+	MoE:             "moe",
+	VisionEmbedding: "vision-embedding",
+	VisionEncoder:   "vision-encoder",
+	Projector:       "projector",
+	Head:            "head",
+}
+
+func (k LayerKind) String() string {
+	if int(k) < len(layerKindNames) {
+		return layerKindNames[k]
+	}
+	return fmt.Sprintf("LayerKind(%d)", uint8(k))
+}
+
+// Block is a run of Count identical layers of a model.
+type Block struct {
+	Kind  LayerKind
+	Count int
+	// Hidden is the layer's hidden size h; Heads the attention heads a;
+	// KVHeads the key/value heads (grouped-query attention; 0 means
+	// Heads); FFN the MLP width (per expert for MoE).
+	Hidden, Heads, KVHeads, FFN int
+	// Gated is true for a gated MLP (SwiGLU: three matrices, not two).
+	Gated bool
+	// Experts, Active and Shared describe an MoE layer: routed experts,
+	// routed experts each token visits (top-k), and shared experts every
+	// token visits.
+	Experts, Active, Shared int
+	// Vocab is the vocabulary of an Embedding or a Head.
+	Vocab int
+	// Tokens fixes the sequence length of vision kinds (patch tokens per
+	// image, class token included); 0 means the training sequence s.
+	Tokens int
+	// In is the input width of a Projector, or the pixels per patch times
+	// channels (3p²) of a VisionEmbedding.
+	In int
+}
+
+// Model is a network as the timing model sees it: its blocks in pipeline
+// order. Homogeneous presets are an embedding, a run of decoder layers and
+// a head; heterogeneous ones mix kinds.
+type Model struct {
+	Name string
+	// Source names the paper or model card the numbers come from.
+	Source string
+	Blocks []Block
+}
+
+// Layer is the cost of one layer for one microbatch of b samples of s
+// tokens: FLOPs of the forward, of the input-gradient backward (B) and of
+// the weight-gradient backward (W), parameters, activation bytes kept from
+// the forward until the backward, and the bytes of the output it passes
+// to the next layer.
+type Layer struct {
+	Kind                                   LayerKind
+	Forward, BackwardInput, BackwardWeight float64
+	Params                                 float64
+	Activation                             float64
+	Output                                 float64
+}
+
+// BytesPerElement is the size of one activation or weight element in the
+// bf16 mixed-precision training the GPU model assumes.
+const BytesPerElement = 2
+
+// Layers expands the model into one cost per layer for microbatches of b
+// samples of s tokens.
+func (m Model) Layers(b, s int) ([]Layer, error) {
+	if b < 1 || s < 1 {
+		return nil, fmt.Errorf("sim: model %s: microbatch size %d and sequence length %d must be positive", m.Name, b, s)
+	}
+	var out []Layer
+	for i, blk := range m.Blocks {
+		if err := blk.validate(); err != nil {
+			return nil, fmt.Errorf("sim: model %s block %d (%s): %w", m.Name, i, blk.Kind, err)
+		}
+		l := blk.layer(float64(b), float64(s))
+		for range blk.Count {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("sim: model %s has no layers", m.Name)
+	}
+	return out, nil
+}
+
+// Params returns the model's parameter count.
+func (m Model) Params() float64 {
+	var p float64
+	for _, blk := range m.Blocks {
+		p += float64(blk.Count) * blk.params()
+	}
+	return p
+}
+
+// LayerCount returns the number of layers of the model.
+func (m Model) LayerCount() int {
+	n := 0
+	for _, blk := range m.Blocks {
+		n += blk.Count
+	}
+	return n
+}
+
+// Describe summarises the blocks in one line ("embedding, 32×decoder, head").
+func (m Model) Describe() string {
+	parts := make([]string, len(m.Blocks))
+	for i, blk := range m.Blocks {
+		if blk.Count == 1 {
+			parts[i] = blk.Kind.String()
+		} else {
+			parts[i] = fmt.Sprintf("%d×%s", blk.Count, blk.Kind)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (blk Block) validate() error {
+	if blk.Count < 1 {
+		return fmt.Errorf("count %d must be positive", blk.Count)
+	}
+	switch blk.Kind {
+	case Embedding, Head:
+		if blk.Hidden < 1 || blk.Vocab < 1 {
+			return fmt.Errorf("hidden %d and vocab %d must be positive", blk.Hidden, blk.Vocab)
+		}
+	case Decoder, MoE, VisionEncoder:
+		if blk.Hidden < 1 || blk.Heads < 1 || blk.FFN < 1 || blk.Hidden%blk.Heads != 0 {
+			return fmt.Errorf("hidden %d, heads %d, ffn %d: need positive sizes, hidden a multiple of heads", blk.Hidden, blk.Heads, blk.FFN)
+		}
+		if blk.Kind == MoE && (blk.Experts < 1 || blk.Active < 1 || blk.Active > blk.Experts) {
+			return fmt.Errorf("experts %d, active %d: need 1 ≤ active ≤ experts", blk.Experts, blk.Active)
+		}
+	case VisionEmbedding, Projector:
+		if blk.Hidden < 1 || blk.In < 1 || blk.Tokens < 1 {
+			return fmt.Errorf("hidden %d, in %d, tokens %d must be positive", blk.Hidden, blk.In, blk.Tokens)
+		}
+	default:
+		return fmt.Errorf("unknown layer kind")
+	}
+	return nil
+}
+
+// tokens returns the sequence length the block runs over.
+func (blk Block) tokens(s float64) float64 {
+	if blk.Tokens > 0 {
+		return float64(blk.Tokens)
+	}
+	return s
+}
+
+// kvWidth is the width of the keys (and of the values): KVHeads × head size.
+func (blk Block) kvWidth() float64 {
+	kv := blk.KVHeads
+	if kv == 0 {
+		kv = blk.Heads
+	}
+	return float64(kv * (blk.Hidden / blk.Heads))
+}
+
+func (blk Block) mlpMatrices() float64 {
+	if blk.Gated {
+		return 3
+	}
+	return 2
+}
+
+// attentionParams: Q and O are h×h, K and V are h×kv.
+func (blk Block) attentionParams() float64 {
+	h := float64(blk.Hidden)
+	return 2*h*h + 2*h*blk.kvWidth()
+}
+
+// mlpParams is one MLP of width FFN.
+func (blk Block) mlpParams() float64 {
+	return blk.mlpMatrices() * float64(blk.Hidden) * float64(blk.FFN)
+}
+
+// params counts weights; norms count h each, biases are left out (the
+// LLaMA family has none), so GPT and ViT counts are short by their biases.
+func (blk Block) params() float64 {
+	h := float64(blk.Hidden)
+	switch blk.Kind {
+	case Embedding:
+		return float64(blk.Vocab) * h
+	case Head:
+		return float64(blk.Vocab)*h + h
+	case Decoder, VisionEncoder:
+		return blk.attentionParams() + blk.mlpParams() + 2*h
+	case MoE:
+		experts := float64(blk.Experts + blk.Shared)
+		return blk.attentionParams() + experts*blk.mlpParams() + h*float64(blk.Experts) + 2*h
+	case VisionEmbedding:
+		return float64(blk.In)*h + float64(blk.Tokens)*h
+	case Projector:
+		return float64(blk.In)*h + h*h
+	}
+	return 0
+}
+
+// layer prices one layer of the block. For transformer layers (Zero Bubble
+// paper, arXiv 2401.10241, and REFERENCE.md §2): with linear FLOPs
+// L = 2·t·b·(attention and MLP weights) and attention-core FLOPs
+// A = 4·t²·b·h (scores and the weighted sum), F = L + A, B = L + 2A (both
+// operands of each attention product need gradients) and W = L. With
+// h×h Q/K/V/O and a 4h two-matrix MLP, L = 24tbh² and this is the paper's
+// F = tbh(24h + 4t), B = tbh(24h + 8t), W = 24tbh².
+func (blk Block) layer(b, s float64) Layer {
+	t := blk.tokens(s)
+	h := float64(blk.Hidden)
+	l := Layer{Kind: blk.Kind, Params: blk.params(), Output: t * b * h * BytesPerElement}
+	switch blk.Kind {
+	case Embedding:
+		// A lookup: its FLOPs are negligible, its weight gradient is a
+		// scatter-add; it keeps only token ids.
+	case Head:
+		lin := 2 * t * b * h * float64(blk.Vocab)
+		l.Forward, l.BackwardInput, l.BackwardWeight = lin, lin, lin
+		// Korthikanti et al. (arXiv 2205.05198) §4.3: the final norm's
+		// and the projection's inputs, 2tbh each, and fp32 logits 4tbv.
+		l.Activation = 4*t*b*h + 4*t*b*float64(blk.Vocab)
+		l.Output = 0
+	case Decoder, VisionEncoder, MoE:
+		weights := blk.attentionParams() + blk.mlpParams()
+		widthVisited := float64(blk.FFN)
+		if blk.Kind == MoE {
+			visited := float64(blk.Active + blk.Shared)
+			weights = blk.attentionParams() + visited*blk.mlpParams() + h*float64(blk.Experts)
+			widthVisited *= visited
+		}
+		lin := 2 * t * b * weights
+		attn := 4 * t * t * b * h
+		l.Forward, l.BackwardInput, l.BackwardWeight = lin+attn, lin+2*attn, lin
+		l.Activation = blk.activation(b, t, widthVisited)
+	case VisionEmbedding:
+		lin := 2 * t * b * float64(blk.In) * h
+		// The pixels need no gradient: B is empty.
+		l.Forward, l.BackwardWeight = lin, lin
+		l.Activation = t * b * float64(blk.In) * BytesPerElement
+	case Projector:
+		lin := 2 * t * b * (float64(blk.In)*h + h*h)
+		l.Forward, l.BackwardInput, l.BackwardWeight = lin, lin, lin
+		// Inputs of both linears and of the GELU between them.
+		l.Activation = t * b * (float64(blk.In) + 2*h) * BytesPerElement
+	}
+	return l
+}
+
+// activation is what a transformer layer keeps for its backward, after
+// Korthikanti et al. (arXiv 2205.05198) §4.1, bf16, no recomputation, no
+// tensor or sequence parallelism: attention 11tbh + 5at²b (the QKV input
+// 2tbh, Q and K 4tbh, V 2tbh, the output projection's input 2tbh, a dropout
+// mask tbh, softmax output and dropout 5at²b), MLP 19tbh with width 4h
+// (input 2tbh, two 8tbh intermediates, mask tbh), layer norms 4tbh: in all
+// tb(34h + 5at), REFERENCE.md §2. Generalised here to grouped-query K and V
+// (2tb·kv each) and to an MLP of width f (3tbh + 4tbf, or 3tbh + 6tbf when
+// gated, whose third matrix adds an intermediate); f is the width summed
+// over the experts a token visits for MoE.
+func (blk Block) activation(b, t, f float64) float64 {
+	h, a, kv := float64(blk.Hidden), float64(blk.Heads), blk.kvWidth()
+	attention := 7*t*b*h + 4*t*b*kv + 5*a*t*t*b
+	intermediates := 4.0
+	if blk.Gated {
+		intermediates = 6
+	}
+	mlp := 3*t*b*h + intermediates*t*b*f
+	return attention + mlp + 4*t*b*h
+}

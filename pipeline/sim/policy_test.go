@@ -1,0 +1,205 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"pipelab/pipeline"
+)
+
+// allFamilies generates every registered family at a shape it accepts.
+func allFamilies(t *testing.T) []*pipeline.Table {
+	t.Helper()
+	var out []*pipeline.Table
+	for _, f := range pipeline.Families() {
+		sh := pipeline.Shape{Ranks: 4, Microbatches: 8}
+		if f.Name == "localsgd" {
+			sh.LocalSteps = 2
+		}
+		out = append(out, generate(t, f.Name, sh))
+	}
+	return out
+}
+
+// Without variability, Ready with the table hint and the default cap runs
+// a table exactly as Fixed does if and only if the fixed run never leaves a
+// rank idle while the next action of one of its queues (the first forward,
+// backward or weight gradient not yet started) has its inputs and, for a
+// forward, the rank is below its cap: at every other free moment the row's
+// next action is the only candidate, or the best-ranked one. The check
+// below reads that condition off the fixed timeline independently of the
+// simulator's queues. Some generated grids do idle so (Megatron's
+// interleaved order alternates F and B strictly; ZB-H1 keeps warm-up
+// bubbles the cap does not require); there Ready runs the waiting action.
+func TestPolicyReadyTableReproducesFixed(t *testing.T) {
+	same := map[string]bool{}
+	for _, tb := range allFamilies(t) {
+		for _, cost := range []CostModel{Unit{}, Explicit{TF: 1, TB: 1, TW: 1}, Explicit{TF: 1, TB: 2, TW: 1}} {
+			fixed := simulateOK(t, tb, cost, Options{})
+			ready := simulateOK(t, tb, cost, Options{Policy: Ready, Hint: TableOrder})
+			equal := slices.Equal(fixed.Events, ready.Events)
+			where, idle := idleWithReadyWork(tb, fixed)
+			if equal == idle {
+				t.Errorf("%s %+v: ready+table equal to fixed: %v; fixed idles with ready work: %v %s", tb.Family, cost, equal, idle, where)
+			}
+			if _, seen := same[tb.Family]; !seen || !equal {
+				same[tb.Family] = equal
+			}
+		}
+	}
+	for _, family := range []string{"gpipe", "1f1b", "pipedream"} {
+		if !same[family] {
+			t.Errorf("%s: ready+table should reproduce fixed", family)
+		}
+	}
+	t.Logf("ready+table reproduces fixed for every cost: %v", same)
+}
+
+// idleWithReadyWork finds the first idle gap of a free-communication fixed
+// run during which a queue head other than the row's next action could run.
+func idleWithReadyWork(tb *pipeline.Table, tl *Timeline) (string, bool) {
+	end := map[pipeline.Action]float64{}
+	for _, e := range tl.Events {
+		for _, sub := range singleActions(e.Action) {
+			end[sub] = e.End
+		}
+	}
+	inputsAt := func(a pipeline.Action) float64 {
+		rt := tb.RouteOf(a.Microbatch)
+		at := 0.0
+		switch a.Kind {
+		case pipeline.Forward:
+			if a.Stage > rt.First {
+				at = end[pipeline.F(a.Stage-1, a.Microbatch)]
+			}
+		case pipeline.Backward, pipeline.BackwardInput:
+			at = end[pipeline.F(a.Stage, a.Microbatch)]
+			if a.Stage < rt.Last {
+				next := max(end[pipeline.B(a.Stage+1, a.Microbatch)], end[pipeline.I(a.Stage+1, a.Microbatch)])
+				at = max(at, next)
+			}
+		case pipeline.BackwardWeight:
+			at = end[pipeline.I(a.Stage, a.Microbatch)]
+		}
+		return at
+	}
+	caps := FixedPeakActivations(tb)
+	rule := newActivationRule(tb)
+	for r, evs := range rankCompute(tl) {
+		row := slices.DeleteFunc(slices.Clone(tb.Rows[r]), func(a pipeline.Action) bool { return !a.Kind.IsCompute() })
+		free, held := 0.0, 0
+		for k, e := range evs {
+			if e.Start > free {
+				for q := queueF; q < queueInPlace; q++ {
+					// The queue's head is its first action not started
+					// yet; the row's next action itself is no alternative.
+					i := slices.IndexFunc(row[k:], func(a pipeline.Action) bool { return queueOf(a.Kind) == q })
+					if i <= 0 || (q == queueF && held >= caps[r]) {
+						continue
+					}
+					if a := row[k+i]; max(free, inputsAt(a)) < e.Start {
+						return fmt.Sprintf("rank %d idles before %s at %v while %s could run", r, e.Action, e.Start, a), true
+					}
+				}
+			}
+			free = e.End
+			held += rule.delta(e.Action)
+		}
+	}
+	return "", false
+}
+
+// Under Ready no rank ever holds more activations than its cap, whatever
+// the noise, the hint and the cap.
+func TestPolicyReadyRespectsCap(t *testing.T) {
+	for _, tb := range allFamilies(t) {
+		caps := FixedPeakActivations(tb)
+		for _, hint := range []Hint{TableOrder, BackwardFirst, InputForwardWeight} {
+			for seed := range uint64(3) {
+				opt := Options{Policy: Ready, Hint: hint, Variability: Variability{Seed: seed, Sigma: 0.5, CommSigma: 0.5}}
+				tl := simulateOK(t, tb, Explicit{TF: 1, TB: 2, TW: 1, Comm: 0.5}, opt)
+				for r, got := range PeakActivations(tl) {
+					if got > caps[r] {
+						t.Errorf("%s hint %v seed %d: rank %d holds %d activations, cap %d", tb.Family, hint, seed, r, got, caps[r])
+					}
+				}
+			}
+		}
+	}
+}
+
+// Lowered tables fix the order of every SEND and RECV; under Ready ranks run
+// their computes in other orders, so a matched-in-order runtime could
+// deadlock. Transfers are matched by stage and microbatch instead, so no
+// seed, hint or noise level deadlocks any lowered family.
+func TestPolicyReadyNeverDeadlocksOnLoweredTables(t *testing.T) {
+	for _, tb := range allFamilies(t) {
+		if tb.Update != pipeline.Flush {
+			continue // asynchronous tables are not PyTorch schedules
+		}
+		lowered, err := pipeline.Lower(tb)
+		if err != nil {
+			t.Fatalf("lower %s: %v", tb.Family, err)
+		}
+		for _, hint := range []Hint{TableOrder, BackwardFirst, InputForwardWeight} {
+			for seed := range uint64(5) {
+				opt := Options{Policy: Ready, Hint: hint, Variability: Variability{
+					Seed: seed, Sigma: 1, CommSigma: 1, Stragglers: map[int]float64{int(seed) % tb.Ranks(): 3},
+				}}
+				if _, err := Simulate(lowered, Explicit{TF: 1, TB: 1, TW: 1, Comm: 2}, opt); err != nil {
+					t.Errorf("%s hint %v seed %d: %v", tb.Family, hint, seed, err)
+				}
+			}
+		}
+	}
+}
+
+// A cap below the fixed order's peak can deadlock, and the error says so:
+// interleaved 1F1B with cap 1 lets rank 0 start chunk 0 of microbatch 0,
+// whose backward needs the forward of chunk 1 on rank 0, which the cap
+// forbids.
+func TestPolicyCapDeadlock(t *testing.T) {
+	tb := generate(t, "interleaved-1f1b", pipeline.Shape{Ranks: 2, Microbatches: 2, Chunks: 2})
+	_, err := Simulate(tb, Unit{}, Options{Policy: Ready, ActivationCap: 1})
+	var de *DeadlockError
+	if !errors.As(err, &de) || !errors.Is(err, pipeline.ErrDeadlock) {
+		t.Fatalf("err = %v, want a deadlock", err)
+	}
+	want := Wait{Rank: 0, Index: 5, Action: pipeline.B(2, 0), WaitsFor: pipeline.F(2, 0), On: 0, AtCap: true}
+	if !slices.Contains(de.Waits, want) {
+		t.Errorf("waits %v: want %v", de.Waits, want)
+	}
+}
+
+func TestPolicyHintRanks(t *testing.T) {
+	// Zero-bubble order: I before F before W; backward-first: B, I, W
+	// before F; the table hint ranks all alike.
+	for _, tc := range []struct {
+		hint Hint
+		want [numQueues - 1]int
+	}{
+		{TableOrder, [numQueues - 1]int{0, 0, 0}},
+		{BackwardFirst, [numQueues - 1]int{1, 0, 0}},
+		{InputForwardWeight, [numQueues - 1]int{1, 0, 2}},
+	} {
+		for q := queueF; q < queueInPlace; q++ {
+			if got := tc.hint.rank(q); got != tc.want[q] {
+				t.Errorf("hint %v queue %d: rank %d, want %d", tc.hint, q, got, tc.want[q])
+			}
+		}
+	}
+	for _, name := range []string{"table", "bf", "bfw"} {
+		h, err := ParseHint(name)
+		if err != nil || h.String() != name {
+			t.Errorf("ParseHint(%q) = %v, %v", name, h, err)
+		}
+	}
+	if _, err := ParseHint("fb"); err == nil {
+		t.Error("ParseHint accepted fb")
+	}
+	if _, err := ParsePolicy("eager"); err == nil {
+		t.Error("ParsePolicy accepted eager")
+	}
+}

@@ -1,0 +1,14 @@
+// Package tune searches for the fastest way to run a model through a
+// pipeline of GPUs: how its layers are cut into stages, how the stages are
+// placed on the ranks (loop or V, as the schedule family implies), which
+// schedule family runs them and with how many microbatches, within a
+// memory limit per rank.
+//
+// Layers are priced by the GPU timing model of package sim, so a
+// heterogeneous model (a vision encoder in front of a decoder, MoE layers,
+// a large vocabulary head) is a list of per-layer costs rather than a count
+// of identical layers. Every candidate is scored by simulating its table
+// (sim.Simulate): time per sample, the makespan over the samples of one
+// iteration. The result is set against a Megatron-LM baseline that splits
+// the layers evenly by count.
+package tune

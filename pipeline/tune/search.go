@@ -1,0 +1,310 @@
+package tune
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+// Candidate is one way to run the model, simulated.
+type Candidate struct {
+	Schedule Schedule
+	// Placement is "loop" or "v" (stage s on rank s mod P, or zig-zag).
+	Placement    string
+	Microbatches int
+	// Partition is the number of layers on each stage, in model order.
+	Partition []int
+	// Makespan is the simulated time of one iteration, seconds.
+	Makespan float64
+	// PerSample is Makespan over the samples of the iteration
+	// (microbatches × microbatch size): the inverse of throughput.
+	PerSample float64
+	// PeakMemory is the largest peak over the ranks, bytes.
+	PeakMemory float64
+	// Fits reports whether PeakMemory is within the limit.
+	Fits     bool
+	Table    *pipeline.Table
+	Timeline *sim.Timeline
+}
+
+// better orders candidates: one that fits beats one that does not; among
+// those that fit the lower time per sample wins, among those that do not
+// the lower peak.
+func better(a, b *Candidate) bool {
+	switch {
+	case b == nil:
+		return true
+	case a.Fits != b.Fits:
+		return a.Fits
+	case !a.Fits && a.PeakMemory != b.PeakMemory:
+		return a.PeakMemory < b.PeakMemory
+	}
+	return a.PerSample < b.PerSample
+}
+
+// Result is the tuner's choice and what it was measured against.
+type Result struct {
+	// Best is the fastest candidate that fits.
+	Best Candidate
+	// Baseline is Megatron-LM's way at Best's microbatch count: layers
+	// split evenly by count, 1F1B or interleaved 1F1B with 2 chunks,
+	// whichever is faster (and fits, if either does).
+	Baseline Candidate
+	// Speedup is Baseline.PerSample / Best.PerSample.
+	Speedup float64
+	// Candidates holds the best partition found for each schedule and
+	// microbatch count that could be generated, in the order tried.
+	Candidates []Candidate
+	// Skipped says why a schedule and microbatch count were not tried.
+	Skipped []string
+	// Simulations counts the Simulate calls.
+	Simulations int
+}
+
+// search is one schedule at one microbatch count.
+type search struct {
+	p       Problem
+	layers  []sim.Layer
+	seconds []float64
+	sched   Schedule
+	mbs     int
+
+	table *pipeline.Table
+	seen  map[string]*Candidate
+	sims  int
+}
+
+// Tune searches partitions, schedules and microbatch counts for the
+// problem. For each schedule and count it simulates every partition when
+// there are at most Problem.Exhaustive of them; otherwise it starts from
+// two partitions, the one that balances per-layer compute time
+// (BalancedPartition) and the even split by count, and improves each by
+// moving one layer at a time from one stage to another while the simulated
+// time per sample falls (or, while no candidate fits, the peak memory).
+// Schedules are searched in parallel; the result does not depend on the
+// order they finish in, and ties go to the schedule and count listed first.
+func Tune(p Problem) (*Result, error) {
+	p, layers, err := p.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	seconds := layerSeconds(p.Config, layers)
+	var searches []*search
+	for _, m := range p.Microbatches {
+		for _, sc := range p.Schedules {
+			searches = append(searches, &search{p: p, layers: layers, seconds: seconds, sched: sc, mbs: m})
+		}
+	}
+	found := make([]*Candidate, len(searches))
+	skipped := make([]string, len(searches))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, s := range searches {
+		g.Go(func() error {
+			c, reason, err := s.run()
+			found[i], skipped[i] = c, reason
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	var best *Candidate
+	for i, c := range found {
+		res.Simulations += searches[i].sims
+		if skipped[i] != "" {
+			res.Skipped = append(res.Skipped, skipped[i])
+			continue
+		}
+		res.Candidates = append(res.Candidates, *c)
+		if better(c, best) {
+			best = c
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("tune: no schedule could be generated: %s", strings.Join(res.Skipped, "; "))
+	}
+	if !best.Fits {
+		return nil, fmt.Errorf("tune: nothing fits in %.1f GiB per rank; the smallest peak found is %.1f GiB (%s, %d microbatches, partition %v)",
+			p.MemoryBytes/(1<<30), best.PeakMemory/(1<<30), best.Schedule, best.Microbatches, best.Partition)
+	}
+	res.Best = *best
+	base, sims, err := baseline(p, layers, best.Microbatches)
+	res.Simulations += sims
+	if err != nil {
+		return nil, err
+	}
+	res.Baseline = *base
+	res.Speedup = base.PerSample / best.PerSample
+	return res, nil
+}
+
+// run searches one schedule at one microbatch count. A schedule that
+// cannot be generated for the shape, or has more stages than the model
+// has layers, is a reason to skip, not an error.
+func (s *search) run() (*Candidate, string, error) {
+	t, err := pipeline.Generate(s.sched.Family, pipeline.Shape{Ranks: s.p.Ranks, Microbatches: s.mbs, Chunks: s.sched.Chunks})
+	if err != nil {
+		return nil, fmt.Sprintf("%s with %d microbatches: %v", s.sched, s.mbs, err), nil
+	}
+	if t.Stages() > len(s.layers) {
+		return nil, fmt.Sprintf("%s: %d stages for %d layers", s.sched, t.Stages(), len(s.layers)), nil
+	}
+	s.table, s.seen = t, map[string]*Candidate{}
+	if n := Partitions(len(s.layers), t.Stages(), s.p.Exhaustive); n <= s.p.Exhaustive {
+		best, err := s.enumerate()
+		return best, "", err
+	}
+	balanced, err := BalancedPartition(s.seconds, t.Stages())
+	if err != nil {
+		return nil, "", err
+	}
+	starts := [][]int{balanced}
+	if even, err := sim.EvenPartition(s.layers, t.Stages()); err == nil && !slices.Equal(even, balanced) {
+		starts = append(starts, even)
+	}
+	var best *Candidate
+	for _, start := range starts {
+		c, err := s.climb(start)
+		if err != nil {
+			return nil, "", err
+		}
+		if better(c, best) {
+			best = c
+		}
+	}
+	// Simulate the winner again for its timeline.
+	best, err = simulate(s.p, s.table, s.sched, best.Partition)
+	s.sims++
+	return best, "", err
+}
+
+// enumerate simulates every contiguous partition and returns the best.
+func (s *search) enumerate() (*Candidate, error) {
+	var best *Candidate
+	err := EachPartition(len(s.layers), s.table.Stages(), func(part []int) error {
+		c, err := s.evaluate(part)
+		if err == nil && better(c, best) {
+			best = c
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	best, err = simulate(s.p, s.table, s.sched, best.Partition)
+	s.sims++
+	return best, err
+}
+
+// climb moves one layer from one stage to another (shifting the stage
+// boundaries between them), taking the best move each round, until no
+// move improves the candidate. Moves between neighbouring stages are tried
+// first; moves between any two stages, which matter where stages far
+// apart share a rank (V placement), only when no neighbouring move helps.
+func (s *search) climb(start []int) (*Candidate, error) {
+	cur, err := s.evaluate(start)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		next, err := s.bestMove(cur, true)
+		if err == nil && next == nil {
+			next, err = s.bestMove(cur, false)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if next == nil {
+			return cur, nil
+		}
+		cur = next
+	}
+}
+
+// bestMove returns the best candidate one layer move away from cur that
+// beats it, or nil; adjacent limits the moves to neighbouring stages,
+// otherwise only moves between stages further apart are tried.
+func (s *search) bestMove(cur *Candidate, adjacent bool) (*Candidate, error) {
+	var next *Candidate
+	for from := range cur.Partition {
+		if cur.Partition[from] < 2 {
+			continue
+		}
+		for to := range cur.Partition {
+			if d := to - from; d == 0 || (d == 1 || d == -1) != adjacent {
+				continue
+			}
+			part := slices.Clone(cur.Partition)
+			part[from]--
+			part[to]++
+			c, err := s.evaluate(part)
+			if err != nil {
+				return nil, err
+			}
+			if better(c, cur) && better(c, next) {
+				next = c
+			}
+		}
+	}
+	return next, nil
+}
+
+// evaluate simulates the schedule with a partition, once per partition.
+func (s *search) evaluate(part []int) (*Candidate, error) {
+	key := partitionKey(part)
+	if c, ok := s.seen[key]; ok {
+		return c, nil
+	}
+	c, err := simulate(s.p, s.table, s.sched, part)
+	if err != nil {
+		return nil, err
+	}
+	s.sims++
+	// Timelines are large; run keeps only the winner's.
+	c.Timeline = nil
+	s.seen[key] = c
+	return c, nil
+}
+
+// simulate times table t under the GPU model with the given partition.
+func simulate(p Problem, t *pipeline.Table, sched Schedule, part []int) (*Candidate, error) {
+	g, err := sim.NewGPUModelPartition(p.Config, part)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %s: %w", sched, err)
+	}
+	tl, err := sim.Simulate(t, g, p.Sim)
+	if err != nil {
+		return nil, fmt.Errorf("tune: simulating %s with %d microbatches, partition %v: %w", sched, t.Microbatches, part, err)
+	}
+	span := sim.Makespan(tl)
+	peak := slices.Max(sim.PeakMemory(tl, g))
+	if math.IsNaN(span) || math.IsNaN(peak) {
+		return nil, fmt.Errorf("tune: %s, partition %v: the timing model gave NaN", sched, part)
+	}
+	return &Candidate{
+		Schedule: sched, Placement: placementName(t), Microbatches: t.Microbatches, Partition: slices.Clone(part),
+		Makespan: span, PerSample: span / float64(t.Microbatches*p.Config.Microbatch),
+		PeakMemory: peak, Fits: peak <= p.MemoryBytes, Table: t, Timeline: tl,
+	}, nil
+}
+
+func partitionKey(part []int) string {
+	var b strings.Builder
+	for i, n := range part {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	return b.String()
+}

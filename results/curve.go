@@ -1,0 +1,31 @@
+package results
+
+import "github.com/apache/arrow-go/v18/arrow"
+
+// CurvePoint is one row of the curves table: the loss of a run at one
+// logged instant.
+type CurvePoint struct {
+	RunID        string  // the run (Run.RunID)
+	Time         float64 // simulated time, in the run's cost-model unit
+	BlockUpdates int64   // block updates applied up to Time
+	Loss         float64 // objective value at Time
+}
+
+var curveTable = table[CurvePoint]{kind: "curves", columns: []column[CurvePoint]{
+	stringCol("run_id", func(p *CurvePoint) *string { return &p.RunID }),
+	float64Col("time", func(p *CurvePoint) *float64 { return &p.Time }),
+	int64Col("block_updates", func(p *CurvePoint) *int64 { return &p.BlockUpdates }),
+	float64Col("loss", func(p *CurvePoint) *float64 { return &p.Loss }),
+}}
+
+// CurveSchema returns the Arrow schema of the curves table.
+func CurveSchema() *arrow.Schema { return curveTable.schema() }
+
+// WriteCurves writes points to the Parquet file at path, sorted by run id,
+// then time, then block updates.
+func WriteCurves(path string, points []CurvePoint) error {
+	return writeTable(path, &curveTable, points)
+}
+
+// ReadCurves reads the curves table at path.
+func ReadCurves(path string) ([]CurvePoint, error) { return readTable(path, &curveTable) }

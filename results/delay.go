@@ -1,0 +1,75 @@
+package results
+
+import "github.com/apache/arrow-go/v18/arrow"
+
+// Windows of delay rows a DelayStat is taken over.
+const (
+	WindowSteady = "steady" // the second half of the rows (REFERENCE.md §1.3)
+	WindowAll    = "all"    // every row, warm-up and drain included
+)
+
+// DelayStat is one row of the delays table: statistics of the delays
+// k - j_k^(s) of asynchronous PipeDream's unit-time timeline for one shape.
+type DelayStat struct {
+	Stages       int32   // pipeline stages S
+	Microbatches int32   // microbatches N
+	Window       string  // WindowSteady or WindowAll
+	TimeSteps    int64   // length of the timeline in steps
+	Rows         int64   // delay rows (block updates) the statistics cover
+	Max          int64   // largest delay
+	Mean         float64 // mean delay over rows and stages
+	P10          float64 // 10th percentile of the delays
+}
+
+var delayTable = table[DelayStat]{kind: "delays", columns: []column[DelayStat]{
+	int32Col("stages", func(d *DelayStat) *int32 { return &d.Stages }),
+	int32Col("microbatches", func(d *DelayStat) *int32 { return &d.Microbatches }),
+	stringCol("window", func(d *DelayStat) *string { return &d.Window }),
+	int64Col("time_steps", func(d *DelayStat) *int64 { return &d.TimeSteps }),
+	int64Col("rows", func(d *DelayStat) *int64 { return &d.Rows }),
+	int64Col("max", func(d *DelayStat) *int64 { return &d.Max }),
+	float64Col("mean", func(d *DelayStat) *float64 { return &d.Mean }),
+	float64Col("p10", func(d *DelayStat) *float64 { return &d.P10 }),
+}}
+
+// DelaySchema returns the Arrow schema of the delays table.
+func DelaySchema() *arrow.Schema { return delayTable.schema() }
+
+// WriteDelays writes stats to the Parquet file at path, sorted by stages,
+// microbatches and window.
+func WriteDelays(path string, stats []DelayStat) error {
+	return writeTable(path, &delayTable, stats)
+}
+
+// ReadDelays reads the delays table at path.
+func ReadDelays(path string) ([]DelayStat, error) { return readTable(path, &delayTable) }
+
+// DelayRow is one row of the optional raw delay table: the delay of one
+// stage's block in one block update, in long form (one row per (k, s)).
+type DelayRow struct {
+	Stages       int32 // pipeline stages S
+	Microbatches int32 // microbatches N
+	Update       int64 // block update k, counted from 1 in timeline order
+	Stage        int32 // stage s whose block was read
+	Delay        int64 // k - j_k^(s)
+}
+
+var delayRowTable = table[DelayRow]{kind: "delay_rows", columns: []column[DelayRow]{
+	int32Col("stages", func(d *DelayRow) *int32 { return &d.Stages }),
+	int32Col("microbatches", func(d *DelayRow) *int32 { return &d.Microbatches }),
+	int64Col("update", func(d *DelayRow) *int64 { return &d.Update }),
+	int32Col("stage", func(d *DelayRow) *int32 { return &d.Stage }),
+	int64Col("delay", func(d *DelayRow) *int64 { return &d.Delay }),
+}}
+
+// DelayRowSchema returns the Arrow schema of the raw delay table.
+func DelayRowSchema() *arrow.Schema { return delayRowTable.schema() }
+
+// WriteDelayRows writes rows to the Parquet file at path, sorted by stages,
+// microbatches, update and stage.
+func WriteDelayRows(path string, rows []DelayRow) error {
+	return writeTable(path, &delayRowTable, rows)
+}
+
+// ReadDelayRows reads the raw delay table at path.
+func ReadDelayRows(path string) ([]DelayRow, error) { return readTable(path, &delayRowTable) }

@@ -1,0 +1,210 @@
+package results
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// createdBy is written in every file's footer in place of the library's
+// default, so files do not change when arrow-go is upgraded.
+const createdBy = "pipelab results"
+
+// rowGroupRows bounds the rows of one Parquet row group.
+const rowGroupRows = 1 << 20
+
+// writeTable sorts a copy of rows by t's key and writes them to path as
+// Parquet with zstd compression, atomically.
+func writeTable[R any](path string, t *table[R], rows []R) error {
+	sorted := sortRows(t, rows)
+	return writeAtomic(path, func(f *os.File) error {
+		if err := encode(f, t, sorted); err != nil {
+			return fmt.Errorf("results: %s: writing %s table: %w", path, t.kind, err)
+		}
+		return nil
+	})
+}
+
+// sortRows returns rows ordered by t's columns, ties kept in input order;
+// rows already in order are returned as they are (the writers only read
+// them).
+// It sorts positions rather than rows so the comparison reads the rows in
+// place instead of copying them to the heap.
+func sortRows[R any](t *table[R], rows []R) []R {
+	inOrder := true
+	for i := 1; i < len(rows) && inOrder; i++ {
+		inOrder = t.compare(&rows[i-1], &rows[i]) <= 0
+	}
+	if inOrder {
+		return rows
+	}
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		return cmp.Or(t.compare(&rows[i], &rows[j]), cmp.Compare(i, j))
+	})
+	sorted := make([]R, len(rows))
+	for i, o := range order {
+		sorted[i] = rows[o]
+	}
+	return sorted
+}
+
+// encode writes rows to f as one Parquet file.
+func encode[R any](f *os.File, t *table[R], rows []R) error {
+	schema := t.schema()
+	props := parquet.NewWriterProperties(
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithCreatedBy(createdBy),
+		parquet.WithMaxRowGroupLength(rowGroupRows),
+	)
+	// The writer closes an io.Closer it is given; f must stay open for
+	// the fsync and the rename, so it gets a plain io.Writer.
+	w, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{f}, props, pqarrow.DefaultWriterProps())
+	if err != nil {
+		return err
+	}
+	for start := 0; start < len(rows); start += rowGroupRows {
+		rec := record(schema, t, rows[start:min(start+rowGroupRows, len(rows))])
+		err := w.Write(rec)
+		rec.Release()
+		if err != nil {
+			w.Close()
+			return err
+		}
+	}
+	return w.Close()
+}
+
+// record builds one Arrow record batch of rows.
+func record[R any](schema *arrow.Schema, t *table[R], rows []R) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	b.Reserve(len(rows))
+	for i, c := range t.columns {
+		fb := b.Field(i)
+		for r := range rows {
+			c.put(fb, &rows[r])
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+// writeAtomic writes a file at path through write: into a temporary file in
+// the same directory, fsynced, then renamed over path. On any error the
+// temporary file is removed and path is left as it was.
+func writeAtomic(path string, write func(*os.File) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := write(f); err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+// syncDir makes a rename in dir durable. Platforms that cannot fsync a
+// directory are not an error.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	d.Sync()
+	return nil
+}
+
+// readTable reads the Parquet file at path into rows of t, checking that
+// its columns are t's columns with t's types.
+func readTable[R any](path string, t *table[R]) ([]R, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	defer f.Close()
+	tbl, err := pqarrow.ReadTable(context.Background(), f, parquet.NewReaderProperties(memory.DefaultAllocator),
+		pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, fmt.Errorf("results: %s: reading %s table: %w", path, t.kind, err)
+	}
+	defer tbl.Release()
+	if err := checkSchema(tbl.Schema(), t); err != nil {
+		return nil, fmt.Errorf("results: %s: not a %s table: %w", path, t.kind, err)
+	}
+	rows := make([]R, 0, tbl.NumRows())
+	tr := array.NewTableReader(tbl, rowGroupRows)
+	defer tr.Release()
+	for tr.Next() {
+		rec := tr.RecordBatch()
+		base := len(rows)
+		rows = rows[:base+int(rec.NumRows())]
+		for i, c := range t.columns {
+			col := rec.Column(i)
+			if col.NullN() > 0 {
+				return nil, fmt.Errorf("results: %s: column %q has null values", path, c.name)
+			}
+			for r := range int(rec.NumRows()) {
+				c.get(col, r, &rows[base+r])
+			}
+		}
+	}
+	if err := tr.Err(); err != nil {
+		return nil, fmt.Errorf("results: %s: reading %s table: %w", path, t.kind, err)
+	}
+	return rows, nil
+}
+
+// checkSchema reports the first column of got that differs from t's, or
+// the first column one has and the other lacks.
+func checkSchema[R any](got *arrow.Schema, t *table[R]) error {
+	for i, c := range t.columns {
+		if i >= got.NumFields() {
+			return fmt.Errorf("column %d (%s) is missing", i, c.name)
+		}
+		f := got.Field(i)
+		if f.Name != c.name || !arrow.TypeEqual(f.Type, c.typ) {
+			return fmt.Errorf("column %d is %s %s, want %s %s", i, f.Name, f.Type, c.name, c.typ)
+		}
+	}
+	if got.NumFields() > len(t.columns) {
+		return fmt.Errorf("unexpected column %d (%s)", len(t.columns), got.Field(len(t.columns)).Name)
+	}
+	return nil
+}

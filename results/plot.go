@@ -1,0 +1,126 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Errors of the plot functions, wrapped with the file and the offending row.
+var (
+	// ErrNoData: nothing to draw (an empty table, or no rows left after
+	// the documented filters).
+	ErrNoData = errors.New("results: nothing to plot")
+	// ErrLogAxis: a value that a logarithmic axis cannot show (zero,
+	// negative or infinite).
+	ErrLogAxis = errors.New("results: value not positive and finite on a log axis")
+)
+
+// Size and resolution of the figures.
+const (
+	plotWidth  = 7 * vg.Inch
+	plotHeight = 4.5 * vg.Inch
+	pngDPI     = 150
+)
+
+// savePlot writes p to path, as PNG or SVG by the extension, atomically.
+func savePlot(path string, p *plot.Plot, w, h vg.Length) error {
+	return saveDrawing(path, w, h, p.Draw)
+}
+
+// saveDrawing renders draw onto a canvas of the format path's extension
+// names and writes it to path atomically.
+func saveDrawing(path string, w, h vg.Length, drawFn func(draw.Canvas)) error {
+	var out io.WriterTo
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".png":
+		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
+		drawFn(draw.New(c))
+		out = vgimg.PngCanvas{Canvas: c}
+	case ".svg":
+		c := vgsvg.New(w, h)
+		drawFn(draw.New(c))
+		out = c
+	default:
+		return fmt.Errorf("results: %s: unsupported figure format %q (want .png or .svg)", path, ext)
+	}
+	return writeAtomic(path, func(f *os.File) error {
+		if _, err := out.WriteTo(f); err != nil {
+			return fmt.Errorf("results: %s: %w", path, err)
+		}
+		return nil
+	})
+}
+
+// checkFormat rejects a path whose extension names no supported format,
+// before any work is done.
+func checkFormat(path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png", ".svg":
+		return nil
+	}
+	return fmt.Errorf("results: %s: unsupported figure format %q (want .png or .svg)", path, filepath.Ext(path))
+}
+
+// newPlot returns a plot with a title and axis labels, white background and
+// a legend in the top right.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = vg.Points(10)
+	p.Add(gridLines())
+	return p
+}
+
+// setLog makes an axis logarithmic with 1-2-5 ticks.
+func setLog(a *plot.Axis) {
+	a.Scale = plot.LogScale{}
+	a.Tick.Marker = LogTicks{}
+}
+
+// legendRoom raises the top of a logarithmic y axis so that a legend of
+// entries lines at the top sits above the data: each line takes about 5%
+// of the height of a figure of plotHeight. Call it after the data are added.
+func legendRoom(p *plot.Plot, entries int) {
+	if p.Y.Min > 0 && p.Y.Max > p.Y.Min {
+		share := min(0.5, 0.03+0.05*float64(entries))
+		p.Y.Max = p.Y.Min * math.Pow(p.Y.Max/p.Y.Min, 1/(1-share))
+	}
+}
+
+// positive reports whether v can be shown on a log axis.
+func positive(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
+
+// gridLines returns light grid lines at the major ticks.
+func gridLines() *plotter.Grid {
+	g := plotter.NewGrid()
+	g.Vertical.Color = color.Gray{Y: 225}
+	g.Horizontal.Color = color.Gray{Y: 225}
+	return g
+}
+
+// timeUnit names the unit of simulated time under a cost model.
+func timeUnit(costModel string) string {
+	switch costModel {
+	case CostUnit:
+		return "steps"
+	case CostGPU:
+		return "s"
+	}
+	return "cost-model units"
+}

@@ -1,0 +1,216 @@
+package results
+
+import (
+	"fmt"
+	"image/color"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// kindColors fills the boxes of a Gantt chart, by action kind. Light
+// shades, so the black microbatch labels stay readable.
+var kindColors = map[string]color.Color{
+	"F":           color.RGBA{R: 0x9e, G: 0xca, B: 0xe1, A: 0xff},
+	"B":           color.RGBA{R: 0xfd, G: 0xae, B: 0x6b, A: 0xff},
+	"I":           color.RGBA{R: 0xa1, G: 0xd9, B: 0x9b, A: 0xff},
+	"W":           color.RGBA{R: 0xbc, G: 0xbd, B: 0xdc, A: 0xff},
+	"OVERLAP_F_B": color.RGBA{R: 0xf7, G: 0xd0, B: 0x8a, A: 0xff},
+}
+
+// otherColor fills communication and bookkeeping actions.
+var otherColor = color.Gray{Y: 0xd0}
+
+// kindOrder is the order of kinds in a Gantt chart's legend.
+var kindOrder = []string{"F", "B", "I", "W", "OVERLAP_F_B"}
+
+func kindColor(kind string) color.Color {
+	if c, ok := kindColors[kind]; ok {
+		return c
+	}
+	return otherColor
+}
+
+// PlotGantt draws, to path, the timeline of one schedule as a Gantt chart:
+// one row per rank (rank 0 on top), one box per action from its start to
+// its end, coloured by kind and labelled with its microbatch (stage:
+// microbatch when a rank runs several stages) where the box is wide enough.
+// scheduleID picks the events; it may be empty when events hold one
+// schedule only. The title names the family and cost model from the
+// schedule's row in schedules when there is one (schedules may be nil).
+func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, scheduleID string) error {
+	if err := checkFormat(path); err != nil {
+		return err
+	}
+	if scheduleID == "" {
+		var ids []string
+		for _, e := range events {
+			if !slices.Contains(ids, e.ScheduleID) {
+				ids = append(ids, e.ScheduleID)
+			}
+		}
+		if len(ids) > 1 {
+			return fmt.Errorf("results: %s: timeline holds %d schedules %q; name one", path, len(ids), ids)
+		}
+		if len(ids) == 1 {
+			scheduleID = ids[0]
+		}
+	}
+	var mine []TimelineEvent
+	ranks := int32(0)
+	multiStage := false
+	stageOf := map[int32]int32{}
+	for _, e := range events {
+		if e.ScheduleID != scheduleID {
+			continue
+		}
+		if e.Rank < 0 || !(e.End >= e.Start) {
+			return fmt.Errorf("results: %s: schedule %q rank %d index %d: bad rank or interval [%g, %g]", path, scheduleID, e.Rank, e.Index, e.Start, e.End)
+		}
+		mine = append(mine, e)
+		ranks = max(ranks, e.Rank+1)
+		if s, ok := stageOf[e.Rank]; ok && s != e.Stage {
+			multiStage = true
+		}
+		stageOf[e.Rank] = e.Stage
+	}
+	if len(mine) == 0 {
+		return fmt.Errorf("results: %s: no timeline events for schedule %q: %w", path, scheduleID, ErrNoData)
+	}
+
+	title, unit := scheduleID, "cost-model units"
+	if m, ok := scheduleRow(schedules, scheduleID); ok {
+		title = fmt.Sprintf("%s: %d ranks, %d microbatches, %s cost model", m.Family, m.Ranks, m.Microbatches, m.CostModel)
+		unit = timeUnit(m.CostModel)
+	}
+	p := newPlot(title, "time ("+unit+")", "")
+	names := make([]string, ranks)
+	for r := range ranks {
+		names[ranks-1-r] = "rank " + strconv.Itoa(int(r))
+	}
+	p.NominalY(names...)
+	boxes := &ganttBoxes{events: mine, ranks: ranks, multiStage: multiStage, label: p.X.Tick.Label}
+	boxes.label.Font.Size = vg.Points(7)
+	boxes.label.XAlign, boxes.label.YAlign = text.XCenter, text.YCenter
+	p.Add(boxes)
+
+	var kinds []string
+	other := false
+	for _, e := range mine {
+		if _, ok := kindColors[e.Kind]; !ok {
+			other = true
+		} else if !slices.Contains(kinds, e.Kind) {
+			kinds = append(kinds, e.Kind)
+		}
+	}
+	slices.SortFunc(kinds, func(a, b string) int { return slices.Index(kindOrder, a) - slices.Index(kindOrder, b) })
+	if other {
+		kinds = append(kinds, "")
+	}
+	legendStyle := p.X.Tick.Label
+	legendStyle.XAlign, legendStyle.YAlign = text.XLeft, text.YCenter
+	height := vg.Inch + vg.Length(ranks)*0.4*vg.Inch
+	return saveDrawing(path, 9*vg.Inch, max(height, 2.5*vg.Inch), func(c draw.Canvas) {
+		strip, main := c, c
+		strip.Max.Y = c.Min.Y + legendHeight
+		main.Min.Y = strip.Max.Y
+		p.Draw(main)
+		drawKindLegend(strip, kinds, legendStyle)
+	})
+}
+
+// legendHeight is the strip under a Gantt chart that holds its legend.
+const legendHeight = 0.35 * vg.Inch
+
+// drawKindLegend draws one swatch and name per kind, left to right, in
+// the strip c; the empty kind stands for every kind without a colour of
+// its own (communication and bookkeeping actions).
+func drawKindLegend(c draw.Canvas, kinds []string, sty text.Style) {
+	r := c.Rectangle
+	c.FillPolygon(color.White, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
+	side := vg.Points(9)
+	x := r.Min.X + vg.Points(40)
+	y := (r.Min.Y + r.Max.Y) / 2
+	for _, k := range kinds {
+		name := kindNames[k]
+		if k == "" {
+			name = "communication, other"
+		}
+		box := []vg.Point{{X: x, Y: y - side/2}, {X: x + side, Y: y - side/2}, {X: x + side, Y: y + side/2}, {X: x, Y: y + side/2}}
+		c.FillPolygon(kindColor(k), box)
+		c.FillText(sty, vg.Point{X: x + side + vg.Points(4), Y: y}, name)
+		x += side + vg.Points(12) + sty.Width(name)
+	}
+}
+
+// kindNames spells out the kinds in a Gantt chart's legend.
+var kindNames = map[string]string{
+	"F":           "F forward",
+	"B":           "B backward",
+	"I":           "I input gradient",
+	"W":           "W weight gradient",
+	"OVERLAP_F_B": "F&B overlapped",
+}
+
+// scheduleRow returns the row of id in schedules, preferring the
+// simulated level over the lockstep one over the formula.
+func scheduleRow(schedules []ScheduleMetric, id string) (ScheduleMetric, bool) {
+	best, found := ScheduleMetric{}, false
+	pref := map[string]int{LevelSimulated: 3, LevelLockstep: 2, LevelFormula: 1}
+	for _, m := range schedules {
+		if m.ScheduleID == id && (!found || pref[m.Level] > pref[best.Level]) {
+			best, found = m, true
+		}
+	}
+	return best, found
+}
+
+// ganttBoxes is the plotter of a Gantt chart's boxes.
+type ganttBoxes struct {
+	events     []TimelineEvent
+	ranks      int32
+	multiStage bool
+	label      text.Style
+}
+
+// Plot draws one box per event.
+func (g *ganttBoxes) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	edge := draw.LineStyle{Color: color.White, Width: vg.Points(0.5)}
+	for _, e := range g.events {
+		y := float64(g.ranks - 1 - e.Rank)
+		x0, x1 := trX(e.Start), trX(e.End)
+		y0, y1 := trY(y-0.4), trY(y+0.4)
+		box := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+		c.FillPolygon(kindColor(e.Kind), c.ClipPolygonXY(box))
+		c.StrokeLines(edge, c.ClipLinesXY(append(box, box[0]))...)
+		lbl := g.text(e)
+		if lbl != "" && g.label.Width(lbl) < x1-x0-vg.Points(1) {
+			c.FillText(g.label, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, lbl)
+		}
+	}
+}
+
+// text labels a box with its microbatch, or stage:microbatch.
+func (g *ganttBoxes) text(e TimelineEvent) string {
+	switch {
+	case e.Microbatch < 0:
+		return ""
+	case g.multiStage:
+		return fmt.Sprintf("%d:%d", e.Stage, e.Microbatch)
+	}
+	return strconv.Itoa(int(e.Microbatch))
+}
+
+// DataRange spans the events' times and the ranks' rows.
+func (g *ganttBoxes) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = g.events[0].Start, g.events[0].End
+	for _, e := range g.events {
+		xmin, xmax = min(xmin, e.Start), max(xmax, e.End)
+	}
+	return xmin, xmax, -0.5, float64(g.ranks) - 0.5
+}

@@ -1,0 +1,159 @@
+package results
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// levelOrder is the order of levels in a comparison: the one nearest to
+// a real run last.
+var levelOrder = []string{LevelFormula, LevelLockstep, LevelSimulated}
+
+// PlotScheduleComparison draws, to path, a bar chart comparing schedule
+// families on one shape: panels for makespan, bubble ratio, peak
+// activations and (when any row has a memory model) peak memory, with one
+// bar per level for each family. Families are ordered by makespan at the
+// most detailed level present. The rows must share ranks, microbatches and
+// cost model, and every family must have exactly one row per level present.
+func PlotScheduleComparison(path string, metrics []ScheduleMetric) error {
+	if err := checkFormat(path); err != nil {
+		return err
+	}
+	if len(metrics) == 0 {
+		return fmt.Errorf("results: %s: no schedule metrics: %w", path, ErrNoData)
+	}
+	first := metrics[0]
+	cell := map[[2]string]ScheduleMetric{}
+	var families, levels []string
+	withMemory := false
+	for _, m := range metrics {
+		if m.Ranks != first.Ranks || m.Microbatches != first.Microbatches || m.CostModel != first.CostModel {
+			return fmt.Errorf("results: %s: schedule %q (P = %d, M = %d, %s) and %q (P = %d, M = %d, %s) differ in shape or cost model; compare one at a time",
+				path, first.ScheduleID, first.Ranks, first.Microbatches, first.CostModel, m.ScheduleID, m.Ranks, m.Microbatches, m.CostModel)
+		}
+		k := [2]string{m.Family, m.Level}
+		if _, dup := cell[k]; dup {
+			return fmt.Errorf("results: %s: family %q has two rows at level %q", path, m.Family, m.Level)
+		}
+		cell[k] = m
+		if !slices.Contains(families, m.Family) {
+			families = append(families, m.Family)
+		}
+		if !slices.Contains(levels, m.Level) {
+			levels = append(levels, m.Level)
+		}
+		withMemory = withMemory || m.PeakMemoryBytes > 0
+	}
+	slices.SortFunc(levels, func(a, b string) int {
+		return cmp.Or(cmp.Compare(levelRank(a), levelRank(b)), cmp.Compare(a, b))
+	})
+	for _, f := range families {
+		for _, l := range levels {
+			if _, ok := cell[[2]string{f, l}]; !ok {
+				return fmt.Errorf("results: %s: family %q has no row at level %q", path, f, l)
+			}
+		}
+	}
+	detail := levels[len(levels)-1]
+	slices.SortFunc(families, func(a, b string) int {
+		return cmp.Or(cmp.Compare(cell[[2]string{a, detail}].Makespan, cell[[2]string{b, detail}].Makespan), cmp.Compare(a, b))
+	})
+
+	panels := []struct {
+		label string
+		value func(ScheduleMetric) float64
+	}{
+		{"makespan (" + timeUnit(first.CostModel) + ")", func(m ScheduleMetric) float64 { return m.Makespan }},
+		{"bubble ratio", func(m ScheduleMetric) float64 { return m.BubbleRatio }},
+		{"peak activations (microbatches)", func(m ScheduleMetric) float64 { return float64(m.PeakActivations) }},
+	}
+	if withMemory {
+		panels = append(panels, struct {
+			label string
+			value func(ScheduleMetric) float64
+		}{"peak memory (GiB)", func(m ScheduleMetric) float64 { return float64(m.PeakMemoryBytes) / (1 << 30) }})
+	}
+
+	width := 9 * vg.Inch
+	barWidth := min(vg.Points(28), (width-vg.Inch)/vg.Length(len(families))*0.8/vg.Length(len(levels)))
+	plots := make([][]*plot.Plot, len(panels))
+	for i, panel := range panels {
+		title := ""
+		if i == 0 {
+			title = fmt.Sprintf("Schedule families at P = %d ranks, M = %d microbatches, %s cost model", first.Ranks, first.Microbatches, first.CostModel)
+		}
+		p := newPlot(title, "", panel.label)
+		p.Y.Min = 0
+		for li, l := range levels {
+			values := make(plotter.Values, len(families))
+			for fi, f := range families {
+				values[fi] = panel.value(cell[[2]string{f, l}])
+			}
+			bars, err := plotter.NewBarChart(values, barWidth)
+			if err != nil {
+				return fmt.Errorf("results: %s: %s at level %q: %w", path, panel.label, l, err)
+			}
+			bars.Color = plotutil.Color(li)
+			bars.LineStyle.Width = 0
+			bars.Offset = (vg.Length(li) - vg.Length(len(levels)-1)/2) * barWidth
+			p.Add(bars)
+			if i == 0 {
+				p.Legend.Add(l, bars)
+			}
+			labels, err := barLabels(values, bars.Offset)
+			if err != nil {
+				return fmt.Errorf("results: %s: %s at level %q: %w", path, panel.label, l, err)
+			}
+			p.Add(labels)
+		}
+		p.NominalX(families...)
+		p.X.Min, p.X.Max = -0.5, float64(len(families))-0.5
+		p.Y.Max *= 1.15
+		p.Legend.Left = true
+		plots[i] = []*plot.Plot{p}
+	}
+	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Points(6), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
+	height := vg.Length(len(panels)) * 2.2 * vg.Inch
+	return saveDrawing(path, width, height, func(c draw.Canvas) {
+		for i, row := range plot.Align(plots, tiles, c) {
+			plots[i][0].Draw(row[0])
+		}
+	})
+}
+
+// levelRank orders levels from the formula to the simulation; unknown
+// levels come last.
+func levelRank(level string) int {
+	if i := slices.Index(levelOrder, level); i >= 0 {
+		return i
+	}
+	return len(levelOrder)
+}
+
+// barLabels writes each bar's value above it.
+func barLabels(values plotter.Values, offset vg.Length) (*plotter.Labels, error) {
+	xy := plotter.XYLabels{XYs: make(plotter.XYs, len(values)), Labels: make([]string, len(values))}
+	for i, v := range values {
+		xy.XYs[i] = plotter.XY{X: float64(i), Y: v}
+		xy.Labels[i] = strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	labels, err := plotter.NewLabels(xy)
+	if err != nil {
+		return nil, err
+	}
+	for i := range labels.TextStyle {
+		labels.TextStyle[i].XAlign = text.XCenter
+		labels.TextStyle[i].Font.Size = vg.Points(8)
+	}
+	labels.Offset = vg.Point{X: offset, Y: vg.Points(2)}
+	return labels, nil
+}

@@ -1,0 +1,94 @@
+package results
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Outcomes of a run.
+const (
+	OutcomeOK       = "ok"       // the run finished with a finite loss
+	OutcomeDiverged = "diverged" // the loss became non-finite or exceeded the divergence threshold
+)
+
+// Run is one row of the runs table: the configuration and the outcome of
+// one optimization run. Fields that do not apply to a method are zero (for
+// example Delta outside RPD, Replicas and LocalSteps outside LocalSGD).
+type Run struct {
+	RunID      string // unique key of the run; CurvePoint.RunID refers to it
+	Experiment string // the experiment or paper figure the run belongs to
+	Objective  string // objective name ("quadratic", "tridiagonal", "logistic", "charlm")
+	Method     string // optimizer ("pipedream", "rpd", "sgd", "localsgd")
+
+	Stages       int32   // pipeline stages S (blocks of the parameter vector)
+	Microbatches int32   // microbatches N the run was given
+	TimeBudget   float64 // simulated-time budget, in the cost model's unit; 0 when none
+	StepSize     float64 // step size γ
+	BatchSize    int32   // rows per microbatch
+	N            int32   // rows of the data set
+	D            int32   // dimension of the parameter vector
+	Delta        int32   // RPD's delay bound δ
+	Replicas     int32   // LocalSGD replicas R
+	LocalSteps   int32   // LocalSGD local steps H
+	Seed         uint64  // seed of every random stream of the run
+	CostModel    string  // CostUnit or CostGPU
+
+	Outcome       string  // OutcomeOK or OutcomeDiverged
+	FinalLoss     float64 // objective at the end of the run (NaN or ±Inf if diverged)
+	SimTime       float64 // simulated time the run took, in the cost model's unit (steps or seconds)
+	BlockUpdates  int64   // block updates applied
+	SelectionRule string  // rule that chose the step size among the grid ("best-final", "stable", ...)
+	Selected      bool    // whether the rule chose this run's step size for its group
+	WallSeconds   float64 // wall-clock seconds the run took (the one non-deterministic column)
+	ToolVersion   string  // pipelab version that produced the row
+}
+
+// Diverged reports whether the run's outcome is OutcomeDiverged.
+func (r *Run) Diverged() bool { return r.Outcome == OutcomeDiverged }
+
+var runTable = table[Run]{kind: "runs", columns: []column[Run]{
+	stringCol("run_id", func(r *Run) *string { return &r.RunID }),
+	stringCol("experiment", func(r *Run) *string { return &r.Experiment }),
+	stringCol("objective", func(r *Run) *string { return &r.Objective }),
+	stringCol("method", func(r *Run) *string { return &r.Method }),
+	int32Col("stages", func(r *Run) *int32 { return &r.Stages }),
+	int32Col("microbatches", func(r *Run) *int32 { return &r.Microbatches }),
+	float64Col("time_budget", func(r *Run) *float64 { return &r.TimeBudget }),
+	float64Col("step_size", func(r *Run) *float64 { return &r.StepSize }),
+	int32Col("batch_size", func(r *Run) *int32 { return &r.BatchSize }),
+	int32Col("n", func(r *Run) *int32 { return &r.N }),
+	int32Col("d", func(r *Run) *int32 { return &r.D }),
+	int32Col("delta", func(r *Run) *int32 { return &r.Delta }),
+	int32Col("replicas", func(r *Run) *int32 { return &r.Replicas }),
+	int32Col("local_steps", func(r *Run) *int32 { return &r.LocalSteps }),
+	uint64Col("seed", func(r *Run) *uint64 { return &r.Seed }),
+	stringCol("cost_model", func(r *Run) *string { return &r.CostModel }),
+	stringCol("outcome", func(r *Run) *string { return &r.Outcome }),
+	float64Col("final_loss", func(r *Run) *float64 { return &r.FinalLoss }),
+	float64Col("sim_time", func(r *Run) *float64 { return &r.SimTime }),
+	int64Col("block_updates", func(r *Run) *int64 { return &r.BlockUpdates }),
+	stringCol("selection_rule", func(r *Run) *string { return &r.SelectionRule }),
+	boolCol("selected", func(r *Run) *bool { return &r.Selected }),
+	float64Col("wall_seconds", func(r *Run) *float64 { return &r.WallSeconds }),
+	stringCol("tool_version", func(r *Run) *string { return &r.ToolVersion }),
+}}
+
+// RunSchema returns the Arrow schema of the runs table.
+func RunSchema() *arrow.Schema { return runTable.schema() }
+
+// WriteRuns writes rows to the Parquet file at path, sorted by run id. Run
+// ids must be unique.
+func WriteRuns(path string, rows []Run) error {
+	seen := make(map[string]bool, len(rows))
+	for i := range rows {
+		if seen[rows[i].RunID] {
+			return fmt.Errorf("results: %s: duplicate run id %q", path, rows[i].RunID)
+		}
+		seen[rows[i].RunID] = true
+	}
+	return writeTable(path, &runTable, rows)
+}
+
+// ReadRuns reads the runs table at path.
+func ReadRuns(path string) ([]Run, error) { return readTable(path, &runTable) }

@@ -1,0 +1,89 @@
+package results
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Levels at which a schedule is priced (the tabular-schedule paper's three
+// levels, REFERENCE.md §2).
+const (
+	LevelFormula   = "formula"   // closed-form makespan and bubble
+	LevelLockstep  = "lockstep"  // the idealised table, one column per time step
+	LevelSimulated = "simulated" // the event simulator under a cost model
+)
+
+// ScheduleMetric is one row of the schedules table: the metrics of one
+// schedule family for one shape, cost model and level.
+type ScheduleMetric struct {
+	ScheduleID      string  // unique name of the schedule (TimelineEvent.ScheduleID)
+	Family          string  // generator family ("gpipe", "1f1b", ...)
+	Ranks           int32   // pipeline ranks (devices) P
+	Microbatches    int32   // microbatches M
+	Chunks          int32   // model chunks per rank V (stages = P·V)
+	CostModel       string  // CostUnit or CostGPU
+	Level           string  // LevelFormula, LevelLockstep or LevelSimulated
+	Makespan        float64 // iteration time, in the cost model's unit
+	BubbleRatio     float64 // idle share of ranks × makespan, in [0, 1]
+	PeakActivations int32   // most microbatch activations held by one rank
+	PeakMemoryBytes int64   // most bytes held by one rank; 0 without a memory model
+	FamilyRank      int32   // 1 for the smallest makespan among families of the same shape, cost model and level
+}
+
+var scheduleTable = table[ScheduleMetric]{kind: "schedules", columns: []column[ScheduleMetric]{
+	stringCol("schedule_id", func(m *ScheduleMetric) *string { return &m.ScheduleID }),
+	stringCol("family", func(m *ScheduleMetric) *string { return &m.Family }),
+	int32Col("ranks", func(m *ScheduleMetric) *int32 { return &m.Ranks }),
+	int32Col("microbatches", func(m *ScheduleMetric) *int32 { return &m.Microbatches }),
+	int32Col("chunks", func(m *ScheduleMetric) *int32 { return &m.Chunks }),
+	stringCol("cost_model", func(m *ScheduleMetric) *string { return &m.CostModel }),
+	stringCol("level", func(m *ScheduleMetric) *string { return &m.Level }),
+	float64Col("makespan", func(m *ScheduleMetric) *float64 { return &m.Makespan }),
+	float64Col("bubble_ratio", func(m *ScheduleMetric) *float64 { return &m.BubbleRatio }),
+	int32Col("peak_activations", func(m *ScheduleMetric) *int32 { return &m.PeakActivations }),
+	int64Col("peak_memory_bytes", func(m *ScheduleMetric) *int64 { return &m.PeakMemoryBytes }),
+	int32Col("family_rank", func(m *ScheduleMetric) *int32 { return &m.FamilyRank }),
+}}
+
+// ScheduleSchema returns the Arrow schema of the schedules table.
+func ScheduleSchema() *arrow.Schema { return scheduleTable.schema() }
+
+// WriteSchedules writes metrics to the Parquet file at path, sorted by
+// schedule id, then family, shape, cost model and level.
+func WriteSchedules(path string, metrics []ScheduleMetric) error {
+	return writeTable(path, &scheduleTable, metrics)
+}
+
+// ReadSchedules reads the schedules table at path.
+func ReadSchedules(path string) ([]ScheduleMetric, error) { return readTable(path, &scheduleTable) }
+
+// RankFamilies sets FamilyRank of every metric: within each group of the
+// same (Ranks, Microbatches, CostModel, Level), rows are ranked by makespan,
+// 1 for the smallest; equal makespans share a rank (competition ranking,
+// 1, 1, 3). Chunks is not part of the group, so families with different
+// chunk counts compete on the same shape.
+func RankFamilies(metrics []ScheduleMetric) {
+	type group struct {
+		ranks, microbatches int32
+		costModel, level    string
+	}
+	byGroup := map[group][]int{}
+	for i, m := range metrics {
+		g := group{m.Ranks, m.Microbatches, m.CostModel, m.Level}
+		byGroup[g] = append(byGroup[g], i)
+	}
+	for _, idx := range byGroup {
+		slices.SortStableFunc(idx, func(a, b int) int {
+			return cmp.Compare(metrics[a].Makespan, metrics[b].Makespan)
+		})
+		for pos, i := range idx {
+			if pos > 0 && metrics[i].Makespan == metrics[idx[pos-1]].Makespan {
+				metrics[i].FamilyRank = metrics[idx[pos-1]].FamilyRank
+				continue
+			}
+			metrics[i].FamilyRank = int32(pos + 1)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package results
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// File names of the tables inside a results directory.
+const (
+	RunsFile      = "runs.parquet"
+	CurvesFile    = "curves.parquet"
+	DelaysFile    = "delays.parquet"
+	DelayRowsFile = "delay_rows.parquet"
+	TimelineFile  = "timeline.parquet"
+	SchedulesFile = "schedules.parquet"
+)
+
+// Cost models a run or a schedule was priced with.
+const (
+	CostUnit = "unit" // every compute action takes one step
+	CostGPU  = "gpu"  // the communication-aware GPU timing model, seconds
+)
+
+// column ties one Go struct field of row type R to one Arrow column.
+type column[R any] struct {
+	name    string
+	typ     arrow.DataType
+	put     func(b array.Builder, r *R)
+	get     func(a arrow.Array, i int, r *R)
+	compare func(x, y *R) int
+}
+
+// table is the schema of one kind of result: its name (for errors and file
+// metadata) and its columns in schema order. Rows are sorted by all columns
+// in that order, so the leading columns are the table's key.
+type table[R any] struct {
+	kind    string
+	columns []column[R]
+}
+
+// schema returns the Arrow schema of t: every column non-nullable, and the
+// kind recorded in the schema metadata.
+func (t *table[R]) schema() *arrow.Schema {
+	fields := make([]arrow.Field, len(t.columns))
+	for i, c := range t.columns {
+		fields[i] = arrow.Field{Name: c.name, Type: c.typ}
+	}
+	md := arrow.NewMetadata([]string{"pipelab.kind"}, []string{t.kind})
+	return arrow.NewSchema(fields, &md)
+}
+
+// compare orders rows by every column in schema order.
+func (t *table[R]) compare(x, y *R) int {
+	for _, c := range t.columns {
+		if d := c.compare(x, y); d != 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+func int32Col[R any](name string, f func(*R) *int32) column[R] {
+	return column[R]{
+		name:    name,
+		typ:     arrow.PrimitiveTypes.Int32,
+		put:     func(b array.Builder, r *R) { b.(*array.Int32Builder).Append(*f(r)) },
+		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(*array.Int32).Value(i) },
+		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
+	}
+}
+
+func int64Col[R any](name string, f func(*R) *int64) column[R] {
+	return column[R]{
+		name:    name,
+		typ:     arrow.PrimitiveTypes.Int64,
+		put:     func(b array.Builder, r *R) { b.(*array.Int64Builder).Append(*f(r)) },
+		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(*array.Int64).Value(i) },
+		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
+	}
+}
+
+func uint64Col[R any](name string, f func(*R) *uint64) column[R] {
+	return column[R]{
+		name:    name,
+		typ:     arrow.PrimitiveTypes.Uint64,
+		put:     func(b array.Builder, r *R) { b.(*array.Uint64Builder).Append(*f(r)) },
+		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(*array.Uint64).Value(i) },
+		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
+	}
+}
+
+func float64Col[R any](name string, f func(*R) *float64) column[R] {
+	return column[R]{
+		name:    name,
+		typ:     arrow.PrimitiveTypes.Float64,
+		put:     func(b array.Builder, r *R) { b.(*array.Float64Builder).Append(*f(r)) },
+		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(*array.Float64).Value(i) },
+		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
+	}
+}
+
+func stringCol[R any](name string, f func(*R) *string) column[R] {
+	return column[R]{
+		name: name,
+		typ:  arrow.BinaryTypes.String,
+		put:  func(b array.Builder, r *R) { b.(*array.StringBuilder).Append(*f(r)) },
+		// Clone: the Arrow value may alias a buffer released after reading.
+		get:     func(a arrow.Array, i int, r *R) { *f(r) = strings.Clone(a.(*array.String).Value(i)) },
+		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
+	}
+}
+
+func boolCol[R any](name string, f func(*R) *bool) column[R] {
+	return column[R]{
+		name:    name,
+		typ:     arrow.FixedWidthTypes.Boolean,
+		put:     func(b array.Builder, r *R) { b.(*array.BooleanBuilder).Append(*f(r)) },
+		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(*array.Boolean).Value(i) },
+		compare: func(x, y *R) int { return cmpBool(*f(x), *f(y)) },
+	}
+}
+
+func cmpBool(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case !x:
+		return -1
+	}
+	return 1
+}
