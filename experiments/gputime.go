@@ -14,23 +14,32 @@ var DefaultGPU = CostSpec{Model: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "
 // gpuModel builds the GPU timing model of c for a pipeline of the given
 // stage count, the model's layers split evenly (sim.EvenPartition).
 func gpuModel(c CostSpec, stages int) (*sim.GPUModel, error) {
-	m, err := sim.LookupModel(c.Preset)
+	cfg, err := gpuConfig(c)
 	if err != nil {
 		return nil, err
 	}
-	g, err := sim.LookupGPU(c.GPU)
-	if err != nil {
-		return nil, err
-	}
-	l, err := sim.LookupLink(c.Link)
-	if err != nil {
-		return nil, err
-	}
-	gm, err := sim.NewGPUModel(sim.GPUConfig{Model: m, GPU: g, Link: l, Microbatch: c.Microbatch, Sequence: c.Sequence}, stages)
+	gm, err := sim.NewGPUModel(cfg, stages)
 	if err != nil {
 		return nil, fmt.Errorf("experiments: %d stages of %s: %w", stages, c.Preset, err)
 	}
 	return gm, nil
+}
+
+// gpuConfig looks up the presets c names.
+func gpuConfig(c CostSpec) (sim.GPUConfig, error) {
+	m, err := sim.LookupModel(c.Preset)
+	if err != nil {
+		return sim.GPUConfig{}, err
+	}
+	g, err := sim.LookupGPU(c.GPU)
+	if err != nil {
+		return sim.GPUConfig{}, err
+	}
+	l, err := sim.LookupLink(c.Link)
+	if err != nil {
+		return sim.GPUConfig{}, err
+	}
+	return sim.GPUConfig{Model: m, GPU: g, Link: l, Microbatch: c.Microbatch, Sequence: c.Sequence}, nil
 }
 
 // AveragingTime is what one LocalSGD averaging costs under the GPU model:

@@ -28,14 +28,21 @@ func runSchedule(r Run) (*results.Tables, error) {
 		label = results.CostUnit
 		share sim.StageCost
 	)
-	chunks := chunksPerRank(tab)
+	_, parts := sim.ModelParts(tab)
+	chunks := parts / tab.Ranks()
 	if r.Cost.Model == "gpu" {
-		gm, err := gpuModel(r.Cost, tab.Stages())
+		cfg, err := gpuConfig(r.Cost)
 		if err != nil {
 			return nil, err
 		}
-		cost, mem, label = gm, gm, results.CostGPU
-		share = busiestShare(tab, gm)
+		sm, err := sim.GPUForTable(cfg, tab)
+		if err != nil {
+			return nil, err
+		}
+		cost, mem, label = sm, sm, results.CostGPU
+		if share, err = meanShare(cfg, tab.Ranks()); err != nil {
+			return nil, err
+		}
 	} else {
 		share = unitShare(tab, chunks)
 	}
@@ -87,30 +94,21 @@ func scheduleComparison(id string) string {
 	return parts[0] + "_" + parts[1]
 }
 
-// lockstepGrid lowers tab to explicit communication and runs PyTorch's
-// lockstep check on it.
+// lockstepGrid drops the bubbles of tab, lowers it to explicit
+// communication as PyTorch's runtime lowers a loaded schedule, and runs
+// PyTorch's lockstep check on it (as pipelab compare does).
 func lockstepGrid(tab *pipeline.Table) (*pipeline.Table, error) {
-	low, err := pipeline.Lower(tab)
+	low, err := pipeline.Lower(pipeline.DropBubbles(tab))
 	if err != nil {
 		return nil, err
 	}
 	return pipeline.LockstepSchedule(low)
 }
 
-// chunksPerRank is how many stages of its route one microbatch visits on a
-// rank: V for interleaved and V-shaped schedules, but 1 for Chimera, whose
-// two pipelines (routes) each put one stage on every rank.
-func chunksPerRank(tab *pipeline.Table) int {
-	if len(tab.Routes) > 0 {
-		r := tab.Routes[0]
-		return (r.Last - r.First + 1) / tab.Ranks()
-	}
-	return tab.Stages() / tab.Ranks()
-}
-
 // unitShare is what one rank's share of the model costs under unit time:
-// V chunks of one step per forward and per backward, the backward split
-// into I and W of one step each when the family splits it.
+// V model parts (chunks) of one step per forward and per backward, the
+// backward split into I and W of one step each when the family splits it.
+// Chimera's two pipelines cut the model into P parts, so V = 1 there.
 func unitShare(tab *pipeline.Table, chunks int) sim.StageCost {
 	v := float64(chunks)
 	for _, row := range tab.Rows {
@@ -121,26 +119,25 @@ func unitShare(tab *pipeline.Table, chunks int) sim.StageCost {
 	return sim.StageCost{TF: v, TB: v}
 }
 
-// busiestShare is the GPU times of the rank whose stages cost most: the
-// closed forms assume uniform ranks, and the slowest rank sets the pace.
-func busiestShare(tab *pipeline.Table, gm *sim.GPUModel) sim.StageCost {
-	per := make([]sim.StageCost, tab.Ranks())
-	for s, r := range tab.Placement {
-		c := gm.StageCost(s)
-		per[r].TF += c.TF
-		per[r].TB += c.TB
-		per[r].TW += c.TW
+// meanShare is one rank's mean share of the GPU times, the model cut into
+// as many stages as there are ranks: the closed forms assume uniform ranks,
+// and pipelab compare prices them the same way
+// (docs/three-level-comparison.md); the simulated level shows what the
+// uneven stages (embedding, head) cost.
+func meanShare(cfg sim.GPUConfig, ranks int) (sim.StageCost, error) {
+	whole, err := sim.NewGPUModel(cfg, ranks)
+	if err != nil {
+		return sim.StageCost{}, err
 	}
-	return slices.MaxFunc(per, func(a, b sim.StageCost) int {
-		x, y := a.TF+a.TB+a.TW, b.TF+b.TB+b.TW
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	})
+	var c sim.StageCost
+	p := float64(ranks)
+	for r := range ranks {
+		st := whole.StageCost(r)
+		c.TF += st.TF / p
+		c.TB += st.TB / p
+		c.TW += st.TW / p
+	}
+	return c, nil
 }
 
 // addTimed adds the metrics and the events of a timed level.

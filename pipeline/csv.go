@@ -3,10 +3,13 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -230,7 +233,108 @@ func inferShape(t *Table, name string) error {
 		t.Placement[s] = stageRank[s]
 	}
 	t.Microbatches = maxMB + 1
+	return inferRoutes(t, name)
+}
+
+// inferRoutes fills in t's Routes and MicrobatchRoute when the cells show
+// that microbatches do not all traverse every stage, as in Chimera's two
+// pipelines: the stages a microbatch's actions name must be one contiguous
+// range, and each distinct range becomes a Route, in order of first and
+// last stage. When every microbatch names every stage, the table keeps nil
+// Routes, as PyTorch's schedules have. A microbatch that skips a stage
+// inside its range is malformed.
+func inferRoutes(t *Table, name string) error {
+	n := t.Microbatches
+	first, last, count := make([]int, n), make([]int, n), make([]int, n)
+	for m := range n {
+		first[m], last[m] = t.Stages(), -1
+	}
+	forEachStep(t, func(_ cellPos, sub Action) {
+		m := sub.Microbatch
+		first[m], last[m] = min(first[m], sub.Stage), max(last[m], sub.Stage)
+		count[m]++
+	})
+	// Mark the stages each microbatch names, one slot per stage of its
+	// range. A microbatch with fewer actions than its range has stages
+	// must skip one, so the slots never outnumber the actions.
+	offset, slots := make([]int, n), 0
+	for m := range n {
+		if count[m] < last[m]-first[m]+1 {
+			return skippedStage(t, name, m)
+		}
+		offset[m] = slots
+		slots += last[m] - first[m] + 1
+	}
+	named := make([]bool, slots)
+	forEachStep(t, func(_ cellPos, sub Action) {
+		named[offset[sub.Microbatch]+sub.Stage-first[sub.Microbatch]] = true
+	})
+	everyStage := true
+	for m := range n {
+		for i := range last[m] - first[m] + 1 {
+			if !named[offset[m]+i] {
+				return skippedStage(t, name, m)
+			}
+		}
+		everyStage = everyStage && first[m] == 0 && last[m] == t.Stages()-1
+	}
+	if everyStage {
+		return nil
+	}
+	index := map[Route]int{}
+	for m := range n {
+		index[Route{first[m], last[m]}] = 0
+	}
+	t.Routes = slices.SortedFunc(maps.Keys(index), func(a, b Route) int {
+		return cmp.Or(cmp.Compare(a.First, b.First), cmp.Compare(a.Last, b.Last))
+	})
+	for k, rt := range t.Routes {
+		index[rt] = k
+	}
+	t.MicrobatchRoute = make([]int, n)
+	for m := range n {
+		t.MicrobatchRoute[m] = index[Route{first[m], last[m]}]
+	}
 	return nil
+}
+
+// forEachStep calls visit with the cell and each single action of t that
+// names a microbatch: a step of that microbatch along its stages.
+func forEachStep(t *Table, visit func(cellPos, Action)) {
+	for r, row := range t.Rows {
+		for i, a := range row {
+			for _, sub := range subActions(a) {
+				if sub.Kind.HasMicrobatch() {
+					visit(cellPos{r + 1, i + 1}, sub)
+				}
+			}
+		}
+	}
+}
+
+// skippedStage describes microbatch m, whose stages are not one
+// contiguous range: it names the first stage m skips, the stages m runs
+// on either side of it, and the first cell of m on the stage after the
+// gap.
+func skippedStage(t *Table, name string, m int) error {
+	at := map[int]cellPos{} // first cell naming m on each stage
+	forEachStep(t, func(p cellPos, sub Action) {
+		if _, seen := at[sub.Stage]; !seen && sub.Microbatch == m {
+			at[sub.Stage] = p
+		}
+	})
+	stages := slices.Sorted(maps.Keys(at))
+	for i := 1; i < len(stages); i++ {
+		below, above := stages[i-1], stages[i]
+		if above == below+1 {
+			continue
+		}
+		p := at[above]
+		return &ParseError{File: name, Line: p.line, Cell: p.cell, Reason: fmt.Sprintf(
+			"microbatch %d runs on stages %d and %d but on no stage between (none of its actions names stage %d): "+
+				"a microbatch flows through one contiguous range of stages", m, below, above, below+1)}
+	}
+	panic("pipeline: skippedStage called on a contiguous microbatch")
 }
 
 // subActions returns the single actions a stands for: the forward and the

@@ -14,19 +14,26 @@ type asyncRun struct {
 }
 
 func newAsyncRun(stages, microbatches int) *asyncRun {
-	a := &asyncRun{
+	return &asyncRun{
 		stages: stages, microbatches: microbatches,
-		fDone: make([][]int, stages), bDone: make([][]int, stages),
+		fDone: notRun(stages, microbatches), bDone: notRun(stages, microbatches),
 		nextF: make([]int, stages), nextB: make([]int, stages),
 		steady: make([]bool, stages), preferB: make([]bool, stages),
 	}
-	for s := range stages {
-		a.fDone[s], a.bDone[s] = make([]int, microbatches), make([]int, microbatches)
-		for m := range microbatches {
-			a.fDone[s][m], a.bDone[s][m] = -1, -1
-		}
+}
+
+// notRun returns stages rows of microbatches steps, all -1 (not yet),
+// cut from one array.
+func notRun(stages, microbatches int) [][]int {
+	buf := make([]int, stages*microbatches)
+	for i := range buf {
+		buf[i] = -1
 	}
-	return a
+	rows := make([][]int, stages)
+	for s := range rows {
+		rows[s], buf = buf[:microbatches:microbatches], buf[microbatches:]
+	}
+	return rows
 }
 
 // ranBefore reports whether an op that ran in step done (-1: never)
@@ -63,11 +70,13 @@ func (a *asyncRun) backwardReady(s, step int) bool {
 }
 
 // steps runs until B(N-1, 0) has run and returns one row per stage, a
-// column per step.
+// column per step. The run only records the step of each op; the rows are
+// laid out once at the end, when their length (the step count) is known,
+// and cut from one array.
 func (a *asyncRun) steps(allow func(m, s, step int) bool) ([][]Action, error) {
-	rows := make([][]Action, a.stages)
 	chosen := make([]Action, a.stages)
-	for step := 0; a.nextB[0] < a.microbatches; step++ {
+	step := 0
+	for ; a.nextB[0] < a.microbatches; step++ {
 		idle := true
 		for s := range a.stages {
 			chosen[s] = a.choose(s, step, allow)
@@ -77,7 +86,6 @@ func (a *asyncRun) steps(allow func(m, s, step int) bool) ([][]Action, error) {
 			return nil, fmt.Errorf("no stage can run at step %d (stage 0 waits at microbatch %d)", step, a.nextB[0])
 		}
 		for s, op := range chosen {
-			rows[s] = append(rows[s], op)
 			switch op.Kind {
 			case Forward:
 				a.fDone[s][op.Microbatch] = step
@@ -88,7 +96,27 @@ func (a *asyncRun) steps(allow func(m, s, step int) bool) ([][]Action, error) {
 			}
 		}
 	}
-	return rows, nil
+	return a.grid(step), nil
+}
+
+// grid lays out a finished run of the given number of steps: every stage's
+// row has a column per step, F and B of each microbatch in the columns of
+// the steps they ran in, bubbles elsewhere. A finished run has run every
+// op: B(N-1, 0) waits on every stage's F and B of every microbatch.
+func (a *asyncRun) grid(steps int) [][]Action {
+	size := make([]int, a.stages)
+	for s := range size {
+		size[s] = steps
+	}
+	rows := carve(size)
+	for s := range rows {
+		rows[s] = rows[s][:steps]
+		for m := range a.microbatches {
+			rows[s][a.fDone[s][m]] = F(s, m)
+			rows[s][a.bDone[s][m]] = B(s, m)
+		}
+	}
+	return rows
 }
 
 // choose applies the steady/pref rule of stage s in step: B when it is

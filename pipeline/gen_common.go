@@ -63,9 +63,14 @@ func (c stageCounter) next(s int) int {
 //
 // An order that can never finish is a bug of the generator that wrote it,
 // reported as an error naming the stuck ranks.
+//
+// The placement only records the step of each action; the rows are laid
+// out once at the end, when each rank's length (the step of its last
+// action, plus one) is known, and cut from one array. A rank with no
+// actions gets a nil row.
 func placeUnitTime(t *Table, orders [][]Action, release func(Action) int) (*Table, error) {
 	g := newGridClock(t)
-	t.Rows = make([][]Action, len(orders))
+	at := stepSlots(orders) // at[r][i]: the step orders[r][i] runs in
 	next := make([]int, len(orders))
 	left := 0
 	for _, o := range orders {
@@ -80,15 +85,13 @@ func placeUnitTime(t *Table, orders [][]Action, release func(Action) int) (*Tabl
 			a := order[next[r]]
 			if release != nil && release(a) > step {
 				waiting = true
-				t.Rows[r] = append(t.Rows[r], Action{})
 				continue
 			}
 			if !g.ready(a, step) {
-				t.Rows[r] = append(t.Rows[r], Action{})
 				continue
 			}
-			t.Rows[r] = append(t.Rows[r], a)
 			g.finish(a, step)
+			at[r][next[r]] = step
 			next[r]++
 			left--
 			moved = true
@@ -97,7 +100,45 @@ func placeUnitTime(t *Table, orders [][]Action, release func(Action) int) (*Tabl
 			return nil, stuckOrders(orders, next)
 		}
 	}
+	t.Rows = layOut(orders, at)
 	return t, nil
+}
+
+// stepSlots returns a step per action of the orders, cut from one array.
+func stepSlots(orders [][]Action) [][]int {
+	total := 0
+	for _, o := range orders {
+		total += len(o)
+	}
+	buf := make([]int, total)
+	at := make([][]int, len(orders))
+	for r, o := range orders {
+		at[r], buf = buf[:len(o):len(o)], buf[len(o):]
+	}
+	return at
+}
+
+// layOut places each rank's actions in the columns of the steps they ran
+// in, bubbles between; a row ends with the rank's last action.
+func layOut(orders [][]Action, at [][]int) [][]Action {
+	size := make([]int, len(orders))
+	for r, steps := range at {
+		if n := len(steps); n > 0 {
+			size[r] = steps[n-1] + 1
+		}
+	}
+	rows := carve(size)
+	for r, order := range orders {
+		if size[r] == 0 {
+			rows[r] = nil
+			continue
+		}
+		rows[r] = rows[r][:size[r]]
+		for i, a := range order {
+			rows[r][at[r][i]] = a
+		}
+	}
+	return rows
 }
 
 // stuckOrders describes the heads of the orders that cannot run.

@@ -68,7 +68,7 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 		if e.ScheduleID != scheduleID {
 			continue
 		}
-		if e.Rank < 0 || !(e.End >= e.Start) {
+		if e.Rank < 0 || e.Rank >= maxGanttRanks || !(e.End >= e.Start) {
 			return fmt.Errorf("results: %s: schedule %q rank %d index %d: bad rank or interval [%g, %g]", path, scheduleID, e.Rank, e.Index, e.Start, e.End)
 		}
 		mine = append(mine, e)
@@ -122,6 +122,10 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 		drawKindLegend(strip, kinds, legendStyle)
 	})
 }
+
+// maxGanttRanks bounds the rows of a Gantt chart: more would not be
+// readable, and a corrupt rank must not size the figure.
+const maxGanttRanks = 1024
 
 // legendHeight is the strip under a Gantt chart that holds its legend.
 const legendHeight = 0.35 * vg.Inch

@@ -34,6 +34,7 @@ func figures() []figure {
 			row := ScheduleMetric{ScheduleID: "pipedream/p4m12", Family: "pipedream", Ranks: 4, Microbatches: 12, CostModel: CostUnit, Level: LevelLockstep}
 			return PlotGantt(p, pipedreamEvents(), []ScheduleMetric{row}, "pipedream/p4m12")
 		}},
+		{"gantt_comms", func(p string) error { return PlotGantt(p, genTimeline(), nil, "1f1b/p4m8") }},
 		{"delays_two_windows", func(p string) error {
 			all := delayStats()
 			for i := range all {
@@ -139,6 +140,9 @@ func TestPlotErrors(t *testing.T) {
 		{"no delays", func(p string) error { return PlotDelays(p, nil) }, ErrNoData, nil},
 		{"zero delay", func(p string) error { return PlotDelays(p, oneStage) }, ErrLogAxis, []string{"S = 1"}},
 		{"duplicate delay", func(p string) error { return PlotDelays(p, append(delayStats(), delayStats()[0])) }, nil, []string{"appears twice"}},
+		{"corrupt rank", func(p string) error {
+			return PlotGantt(p, []TimelineEvent{{Rank: 1 << 30, End: 1}}, nil, "")
+		}, nil, []string{"rank 1073741824"}},
 		{"no events", func(p string) error { return PlotGantt(p, nil, nil, "") }, ErrNoData, nil},
 		{"unknown schedule", func(p string) error { return PlotGantt(p, pipedreamEvents(), nil, "zb-v") }, ErrNoData, []string{`"zb-v"`}},
 		{"two schedules", func(p string) error { return PlotGantt(p, twoSchedules, nil, "") }, nil, []string{"2 schedules"}},

@@ -203,3 +203,35 @@ func TestPolicyHintRanks(t *testing.T) {
 		t.Error("ParsePolicy accepted eager")
 	}
 }
+
+// UNSHARD, RESHARD and REDUCE_GRAD keep their row position under Ready:
+// a REDUCE_GRAD that ends a row runs after every compute of the rank, an
+// UNSHARD that starts it before any.
+func TestPolicyReadyKeepsInPlaceActions(t *testing.T) {
+	tb := generate(t, "zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8}).Clone()
+	for r := range tb.Rows {
+		unshard := pipeline.Action{Kind: pipeline.Unshard, Stage: r, Microbatch: pipeline.NoMicrobatch}
+		reduce := pipeline.Action{Kind: pipeline.ReduceGrad, Stage: r, Microbatch: pipeline.NoMicrobatch}
+		tb.Rows[r] = append(append([]pipeline.Action{unshard}, tb.Rows[r]...), reduce)
+	}
+	opt := Options{Policy: Ready, Hint: InputForwardWeight, Variability: Variability{Seed: 4, Sigma: 0.5}}
+	tl := simulateOK(t, tb, Explicit{TF: 1, TB: 1, TW: 1}, opt)
+	for r, evs := range rankCompute(tl) {
+		first, last := evs[0].Start, evs[len(evs)-1].End
+		for _, e := range tl.Events {
+			if e.Rank != r {
+				continue
+			}
+			switch e.Action.Kind {
+			case pipeline.Unshard:
+				if e.End > first {
+					t.Errorf("rank %d: UNSHARD ends at %v, after the first compute starts at %v", r, e.End, first)
+				}
+			case pipeline.ReduceGrad:
+				if e.Start < last {
+					t.Errorf("rank %d: REDUCE_GRAD starts at %v, before the last compute ends at %v", r, e.Start, last)
+				}
+			}
+		}
+	}
+}

@@ -87,8 +87,10 @@ type search struct {
 // there are at most Problem.Exhaustive of them; otherwise it starts from
 // two partitions, the one that balances per-layer compute time
 // (BalancedPartition) and the even split by count, and improves each by
-// moving one layer at a time from one stage to another while the simulated
-// time per sample falls (or, while no candidate fits, the peak memory).
+// moving one layer at a time from one stage to another (between
+// neighbouring stages, else off the busiest rank or onto the idlest) while
+// the simulated time per sample falls (or, while no candidate fits, the
+// peak memory).
 // Schedules are searched in parallel; the result does not depend on the
 // order they finish in, and ties go to the schedule and count listed first.
 func Tune(p Problem) (*Result, error) {
@@ -206,20 +208,21 @@ func (s *search) enumerate() (*Candidate, error) {
 	return best, err
 }
 
-// climb moves one layer from one stage to another (shifting the stage
-// boundaries between them), taking the best move each round, until no
-// move improves the candidate. Moves between neighbouring stages are tried
-// first; moves between any two stages, which matter where stages far
-// apart share a rank (V placement), only when no neighbouring move helps.
+// climb moves one layer from one stage to another, taking the best move
+// each round, until no move improves the candidate. Moves between
+// neighbouring stages are tried first; when none helps, the rankMoves
+// between stages further apart.
 func (s *search) climb(start []int) (*Candidate, error) {
 	cur, err := s.evaluate(start)
 	if err != nil {
 		return nil, err
 	}
+	adjacent := adjacentMoves(len(start))
 	for {
-		next, err := s.bestMove(cur, true)
+		next, err := s.bestMove(cur, adjacent)
 		if err == nil && next == nil {
-			next, err = s.bestMove(cur, false)
+			far := rankMoves(cur.Partition, s.table.Placement, s.table.Ranks(), s.seconds)
+			next, err = s.bestMove(cur, far)
 		}
 		if err != nil {
 			return nil, err
@@ -231,29 +234,21 @@ func (s *search) climb(start []int) (*Candidate, error) {
 	}
 }
 
-// bestMove returns the best candidate one layer move away from cur that
-// beats it, or nil; adjacent limits the moves to neighbouring stages,
-// otherwise only moves between stages further apart are tried.
-func (s *search) bestMove(cur *Candidate, adjacent bool) (*Candidate, error) {
+// bestMove returns the best candidate one of the moves away from cur that
+// beats it, or nil.
+func (s *search) bestMove(cur *Candidate, moves []move) (*Candidate, error) {
 	var next *Candidate
-	for from := range cur.Partition {
-		if cur.Partition[from] < 2 {
+	for _, m := range moves {
+		part := m.apply(cur.Partition)
+		if part == nil {
 			continue
 		}
-		for to := range cur.Partition {
-			if d := to - from; d == 0 || (d == 1 || d == -1) != adjacent {
-				continue
-			}
-			part := slices.Clone(cur.Partition)
-			part[from]--
-			part[to]++
-			c, err := s.evaluate(part)
-			if err != nil {
-				return nil, err
-			}
-			if better(c, cur) && better(c, next) {
-				next = c
-			}
+		c, err := s.evaluate(part)
+		if err != nil {
+			return nil, err
+		}
+		if better(c, cur) && better(c, next) {
+			next = c
 		}
 	}
 	return next, nil

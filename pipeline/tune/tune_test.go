@@ -120,9 +120,10 @@ func checkBaseline(t *testing.T, res *Result) {
 }
 
 // TestLocalSearchIsLocalOptimum turns enumeration off: the choice must
-// beat every partition one layer move away, in its own schedule, and
-// no baseline that fits may beat it. (It need not be the global optimum:
-// local search can stop in a local one.)
+// beat every partition one move of its neighbourhood away (one layer
+// between neighbouring stages, or off the busiest rank, or onto the
+// idlest), in its own schedule, and no baseline that fits may beat it. It
+// need not be the global optimum: local search can stop in a local one.
 func TestLocalSearchIsLocalOptimum(t *testing.T) {
 	src := rand.New(rand.NewPCG(11, 1))
 	for trial := range 4 {
@@ -134,24 +135,43 @@ func TestLocalSearchIsLocalOptimum(t *testing.T) {
 		}
 		checkBaseline(t, res)
 		best := res.Best
-		for from := range best.Partition {
-			for to := range best.Partition {
-				if from == to || best.Partition[from] < 2 {
-					continue
-				}
-				part := slices.Clone(best.Partition)
-				part[from]--
-				part[to]++
-				c, err := simulate(p, best.Table, best.Schedule, part)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if better(c, &best) {
-					t.Errorf("trial %d: %s %v (%.6g s/sample) beats the choice %v (%.6g)",
-						trial, best.Schedule, part, c.PerSample, best.Partition, best.PerSample)
-				}
+		layers, _ := p.Config.Layers()
+		seconds := layerSeconds(p.Config, layers)
+		moves := append(adjacentMoves(len(best.Partition)),
+			rankMoves(best.Partition, best.Table.Placement, best.Table.Ranks(), seconds)...)
+		for _, m := range moves {
+			part := m.apply(best.Partition)
+			if part == nil {
+				continue
+			}
+			c, err := simulate(p, best.Table, best.Schedule, part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if better(c, &best) {
+				t.Errorf("trial %d: %s %v (%.6g s/sample) beats the choice %v (%.6g)",
+					trial, best.Schedule, part, c.PerSample, best.Partition, best.PerSample)
 			}
 		}
+	}
+}
+
+func TestRankMoves(t *testing.T) {
+	// V placement of 4 stages on 2 ranks: 0, 1, 1, 0. Rank 0 holds stages
+	// 0 and 3 with 3 + 1 layers of cost 1, rank 1 stages 1 and 2 with 1 + 1:
+	// rank 0 is the busiest, rank 1 the idlest. Moves between stages two or
+	// more apart: off rank 0's stages 0 (to 2, 3) and 3 (to 0, 1), and onto
+	// rank 1's stages from stages not on rank 0 (none are two apart).
+	got := rankMoves([]int{3, 1, 1, 1}, []int{0, 1, 1, 0}, 2, []float64{1, 1, 1, 1, 1, 1})
+	want := []move{{0, 2}, {0, 3}, {3, 0}, {3, 1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("rankMoves = %v, want %v", got, want)
+	}
+	if got := adjacentMoves(3); !slices.Equal(got, []move{{0, 1}, {1, 0}, {1, 2}, {2, 1}}) {
+		t.Errorf("adjacentMoves(3) = %v", got)
+	}
+	if (move{1, 0}).apply([]int{2, 1}) != nil {
+		t.Error("a move that empties a stage was applied")
 	}
 }
 
