@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -128,9 +127,13 @@ type cellPos struct{ line, cell int }
 //
 // The placement is inferred from the cells (every stage must appear on
 // exactly one rank, and stages are numbered 0..S-1), and so is the
-// microbatch count (microbatches are numbered 0..M-1). name is used in error
-// messages only. Every rejection is a *ParseError naming name, a line and a
-// cell, and wraps ErrMalformed.
+// microbatch count (microbatches are numbered 0..M-1). So are the routes:
+// the stages a microbatch's actions name must be one contiguous range, and
+// when some microbatch does not name every stage (Chimera's two
+// pipelines), each distinct range becomes a Route and MicrobatchRoute says
+// which one each microbatch takes; otherwise Routes stays nil. name is used
+// in error messages only. Every rejection is a *ParseError naming name, a
+// line and a cell, and wraps ErrMalformed.
 func ReadCSV(r io.Reader, name string) (*Table, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -180,7 +183,8 @@ func ReadCSV(r io.Reader, name string) (*Table, error) {
 	return t, nil
 }
 
-// inferShape fills in t's Placement and Microbatches from its cells.
+// inferShape fills in t's Placement, Microbatches and routes from its
+// cells.
 func inferShape(t *Table, name string) error {
 	stageAt := map[int]cellPos{} // first cell naming each stage
 	stageRank := map[int]int{}   // rank of each stage
@@ -245,57 +249,47 @@ func inferShape(t *Table, name string) error {
 // inside its range is malformed.
 func inferRoutes(t *Table, name string) error {
 	n := t.Microbatches
-	first, last, count := make([]int, n), make([]int, n), make([]int, n)
+	// Group, by microbatch, the stages its actions name (a counting sort;
+	// inferShape made sure no group is empty).
+	start := make([]int, n+1)
+	forEachStep(t, func(_ cellPos, sub Action) { start[sub.Microbatch+1]++ })
 	for m := range n {
-		first[m], last[m] = t.Stages(), -1
+		start[m+1] += start[m]
 	}
+	stages, fill := make([]int, start[n]), slices.Clone(start[:n])
 	forEachStep(t, func(_ cellPos, sub Action) {
-		m := sub.Microbatch
-		first[m], last[m] = min(first[m], sub.Stage), max(last[m], sub.Stage)
-		count[m]++
+		stages[fill[sub.Microbatch]] = sub.Stage
+		fill[sub.Microbatch]++
 	})
-	// Mark the stages each microbatch names, one slot per stage of its
-	// range. A microbatch with fewer actions than its range has stages
-	// must skip one, so the slots never outnumber the actions.
-	offset, slots := make([]int, n), 0
-	for m := range n {
-		if count[m] < last[m]-first[m]+1 {
-			return skippedStage(t, name, m)
-		}
-		offset[m] = slots
-		slots += last[m] - first[m] + 1
-	}
-	named := make([]bool, slots)
-	forEachStep(t, func(_ cellPos, sub Action) {
-		named[offset[sub.Microbatch]+sub.Stage-first[sub.Microbatch]] = true
-	})
+	routeOf := make([]Route, n)
 	everyStage := true
 	for m := range n {
-		for i := range last[m] - first[m] + 1 {
-			if !named[offset[m]+i] {
-				return skippedStage(t, name, m)
+		group := stages[start[m]:start[m+1]]
+		slices.Sort(group)
+		for i := 1; i < len(group); i++ {
+			if group[i] > group[i-1]+1 {
+				return skippedStage(t, name, m, group[i-1], group[i])
 			}
 		}
-		everyStage = everyStage && first[m] == 0 && last[m] == t.Stages()-1
+		routeOf[m] = Route{group[0], group[len(group)-1]}
+		everyStage = everyStage && routeOf[m] == Route{0, t.Stages() - 1}
 	}
 	if everyStage {
 		return nil
 	}
-	index := map[Route]int{}
-	for m := range n {
-		index[Route{first[m], last[m]}] = 0
-	}
-	t.Routes = slices.SortedFunc(maps.Keys(index), func(a, b Route) int {
-		return cmp.Or(cmp.Compare(a.First, b.First), cmp.Compare(a.Last, b.Last))
-	})
-	for k, rt := range t.Routes {
-		index[rt] = k
-	}
+	t.Routes = slices.Clone(routeOf)
+	slices.SortFunc(t.Routes, compareRoutes)
+	t.Routes = slices.Clip(slices.Compact(t.Routes))
 	t.MicrobatchRoute = make([]int, n)
-	for m := range n {
-		t.MicrobatchRoute[m] = index[Route{first[m], last[m]}]
+	for m, rt := range routeOf {
+		t.MicrobatchRoute[m], _ = slices.BinarySearchFunc(t.Routes, rt, compareRoutes)
 	}
 	return nil
+}
+
+// compareRoutes orders routes by first stage, then last.
+func compareRoutes(a, b Route) int {
+	return cmp.Or(cmp.Compare(a.First, b.First), cmp.Compare(a.Last, b.Last))
 }
 
 // forEachStep calls visit with the cell and each single action of t that
@@ -312,29 +306,18 @@ func forEachStep(t *Table, visit func(cellPos, Action)) {
 	}
 }
 
-// skippedStage describes microbatch m, whose stages are not one
-// contiguous range: it names the first stage m skips, the stages m runs
-// on either side of it, and the first cell of m on the stage after the
-// gap.
-func skippedStage(t *Table, name string, m int) error {
-	at := map[int]cellPos{} // first cell naming m on each stage
+// skippedStage reports microbatch m, whose actions name stages below and
+// above but none between, at the first cell naming m on stage above.
+func skippedStage(t *Table, name string, m, below, above int) error {
+	var at cellPos
 	forEachStep(t, func(p cellPos, sub Action) {
-		if _, seen := at[sub.Stage]; !seen && sub.Microbatch == m {
-			at[sub.Stage] = p
+		if at.line == 0 && sub.Microbatch == m && sub.Stage == above {
+			at = p
 		}
 	})
-	stages := slices.Sorted(maps.Keys(at))
-	for i := 1; i < len(stages); i++ {
-		below, above := stages[i-1], stages[i]
-		if above == below+1 {
-			continue
-		}
-		p := at[above]
-		return &ParseError{File: name, Line: p.line, Cell: p.cell, Reason: fmt.Sprintf(
-			"microbatch %d runs on stages %d and %d but on no stage between (none of its actions names stage %d): "+
-				"a microbatch flows through one contiguous range of stages", m, below, above, below+1)}
-	}
-	panic("pipeline: skippedStage called on a contiguous microbatch")
+	return &ParseError{File: name, Line: at.line, Cell: at.cell, Reason: fmt.Sprintf(
+		"microbatch %d runs on stages %d and %d but on none between (no action of it names stage %d): "+
+			"a microbatch flows through one contiguous range of stages", m, below, above, below+1)}
 }
 
 // subActions returns the single actions a stands for: the forward and the

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -127,6 +128,9 @@ func TestReadCSVFixtures(t *testing.T) {
 		if tb.Microbatches != 8 {
 			t.Errorf("%s: %d microbatches, want 8", tc.path, tb.Microbatches)
 		}
+		if tb.Routes != nil || tb.MicrobatchRoute != nil {
+			t.Errorf("%s: routes %v %v, want none: every microbatch runs on every stage", tc.path, tb.Routes, tb.MicrobatchRoute)
+		}
 		if tb.HasComms() != tc.comms {
 			t.Errorf("%s: HasComms() = %v, want %v", tc.path, tb.HasComms(), tc.comms)
 		}
@@ -193,6 +197,10 @@ func TestReadCSVErrors(t *testing.T) {
 		{"stage gap", "0F0\r\n2F0\r\n", 2, 1, "stage 2 appears but stage 1 appears in no cell"},
 		{"microbatch gap", "0F0,0F2\r\n", 1, 2, "microbatch 2 appears but microbatch 1 appears in no cell"},
 		{"quoted", "\"0F0\",0F1\r\n", 1, 1, "quoted cell"},
+		// Microbatch 0 is on stages 0 and 2; stage 1 exists (microbatch 1
+		// runs there) but microbatch 0 skips it.
+		{"microbatch skips a stage", "0F0,0B0\r\n1F1\r\n2F0,2B0\r\n", 3, 1, "microbatch 0 runs on stages 0 and 2 but on none between (no action of it names stage 1)"},
+		{"overlap skips a stage", "0F0,0F1\r\n1F0\r\n(2F1;2B0)OVERLAP_F_B\r\n", 3, 1, "microbatch 1 runs on stages 0 and 2 but on none between"},
 		{"stray carriage return", "0F0,0F1\r0F2\r\n", 1, 2, "carriage return inside a line"},
 	}
 	for _, tc := range tests {
@@ -269,13 +277,109 @@ func TestCSVRoundTrip(t *testing.T) {
 	}
 }
 
+func TestReadCSVRoutes(t *testing.T) {
+	// Each want is read off the cells by hand: the stages each microbatch's
+	// actions name, one Route per distinct range, ordered by first stage,
+	// then last.
+	tests := []struct {
+		name            string
+		in              string
+		routes          []Route
+		microbatchRoute []int
+	}{
+		{"every stage", "0F0,0F1,,0B0,,0B1\r\n,1F0,1B0,1F1,1B1,\r\n", nil, nil},
+		// Chimera's P = 2, M = 2 table (chimeraP2M2 in lower_test.go).
+		{"two pipelines", "0F0,3F1,3B1,0B0\r\n2F1,1F0,1B0,2B1\r\n", []Route{{0, 1}, {2, 3}}, []int{0, 1}},
+		{"lowered two pipelines", "0F0,0SEND_F0,3RECV_F1,3F1,3B1,3SEND_B1,0RECV_B0,0B0\r\n" +
+			"2F1,2SEND_F1,1RECV_F0,1F0,1B0,1SEND_B0,2RECV_B1,2B1\r\n", []Route{{0, 1}, {2, 3}}, []int{0, 1}},
+		{"one stage each", "0F0,0B0\r\n1F1,1B1\r\n", []Route{{0, 0}, {1, 1}}, []int{0, 1}},
+		// Microbatch 0 takes the later route: routes are ordered by stage,
+		// not by microbatch.
+		{"nested", "0F1,0B1\r\n1F0,1F1,1B1,1B0\r\n", []Route{{0, 1}, {1, 1}}, []int{1, 0}},
+		// REDUCE_GRAD names stage 1 but no microbatch, so no microbatch
+		// reaches stage 1.
+		{"stage without microbatches", "0F0,0B0,0F1,0B1\r\n1REDUCE_GRAD\r\n", []Route{{0, 0}}, []int{0, 0}},
+		// OVERLAP_F_B names two microbatches: 0 on stages 0..1, 1 on 1.
+		{"overlap", "0F0,0B0\r\n1F1,(1F0;1B1)OVERLAP_F_B,1B0\r\n", []Route{{0, 1}, {1, 1}}, []int{0, 1}},
+	}
+	for _, tc := range tests {
+		tb, err := ReadCSV(strings.NewReader(tc.in), tc.name+".csv")
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if !slices.Equal(tb.Routes, tc.routes) || !slices.Equal(tb.MicrobatchRoute, tc.microbatchRoute) {
+			t.Errorf("%s: routes %v, microbatch routes %v; want %v, %v", tc.name, tb.Routes, tb.MicrobatchRoute, tc.routes, tc.microbatchRoute)
+		}
+		if (tb.Routes == nil) != (tc.routes == nil) {
+			t.Errorf("%s: Routes nil = %v, want %v", tc.name, tb.Routes == nil, tc.routes == nil)
+		}
+	}
+}
+
+// TestCSVChimeraRoundTrip writes Chimera tables, as generated and lowered,
+// and reads them back: the routes the generator gave them (gen_chimera.go)
+// come back with the cells, and the table read back lowers and runs in
+// PyTorch's lockstep check to the count of the generated table.
+func TestCSVChimeraRoundTrip(t *testing.T) {
+	for _, sh := range []Shape{{Ranks: 2, Microbatches: 2}, {Ranks: 2, Microbatches: 6}, {Ranks: 4, Microbatches: 4}, {Ranks: 4, Microbatches: 12}} {
+		gen := mustGenerate(t, "chimera", sh)
+		lowered, err := Lower(gen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			format string
+			tb     *Table
+		}{{"compute_only", gen}, {"compute_comms", lowered}} {
+			name := fmt.Sprintf("P%d_M%d_%s", sh.Ranks, sh.Microbatches, tc.format)
+			var buf bytes.Buffer
+			if err := WriteCSV(&buf, tc.tb); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ReadCSV(&buf, name)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if !tablesEqual(back, tc.tb) {
+				t.Errorf("%s: read back routes %v %v, want %v %v", name, back.Routes, back.MicrobatchRoute, tc.tb.Routes, tc.tb.MicrobatchRoute)
+			}
+			if err := back.Validate(); err != nil {
+				t.Errorf("%s: read back: %v", name, err)
+			}
+			want, err := lockstepCount(tc.tb)
+			if err != nil {
+				t.Fatalf("%s: generated table: %v", name, err)
+			}
+			if got, err := lockstepCount(back); err != nil || got != want {
+				t.Errorf("%s: read back: %d steps, %v; want %d as generated", name, got, err, want)
+			}
+		}
+	}
+}
+
+// lockstepCount lowers t if it has no communication yet and counts its
+// lockstep steps.
+func lockstepCount(t *Table) (int, error) {
+	if !t.HasComms() {
+		low, err := Lower(t)
+		if err != nil {
+			return 0, err
+		}
+		t = low
+	}
+	return Lockstep(t)
+}
+
 // rowsEqual compares rows cell by cell; a nil row equals an empty one.
 func rowsEqual(a, b [][]Action) bool {
 	return slices.EqualFunc(a, b, func(x, y []Action) bool { return slices.Equal(x, y) })
 }
 
-// tablesEqual compares what a schedule file carries: rows, placement and
-// microbatch count.
+// tablesEqual compares what a schedule file carries: rows, placement,
+// microbatch count and routes.
 func tablesEqual(a, b *Table) bool {
-	return rowsEqual(a.Rows, b.Rows) && slices.Equal(a.Placement, b.Placement) && a.Microbatches == b.Microbatches
+	return rowsEqual(a.Rows, b.Rows) && slices.Equal(a.Placement, b.Placement) && a.Microbatches == b.Microbatches &&
+		slices.Equal(a.Routes, b.Routes) && slices.Equal(a.MicrobatchRoute, b.MicrobatchRoute)
 }
