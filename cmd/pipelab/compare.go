@@ -36,10 +36,11 @@ families (1 = fastest; ties share a rank):
              included.
 
 Peak activations are in activations of one rank's share of the model (M_B):
-a chunk of a family with V chunks per rank holds 1/V. With --model the peak
-memory (weights, gradients, optimizer state and activations) is shown too.
-The cost flags are those of "pipelab simulate"; --kinds takes
-family[:chunks] items, e.g. interleaved-1f1b:4.`
+a chunk of a family with V chunks per rank holds 1/V, an activation of one
+of Chimera's replicas a whole M_B. With --model the peak memory (weights,
+gradients, optimizer state and activations) is shown too. The cost flags
+are those of "pipelab simulate"; --kinds takes family[:chunks] items, e.g.
+interleaved-1f1b:4.`
 
 const defaultCompareKinds = "gpipe,1f1b,chimera,hanayo,zb-h1,interleaved-1f1b"
 

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+
+	"pipelab/pipeline"
 )
 
 // At the formula level GPipe and 1F1B tie, (M + P - 1)(T_F + T_B), and
@@ -11,7 +15,9 @@ import (
 // first; 1F1B holds P activations where GPipe holds M (REFERENCE.md §2:
 // the tabular-schedule paper's "GPipe and 1F1B tie in runtime while 1F1B
 // has the lower activation peak"). With free transfers the simulation
-// agrees on all three.
+// agrees with the formula for GPipe, 1F1B and interleaved 1F1B; Chimera's
+// table is built for T_B = T_F (TestSimulateCommandChimera), so with
+// T_B = 2T_F it is only checked at the formula level here.
 func TestCompareCommand(t *testing.T) {
 	var rep compareReport
 	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "8", "--kinds", "gpipe,1f1b,chimera,interleaved-1f1b:2",
@@ -71,4 +77,59 @@ func TestCompareCommandGPUAndNotes(t *testing.T) {
 	if code := run([]string{"compare", "--stages", "4", "--microbatches", "8"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "chimera") {
 		t.Errorf("text: exit %d, output %q", code, out.String())
 	}
+}
+
+// pipeline.Lower and pipeline.Lockstep follow Chimera's two routes, so
+// compare and simulate give Chimera a lockstep count: the library's count
+// of the table lowered as they lower it (bubbles dropped, I and W apart),
+// which for P = 2, M = 2 is the 10 steps TestLockstepChimera (package
+// pipeline) counts by hand. The text table prints it with its rank, not
+// n/a.
+func TestCompareChimeraLockstep(t *testing.T) {
+	for _, sh := range []pipeline.Shape{{Ranks: 2, Microbatches: 2}, {Ranks: 4, Microbatches: 8}, {Ranks: 6, Microbatches: 12}} {
+		name := fmt.Sprintf("P=%d M=%d", sh.Ranks, sh.Microbatches)
+		gen, err := pipeline.Generate("chimera", sh)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		lowered, err := pipeline.Lower(pipeline.DropBubbles(gen))
+		if err != nil {
+			t.Fatalf("%s: lower: %v", name, err)
+		}
+		want, err := pipeline.Lockstep(lowered)
+		if err != nil {
+			t.Fatalf("%s: lockstep: %v", name, err)
+		}
+		if sh.Ranks == 2 && sh.Microbatches == 2 && want != 10 {
+			t.Errorf("%s: the library counts %d steps, want 10 (TestLockstepChimera)", name, want)
+		}
+		shape := []string{"--stages", strconv.Itoa(sh.Ranks), "--microbatches", strconv.Itoa(sh.Microbatches)}
+		var rep compareReport
+		runJSON(t, append([]string{"compare", "--kinds", "chimera", "--format", "json"}, shape...), &rep)
+		if c := rep.Families[0]; c.Lockstep == nil || *c.Lockstep != want || c.LockstepRank != 1 || c.Note != "" {
+			t.Errorf("%s: compare gives chimera lockstep %v rank %d note %q, want %d steps ranked 1", name, c.Lockstep, c.LockstepRank, c.Note, want)
+		}
+		var sim simulateReport
+		runJSON(t, append([]string{"simulate", "--kind", "chimera", "--format", "json"}, shape...), &sim)
+		if sim.Steps == nil || *sim.Steps != want || sim.StepsNote != "" {
+			t.Errorf("%s: simulate gives steps %v (%q), want %d", name, sim.Steps, sim.StepsNote, want)
+		}
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"compare", "--kinds", "chimera"}, shape...), &out, &errb); code != 0 {
+			t.Fatalf("%s: text: exit %d, stderr %q", name, code, errb.String())
+		}
+		if line := chimeraLine(out.String()); !strings.Contains(line, fmt.Sprintf(" %d #1 ", want)) {
+			t.Errorf("%s: text row %q lacks the lockstep count %d #1", name, line, want)
+		}
+	}
+}
+
+// chimeraLine returns the row of the chimera family in compare's text.
+func chimeraLine(text string) string {
+	for line := range strings.SplitSeq(text, "\n") {
+		if strings.HasPrefix(line, "chimera ") {
+			return line
+		}
+	}
+	return ""
 }

@@ -65,7 +65,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errUsage):
 		return 2
 	}
-	fmt.Fprintf(stderr, "pipelab %s: %v\n", c.name, err)
+	// Package errors carry their package's prefix ("tune: ..."); where the
+	// package and the command share a name, say it once.
+	msg := strings.TrimPrefix(err.Error(), c.name+": ")
+	fmt.Fprintf(stderr, "pipelab %s: %s\n", c.name, msg)
 	return 1
 }
 

@@ -33,7 +33,8 @@ lockstep (PyTorch's unit-time lockstep check of the lowered table, read as a
 grid), explicit times (--fwd, --bwd, --wgrad, --comm), or the GPU timing
 model (--model, --gpu, --link; "pipelab presets" lists them). Explicit and
 GPU times are those of one rank's share of the model: a family with V chunks
-per rank spends T/V per chunk; --comm is per transfer.
+per rank spends T/V per chunk, while Chimera's two stages per rank are
+replicas of one share and each costs T; --comm is per transfer.
 
 --policy ready lets each rank run, whenever it is free, the best-ranked of
 its ready actions (--hint table, bf or bfw) without holding more

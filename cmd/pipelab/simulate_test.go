@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -100,6 +102,38 @@ func TestSimulateCommandFiles(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "makespan:") {
 		t.Errorf("text output lacks the makespan:\n%s", out.String())
+	}
+}
+
+// Chimera's table is built for T_B = T_F (arXiv 2107.06925): with those
+// times and free transfers its bubble ratio is (P - 2)/(2M + P - 2) of the
+// iteration, every rank busy 2M·T_F, so the makespan is (2M + P - 2)T_F.
+// The same table written by "pipelab schedule --format csv" has no routes
+// in it (PyTorch's CSV carries none); read back with --schedule, its
+// routes are inferred and it times exactly as the generated one.
+func TestSimulateCommandChimera(t *testing.T) {
+	for _, pm := range [][2]int{{2, 2}, {2, 4}, {4, 8}, {6, 12}} {
+		p, m := strconv.Itoa(pm[0]), strconv.Itoa(pm[1])
+		costs := []string{"--fwd", "1", "--bwd", "1", "--format", "json"}
+		var gen simulateReport
+		runJSON(t, append([]string{"simulate", "--kind", "chimera", "--stages", p, "--microbatches", m}, costs...), &gen)
+		if want := float64(2*pm[1] + pm[0] - 2); gen.Makespan != want {
+			t.Errorf("chimera P=%s M=%s: makespan %v, want 2M + P - 2 = %v", p, m, gen.Makespan, want)
+		}
+		var out, errb bytes.Buffer
+		if code := run([]string{"schedule", "--kind", "chimera", "--stages", p, "--microbatches", m, "--format", "csv"}, &out, &errb); code != 0 {
+			t.Fatalf("schedule: exit %d, stderr %q", code, errb.String())
+		}
+		path := filepath.Join(t.TempDir(), "chimera.csv")
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var read simulateReport
+		runJSON(t, append([]string{"simulate", "--schedule", path}, costs...), &read)
+		read.Schedule = gen.Schedule
+		if !reflect.DeepEqual(read, gen) {
+			t.Errorf("chimera P=%s M=%s: from its CSV\n%+v\nwant as generated\n%+v", p, m, read, gen)
+		}
 	}
 }
 

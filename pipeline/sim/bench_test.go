@@ -60,3 +60,18 @@ func BenchmarkWalkTable1F1B64x1024(b *testing.B) {
 	}
 	b.ReportMetric(float64(actions)*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
 }
+
+// BenchmarkRankStats1F1B64x1024 times the per-rank statistics "pipelab
+// simulate" prints (busy, idle, comm wait, peak activations) on the
+// timeline of BenchmarkSimulate1F1B64x1024; actions/s counts its events.
+func BenchmarkRankStats1F1B64x1024(b *testing.B) {
+	tl, err := Simulate(benchTable(b), benchCost, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		RankStats(tl, nil)
+	}
+	b.ReportMetric(float64(len(tl.Events))*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}

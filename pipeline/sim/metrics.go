@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"math"
-
-	"pipelab/pipeline"
-)
+import "math"
 
 // Makespan returns the time from the first start to the last end of a
 // timeline's events (0 for an empty timeline).
@@ -22,6 +18,15 @@ func Makespan(tl *Timeline) float64 {
 // rankCompute returns each rank's compute events in the order they ran.
 func rankCompute(tl *Timeline) [][]Event {
 	out := make([][]Event, tl.Table.Ranks())
+	counts := make([]int, len(out))
+	for _, e := range tl.Events {
+		if e.Action.Kind.IsCompute() && e.Rank >= 0 && e.Rank < len(out) {
+			counts[e.Rank]++
+		}
+	}
+	for r := range out {
+		out[r] = make([]Event, 0, counts[r])
+	}
 	for _, e := range tl.Events {
 		if e.Action.Kind.IsCompute() && e.Rank >= 0 && e.Rank < len(out) {
 			out[e.Rank] = append(out[e.Rank], e)
@@ -80,14 +85,15 @@ type RankStat struct {
 // bytes are zero.
 func RankStats(tl *Timeline, mem MemoryModel) []RankStat {
 	span := Makespan(tl)
-	waits := CommWait(tl)
-	peaks := PeakActivations(tl)
+	byRank := rankCompute(tl)
+	waits := commWait(tl, byRank)
+	peaks := peakActivations(tl, byRank)
 	var bytes []float64
 	if mem != nil {
-		bytes = PeakMemory(tl, mem)
+		bytes = peakMemory(tl, byRank, mem)
 	}
 	stats := make([]RankStat, tl.Table.Ranks())
-	for r, evs := range rankCompute(tl) {
+	for r, evs := range byRank {
 		st := RankStat{Rank: r, CommWait: waits[r], PeakActivations: peaks[r]}
 		for _, e := range evs {
 			st.Busy += e.End - e.Start
@@ -104,9 +110,14 @@ func RankStats(tl *Timeline, mem MemoryModel) []RankStat {
 // PeakActivations returns, per rank, the most activations held at once
 // (see RankStat.PeakActivations).
 func PeakActivations(tl *Timeline) []int {
+	return peakActivations(tl, rankCompute(tl))
+}
+
+// peakActivations is PeakActivations on the compute events split by rank.
+func peakActivations(tl *Timeline, byRank [][]Event) []int {
 	rule := newActivationRule(tl.Table)
 	peaks := make([]int, tl.Table.Ranks())
-	for r, evs := range rankCompute(tl) {
+	for r, evs := range byRank {
 		held := 0
 		for _, e := range evs {
 			held += rule.delta(e.Action)
@@ -119,13 +130,18 @@ func PeakActivations(tl *Timeline) []int {
 // PeakMemory returns, per rank, the static bytes of its stages plus the
 // most activation bytes it held at once, as mem prices them.
 func PeakMemory(tl *Timeline, mem MemoryModel) []float64 {
+	return peakMemory(tl, rankCompute(tl), mem)
+}
+
+// peakMemory is PeakMemory on the compute events split by rank.
+func peakMemory(tl *Timeline, byRank [][]Event, mem MemoryModel) []float64 {
 	t := tl.Table
 	rule := newActivationRule(t)
 	out := make([]float64, t.Ranks())
 	for s, r := range t.Placement {
 		out[r] += mem.StaticBytes(s)
 	}
-	for r, evs := range rankCompute(tl) {
+	for r, evs := range byRank {
 		var held, peak float64
 		for _, e := range evs {
 			for _, sub := range singleActions(e.Action) {
@@ -136,117 +152,4 @@ func PeakMemory(tl *Timeline, mem MemoryModel) []float64 {
 		out[r] += peak
 	}
 	return out
-}
-
-// message names a transfer: direction (dirF or dirB), producing stage and
-// microbatch.
-type message struct{ dir, stage, mb int }
-
-// messageOf returns the message a SEND event carries.
-func messageOf(a pipeline.Action) (message, bool) {
-	switch a.Kind {
-	case pipeline.SendF:
-		return message{dirF, a.Stage, a.Microbatch}, true
-	case pipeline.SendB:
-		return message{dirB, a.Stage, a.Microbatch}, true
-	}
-	return message{}, false
-}
-
-// remoteInputs lists the messages compute action a on rank r needs from
-// other ranks.
-func remoteInputs(t *pipeline.Table, r int, a pipeline.Action) []message {
-	var out []message
-	for _, sub := range singleActions(a) {
-		s, m := sub.Stage, sub.Microbatch
-		if s < 0 || s >= t.Stages() || m < 0 || m >= t.Microbatches {
-			continue
-		}
-		rt := t.RouteOf(m)
-		switch sub.Kind {
-		case pipeline.Forward:
-			if s > rt.First && t.Placement[s-1] != r {
-				out = append(out, message{dirF, s - 1, m})
-			}
-		case pipeline.Backward, pipeline.BackwardInput:
-			if s < rt.Last && t.Placement[s+1] != r {
-				out = append(out, message{dirB, s + 1, m})
-			}
-		}
-	}
-	return out
-}
-
-// CommWait returns, per rank, the time its compute stream waited for
-// transfers (see RankStat.CommWait). A timeline without transfer events,
-// such as FromGrid's, waits for none.
-func CommWait(tl *Timeline) []float64 {
-	arrival := map[message]float64{}
-	produced := map[message]float64{}
-	start := math.Inf(1)
-	for _, e := range tl.Events {
-		start = min(start, e.Start)
-		if msg, ok := messageOf(e.Action); ok {
-			arrival[msg] = e.End
-		}
-		for _, sub := range singleActions(e.Action) {
-			switch sub.Kind {
-			case pipeline.Forward:
-				produced[message{dirF, sub.Stage, sub.Microbatch}] = e.End
-			case pipeline.Backward, pipeline.BackwardInput:
-				produced[message{dirB, sub.Stage, sub.Microbatch}] = e.End
-			}
-		}
-	}
-	waits := make([]float64, tl.Table.Ranks())
-	for r, evs := range rankCompute(tl) {
-		prev := start
-		for _, e := range evs {
-			var wait float64
-			for _, msg := range remoteInputs(tl.Table, r, e.Action) {
-				arrived, sent := arrival[msg]
-				if !sent {
-					continue
-				}
-				from := max(prev, produced[msg])
-				wait = max(wait, min(e.Start, arrived)-from)
-			}
-			waits[r] += wait
-			prev = e.End
-		}
-	}
-	return waits
-}
-
-// MessageSizer gives the bytes of the message a SEND action carries; the
-// GPU timing model is one.
-type MessageSizer interface {
-	MessageBytes(a pipeline.Action) float64
-}
-
-// CommVolume is the point-to-point traffic of a timeline.
-type CommVolume struct {
-	// Messages is the number of transfers between ranks.
-	Messages int
-	// LinkTime is the sum of their durations.
-	LinkTime float64
-	// Bytes is the sum of their sizes, when a MessageSizer is known.
-	Bytes float64
-}
-
-// Communication returns the traffic of a simulated timeline: one transfer
-// per SEND event (implicit or explicit). sizer may be nil.
-func Communication(tl *Timeline, sizer MessageSizer) CommVolume {
-	var v CommVolume
-	for _, e := range tl.Events {
-		if _, ok := messageOf(e.Action); !ok {
-			continue
-		}
-		v.Messages++
-		v.LinkTime += e.End - e.Start
-		if sizer != nil {
-			v.Bytes += sizer.MessageBytes(e.Action)
-		}
-	}
-	return v
 }

@@ -1,0 +1,148 @@
+package sim
+
+import (
+	"slices"
+
+	"pipelab/pipeline"
+)
+
+// rankState is what the dispatch of one rank keeps.
+type rankState struct {
+	row  []int32 // node ids in row order
+	pos  int     // Fixed: next position in row
+	busy bool    // the compute stream runs a node
+	held int     // activations held (activationRule)
+	cap  int     // Ready: most activations the rank may hold
+	// Ready: node ids of each queue in row order, and the next of each.
+	queues [numQueues][]int32
+	heads  [numQueues]int
+}
+
+// touch marks rank r for the next dispatch: something it may wait for has
+// happened.
+func (s *simulator) touch(r int) {
+	if !s.touched[r] {
+		s.touched[r] = true
+		s.toDo = append(s.toDo, r)
+	}
+}
+
+// dispatch lets every rank touched since the last dispatch start what it
+// can, in rank order, so that ties between ranks resolve the same way in
+// every run.
+func (s *simulator) dispatch(now float64) {
+	for len(s.toDo) > 0 {
+		// Swap the list with a spare one, so that ranks touched while
+		// dispatching are kept for the next round without allocating.
+		todo := s.toDo
+		s.toDo, s.spare = s.spare[:0], todo
+		slices.Sort(todo)
+		for _, r := range todo {
+			s.touched[r] = false
+			if s.opt.Policy == Ready {
+				s.dispatchReady(r, now)
+			} else {
+				s.dispatchFixed(r, now)
+			}
+		}
+	}
+}
+
+// start runs node id on its rank's compute stream from now.
+func (s *simulator) start(id int32, now float64) {
+	nd := &s.nodes[id]
+	s.ranks[nd.rank].busy = true
+	nd.start = now
+	s.queue.schedule(now+nd.dur, evCompute, id)
+}
+
+// dispatchFixed walks rank r's row from its position: SEND and RECV are
+// posted and passed, a compute action starts when it can, and the walk
+// stops at the first action that cannot. A SEND waits for the compute it
+// sends; a RECV never waits, since the consumer waits for the arrival.
+func (s *simulator) dispatchFixed(r int, now float64) {
+	rs := &s.ranks[r]
+	for rs.pos < len(rs.row) {
+		id := rs.row[rs.pos]
+		a := s.nodes[id].act
+		switch a.Kind {
+		case pipeline.SendF, pipeline.SendB:
+			if !s.produced(a) {
+				return
+			}
+			s.post(s.commTransfer(a), true, now)
+		case pipeline.RecvF, pipeline.RecvB:
+			s.post(s.commTransfer(a), false, now)
+		default:
+			if rs.busy || !s.inputsReady(r, a) {
+				return
+			}
+			s.start(id, now)
+		}
+		rs.pos++
+	}
+}
+
+// dispatchReady starts on rank r, if its stream is free, the best-ranked
+// action that can run now. Each queue offers only its head, so actions of
+// one class keep their row order. An in-place action (UNSHARD, RESHARD,
+// REDUCE_GRAD, OVERLAP_F_B) keeps its row position: no queued action after
+// it may pass it, and it runs only once every action before it has.
+func (s *simulator) dispatchReady(r int, now float64) {
+	rs := &s.ranks[r]
+	if rs.busy {
+		return
+	}
+	inPlace := s.head(rs, queueInPlace)
+	best, bestQ := int32(-1), queue(0)
+	for q := queueF; q < queueInPlace; q++ {
+		id := s.head(rs, q)
+		if id < 0 || (inPlace >= 0 && s.nodes[id].index > s.nodes[inPlace].index) {
+			continue
+		}
+		if q == queueF && rs.held >= rs.cap {
+			continue
+		}
+		if !s.inputsReady(r, s.nodes[id].act) {
+			continue
+		}
+		if best < 0 || s.better(q, id, bestQ, best) {
+			best, bestQ = id, q
+		}
+	}
+	if best < 0 && inPlace >= 0 && s.allBefore(rs, s.nodes[inPlace].index) && s.inputsReady(r, s.nodes[inPlace].act) {
+		best, bestQ = inPlace, queueInPlace
+	}
+	if best >= 0 {
+		rs.heads[bestQ]++
+		s.start(best, now)
+	}
+}
+
+// head returns the next node of queue q on a rank, or -1.
+func (s *simulator) head(rs *rankState, q queue) int32 {
+	if rs.heads[q] < len(rs.queues[q]) {
+		return rs.queues[q][rs.heads[q]]
+	}
+	return -1
+}
+
+// better reports whether node a of queue qa outranks node b of queue qb.
+func (s *simulator) better(qa queue, a int32, qb queue, b int32) bool {
+	ra, rb := s.opt.Hint.rank(qa), s.opt.Hint.rank(qb)
+	if ra != rb {
+		return ra < rb
+	}
+	return s.nodes[a].index < s.nodes[b].index
+}
+
+// allBefore reports whether every queued action of a rank before position
+// index has started (the stream being free, it has also finished).
+func (s *simulator) allBefore(rs *rankState, index int) bool {
+	for q := queueF; q < queueInPlace; q++ {
+		if id := s.head(rs, q); id >= 0 && s.nodes[id].index < index {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,54 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+
+	"pipelab/pipeline"
+)
+
+// Iterations is the result of simulating several iterations of a schedule
+// under variability.
+type Iterations struct {
+	// Makespans holds each iteration's makespan, in order.
+	Makespans []float64
+	// Mean is their mean and Spread their sample standard deviation (0 for
+	// a single iteration).
+	Mean, Spread float64
+}
+
+// SimulateIterations simulates k iterations of t, each with its own random
+// streams drawn from seed (which replaces opt.Variability.Seed), and
+// returns their makespans. The same seed gives the same makespans.
+func SimulateIterations(t *pipeline.Table, cost CostModel, opt Options, k int, seed uint64) (Iterations, error) {
+	if k < 1 {
+		return Iterations{}, fmt.Errorf("sim: simulate iterations: k = %d; simulate at least one iteration", k)
+	}
+	opt.Variability.Seed = seed
+	it := Iterations{Makespans: make([]float64, k)}
+	for i := range k {
+		tl, err := simulate(t, cost, opt, i)
+		if err != nil {
+			return Iterations{}, fmt.Errorf("sim: iteration %d: %w", i, err)
+		}
+		it.Makespans[i] = Makespan(tl)
+	}
+	it.Mean, it.Spread = meanSpread(it.Makespans)
+	return it, nil
+}
+
+// meanSpread returns the mean and the sample standard deviation of xs.
+func meanSpread(xs []float64) (mean, spread float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(xs)-1))
+}

@@ -1,0 +1,175 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+
+	"pipelab/pipeline"
+)
+
+// transfer is one message between ranks, named by its direction and the
+// stage and microbatch that produce it.
+type transfer struct {
+	dir, stage, mb     int
+	from, to           int
+	dur                float64
+	sendPosted         bool
+	recvPosted         bool
+	start, end         float64
+	sendNode, recvNode int // explicit SEND and RECV nodes, -1 when implicit
+}
+
+// link is a directed rank pair: it carries one transfer at a time and
+// queues the rest, first come, first served.
+type link struct {
+	busy  bool
+	queue []int32
+}
+
+// buildTransfers creates one transfer per message that crosses ranks and
+// ties the explicit SEND and RECV nodes to theirs. Transfers are made, and
+// their jitter drawn, in (direction, stage, microbatch) order, which does
+// not depend on the policy: two policies simulated with one seed see the
+// same durations.
+func (s *simulator) buildTransfers(cost CostModel, iteration int) error {
+	jitter := newLogNormal(s.opt.Variability.CommSigma, s.opt.Variability.Seed, "comm-jitter", iteration)
+	s.xfers = make([]transfer, 0, len(s.xferOf))
+	for dir := range 2 {
+		kind := pipeline.SendF
+		if dir == dirB {
+			kind = pipeline.SendB
+		}
+		for st := range s.stages {
+			for m := range s.mbs {
+				peer, ok := s.peer(dir, st, m)
+				if !ok || s.t.Placement[peer] == s.t.Placement[st] {
+					continue
+				}
+				from, to := s.t.Placement[st], s.t.Placement[peer]
+				a := pipeline.Act(kind, st, m)
+				d := cost.Transfer(a, from, to)
+				if !(d >= 0) || math.IsInf(d, 0) {
+					return fmt.Errorf("sim: simulate: transfer %s from rank %d to rank %d: the cost model gives duration %v", a, from, to, d)
+				}
+				s.xferOf[s.msgKey(dir, st, m)] = int32(len(s.xfers))
+				// Only a table timed as written has RECVs to post; an
+				// implicit transfer leaves as soon as its message is made.
+				s.xfers = append(s.xfers, transfer{
+					dir: dir, stage: st, mb: m, from: from, to: to, dur: d * jitter.next(),
+					recvPosted: !s.explicit, sendNode: -1, recvNode: -1,
+				})
+			}
+		}
+	}
+	s.tieCommNodes()
+	return nil
+}
+
+// tieCommNodes records on each transfer the SEND and RECV nodes of the
+// table that take part in it, so that their events span the transfer.
+func (s *simulator) tieCommNodes() {
+	for _, id := range s.commNodes {
+		nd := &s.nodes[id]
+		x := s.commTransfer(nd.act)
+		switch nd.act.Kind {
+		case pipeline.SendF, pipeline.SendB:
+			s.xfers[x].sendNode = int(id)
+		case pipeline.RecvF, pipeline.RecvB:
+			s.xfers[x].recvNode = int(id)
+		}
+	}
+}
+
+// commTransfer returns the transfer a SEND or RECV action takes part in
+// (checkTable makes sure there is one), or -1 for other kinds.
+func (s *simulator) commTransfer(a pipeline.Action) int {
+	switch a.Kind {
+	case pipeline.SendF:
+		return int(s.xferOf[s.msgKey(dirF, a.Stage, a.Microbatch)])
+	case pipeline.SendB:
+		return int(s.xferOf[s.msgKey(dirB, a.Stage, a.Microbatch)])
+	case pipeline.RecvF:
+		return int(s.xferOf[s.msgKey(dirF, a.Stage-1, a.Microbatch)])
+	case pipeline.RecvB:
+		return int(s.xferOf[s.msgKey(dirB, a.Stage+1, a.Microbatch)])
+	}
+	return -1
+}
+
+// linkOf returns the link a transfer goes over.
+func (s *simulator) linkOf(xf *transfer) *link { return &s.links[xf.from*len(s.ranks)+xf.to] }
+
+// post marks the sending (send = true) or the receiving end of transfer x
+// as ready and starts the transfer if the other end is too.
+func (s *simulator) post(x int, send bool, now float64) {
+	if send {
+		s.xfers[x].sendPosted = true
+	} else {
+		s.xfers[x].recvPosted = true
+	}
+	s.tryTransfer(x, now)
+}
+
+// tryTransfer starts transfer x, or queues it on its link, once both ends
+// have posted.
+func (s *simulator) tryTransfer(x int, now float64) {
+	xf := &s.xfers[x]
+	if !xf.sendPosted || !xf.recvPosted {
+		return
+	}
+	l := s.linkOf(xf)
+	if l.busy {
+		l.queue = append(l.queue, int32(x))
+		return
+	}
+	l.busy = true
+	xf.start = now
+	s.queue.schedule(now+xf.dur, evTransfer, int32(x))
+}
+
+// transferDone delivers transfer x at time now, records it, and hands its
+// link to the next transfer waiting for it.
+func (s *simulator) transferDone(x int, now float64) {
+	xf := &s.xfers[x]
+	s.arrived[s.msgKey(xf.dir, xf.stage, xf.mb)] = true
+	s.touch(xf.to)
+	s.recordTransfer(x, now)
+	l := s.linkOf(xf)
+	l.busy = false
+	if len(l.queue) > 0 {
+		next := int(l.queue[0])
+		l.queue = l.queue[1:]
+		s.tryTransfer(next, now)
+	}
+}
+
+// recordTransfer records that transfer x arrived at time end: its SEND
+// and RECV when the table has them, else the transfer itself, which the
+// timeline shows as a SEND on the sending rank at Index -1.
+func (s *simulator) recordTransfer(x int, end float64) {
+	xf := &s.xfers[x]
+	xf.end = end
+	if xf.sendNode < 0 && xf.recvNode < 0 {
+		s.ran = append(s.ran, eventKey{start: xf.start, rank: int32(xf.from), index: -1, ref: ^int32(x)})
+	}
+	if xf.sendNode >= 0 {
+		s.record(xf.sendNode, xf.start, end)
+	}
+	if xf.recvNode >= 0 {
+		s.record(xf.recvNode, xf.start, end)
+	}
+}
+
+// commAction returns the SEND (send = true) or the RECV of the transfer
+// as the table would write it.
+func (xf *transfer) commAction(send bool) pipeline.Action {
+	switch {
+	case xf.dir == dirF && send:
+		return pipeline.Act(pipeline.SendF, xf.stage, xf.mb)
+	case xf.dir == dirF:
+		return pipeline.Act(pipeline.RecvF, xf.stage+1, xf.mb)
+	case send:
+		return pipeline.Act(pipeline.SendB, xf.stage, xf.mb)
+	}
+	return pipeline.Act(pipeline.RecvB, xf.stage-1, xf.mb)
+}
