@@ -118,3 +118,22 @@ func TestTuneRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneNothingFits: Llama 2 70B on 8 × H100 cannot fit: its 16 bytes
+// per parameter of weights, gradients and Adam state alone are
+// 70e9 × 16 / 8 = 140 GB per rank on average, above the 80 GB
+// (80e9 / 2³⁰ = 74.5 GiB) of the GPU. The memory floor lets the tuner say
+// so without simulating every candidate; the message names the limit and
+// the smallest peak found.
+func TestTuneNothingFits(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"tune", "--model", "llama-70b", "--gpu", "h100", "--stages", "8"}
+	if code := run(args, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr.String())
+	}
+	for _, want := range []string{"nothing fits in 74.5 GiB per rank", "smallest peak found is", "weights, gradients and optimizer state"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q: %s", want, stderr.String())
+		}
+	}
+}

@@ -9,6 +9,7 @@
 // a large vocabulary head) is a list of per-layer costs rather than a count
 // of identical layers. Every candidate is scored by simulating its table
 // (sim.Simulate): time per sample, the makespan over the samples of one
-// iteration. The result is set against a Megatron-LM baseline that splits
+// iteration; a candidate whose lower bound on peak memory already exceeds
+// the limit is dropped without simulating. The result is set against a Megatron-LM baseline that splits
 // the layers evenly by count.
 package tune

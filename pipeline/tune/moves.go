@@ -32,14 +32,7 @@ func adjacentMoves(stages int) []move {
 // 2P-1 on rank 0); limiting them to the two extreme ranks keeps a round
 // at about 4·V·S simulations instead of S².
 func rankMoves(part, placement []int, ranks int, seconds []float64) []move {
-	load := make([]float64, ranks)
-	next := 0
-	for s, n := range part {
-		for _, c := range seconds[next : next+n] {
-			load[placement[s]] += c
-		}
-		next += n
-	}
+	load := rankLoads(part, placement, ranks, seconds)
 	busiest, idlest := 0, 0
 	for r, l := range load {
 		if l > load[busiest] {

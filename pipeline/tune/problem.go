@@ -58,6 +58,11 @@ type Problem struct {
 	// the tuner simulates every contiguous partition instead of searching
 	// locally; 0 means DefaultExhaustive, a negative value never.
 	Exhaustive int
+
+	// simulateAll turns off the memory pruning: every partition searched
+	// is simulated, even one whose memoryFloor exceeds the limit. The
+	// tests use it to show that pruning does not change the choice.
+	simulateAll bool
 }
 
 // DefaultExhaustive is Problem.Exhaustive's default: small enough that

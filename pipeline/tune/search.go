@@ -33,6 +33,12 @@ type Candidate struct {
 	Fits     bool
 	Table    *pipeline.Table
 	Timeline *sim.Timeline
+
+	// bounded marks a candidate the search did not simulate because its
+	// memoryFloor already exceeds the limit: PeakMemory holds that floor,
+	// and the times are zero. Tune simulates any bounded candidate it
+	// reports.
+	bounded bool
 }
 
 // better orders candidates: one that fits beats one that does not; among
@@ -77,20 +83,25 @@ type search struct {
 	sched   Schedule
 	mbs     int
 
-	table *pipeline.Table
-	seen  map[string]*Candidate
-	sims  int
+	table    *pipeline.Table
+	forwards []bool // forwardStages of table
+	held     []int  // sim.FixedPeakActivations of table under the Fixed policy, else nil
+	seen     map[string]*Candidate
+	sims     int
 }
 
 // Tune searches partitions, schedules and microbatch counts for the
 // problem. For each schedule and count it simulates every partition when
 // there are at most Problem.Exhaustive of them; otherwise it starts from
-// two partitions, the one that balances per-layer compute time
-// (BalancedPartition) and the even split by count, and improves each by
-// moving one layer at a time from one stage to another (between
-// neighbouring stages, else off the busiest rank or onto the idlest) while
-// the simulated time per sample falls (or, while no candidate fits, the
-// peak memory).
+// three partitions, the one that balances per-layer compute time over the
+// stages (BalancedPartition), the even split by count, and one that
+// balances it over the ranks, and improves each by moving one layer at a
+// time from one stage to another (between neighbouring stages, else off
+// the busiest rank or onto the idlest) while the simulated time per sample
+// falls (or, while no candidate fits, the peak memory or its bound).
+// A partition whose lower bound on peak memory (static bytes plus
+// activations the rank must hold, see memoryFloor) exceeds the limit is
+// not simulated: it cannot fit.
 // Schedules are searched in parallel; the result does not depend on the
 // order they finish in, and ties go to the schedule and count listed first.
 func Tune(p Problem) (*Result, error) {
@@ -127,7 +138,6 @@ func Tune(p Problem) (*Result, error) {
 			res.Skipped = append(res.Skipped, skipped[i])
 			continue
 		}
-		res.Candidates = append(res.Candidates, *c)
 		if better(c, best) {
 			best = c
 		}
@@ -136,8 +146,20 @@ func Tune(p Problem) (*Result, error) {
 		return nil, fmt.Errorf("tune: no schedule could be generated: %s", strings.Join(res.Skipped, "; "))
 	}
 	if !best.Fits {
-		return nil, fmt.Errorf("tune: nothing fits in %.1f GiB per rank; the smallest peak found is %.1f GiB (%s, %d microbatches, partition %v)",
-			p.MemoryBytes/(1<<30), best.PeakMemory/(1<<30), best.Schedule, best.Microbatches, best.Partition)
+		return nil, nothingFits(p, found)
+	}
+	for i, c := range found {
+		if skipped[i] != "" {
+			continue
+		}
+		if c.bounded {
+			// Reported candidates carry simulated times and peaks.
+			if c, err = simulate(p, c.Table, c.Schedule, c.Partition); err != nil {
+				return nil, err
+			}
+			res.Simulations++
+		}
+		res.Candidates = append(res.Candidates, *c)
 	}
 	res.Best = *best
 	base, sims, err := baseline(p, layers, best.Microbatches)
@@ -161,7 +183,10 @@ func (s *search) run() (*Candidate, string, error) {
 	if t.Stages() > len(s.layers) {
 		return nil, fmt.Sprintf("%s: %d stages for %d layers", s.sched, t.Stages(), len(s.layers)), nil
 	}
-	s.table, s.seen = t, map[string]*Candidate{}
+	s.table, s.forwards, s.seen = t, forwardStages(t), map[string]*Candidate{}
+	if s.p.Sim.Policy == sim.Fixed {
+		s.held = sim.FixedPeakActivations(t)
+	}
 	if n := Partitions(len(s.layers), t.Stages(), s.p.Exhaustive); n <= s.p.Exhaustive {
 		best, err := s.enumerate()
 		return best, "", err
@@ -171,9 +196,11 @@ func (s *search) run() (*Candidate, string, error) {
 		return nil, "", err
 	}
 	starts := [][]int{balanced}
-	if even, err := sim.EvenPartition(s.layers, t.Stages()); err == nil && !slices.Equal(even, balanced) {
+	if even, err := sim.EvenPartition(s.layers, t.Stages()); err == nil {
 		starts = append(starts, even)
 	}
+	starts = append(starts, rankBalanced(balanced, t.Placement, t.Ranks(), s.seconds))
+	starts = distinct(starts)
 	var best *Candidate
 	for _, start := range starts {
 		c, err := s.climb(start)
@@ -184,10 +211,19 @@ func (s *search) run() (*Candidate, string, error) {
 			best = c
 		}
 	}
-	// Simulate the winner again for its timeline.
-	best, err = simulate(s.p, s.table, s.sched, best.Partition)
-	s.sims++
+	best, err = s.timed(best)
 	return best, "", err
+}
+
+// distinct drops the partitions already listed.
+func distinct(parts [][]int) [][]int {
+	var out [][]int
+	for _, p := range parts {
+		if !slices.ContainsFunc(out, func(q []int) bool { return slices.Equal(p, q) }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // enumerate simulates every contiguous partition and returns the best.
@@ -203,9 +239,18 @@ func (s *search) enumerate() (*Candidate, error) {
 	if err != nil {
 		return nil, err
 	}
-	best, err = simulate(s.p, s.table, s.sched, best.Partition)
+	return s.timed(best)
+}
+
+// timed simulates the search's winner again for its timeline, which
+// evaluate drops; a bounded winner is left for Tune, which simulates it
+// only if it is reported.
+func (s *search) timed(best *Candidate) (*Candidate, error) {
+	if best.bounded {
+		return best, nil
+	}
 	s.sims++
-	return best, err
+	return simulate(s.p, s.table, s.sched, best.Partition)
 }
 
 // climb moves one layer from one stage to another, taking the best move
@@ -224,6 +269,7 @@ func (s *search) climb(start []int) (*Candidate, error) {
 			far := rankMoves(cur.Partition, s.table.Placement, s.table.Ranks(), s.seconds)
 			next, err = s.bestMove(cur, far)
 		}
+
 		if err != nil {
 			return nil, err
 		}
@@ -255,18 +301,30 @@ func (s *search) bestMove(cur *Candidate, moves []move) (*Candidate, error) {
 }
 
 // evaluate simulates the schedule with a partition, once per partition.
+// A partition whose memoryFloor exceeds the limit cannot fit, so it is not
+// simulated: it becomes a bounded candidate with the floor as its peak
+// (unless Problem.simulateAll).
 func (s *search) evaluate(part []int) (*Candidate, error) {
 	key := partitionKey(part)
 	if c, ok := s.seen[key]; ok {
 		return c, nil
 	}
-	c, err := simulate(s.p, s.table, s.sched, part)
+	g, err := sim.NewGPUModelPartition(s.p.Config, part)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("tune: %s: %w", s.sched, err)
 	}
-	s.sims++
-	// Timelines are large; run keeps only the winner's.
-	c.Timeline = nil
+	var c *Candidate
+	if floor := memoryFloor(s.table, s.forwards, s.held, g); !s.p.simulateAll && floor > s.p.MemoryBytes {
+		c = &Candidate{Schedule: s.sched, Placement: placementName(s.table), Microbatches: s.table.Microbatches,
+			Partition: slices.Clone(part), PeakMemory: floor, Table: s.table, bounded: true}
+	} else {
+		if c, err = simulateModel(s.p, s.table, s.sched, part, g); err != nil {
+			return nil, err
+		}
+		s.sims++
+		// Timelines are large; run keeps only the winner's.
+		c.Timeline = nil
+	}
 	s.seen[key] = c
 	return c, nil
 }
@@ -277,6 +335,11 @@ func simulate(p Problem, t *pipeline.Table, sched Schedule, part []int) (*Candid
 	if err != nil {
 		return nil, fmt.Errorf("tune: %s: %w", sched, err)
 	}
+	return simulateModel(p, t, sched, part, g)
+}
+
+// simulateModel times table t under g, the GPU model built for part.
+func simulateModel(p Problem, t *pipeline.Table, sched Schedule, part []int, g *sim.GPUModel) (*Candidate, error) {
 	tl, err := sim.Simulate(t, g, p.Sim)
 	if err != nil {
 		return nil, fmt.Errorf("tune: simulating %s with %d microbatches, partition %v: %w", sched, t.Microbatches, part, err)

@@ -1,0 +1,152 @@
+package tune
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+// checkFloor simulates table t under the GPU model for part and fails if
+// memoryFloor exceeds the peak sim.PeakMemory reports: pruning by the
+// floor would then drop a candidate that fits.
+func checkFloor(t *testing.T, c sim.GPUConfig, tab *pipeline.Table, part []int, opt sim.Options, what string) {
+	t.Helper()
+	g, err := sim.NewGPUModelPartition(c, part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := sim.Simulate(tab, g, opt)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	peak := slices.Max(sim.PeakMemory(tl, g))
+	var held []int
+	if opt.Policy == sim.Fixed {
+		held = sim.FixedPeakActivations(tab)
+	}
+	if floor := memoryFloor(tab, forwardStages(tab), held, g); floor > peak {
+		t.Errorf("%s, partition %v: memory floor %.6g exceeds the simulated peak %.6g", what, part, floor, peak)
+	}
+}
+
+// TestMemoryFloorBelowPeak checks the bound against the simulator over
+// model presets (dense, vision-language, MoE), every default schedule,
+// two depths, two microbatch counts, both execution policies and two
+// partitions each (even by count and balanced by time).
+func TestMemoryFloorBelowPeak(t *testing.T) {
+	gpu, _ := sim.LookupGPU("h100")
+	link, _ := sim.LookupLink("ib-ndr")
+	checked := 0
+	for _, name := range []string{"gpt-1.3b", "vlm-7b", "deepseek-moe-16b"} {
+		model, err := sim.LookupModel(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
+		layers, err := c.Layers()
+		if err != nil {
+			t.Fatal(err)
+		}
+		seconds := layerSeconds(c, layers)
+		for _, ranks := range []int{2, 4} {
+			for _, sc := range DefaultSchedules {
+				for _, m := range []int{ranks, 2 * ranks} {
+					tab, err := pipeline.Generate(sc.Family, pipeline.Shape{Ranks: ranks, Microbatches: m, Chunks: sc.Chunks})
+					if err != nil {
+						t.Fatalf("%s: %v", sc, err)
+					}
+					even, err := sim.EvenPartition(layers, tab.Stages())
+					if err != nil {
+						t.Fatal(err)
+					}
+					balanced, err := BalancedPartition(seconds, tab.Stages())
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, pol := range []sim.Policy{sim.Fixed, sim.Ready} {
+						for _, part := range [][]int{even, balanced} {
+							checkFloor(t, c, tab, part, sim.Options{Policy: pol}, name+" "+sc.String())
+							checked++
+						}
+					}
+				}
+			}
+		}
+	}
+	// 3 models × 2 depths × 10 schedules × 2 counts × 2 policies × 2 partitions.
+	if want := 3 * 2 * len(DefaultSchedules) * 2 * 2 * 2; checked != want {
+		t.Errorf("checked %d cases, want %d", checked, want)
+	}
+}
+
+// TestMemoryFloorEveryPartition checks the bound on every contiguous
+// partition of random heterogeneous tiny models under the schedules of
+// the brute-force test.
+func TestMemoryFloorEveryPartition(t *testing.T) {
+	src := rand.New(rand.NewPCG(5, 1))
+	for trial := range 3 {
+		p := tinyProblem(src, 2, 7)
+		layers, _ := p.Config.Layers()
+		for _, sc := range p.Schedules {
+			tab, err := pipeline.Generate(sc.Family, pipeline.Shape{Ranks: p.Ranks, Microbatches: 2 * p.Ranks, Chunks: sc.Chunks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			compositions(len(layers), tab.Stages(), func(part []int) {
+				checkFloor(t, p.Config, tab, part, sim.Options{}, fmt.Sprintf("trial %d %s", trial, sc))
+			})
+		}
+	}
+}
+
+// TestPruningKeepsChoice: on the brute-force cases (every partition
+// enumerated, with and without a limit that excludes half the
+// candidates), skipping the candidates whose floor exceeds the limit
+// leaves the choice and the baseline as they are, since a pruned
+// candidate cannot fit (TestMemoryFloorBelowPeak) and one that fits beats
+// any that does not; it may only save simulations.
+func TestPruningKeepsChoice(t *testing.T) {
+	src := rand.New(rand.NewPCG(7, 1))
+	shapes := []struct{ ranks, layers, trials int }{{2, 7, 4}, {3, 8, 2}}
+	saved := 0
+	for _, sh := range shapes {
+		for trial := range sh.trials {
+			p := tinyProblem(src, sh.ranks, sh.layers)
+			all := bruteForce(t, p)
+			for _, limit := range memoryLimits(p, all) {
+				p.MemoryBytes = limit
+				p.simulateAll = true
+				full, err := Tune(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.simulateAll = false
+				pruned, err := Tune(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, pair := range [][2]Candidate{{full.Best, pruned.Best}, {full.Baseline, pruned.Baseline}} {
+					a, b := pair[0], pair[1]
+					if a.Schedule != b.Schedule || a.Microbatches != b.Microbatches || !slices.Equal(a.Partition, b.Partition) || a.PerSample != b.PerSample {
+						t.Errorf("P=%d trial %d, limit %.4g: without pruning %s M=%d %v (%.6g s), with %s M=%d %v (%.6g s)",
+							sh.ranks, trial, limit, a.Schedule, a.Microbatches, a.Partition, a.PerSample,
+							b.Schedule, b.Microbatches, b.Partition, b.PerSample)
+					}
+				}
+				if pruned.Simulations > full.Simulations {
+					t.Errorf("P=%d trial %d: %d simulations with pruning, %d without", sh.ranks, trial, pruned.Simulations, full.Simulations)
+				}
+				saved += full.Simulations - pruned.Simulations
+			}
+		}
+	}
+	// Without a single pruned candidate the comparison would prove nothing.
+	if saved == 0 {
+		t.Error("the memory floor pruned no candidate in any case")
+	}
+	t.Logf("pruning saved %d simulations over the cases", saved)
+}
