@@ -27,6 +27,28 @@ func appendTables(d, o *results.Tables) {
 	d.Schedules = append(d.Schedules, o.Schedules...)
 }
 
+// rankFamilies ranks the families within each comparison (timing and
+// shape, scheduleComparison): results.RankFamilies alone would rank GPU
+// timings over different links together, as their cost model column is
+// the same.
+func rankFamilies(ms []results.ScheduleMetric) {
+	groups := map[string][]int{}
+	for i, m := range ms {
+		k := scheduleComparison(m.ScheduleID)
+		groups[k] = append(groups[k], i)
+	}
+	for _, idx := range groups {
+		g := make([]results.ScheduleMetric, len(idx))
+		for j, i := range idx {
+			g[j] = ms[i]
+		}
+		results.RankFamilies(g)
+		for j, i := range idx {
+			ms[i].FamilyRank = g[j].FamilyRank
+		}
+	}
+}
+
 // writeDataset chooses the step sizes (SelectSteps), ranks the schedule
 // families and writes the non-empty tables into dir; the writers sort the
 // rows, so the files do not depend on the order the runs finished in.
@@ -34,7 +56,7 @@ func writeDataset(dir string, d *results.Tables) error {
 	if err := SelectSteps(d.Runs, d.Curves); err != nil {
 		return err
 	}
-	results.RankFamilies(d.Schedules)
+	rankFamilies(d.Schedules)
 	if err := results.WriteDir(dir, d); err != nil {
 		return fmt.Errorf("experiments: %w", err)
 	}

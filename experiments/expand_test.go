@@ -81,7 +81,8 @@ methods:
 			t.Errorf("%s: data seed differs between methods", r.Name)
 		}
 		data[k] = r.DataSeed
-		if r.Method == "rpd" && r.Delta != 1 && r.Delta != PaperDelta(r.Stages) {
+		// "paper" is ⌊S² - S/2⌋ (REFERENCE.md §1.3).
+		if r.Method == "rpd" && r.Delta != 1 && r.Delta != r.Stages*r.Stages-(r.Stages+1)/2 {
 			t.Errorf("%s: delta %d", r.Name, r.Delta)
 		}
 	}

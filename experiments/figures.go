@@ -12,8 +12,6 @@ type Figure struct {
 	Name string
 	// Summary says what the figure shows.
 	Summary string
-	// Claim is what the paper reports, to set beside the result.
-	Claim string
 	// Specs returns the figure's sweeps: the paper's sizes, or with quick
 	// sizes small enough that every quick figure together runs in minutes
 	// on two cores. Convergence figures add the same sweep under the GPU
@@ -83,19 +81,15 @@ func withGPU(s *Spec, budget []float64, stages []int) []*Spec {
 var figureDelays = Figure{
 	Name:    "delays",
 	Summary: "PipeDream's delays k - j_k^(s) against the stage count S, with S² - S/2",
-	Claim: "the steady-state delay grows as S² - S/2 + O(1): the largest is ⌊S² - S/2⌋ and the mean about S²/2 " +
-		"(S = 4: max 14, mean 7.55; S = 8: max 60, mean 31.65, REFERENCE.md §1.3)",
 	Specs: func(quick bool) []*Spec {
 		return []*Spec{{Name: "delays", Experiment: DelayStats, MicrobatchesPerStage: 10,
-			Stages: []int{2, 4, 8, 16, 32, 64}}}
+			Stages: pick(quick, []int{2, 4, 8, 16, 32}, []int{2, 4, 8, 16, 32, 64})}}
 	},
 }
 
 var figurePDvsRPD = Figure{
 	Name:    "pd-vs-rpd",
 	Summary: "PipeDream and randomized PipeDream (RPD) at several delay bounds δ on the random quadratic, loss against block updates",
-	Claim: "RPD with δ near PipeDream's own bound ⌊S² - S/2⌋ = 60 (S = 8) tracks PipeDream; smaller δ converges faster, " +
-		"larger δ slower (the γ²L²δ²G² term of the bound)",
 	Specs: func(quick bool) []*Spec {
 		s := &Spec{Name: "pd-vs-rpd", Seed: 1, Objectives: []string{"quadratic"},
 			N: pick(quick, 500, 2000), D: pick(quick, 128, 512), Batch: pick(quick, 25, 100),
@@ -115,7 +109,6 @@ var figurePDvsRPD = Figure{
 var figurePDvsLocalSGD = Figure{
 	Name:    "pd-vs-localsgd",
 	Summary: "PipeDream and LocalSGD (H = 2, 5, 30) on the tridiagonal quadratic with S = 16, loss against simulated time",
-	Claim:   "in simulated time PipeDream beats LocalSGD on the quadratic (abstract, REFERENCE.md §1)",
 	Specs: func(quick bool) []*Spec {
 		s := &Spec{Name: "pd-vs-localsgd", Seed: 1, Objectives: []string{"tridiagonal"},
 			N: pick(quick, 300, 600), D: pick(quick, 128, 512), Batch: 5,
@@ -134,8 +127,6 @@ var figureScaling = Figure{
 	Name: "scaling",
 	Summary: "final loss against S at a fixed time budget for PipeDream, RPD and LocalSGD on logistic regression, " +
 		"best step size per method and S",
-	Claim: "LocalSGD wins on logistic regression as S grows; PipeDream's stale-read term scales as Θ(γ²S⁴) " +
-		"(abstract, REFERENCE.md §1)",
 	Specs: func(quick bool) []*Spec {
 		s := &Spec{Name: "scaling", Seed: 1, Objectives: []string{"logistic"},
 			N: 600, D: pick(quick, 128, 512), Batch: 10,
@@ -158,7 +149,6 @@ var figureScaling = Figure{
 var figureLM = Figure{
 	Name:    "lm",
 	Summary: "PipeDream and LocalSGD training the character-level transformer, loss against simulated time",
-	Claim:   "in simulated time PipeDream beats LocalSGD on a small LM task (abstract, REFERENCE.md §1)",
 	Specs: func(quick bool) []*Spec {
 		// One gradient of the model costs about 0.1 s of CPU at batch 16
 		// (charlm's BenchmarkGradient), so the quick size is small.
@@ -179,8 +169,6 @@ var figureLM = Figure{
 var figureSchedules = Figure{
 	Name:    "schedules",
 	Summary: "GPipe, 1F1B, Chimera, Hanayo and zero-bubble schedules at the formula, lockstep and simulated levels, with Gantt charts",
-	Claim: "rankings change between levels: GPipe and 1F1B tie in runtime while 1F1B has the lower activation peak; " +
-		"Chimera wins at low microbatch counts and cheap communication; Hanayo is sensitive to the network (arXiv 2605.24006)",
 	Specs: func(quick bool) []*Spec {
 		s := &Spec{Name: "schedules", Experiment: Schedules,
 			Families:     []string{"gpipe", "1f1b", "chimera", "hanayo", "zb-h1", "zb-h2", "zb-v"},

@@ -34,9 +34,6 @@ func Merge(dirs []string, out string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if len(recs) == 0 {
-			return 0, fmt.Errorf("experiments: merge: %s has no recorded runs in runs/", dir)
-		}
 		for id, rec := range recs {
 			key, err := contentKey(rec)
 			if err != nil {
@@ -50,6 +47,9 @@ func Merge(dirs []string, out string) (int, error) {
 			}
 			byID[id] = origin{dir: dir, rec: rec, key: key}
 		}
+	}
+	if len(byID) == 0 {
+		return 0, fmt.Errorf("experiments: merge: no recorded runs in %s", strings.Join(dirs, ", "))
 	}
 	st, err := openStore(out)
 	if err != nil {

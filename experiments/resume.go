@@ -83,6 +83,12 @@ func (s *store) put(r Run, out *results.Tables) (err error) {
 	if err := os.Rename(f.Name(), path); err != nil {
 		return fmt.Errorf("experiments: recording run %s: %w", r.ID, err)
 	}
+	// The rename is durable once the directory is synced; a platform that
+	// cannot sync a directory keeps the record all the same.
+	if d, err := os.Open(s.dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 	return nil
 }
 

@@ -44,9 +44,9 @@ type Summary struct {
 
 // Sweep runs every run not yet recorded in Dir/runs, then gathers all of
 // them into the Parquet tables of Dir (step sizes selected, schedule
-// families ranked). On the first failure
-// it stops starting runs and returns the error; the runs recorded so far
-// stay recorded.
+// families ranked). On the first failure, or when ctx is cancelled, it
+// starts no more runs and returns the error; the runs recorded so far stay
+// recorded for the next Sweep to resume from.
 func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	sum := Summary{Runs: len(runs)}
 	if err := checkUniqueIDs(runs); err != nil {

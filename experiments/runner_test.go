@@ -242,3 +242,29 @@ func TestSweepResumesAfterKill(t *testing.T) {
 		t.Error("the resumed sweep's tables differ from an uninterrupted sweep's")
 	}
 }
+
+func TestProgress(t *testing.T) {
+	tests := []struct {
+		terminal    bool
+		total, done int
+		want        string
+	}{
+		// Not a terminal: a line at each further tenth, resumed runs counted.
+		{false, 20, 0, "2/20 runs (10%)\n4/20 runs (20%)\n6/20 runs (30%)\n8/20 runs (40%)\n10/20 runs (50%)\n" +
+			"12/20 runs (60%)\n14/20 runs (70%)\n16/20 runs (80%)\n18/20 runs (90%)\n20/20 runs (100%)\n"},
+		{false, 4, 2, "resuming: 2 of 4 runs already done\n3/4 runs (75%)\n4/4 runs (100%)\n"},
+		// A terminal: one line redrawn after every run.
+		{true, 2, 0, "\r1/2 runs (50%)\r2/2 runs (100%)\n"},
+	}
+	for _, tc := range tests {
+		var b strings.Builder
+		p := newProgress(&b, tc.terminal, tc.total, tc.done)
+		for range tc.total - tc.done {
+			p.step()
+		}
+		p.finish()
+		if b.String() != tc.want {
+			t.Errorf("terminal %v, %d of %d done: got %q, want %q", tc.terminal, tc.done, tc.total, b.String(), tc.want)
+		}
+	}
+}

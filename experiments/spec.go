@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"pipelab/optim"
 )
 
 // Experiment kinds a spec can describe.
@@ -138,17 +140,14 @@ func (d *Delta) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// At returns the bound for s stages.
+// At returns the bound for s stages: for Paper, ⌊S² - S/2⌋, the largest
+// steady-state PipeDream delay and the paper's δ (optim.DefaultDelta).
 func (d Delta) At(s int) int {
 	if d.Paper {
-		return PaperDelta(s)
+		return optim.DefaultDelta(s)
 	}
 	return d.Value
 }
-
-// PaperDelta is ⌊S² - S/2⌋, the largest steady-state PipeDream delay and
-// the paper's choice of δ for RPD (REFERENCE.md §1.3, §1.4).
-func PaperDelta(s int) int { return s*s - (s+1)/2 }
 
 // CostSpec is the timing model of the runs.
 type CostSpec struct {

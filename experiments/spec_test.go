@@ -75,18 +75,12 @@ func TestParseSpecValid(t *testing.T) {
 	if s.Experiment != Convergence || s.Seeds != 1 || s.Cost.Model != "unit" || s.Select != BestFinal {
 		t.Errorf("defaults: experiment %q seeds %d cost %q select %q", s.Experiment, s.Seeds, s.Cost.Model, s.Select)
 	}
+	if _, err := ParseSpec("s.yaml", []byte("experiment: delays\nstages: [4]\nmethods: [{name: rpd}]\n")); err == nil ||
+		!strings.Contains(err.Error(), "s.yaml:3: methods: does not apply to delays experiments") {
+		t.Errorf("a delays spec with methods: %v", err)
+	}
 	var se *SpecError
 	if _, err := ParseSpec("s.yaml", []byte("stages: [1]\n")); !errors.As(err, &se) || se.Line != 1 {
 		t.Errorf("want a SpecError on line 1, got %v", err)
-	}
-}
-
-func TestPaperDelta(t *testing.T) {
-	// ⌊S² - S/2⌋ (REFERENCE.md §1.3): 14 for S = 4, 60 for S = 8; for odd
-	// S = 3 it is ⌊7.5⌋ = 7.
-	for _, tc := range []struct{ s, want int }{{2, 3}, {3, 7}, {4, 14}, {8, 60}, {16, 248}} {
-		if got := PaperDelta(tc.s); got != tc.want {
-			t.Errorf("PaperDelta(%d) = %d, want %d", tc.s, got, tc.want)
-		}
 	}
 }

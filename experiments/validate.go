@@ -122,6 +122,18 @@ func (s *Spec) validate(root *yaml.Node) error {
 	if s.LogEvery < 0 {
 		return v.fail("must not be negative", "log_every")
 	}
+	if s.Experiment != Convergence {
+		// Keys of convergence runs would be ignored: refuse them.
+		for _, k := range []struct {
+			key string
+			set bool
+		}{{"objectives", len(s.Objectives) > 0}, {"n", s.N != 0}, {"d", s.D != 0}, {"batch", s.Batch != 0},
+			{"methods", len(s.Methods) > 0}, {"budget", len(s.Budget) > 0}} {
+			if k.set {
+				return v.fail("does not apply to "+s.Experiment+" experiments", k.key)
+			}
+		}
+	}
 	switch s.Experiment {
 	case Convergence:
 		return s.validateConvergence(v)

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,7 +45,8 @@ type checkReport struct {
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("check", "FILE.csv [--format text|json] [--merge-iw=false]", checkDescription, stderr)
-	format := fs.String("format", "text", "output format: text or json")
+	var output outputFlag
+	output.register(fs)
 	mergeIW := fs.Bool("merge-iw", true, "merge adjacent I and W into B before lowering a compute_only file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -59,26 +60,20 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if file == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "pipelab check: want exactly one FILE.csv")
-		fs.Usage()
-		return errUsage
+		return flagProblem(fs, stderr, "check", errors.New("want exactly one FILE.csv"))
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "pipelab check: --format must be text or json, got %q\n", *format)
-		return errUsage
+	if err := output.check(); err != nil {
+		return flagProblem(fs, stderr, "check", err)
 	}
 	rep, err := checkFile(file, *mergeIW)
 	if err != nil {
 		return err
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	_, err = fmt.Fprintf(stdout, "format:       %s\nranks:        %d\nstages:       %d\nmicrobatches: %d\nsteps:        %d\n",
-		rep.Format, rep.Ranks, rep.Stages, rep.Microbatches, rep.Steps)
-	return err
+	return output.write(stdout, rep, func() error {
+		_, err := fmt.Fprintf(stdout, "format:       %s\nranks:        %d\nstages:       %d\nmicrobatches: %d\nsteps:        %d\n",
+			rep.Format, rep.Ranks, rep.Stages, rep.Microbatches, rep.Steps)
+		return err
+	})
 }
 
 // checkFile reads, lowers if needed, and simulates one schedule file.

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -78,23 +76,21 @@ type compareFamily struct {
 func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", "--stages P --microbatches M [--kinds LIST] [cost flags] [--format text|json]", compareDescription, stderr)
 	var stages, microbatches int
-	var kinds, format string
+	var kinds string
 	var costs costFlags
+	var output outputFlag
 	fs.IntVar(&stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&microbatches, "microbatches", 0, "microbatches M of one iteration")
 	fs.StringVar(&kinds, "kinds", defaultCompareKinds, "comma-separated family[:chunks] list")
 	costs.register(fs)
-	fs.StringVar(&format, "format", "text", "output format: text or json")
+	output.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	costs.set = map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { costs.set[fl.Name] = true })
-	families, err := checkCompare(fs.Args(), stages, microbatches, kinds, format, &costs)
+	costs.set = setFlags(fs)
+	families, err := checkCompare(fs.Args(), stages, microbatches, kinds, &output, &costs)
 	if err != nil {
-		fmt.Fprintf(stderr, "pipelab compare: %v\n", err)
-		fs.Usage()
-		return errUsage
+		return flagProblem(fs, stderr, "compare", err)
 	}
 	rep := compareReport{Stages: stages, Microbatches: microbatches}
 	for _, fam := range families {
@@ -105,39 +101,26 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		rep.Families = append(rep.Families, row)
 	}
 	rankRows(rep.Families)
-	if format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	return writeCompareText(stdout, rep)
+	return output.write(stdout, rep, func() error { return writeCompareText(stdout, rep) })
 }
 
 // checkCompare names the flag that is wrong and parses --kinds.
-func checkCompare(rest []string, stages, microbatches int, kinds, format string, costs *costFlags) ([]compareFamily, error) {
-	switch {
-	case len(rest) > 0:
-		return nil, fmt.Errorf("unexpected argument %q (all inputs are flags)", rest[0])
-	case stages < 1 || microbatches < 1:
-		return nil, fmt.Errorf("--stages and --microbatches must be at least 1, got %d and %d", stages, microbatches)
-	case format != "text" && format != "json":
-		return nil, fmt.Errorf("--format must be text or json, got %q", format)
-	case costs.kind() == "lockstep":
+func checkCompare(rest []string, stages, microbatches int, kinds string, output *outputFlag, costs *costFlags) ([]compareFamily, error) {
+	if err := firstError(noArguments(rest), atLeast("stages", stages, 1), atLeast("microbatches", microbatches, 1), output.check()); err != nil {
+		return nil, err
+	}
+	if costs.kind() == "lockstep" {
 		return nil, fmt.Errorf("--cost lockstep is one of the levels compare shows already: use unit, explicit or GPU costs")
 	}
 	if err := costs.check(); err != nil {
 		return nil, err
 	}
-	var known []string
-	for _, f := range pipeline.Families() {
-		known = append(known, f.Name)
-	}
 	var out []compareFamily
 	for item := range strings.SplitSeq(kinds, ",") {
 		name, chunks, hasChunks := strings.Cut(strings.TrimSpace(item), ":")
 		fam := compareFamily{name: name}
-		if !slices.Contains(known, name) {
-			return nil, fmt.Errorf("--kinds: %q is not a schedule family (one of %s)", name, strings.Join(known, ", "))
+		if err := unknownFamily(name); err != nil {
+			return nil, fmt.Errorf("--kinds: %w", err)
 		}
 		if hasChunks {
 			v, err := strconv.Atoi(chunks)

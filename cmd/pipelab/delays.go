@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -47,24 +45,13 @@ func runDelays(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("delays", "--stages S [--microbatches N] [--format text|json]", delaysDescription, stderr)
 	stages := fs.Int("stages", 0, "pipeline stages S (at least 1)")
 	micro := fs.Int("microbatches", 0, "microbatches N (default 10S)")
-	format := fs.String("format", "text", "output format: text or json")
+	var output outputFlag
+	output.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return flagProblem(fs, stderr, "delays", "unexpected argument %q", fs.Arg(0))
-	}
-	if *stages < 1 {
-		return flagProblem(fs, stderr, "delays", "--stages must be at least 1, got %d", *stages)
-	}
-	if *micro == 0 {
-		*micro = 10 * *stages
-	}
-	if *micro < 1 {
-		return flagProblem(fs, stderr, "delays", "--microbatches must be at least 1, got %d", *micro)
-	}
-	if *format != "text" && *format != "json" {
-		return flagProblem(fs, stderr, "delays", "--format must be text or json, got %q", *format)
+	if err := checkDelays(fs.Args(), *stages, micro, &output); err != nil {
+		return flagProblem(fs, stderr, "delays", err)
 	}
 	tab, err := pipeline.Generate("pipedream", pipeline.Shape{Ranks: *stages, Microbatches: *micro})
 	if err != nil {
@@ -77,21 +64,30 @@ func runDelays(args []string, stdout, stderr io.Writer) error {
 	st := dt.Stats(optim.Steady)
 	rep := delaysReport{Stages: *stages, Microbatches: *micro, TimeSteps: dt.TimeSteps, Updates: len(dt.Rows),
 		Max: st.Max, Mean: st.Mean, P10: st.P10, MaxAll: dt.Stats(optim.All).Max}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+	return output.write(stdout, rep, func() error { return writeDelaysText(stdout, rep) })
+}
+
+// checkDelays names the flag that is wrong and fills in the default
+// microbatch count, 10S.
+func checkDelays(rest []string, stages int, micro *int, output *outputFlag) error {
+	if err := noArguments(rest); err != nil {
+		return err
 	}
-	_, err = fmt.Fprintf(stdout, "stages:        %d\nmicrobatches:  %d\ntime steps:    %g\nblock updates: %d\n"+
+	if err := atLeast("stages", stages, 1); err != nil {
+		return err
+	}
+	if *micro == 0 {
+		*micro = 10 * stages
+	}
+	if err := atLeast("microbatches", *micro, 1); err != nil {
+		return err
+	}
+	return output.check()
+}
+
+func writeDelaysText(w io.Writer, rep delaysReport) error {
+	_, err := fmt.Fprintf(w, "stages:        %d\nmicrobatches:  %d\ntime steps:    %g\nblock updates: %d\n"+
 		"steady state (second half of the updates):\n  max:  %d\n  mean: %.4f\n  p10:  %.4g\nmax over all updates: %d\n",
 		rep.Stages, rep.Microbatches, rep.TimeSteps, rep.Updates, rep.Max, rep.Mean, rep.P10, rep.MaxAll)
 	return err
-}
-
-// flagProblem prints what is wrong with the flags of command name and the
-// usage, and returns errUsage.
-func flagProblem(fs *flag.FlagSet, stderr io.Writer, name, format string, args ...any) error {
-	fmt.Fprintf(stderr, "pipelab %s: %s\n", name, fmt.Sprintf(format, args...))
-	fs.Usage()
-	return errUsage
 }

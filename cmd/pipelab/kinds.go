@@ -24,9 +24,8 @@ func runKinds(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "pipelab kinds: unexpected argument %q\n", fs.Arg(0))
-		return errUsage
+	if err := noArguments(fs.Args()); err != nil {
+		return flagProblem(fs, stderr, "kinds", err)
 	}
 	families := pipeline.Families()
 	width := 0

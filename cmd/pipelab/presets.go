@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -70,26 +69,16 @@ type presetList struct {
 
 func runPresets(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("presets", "[--format text|json]", presetsDescription, stderr)
-	format := fs.String("format", "text", "output format: text or json")
+	var output outputFlag
+	output.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "pipelab presets: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return errUsage
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "pipelab presets: --format must be text or json, got %q\n", *format)
-		return errUsage
+	if err := firstError(noArguments(fs.Args()), output.check()); err != nil {
+		return flagProblem(fs, stderr, "presets", err)
 	}
 	list := listPresets()
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(list)
-	}
-	return writePresetsText(stdout, list)
+	return output.write(stdout, list, func() error { return writePresetsText(stdout, list) })
 }
 
 func listPresets() presetList {

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -43,140 +40,6 @@ activations than the fixed order does (--cap raises or lowers that cap).
 --iterations K the makespan's mean and spread over K iterations are
 reported too. --trace writes a Chrome trace, --gantt a PNG or SVG chart.`
 
-// costFlags are the cost flags "simulate" and "compare" share.
-type costFlags struct {
-	cost                   string
-	fwd, bwd, wgrad, comm  float64
-	model, gpu, link       string
-	microbatchSize, seqLen int
-	set                    map[string]bool
-}
-
-func (c *costFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.cost, "cost", "unit", "unit, or lockstep (PyTorch's unit-time check), when no explicit or GPU cost is given")
-	fs.Float64Var(&c.fwd, "fwd", 0, "forward time T_F of one rank's share of the model")
-	fs.Float64Var(&c.bwd, "bwd", 0, "input-gradient time T_B (a full backward takes T_B + T_W)")
-	fs.Float64Var(&c.wgrad, "wgrad", 0, "weight-gradient time T_W")
-	fs.Float64Var(&c.comm, "comm", 0, "time of one transfer between ranks")
-	fs.StringVar(&c.model, "model", "", "model preset for the GPU timing model")
-	fs.StringVar(&c.gpu, "gpu", "h100", "GPU preset (with --model)")
-	fs.StringVar(&c.link, "link", "ib-ndr", "link preset between ranks (with --model)")
-	fs.IntVar(&c.microbatchSize, "microbatch-size", 1, "samples per microbatch b (with --model)")
-	fs.IntVar(&c.seqLen, "seq-len", 2048, "sequence length s in tokens (with --model)")
-}
-
-// kind says which cost model the flags ask for: "gpu", "explicit", "unit"
-// or "lockstep".
-func (c *costFlags) kind() string {
-	switch {
-	case c.model != "":
-		return "gpu"
-	case c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]:
-		return "explicit"
-	}
-	return c.cost
-}
-
-// check names the cost flag that is wrong.
-func (c *costFlags) check() error {
-	explicit := c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]
-	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["microbatch-size"] || c.set["seq-len"]
-	switch {
-	case c.cost != "unit" && c.cost != "lockstep":
-		return fmt.Errorf("--cost must be unit or lockstep, got %q", c.cost)
-	case c.set["cost"] && (explicit || c.model != ""):
-		return fmt.Errorf("--cost %s cannot be combined with explicit (--fwd ...) or GPU (--model) costs", c.cost)
-	case explicit && c.model != "":
-		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
-	case gpuOnly && c.model == "":
-		return fmt.Errorf("--gpu, --link, --microbatch-size and --seq-len need --model")
-	case explicit && (c.fwd <= 0 || c.bwd <= 0):
-		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
-	case c.wgrad < 0 || c.comm < 0:
-		return fmt.Errorf("--wgrad and --comm must not be negative, got %g and %g", c.wgrad, c.comm)
-	case c.microbatchSize < 1 || c.seqLen < 1:
-		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", c.microbatchSize, c.seqLen)
-	}
-	return nil
-}
-
-// gpuConfig returns the GPU timing model's configuration.
-func (c *costFlags) gpuConfig() (sim.GPUConfig, error) {
-	model, err := sim.LookupModel(c.model)
-	if err != nil {
-		return sim.GPUConfig{}, fmt.Errorf("--model: %w", err)
-	}
-	gpu, err := sim.LookupGPU(c.gpu)
-	if err != nil {
-		return sim.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
-	}
-	link, err := sim.LookupLink(c.link)
-	if err != nil {
-		return sim.GPUConfig{}, fmt.Errorf("--link: %w", err)
-	}
-	return sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: c.microbatchSize, Sequence: c.seqLen}, nil
-}
-
-// pricing is a cost model for one table, with the memory model and message
-// sizes when the GPU model provides them.
-type pricing struct {
-	cost   sim.CostModel
-	memory sim.MemoryModel
-	sizer  sim.MessageSizer
-	share  sim.StageCost // one rank's share of the model, for the formulas
-	name   string
-}
-
-// pricingFor builds the cost model of the flags for table t (not for
-// --cost lockstep, which times no cost model).
-func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
-	switch c.kind() {
-	case "unit":
-		return pricing{cost: sim.Unit{}, share: unitShare(t), name: "unit"}, nil
-	case "explicit":
-		share := sim.StageCost{TF: c.fwd, TB: c.bwd, TW: c.wgrad}
-		return pricing{cost: sim.ForRankShare(t, share, c.comm), share: share,
-			name: fmt.Sprintf("explicit (T_F %g, T_B %g, T_W %g per rank share, %g per transfer)", c.fwd, c.bwd, c.wgrad, c.comm)}, nil
-	}
-	cfg, err := c.gpuConfig()
-	if err != nil {
-		return pricing{}, err
-	}
-	gm, err := sim.GPUForTable(cfg, t)
-	if err != nil {
-		return pricing{}, err
-	}
-	whole, err := sim.NewGPUModel(cfg, t.Ranks())
-	if err != nil {
-		return pricing{}, err
-	}
-	var share sim.StageCost
-	for r := range t.Ranks() {
-		sc := whole.StageCost(r)
-		share.TF += sc.TF / float64(t.Ranks())
-		share.TB += sc.TB / float64(t.Ranks())
-		share.TW += sc.TW / float64(t.Ranks())
-	}
-	return pricing{cost: gm, memory: gm, sizer: gm, share: share,
-		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d; seconds)", c.model, c.gpu, c.link, c.microbatchSize, c.seqLen)}, nil
-}
-
-// unitShare is what unit costs make of one rank's share of the model: one
-// step per chunk for each of F, B (or I) and, when the table splits
-// backwards, W.
-func unitShare(t *pipeline.Table) sim.StageCost {
-	_, parts := sim.ModelParts(t)
-	v := float64(parts) / float64(t.Ranks())
-	share := sim.StageCost{TF: v, TB: v}
-	for _, row := range t.Rows {
-		if slices.ContainsFunc(row, func(a pipeline.Action) bool { return a.Kind == pipeline.BackwardWeight }) {
-			share.TW = v
-			break
-		}
-	}
-	return share
-}
-
 // lockstepSteps runs PyTorch's unit-time check: on t as it is when it has
 // SEND/RECV, after dropping bubbles and lowering it otherwise (I and W kept
 // apart, as PyTorch's runtime lowers a loaded schedule).
@@ -200,18 +63,17 @@ func lockstepSteps(t *pipeline.Table) (*pipeline.Table, int, error) {
 }
 
 type simulateFlags struct {
-	kind                         string
-	stages, microbatches, chunks int
-	localSteps                   int
-	schedule                     string
-	costs                        costFlags
-	policy, hint                 string
-	activationCap                int
-	jitter, commJitter           float64
-	stragglers                   map[int]float64
-	iterations                   int
-	seed                         uint64
-	format, trace, gantt         string
+	shape              shapeFlags
+	schedule           string
+	costs              costFlags
+	policy, hint       string
+	activationCap      int
+	jitter, commJitter float64
+	stragglers         map[int]float64
+	iterations         int
+	seed               uint64
+	output             outputFlag
+	trace, gantt       string
 }
 
 // simulateReport is what "pipelab simulate --format json" prints. Times
@@ -255,11 +117,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("simulate", "(--kind KIND --stages P --microbatches M [--chunks V] | --schedule FILE.csv) [cost flags] [--policy fixed|ready] [flags]",
 		simulateDescription, stderr)
 	f := simulateFlags{stragglers: map[int]float64{}}
-	fs.StringVar(&f.kind, "kind", "", "schedule family (see pipelab kinds)")
-	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
-	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches M of one iteration")
-	fs.IntVar(&f.chunks, "chunks", 0, "chunks (stages) per rank V; 0 takes the family's default")
-	fs.IntVar(&f.localSteps, "local-steps", 0, "localsgd: local steps H between averagings")
+	f.shape.register(fs)
 	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV instead of --kind")
 	f.costs.register(fs)
 	fs.StringVar(&f.policy, "policy", "fixed", "execution policy: fixed (row order) or ready (best-ranked ready action)")
@@ -270,19 +128,16 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.Func("straggler", "RANK:FACTOR, a rank whose compute is FACTOR times slower (repeatable)", f.addStraggler)
 	fs.IntVar(&f.iterations, "iterations", 1, "iterations K to simulate (mean and spread of the makespan when K > 1)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the variability's random streams")
-	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	f.output.register(fs)
 	fs.StringVar(&f.trace, "trace", "", "write the timeline as a Chrome trace (JSON) to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the timeline to this .png or .svg")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	f.costs.set = map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { f.costs.set[fl.Name] = true })
+	f.costs.set = setFlags(fs)
 	opt, err := f.check(fs.Args())
 	if err != nil {
-		fmt.Fprintf(stderr, "pipelab simulate: %v\n", err)
-		fs.Usage()
-		return errUsage
+		return flagProblem(fs, stderr, "simulate", err)
 	}
 	t, err := f.table()
 	if err != nil {
@@ -295,12 +150,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := writeTimelineFiles(tl, f.trace, f.gantt); err != nil {
 		return err
 	}
-	if f.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	return writeSimulateText(stdout, rep)
+	return f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) })
 }
 
 // addStraggler parses one --straggler RANK:FACTOR.
@@ -319,23 +169,31 @@ func (f *simulateFlags) addStraggler(v string) error {
 func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 	var opt sim.Options
 	set := f.costs.set
+	if err := noArguments(rest); err != nil {
+		return opt, err
+	}
 	switch {
-	case len(rest) > 0:
-		return opt, fmt.Errorf("unexpected argument %q (all inputs are flags)", rest[0])
-	case f.schedule == "" && f.kind == "":
+	case f.schedule == "" && f.shape.kind == "":
 		return opt, fmt.Errorf("give --kind (with --stages and --microbatches) or --schedule FILE.csv")
-	case f.schedule != "" && (f.kind != "" || set["stages"] || set["microbatches"] || set["chunks"]):
+	case f.schedule != "" && (f.shape.kind != "" || set["stages"] || set["microbatches"] || set["chunks"]):
 		return opt, fmt.Errorf("--schedule reads the shape from the file: drop --kind, --stages, --microbatches and --chunks")
-	case f.kind != "" && (f.stages < 1 || f.microbatches < 1):
-		return opt, fmt.Errorf("--kind needs --stages and --microbatches of at least 1, got %d and %d", f.stages, f.microbatches)
-	case f.iterations < 1:
-		return opt, fmt.Errorf("--iterations must be at least 1, got %d", f.iterations)
+	}
+	if f.shape.kind != "" {
+		if err := f.shape.check(); err != nil {
+			return opt, err
+		}
+	}
+	if err := atLeast("iterations", f.iterations, 1); err != nil {
+		return opt, err
+	}
+	switch {
 	case f.activationCap < 0:
 		return opt, fmt.Errorf("--cap must not be negative, got %d", f.activationCap)
 	case !(f.jitter >= 0) || !(f.commJitter >= 0):
 		return opt, fmt.Errorf("--jitter and --comm-jitter must be at least 0, got %g and %g", f.jitter, f.commJitter)
-	case f.format != "text" && f.format != "json":
-		return opt, fmt.Errorf("--format must be text or json, got %q", f.format)
+	}
+	if err := f.output.check(); err != nil {
+		return opt, err
 	}
 	if err := f.costs.check(); err != nil {
 		return opt, err
@@ -364,11 +222,7 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 // table generates or reads the schedule.
 func (f *simulateFlags) table() (*pipeline.Table, error) {
 	if f.schedule == "" {
-		t, err := pipeline.Generate(f.kind, pipeline.Shape{Ranks: f.stages, Microbatches: f.microbatches, Chunks: f.chunks, LocalSteps: f.localSteps})
-		if err != nil {
-			return nil, fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", f.kind, f.stages, f.microbatches, err)
-		}
-		return t, nil
+		return f.shape.generate()
 	}
 	file, err := os.Open(f.schedule)
 	if err != nil {
@@ -381,7 +235,7 @@ func (f *simulateFlags) table() (*pipeline.Table, error) {
 // simulate times t and gathers the report.
 func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateReport, *sim.Timeline, error) {
 	rep := simulateReport{
-		Schedule: f.kind, NumRanks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches,
+		Schedule: f.shape.kind, NumRanks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches,
 		Policy: opt.Policy.String(),
 	}
 	if f.schedule != "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -67,7 +68,7 @@ type trainFlags struct {
 	flushMicrobatches    int
 	seed                 uint64
 	logEvery             int
-	format               string
+	output               outputFlag
 	set                  map[string]bool
 }
 
@@ -93,37 +94,42 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.flushMicrobatches, "flush-microbatches", 0, "sync microbatches per iteration (default S)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the data and of every random stream of the run")
 	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: 100 points)")
-	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	f.output.register(fs)
 }
 
-// check validates the flags and fills the objective's defaults; it
-// returns what is wrong, or "".
-func (f *trainFlags) check() string {
+// check validates the flags and fills the objective's defaults, naming
+// the flag that is wrong.
+func (f *trainFlags) check(rest []string) error {
+	if err := noArguments(rest); err != nil {
+		return err
+	}
 	switch {
 	case !oneOf(f.objective, "quadratic", "tridiagonal", "logistic", "lm"):
-		return fmt.Sprintf("--objective must be quadratic, tridiagonal, logistic or lm, got %q", f.objective)
+		return fmt.Errorf("--objective must be quadratic, tridiagonal, logistic or lm, got %q", f.objective)
 	case !oneOf(f.method, "pd", "rpd", "localsgd", "sync"):
-		return fmt.Sprintf("--method must be pd, rpd, localsgd or sync, got %q", f.method)
+		return fmt.Errorf("--method must be pd, rpd, localsgd or sync, got %q", f.method)
 	case f.stages < 1:
-		return fmt.Sprintf("--stages must be at least 1, got %d", f.stages)
+		return atLeast("stages", f.stages, 1)
 	case f.set["microbatches"] == f.set["time-budget"]:
-		return "give exactly one of --microbatches and --time-budget"
+		return errors.New("give exactly one of --microbatches and --time-budget")
 	case f.set["microbatches"] && f.microbatches < 1:
-		return fmt.Sprintf("--microbatches must be at least 1, got %d", f.microbatches)
+		return atLeast("microbatches", f.microbatches, 1)
 	case f.set["time-budget"] && !(f.timeBudget > 0 && f.timeBudget < math.Inf(1)):
-		return fmt.Sprintf("--time-budget must be positive, got %g", f.timeBudget)
+		return fmt.Errorf("--time-budget must be positive, got %g", f.timeBudget)
 	case (f.data == "") != (f.labels == ""):
-		return "--data and --labels go together"
+		return errors.New("--data and --labels go together")
 	case f.data != "" && (f.set["n"] || f.set["d"] || f.objective == "lm"):
-		return "--data replaces --n and --d, and lm reads --corpus instead"
+		return errors.New("--data replaces --n and --d, and lm reads --corpus instead")
 	case f.objective != "logistic" && (f.set["l2"] || f.set["noise"]):
-		return "--l2 and --noise apply to the logistic objective only"
+		return errors.New("--l2 and --noise apply to the logistic objective only")
 	case f.objective != "lm" && f.corpus != "":
-		return "--corpus applies to lm only"
-	case !oneOf(f.format, "text", "json"):
-		return fmt.Sprintf("--format must be text or json, got %q", f.format)
-	case f.logEvery < 0 || f.batchSize < 0 || f.n < 0 || f.d < 0 || f.replicas < 0 || f.localSteps < 1 || f.flushMicrobatches < 0:
-		return "--log-every, --batch-size, --n, --d, --replicas and --flush-microbatches must not be negative, --local-steps at least 1"
+		return errors.New("--corpus applies to lm only")
+	}
+	if err := f.output.check(); err != nil {
+		return err
+	}
+	if f.logEvery < 0 || f.batchSize < 0 || f.n < 0 || f.d < 0 || f.replicas < 0 || f.localSteps < 1 || f.flushMicrobatches < 0 {
+		return errors.New("--log-every, --batch-size, --n, --d, --replicas and --flush-microbatches must not be negative, --local-steps at least 1")
 	}
 	defaults := map[string][3]int{ // n, d, batch (REFERENCE.md §1.7)
 		"quadratic": {2000, 512, 100}, "tridiagonal": {600, 512, 5}, "logistic": {600, 512, 10}, "lm": {100000, 0, 16},
@@ -133,17 +139,17 @@ func (f *trainFlags) check() string {
 		f.stepSize = 0.0625
 	}
 	if !(f.stepSize > 0) {
-		return fmt.Sprintf("--step-size must be positive, got %g", f.stepSize)
+		return fmt.Errorf("--step-size must be positive, got %g", f.stepSize)
 	}
 	if f.delta == -1 {
 		f.delta = optim.DefaultDelta(f.stages)
 	}
 	if f.delta < 0 {
-		return fmt.Sprintf("--delta must not be negative, got %d", f.delta)
+		return fmt.Errorf("--delta must not be negative, got %d", f.delta)
 	}
 	f.replicas = orDefault(f.replicas, f.stages)
 	f.flushMicrobatches = orDefault(f.flushMicrobatches, f.stages)
-	return ""
+	return nil
 }
 
 func oneOf(s string, options ...string) bool {
@@ -203,13 +209,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	f.set = map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	if fs.NArg() > 0 {
-		return flagProblem(fs, stderr, "train", "unexpected argument %q", fs.Arg(0))
-	}
-	if msg := f.check(); msg != "" {
-		return flagProblem(fs, stderr, "train", "%s", msg)
+	f.set = setFlags(fs)
+	if err := f.check(fs.Args()); err != nil {
+		return flagProblem(fs, stderr, "train", err)
 	}
 	obj, err := f.buildObjective()
 	if err != nil {
@@ -231,12 +233,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	for _, r := range res.Records {
 		rep.Curve = append(rep.Curve, curvePt{Time: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss)})
 	}
-	if f.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	return writeTrainText(stdout, rep)
+	return f.output.write(stdout, rep, func() error { return writeTrainText(stdout, rep) })
 }
 
 // buildObjective makes the objective the flags name.

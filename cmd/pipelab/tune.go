@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -64,41 +64,34 @@ type tuneReport struct {
 }
 
 type tuneFlags struct {
-	model, gpu, link          string
+	presets                   presetFlags
 	stages, microbatches      int
 	memoryGiB                 float64
-	microbatchSize, sequence  int
 	efficiency                float64
 	schedules                 string
 	out, gantt, baselineGantt string
-	format                    string
+	output                    outputFlag
 }
 
 func runTune(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tune", "--model M --gpu G --link L --stages P [--microbatches M] [--memory GIB] [--out FILE.csv] [--format text|json]",
 		tuneDescription, stderr)
 	var f tuneFlags
-	fs.StringVar(&f.model, "model", "", "model preset (pipelab presets lists them)")
-	fs.StringVar(&f.gpu, "gpu", "h100", "GPU preset")
-	fs.StringVar(&f.link, "link", "ib-ndr", "link preset between ranks")
+	f.presets.register(fs, "model preset (pipelab presets lists them)", "")
 	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
 	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
-	fs.IntVar(&f.microbatchSize, "microbatch-size", 1, "samples per microbatch b")
-	fs.IntVar(&f.sequence, "seq", 2048, "sequence length s in tokens")
 	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: %g)", sim.DefaultEfficiency))
 	fs.StringVar(&f.schedules, "schedules", "", "comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
-	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	f.output.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if msg := f.check(fs.Args()); msg != "" {
-		fmt.Fprintf(stderr, "pipelab tune: %s\n", msg)
-		fs.Usage()
-		return errUsage
+	if err := f.check(fs.Args()); err != nil {
+		return flagProblem(fs, stderr, "tune", err)
 	}
 	p, err := f.problem()
 	if err != nil {
@@ -112,61 +105,48 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep := newTuneReport(f, p, res)
-	if f.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	return writeTuneText(stdout, rep, res)
+	return f.output.write(stdout, rep, func() error { return writeTuneText(stdout, rep, res) })
 }
 
-// check returns what is wrong with the flags, or "".
-func (f tuneFlags) check(rest []string) string {
+// check names the flag that is wrong.
+func (f tuneFlags) check(rest []string) error {
+	if err := noArguments(rest); err != nil {
+		return err
+	}
 	switch {
-	case len(rest) > 0:
-		return fmt.Sprintf("unexpected argument %q", rest[0])
-	case f.model == "":
-		return "--model is required"
+	case f.presets.model == "":
+		return errors.New("--model is required")
 	case f.stages < 1:
-		return fmt.Sprintf("--stages must be at least 1, got %d", f.stages)
+		return atLeast("stages", f.stages, 1)
 	case f.microbatches < 0:
-		return fmt.Sprintf("--microbatches must not be negative, got %d", f.microbatches)
+		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
 	case f.memoryGiB < 0:
-		return fmt.Sprintf("--memory must not be negative, got %g", f.memoryGiB)
-	case f.microbatchSize < 1 || f.sequence < 1:
-		return fmt.Sprintf("--microbatch-size and --seq must be positive, got %d and %d", f.microbatchSize, f.sequence)
-	case f.efficiency < 0 || f.efficiency > 1:
-		return fmt.Sprintf("--efficiency must be in (0, 1], got %g", f.efficiency)
-	case f.format != "text" && f.format != "json":
-		return fmt.Sprintf("--format must be text or json, got %q", f.format)
+		return fmt.Errorf("--memory must not be negative, got %g", f.memoryGiB)
+	}
+	if err := f.presets.check(); err != nil {
+		return err
+	}
+	if f.efficiency < 0 || f.efficiency > 1 {
+		return fmt.Errorf("--efficiency must be in (0, 1], got %g", f.efficiency)
+	}
+	if err := f.output.check(); err != nil {
+		return err
 	}
 	for _, path := range []string{f.gantt, f.baselineGantt} {
 		if ext := strings.ToLower(filepath.Ext(path)); path != "" && ext != ".png" && ext != ".svg" {
-			return fmt.Sprintf("a Gantt chart must end in .png or .svg, got %q", path)
+			return fmt.Errorf("a Gantt chart must end in .png or .svg, got %q", path)
 		}
 	}
-	return ""
+	return nil
 }
 
 func (f tuneFlags) problem() (tune.Problem, error) {
-	model, err := sim.LookupModel(f.model)
+	cfg, err := f.presets.config()
 	if err != nil {
-		return tune.Problem{}, fmt.Errorf("--model: %w", err)
+		return tune.Problem{}, err
 	}
-	gpu, err := sim.LookupGPU(f.gpu)
-	if err != nil {
-		return tune.Problem{}, fmt.Errorf("--gpu: %w", err)
-	}
-	link, err := sim.LookupLink(f.link)
-	if err != nil {
-		return tune.Problem{}, fmt.Errorf("--link: %w", err)
-	}
-	p := tune.Problem{
-		Config: sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: f.microbatchSize, Sequence: f.sequence,
-			Efficiency: f.efficiency},
-		Ranks:       f.stages,
-		MemoryBytes: f.memoryGiB * (1 << 30),
-	}
+	cfg.Efficiency = f.efficiency
+	p := tune.Problem{Config: cfg, Ranks: f.stages, MemoryBytes: f.memoryGiB * (1 << 30)}
 	if f.microbatches > 0 {
 		p.Microbatches = []int{f.microbatches}
 	}
@@ -250,7 +230,7 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	}
 	b, base := res.Best, res.Baseline
 	return tuneReport{
-		Model: f.model, GPU: f.gpu, Link: f.link, Stages: f.stages, MemoryLimit: limit,
+		Model: f.presets.model, GPU: f.presets.gpu, Link: f.presets.link, Stages: f.stages, MemoryLimit: limit,
 		Schedule: b.Schedule.Family, Chunks: b.Table.Stages() / b.Table.Ranks(), Placement: b.Placement,
 		Microbatches: b.Microbatches, Partition: b.Partition,
 		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,

@@ -1,0 +1,303 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
+)
+
+// Flag groups several subcommands declare alike: each registers its flags
+// on a flag set and checks them with errors that name the flag.
+
+// setFlags returns the names of the flags given on the command line, for
+// checks that tell a default from a value given explicitly.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	return set
+}
+
+// flagProblem prints what is wrong with the flags of command name and the
+// usage, and returns errUsage.
+func flagProblem(fs *flag.FlagSet, stderr io.Writer, name string, err error) error {
+	fmt.Fprintf(stderr, "pipelab %s: %v\n", name, err)
+	fs.Usage()
+	return errUsage
+}
+
+// noArguments refuses positional arguments to a command that takes flags
+// only.
+func noArguments(rest []string) error {
+	if len(rest) > 0 {
+		return fmt.Errorf("unexpected argument %q (all inputs are flags)", rest[0])
+	}
+	return nil
+}
+
+// firstError returns the first of the checks' errors that is not nil,
+// for checks that are cheap enough to run all.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// atLeast refuses an integer flag below low, naming the flag.
+func atLeast(name string, v, low int) error {
+	if v < low {
+		return fmt.Errorf("--%s must be at least %d, got %d", name, low, v)
+	}
+	return nil
+}
+
+// outputFlag is --format text|json.
+type outputFlag struct{ format string }
+
+func (o *outputFlag) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.format, "format", "text", "output format: text or json")
+}
+
+func (o *outputFlag) check() error {
+	if o.format != "text" && o.format != "json" {
+		return fmt.Errorf("--format must be text or json, got %q", o.format)
+	}
+	return nil
+}
+
+// write prints report as indented JSON, or calls text for the text format.
+func (o *outputFlag) write(w io.Writer, report any, text func() error) error {
+	if o.format != "json" {
+		return text()
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(report)
+}
+
+// familyNames lists the schedule families in registry order.
+func familyNames() []string {
+	var names []string
+	for _, f := range pipeline.Families() {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// unknownFamily says that name is not a schedule family, or returns nil.
+func unknownFamily(name string) error {
+	if names := familyNames(); !slices.Contains(names, name) {
+		return fmt.Errorf("%q is not a schedule family (one of %s)", name, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// shapeFlags are a generated schedule's family and shape: --kind,
+// --stages, --microbatches, --chunks and --local-steps, and with
+// registerFamilyOptions --replicas and --noam.
+type shapeFlags struct {
+	kind                         string
+	stages, microbatches, chunks int
+	replicas, localSteps, noam   int
+}
+
+func (s *shapeFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.kind, "kind", "", "schedule family (see pipelab kinds)")
+	fs.IntVar(&s.stages, "stages", 0, "pipeline ranks P (the stage count when each rank holds one stage)")
+	fs.IntVar(&s.microbatches, "microbatches", 0, "microbatches M of one iteration (N for pipedream and localsgd)")
+	fs.IntVar(&s.chunks, "chunks", 0, "chunks (stages) per rank V; 0 takes the family's default")
+	fs.IntVar(&s.localSteps, "local-steps", 0, "localsgd: local steps H between averagings")
+}
+
+// registerFamilyOptions adds the options of the pipedream and localsgd
+// families that only "schedule" offers.
+func (s *shapeFlags) registerFamilyOptions(fs *flag.FlagSet) {
+	fs.IntVar(&s.replicas, "replicas", 0, "localsgd: replicas R; 0 means P")
+	fs.IntVar(&s.noam, "noam", 0, "pipedream: microbatches admitted in flight on stage 0; 0 means P")
+}
+
+// check refuses a shape no family could take.
+func (s *shapeFlags) check() error {
+	if err := atLeast("stages", s.stages, 1); err != nil {
+		return err
+	}
+	if err := atLeast("microbatches", s.microbatches, 1); err != nil {
+		return err
+	}
+	if s.chunks < 0 {
+		return fmt.Errorf("--chunks must be at least 1 (0 for the family's default), got %d", s.chunks)
+	}
+	return nil
+}
+
+// generate builds the schedule; a family's refusal names the flags.
+func (s *shapeFlags) generate() (*pipeline.Table, error) {
+	t, err := pipeline.Generate(s.kind, pipeline.Shape{
+		Ranks: s.stages, Microbatches: s.microbatches, Chunks: s.chunks,
+		Replicas: s.replicas, LocalSteps: s.localSteps, NOAM: s.noam,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", s.kind, s.stages, s.microbatches, err)
+	}
+	return t, nil
+}
+
+// presetFlags choose the GPU timing model's presets and workload: --model,
+// --gpu, --link, --microbatch-size and --seq-len.
+type presetFlags struct {
+	model, gpu, link       string
+	microbatchSize, seqLen int
+}
+
+// register declares the flags; modelHelp describes --model, and note ends
+// the help of the other four (" (with --model)" where the GPU model is one
+// cost model of several).
+func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
+	fs.StringVar(&p.model, "model", "", modelHelp)
+	fs.StringVar(&p.gpu, "gpu", "h100", "GPU preset"+note)
+	fs.StringVar(&p.link, "link", "ib-ndr", "link preset between ranks"+note)
+	fs.IntVar(&p.microbatchSize, "microbatch-size", 1, "samples per microbatch b"+note)
+	fs.IntVar(&p.seqLen, "seq-len", 2048, "sequence length s in tokens"+note)
+}
+
+func (p *presetFlags) check() error {
+	if p.microbatchSize < 1 || p.seqLen < 1 {
+		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", p.microbatchSize, p.seqLen)
+	}
+	return nil
+}
+
+// config looks the presets up, naming the flag of one that is unknown.
+func (p *presetFlags) config() (sim.GPUConfig, error) {
+	model, err := sim.LookupModel(p.model)
+	if err != nil {
+		return sim.GPUConfig{}, fmt.Errorf("--model: %w", err)
+	}
+	gpu, err := sim.LookupGPU(p.gpu)
+	if err != nil {
+		return sim.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
+	}
+	link, err := sim.LookupLink(p.link)
+	if err != nil {
+		return sim.GPUConfig{}, fmt.Errorf("--link: %w", err)
+	}
+	return sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: p.microbatchSize, Sequence: p.seqLen}, nil
+}
+
+// costFlags are the cost flags "simulate" and "compare" share.
+type costFlags struct {
+	cost                  string
+	fwd, bwd, wgrad, comm float64
+	presets               presetFlags
+	set                   map[string]bool
+}
+
+func (c *costFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.cost, "cost", "unit", "unit, or lockstep (PyTorch's unit-time check), when no explicit or GPU cost is given")
+	fs.Float64Var(&c.fwd, "fwd", 0, "forward time T_F of one rank's share of the model")
+	fs.Float64Var(&c.bwd, "bwd", 0, "input-gradient time T_B (a full backward takes T_B + T_W)")
+	fs.Float64Var(&c.wgrad, "wgrad", 0, "weight-gradient time T_W")
+	fs.Float64Var(&c.comm, "comm", 0, "time of one transfer between ranks")
+	c.presets.register(fs, "model preset for the GPU timing model", " (with --model)")
+}
+
+// kind says which cost model the flags ask for: "gpu", "explicit", "unit"
+// or "lockstep".
+func (c *costFlags) kind() string {
+	switch {
+	case c.presets.model != "":
+		return "gpu"
+	case c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]:
+		return "explicit"
+	}
+	return c.cost
+}
+
+// check names the cost flag that is wrong.
+func (c *costFlags) check() error {
+	explicit := c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]
+	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["microbatch-size"] || c.set["seq-len"]
+	switch {
+	case c.cost != "unit" && c.cost != "lockstep":
+		return fmt.Errorf("--cost must be unit or lockstep, got %q", c.cost)
+	case c.set["cost"] && (explicit || c.presets.model != ""):
+		return fmt.Errorf("--cost %s cannot be combined with explicit (--fwd ...) or GPU (--model) costs", c.cost)
+	case explicit && c.presets.model != "":
+		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
+	case gpuOnly && c.presets.model == "":
+		return fmt.Errorf("--gpu, --link, --microbatch-size and --seq-len need --model")
+	case explicit && (c.fwd <= 0 || c.bwd <= 0):
+		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
+	case c.wgrad < 0 || c.comm < 0:
+		return fmt.Errorf("--wgrad and --comm must not be negative, got %g and %g", c.wgrad, c.comm)
+	}
+	return c.presets.check()
+}
+
+// pricing is a cost model for one table, with the memory model and message
+// sizes when the GPU model provides them.
+type pricing struct {
+	cost   sim.CostModel
+	memory sim.MemoryModel
+	sizer  sim.MessageSizer
+	share  sim.StageCost // one rank's share of the model, for the formulas
+	name   string
+}
+
+// pricingFor builds the cost model of the flags for table t (not for
+// --cost lockstep, which times no cost model).
+func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
+	switch c.kind() {
+	case "unit":
+		return pricing{cost: sim.Unit{}, share: unitShare(t), name: "unit"}, nil
+	case "explicit":
+		share := sim.StageCost{TF: c.fwd, TB: c.bwd, TW: c.wgrad}
+		return pricing{cost: sim.ForRankShare(t, share, c.comm), share: share,
+			name: fmt.Sprintf("explicit (T_F %g, T_B %g, T_W %g per rank share, %g per transfer)", c.fwd, c.bwd, c.wgrad, c.comm)}, nil
+	}
+	cfg, err := c.presets.config()
+	if err != nil {
+		return pricing{}, err
+	}
+	gm, err := sim.GPUForTable(cfg, t)
+	if err != nil {
+		return pricing{}, err
+	}
+	whole, err := sim.NewGPUModel(cfg, t.Ranks())
+	if err != nil {
+		return pricing{}, err
+	}
+	var share sim.StageCost
+	for r := range t.Ranks() {
+		sc := whole.StageCost(r)
+		share.TF += sc.TF / float64(t.Ranks())
+		share.TB += sc.TB / float64(t.Ranks())
+		share.TW += sc.TW / float64(t.Ranks())
+	}
+	return pricing{cost: gm, memory: gm, sizer: gm, share: share,
+		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d; seconds)", c.presets.model, c.presets.gpu, c.presets.link, c.presets.microbatchSize, c.presets.seqLen)}, nil
+}
+
+// unitShare is what unit costs make of one rank's share of the model: one
+// step per chunk for each of F, B (or I) and, when the table splits
+// backwards, W.
+func unitShare(t *pipeline.Table) sim.StageCost {
+	_, parts := sim.ModelParts(t)
+	v := float64(parts) / float64(t.Ranks())
+	share := sim.StageCost{TF: v, TB: v}
+	for _, row := range t.Rows {
+		if slices.ContainsFunc(row, func(a pipeline.Action) bool { return a.Kind == pipeline.BackwardWeight }) {
+			share.TW = v
+			break
+		}
+	}
+	return share
+}
