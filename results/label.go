@@ -9,8 +9,10 @@ import (
 
 // runLabels names each run in a legend: its method, then each setting that
 // differs among the plotted runs of that method (stages, δ, replicas, local
-// steps, step size, batch size, seed), so that every line is told apart
-// by what distinguishes it and nothing more.
+// steps, step size, batch size), so that every line is told apart by what
+// distinguishes it and nothing more. Every run has its own derived seed, so
+// the seed tells lines apart only when nothing else does (replicates of one
+// setting); those get "#k", their rank by seed, instead of a 20-digit number.
 func runLabels(runs []Run) []string {
 	settings := []struct {
 		name  string
@@ -22,7 +24,6 @@ func runLabels(runs []Run) []string {
 		{"H=", func(r *Run) string { return strconv.Itoa(int(r.LocalSteps)) }},
 		{"γ=", func(r *Run) string { return strconv.FormatFloat(r.StepSize, 'g', 4, 64) }},
 		{"B=", func(r *Run) string { return strconv.Itoa(int(r.BatchSize)) }},
-		{"seed ", func(r *Run) string { return strconv.FormatUint(r.Seed, 10) }},
 	}
 	labels := make([]string, len(runs))
 	for i := range runs {
@@ -38,7 +39,29 @@ func runLabels(runs []Run) []string {
 		}
 		labels[i] = strings.Join(parts, " ")
 	}
-	return labels
+	return numberReplicates(runs, labels)
+}
+
+// numberReplicates appends "#k" to labels shared by several runs, k being
+// the run's rank by seed among them, so the numbering does not depend on
+// the order the runs were read in.
+func numberReplicates(runs []Run, labels []string) []string {
+	same := map[string][]uint64{}
+	for i, l := range labels {
+		same[l] = append(same[l], runs[i].Seed)
+	}
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		seeds := same[l]
+		if len(seeds) == 1 {
+			out[i] = l
+			continue
+		}
+		slices.Sort(seeds)
+		k, _ := slices.BinarySearch(seeds, runs[i].Seed)
+		out[i] = fmt.Sprintf("%s #%d", l, k+1)
+	}
+	return out
 }
 
 // distinct returns the sorted distinct values of f over runs.
