@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -81,6 +83,32 @@ func (o *outputFlag) write(w io.Writer, report any, text func() error) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(report)
+}
+
+// writeOutputFile writes the file a flag names through a temporary file
+// renamed over path, so that a failed write leaves no partial file; errors
+// name the flag.
+func writeOutputFile(name, path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("--%s %s: %w", name, path, err)
+	}
+	// CreateTemp makes the file private; an output is an ordinary file.
+	err = tmp.Chmod(0o644)
+	if err == nil {
+		err = write(tmp)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("--%s %s: %w", name, path, err)
+	}
+	return nil
 }
 
 // familyNames lists the schedule families in registry order.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -30,10 +31,10 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(dirs) == 0 {
-		return argsProblem(fs, stderr, "merge", "no input directories")
+		return flagProblem(fs, stderr, "merge", errors.New("no input directories"))
 	}
 	if *out == "" {
-		return argsProblem(fs, stderr, "merge", "--out is required")
+		return flagProblem(fs, stderr, "merge", errors.New("--out is required"))
 	}
 	n, err := experiments.Merge(dirs, *out)
 	if err != nil {

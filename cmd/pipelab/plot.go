@@ -29,7 +29,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(dirs) != 1 {
-		return argsProblem(fs, stderr, "plot", "want one directory, got %d arguments", len(dirs))
+		return flagProblem(fs, stderr, "plot", fmt.Errorf("want one directory, got %d arguments", len(dirs)))
 	}
 	files, err := experiments.PlotDir(dirs[0])
 	if err != nil {

@@ -49,7 +49,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *jobs < 1 {
-		return argsProblem(fs, stderr, "reproduce", "--jobs must be at least 1, got %d", *jobs)
+		return flagProblem(fs, stderr, "reproduce", fmt.Errorf("--jobs must be at least 1, got %d", *jobs))
 	}
 	var figs []experiments.Figure
 	if len(names) == 0 {

@@ -285,24 +285,12 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 	return rep, tl, nil
 }
 
-// writeTimelineFiles writes the Chrome trace (through a temporary file
-// renamed over the path) and the Gantt chart the flags ask for.
+// writeTimelineFiles writes the Chrome trace and the Gantt chart the flags
+// ask for.
 func writeTimelineFiles(tl *sim.Timeline, trace, gantt string) error {
 	if trace != "" {
-		tmp, err := os.CreateTemp(filepath.Dir(trace), "."+filepath.Base(trace)+".tmp*")
-		if err != nil {
-			return fmt.Errorf("--trace %s: %w", trace, err)
-		}
-		err = sim.WriteChromeTrace(tmp, tl)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), trace)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-			return fmt.Errorf("--trace %s: %w", trace, err)
+		if err := writeOutputFile("trace", trace, func(w io.Writer) error { return sim.WriteChromeTrace(w, tl) }); err != nil {
+			return err
 		}
 	}
 	if gantt != "" {

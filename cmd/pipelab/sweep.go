@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -52,13 +53,13 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return argsProblem(fs, stderr, "sweep", "want one spec file, got %d arguments", len(pos))
+		return flagProblem(fs, stderr, "sweep", fmt.Errorf("want one spec file, got %d arguments", len(pos)))
 	}
 	if *out == "" {
-		return argsProblem(fs, stderr, "sweep", "--out is required")
+		return flagProblem(fs, stderr, "sweep", errors.New("--out is required"))
 	}
 	if *jobs < 1 {
-		return argsProblem(fs, stderr, "sweep", "--jobs must be at least 1, got %d", *jobs)
+		return flagProblem(fs, stderr, "sweep", fmt.Errorf("--jobs must be at least 1, got %d", *jobs))
 	}
 	spec, err := experiments.ReadSpecFile(pos[0])
 	if err != nil {
@@ -102,13 +103,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-}
-
-// argsProblem reports a bad argument with the usage.
-func argsProblem(fs *flag.FlagSet, stderr io.Writer, name, format string, args ...any) error {
-	fmt.Fprintf(stderr, "pipelab %s: %s\n", name, fmt.Sprintf(format, args...))
-	fs.Usage()
-	return errUsage
 }
 
 // isTerminal reports whether w is a character device (a terminal), where

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -181,44 +180,19 @@ func parseSchedules(list string) ([]tune.Schedule, error) {
 // writeFiles writes the CSV and the Gantt charts the flags ask for.
 func (f tuneFlags) writeFiles(res *tune.Result) error {
 	if f.out != "" {
-		if err := writeScheduleCSV(f.out, res.Best.Table); err != nil {
+		if err := writeOutputFile("out", f.out, func(w io.Writer) error { return pipeline.WriteCSV(w, res.Best.Table) }); err != nil {
 			return err
 		}
 	}
 	if f.gantt != "" {
 		if err := sim.SaveGantt(res.Best.Timeline, f.gantt); err != nil {
-			return err
+			return fmt.Errorf("--gantt: %w", err)
 		}
 	}
 	if f.baselineGantt != "" {
 		if err := sim.SaveGantt(res.Baseline.Timeline, f.baselineGantt); err != nil {
-			return err
+			return fmt.Errorf("--baseline-gantt: %w", err)
 		}
-	}
-	return nil
-}
-
-// writeScheduleCSV writes t as PyTorch CSV through a temporary file renamed
-// over path.
-func writeScheduleCSV(path string, t *pipeline.Table) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	// CreateTemp makes the file private; a schedule is an ordinary output.
-	err = tmp.Chmod(0o644)
-	if err == nil {
-		err = pipeline.WriteCSV(tmp, t)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("--out %s: %w", path, err)
 	}
 	return nil
 }

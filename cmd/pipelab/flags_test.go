@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pipelab/pipeline"
+)
+
+// parseGroup registers a flag group on a fresh flag set and parses args.
+func parseGroup(t *testing.T, register func(*flag.FlagSet), args ...string) *flag.FlagSet {
+	t.Helper()
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	register(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("parse %v: %v", args, err)
+	}
+	return fs
+}
+
+// errorNames reports whether err is nil when want is "", and otherwise
+// whether its message contains want.
+func errorNames(err error, want string) bool {
+	if want == "" {
+		return err == nil
+	}
+	return err != nil && strings.Contains(err.Error(), want)
+}
+
+func TestSetFlagsListsOnlyGivenFlags(t *testing.T) {
+	fs := parseGroup(t, func(fs *flag.FlagSet) {
+		fs.Int("stages", 4, "")
+		fs.Int("chunks", 0, "")
+		fs.String("kind", "", "")
+	}, "--stages", "4", "--kind=1f1b")
+	set := setFlags(fs)
+	// --stages is given with its default value: it still counts as given.
+	if !set["stages"] || !set["kind"] || set["chunks"] || len(set) != 2 {
+		t.Errorf("setFlags = %v, want stages and kind only", set)
+	}
+}
+
+func TestSmallChecksNameTheFlag(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"no arguments", noArguments(nil), ""},
+		{"an argument", noArguments([]string{"extra", "more"}), `unexpected argument "extra" (all inputs are flags)`},
+		{"at the bound", atLeast("stages", 1, 1), ""},
+		{"below the bound", atLeast("stages", 0, 1), "--stages must be at least 1, got 0"},
+		{"below another bound", atLeast("iterations", -2, 3), "--iterations must be at least 3, got -2"},
+		{"all nil", firstError(nil, nil), ""},
+		{"first of two", firstError(nil, errors.New("one"), errors.New("two")), "one"},
+	} {
+		if !errorNames(tc.err, tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, tc.err, tc.want)
+		}
+	}
+}
+
+func TestFlagProblemPrintsMessageAndUsage(t *testing.T) {
+	var stderr bytes.Buffer
+	fs := newFlags("demo", "[flags]", "A demonstration.", &stderr)
+	fs.Int("stages", 0, "pipeline ranks P")
+	err := flagProblem(fs, &stderr, "demo", errors.New("--stages must be at least 1, got 0"))
+	if !errors.Is(err, errUsage) {
+		t.Errorf("flagProblem returned %v, want errUsage", err)
+	}
+	first, rest, _ := strings.Cut(stderr.String(), "\n")
+	if first != "pipelab demo: --stages must be at least 1, got 0" || !strings.HasPrefix(rest, "usage: pipelab demo [flags]") ||
+		!strings.Contains(rest, "-stages") {
+		t.Errorf("stderr %q, want the message, then the usage with the flags", stderr.String())
+	}
+}
+
+func TestOutputFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"--format", "json"}, ""},
+		{[]string{"--format", "csv"}, `--format must be text or json, got "csv"`},
+	} {
+		var o outputFlag
+		parseGroup(t, o.register, tc.args...)
+		if err := o.check(); !errorNames(err, tc.want) {
+			t.Errorf("%v: check %v, want %q", tc.args, err, tc.want)
+		}
+	}
+
+	report := map[string]any{"stages": 4, "ranks": []int{0, 1}}
+	text := func(w io.Writer) func() error {
+		return func() error { _, err := io.WriteString(w, "as text\n"); return err }
+	}
+	var asText bytes.Buffer
+	if err := (&outputFlag{format: "text"}).write(&asText, report, text(&asText)); err != nil || asText.String() != "as text\n" {
+		t.Errorf("text: %q, %v; want the text function's output", asText.String(), err)
+	}
+	var asJSON bytes.Buffer
+	if err := (&outputFlag{format: "json"}).write(&asJSON, report, text(&asJSON)); err != nil {
+		t.Fatal(err)
+	}
+	// The encoder's output is MarshalIndent's with two spaces and a newline.
+	want, _ := json.MarshalIndent(report, "", "  ")
+	if asJSON.String() != string(want)+"\n" {
+		t.Errorf("json: %q, want %q", asJSON.String(), string(want)+"\n")
+	}
+}
+
+func TestUnknownFamily(t *testing.T) {
+	names := familyNames()
+	if len(names) != len(pipeline.Families()) {
+		t.Fatalf("familyNames has %d names, the registry %d families", len(names), len(pipeline.Families()))
+	}
+	for _, name := range names {
+		if err := unknownFamily(name); err != nil {
+			t.Errorf("%s: %v, want nil for a registered family", name, err)
+		}
+	}
+	err := unknownFamily("nope")
+	if err == nil || !strings.Contains(err.Error(), `"nope" is not a schedule family`) || !strings.Contains(err.Error(), names[0]) {
+		t.Errorf("nope: %v, want it refused with the known families listed", err)
+	}
+}
+
+func TestShapeFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--kind", "1f1b", "--stages", "2", "--microbatches", "3"}, ""},
+		{[]string{"--kind", "1f1b", "--microbatches", "3"}, "--stages must be at least 1, got 0"},
+		{[]string{"--kind", "1f1b", "--stages", "2"}, "--microbatches must be at least 1, got 0"},
+		{[]string{"--kind", "1f1b", "--stages", "2", "--microbatches", "3", "--chunks", "-1"}, "--chunks must be at least 1 (0 for the family's default), got -1"},
+	} {
+		var s shapeFlags
+		parseGroup(t, s.register, tc.args...)
+		if err := s.check(); !errorNames(err, tc.want) {
+			t.Errorf("%v: check %v, want %q", tc.args, err, tc.want)
+		}
+	}
+
+	var s shapeFlags
+	parseGroup(t, func(fs *flag.FlagSet) { s.register(fs); s.registerFamilyOptions(fs) },
+		"--kind", "localsgd", "--stages", "2", "--microbatches", "4", "--replicas", "3", "--local-steps", "2", "--noam", "0")
+	got, err := s.generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same shape given to the generator directly.
+	want, err := pipeline.Generate("localsgd", pipeline.Shape{Ranks: 2, Microbatches: 4, Replicas: 3, LocalSteps: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Ranks() != want.Ranks() || got.Stages() != want.Stages() || got.Microbatches != want.Microbatches || len(got.Rows[0]) != len(want.Rows[0]) {
+		t.Errorf("generate: %d ranks, %d stages, %d microbatches, %d steps; want %d, %d, %d, %d",
+			got.Ranks(), got.Stages(), got.Microbatches, len(got.Rows[0]), want.Ranks(), want.Stages(), want.Microbatches, len(want.Rows[0]))
+	}
+
+	bad := shapeFlags{kind: "nope", stages: 2, microbatches: 3}
+	if _, err := bad.generate(); err == nil || !strings.HasPrefix(err.Error(), "--kind nope --stages 2 --microbatches 3: ") {
+		t.Errorf("unknown family: %v, want an error naming the flags", err)
+	}
+}
+
+func TestPresetFlags(t *testing.T) {
+	var p presetFlags
+	fs := parseGroup(t, func(fs *flag.FlagSet) { p.register(fs, "model preset", " (with --model)") }, "--model", "gpt-1.3b")
+	for _, name := range []string{"gpu", "link", "microbatch-size", "seq-len"} {
+		if usage := fs.Lookup(name).Usage; !strings.HasSuffix(usage, " (with --model)") {
+			t.Errorf("--%s help %q does not end with the note", name, usage)
+		}
+	}
+	if fs.Lookup("model").Usage != "model preset" {
+		t.Errorf("--model help %q, want the one given", fs.Lookup("model").Usage)
+	}
+	cfg, err := p.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The defaults: an H100 on InfiniBand NDR, one sample of 2048 tokens.
+	if cfg.Model.Name != "gpt-1.3b" || cfg.GPU.Name != "h100" || cfg.Link.Name != "ib-ndr" || cfg.Microbatch != 1 || cfg.Sequence != 2048 {
+		t.Errorf("config %+v, want gpt-1.3b on the default presets", cfg)
+	}
+	for _, tc := range []struct {
+		change func(*presetFlags)
+		want   string
+	}{
+		{func(p *presetFlags) { p.model = "nope" }, "--model: "},
+		{func(p *presetFlags) { p.gpu = "nope" }, "--gpu: "},
+		{func(p *presetFlags) { p.link = "nope" }, "--link: "},
+	} {
+		q := p
+		tc.change(&q)
+		if _, err := q.config(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("config: %v, want an error starting %q", err, tc.want)
+		}
+	}
+	if err := (&presetFlags{microbatchSize: 1, seqLen: 0}).check(); !errorNames(err, "--microbatch-size and --seq-len must be positive, got 1 and 0") {
+		t.Errorf("seq-len 0: %v", err)
+	}
+}
+
+func TestCostFlagsKindAndCheck(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		kind string
+		want string
+	}{
+		{nil, "unit", ""},
+		{[]string{"--cost", "lockstep"}, "lockstep", ""},
+		{[]string{"--fwd", "1", "--bwd", "2"}, "explicit", ""},
+		{[]string{"--model", "llama-7b", "--gpu", "a100"}, "gpu", ""},
+		{[]string{"--cost", "fast"}, "fast", `--cost must be unit or lockstep, got "fast"`},
+		{[]string{"--cost", "unit", "--fwd", "1", "--bwd", "1"}, "explicit", "cannot be combined"},
+		{[]string{"--fwd", "1", "--bwd", "1", "--model", "llama-7b"}, "gpu", "exclude each other"},
+		{[]string{"--link", "pcie"}, "unit", "need --model"},
+		{[]string{"--fwd", "1"}, "explicit", "--fwd and --bwd above 0, got 1 and 0"},
+		{[]string{"--fwd", "1", "--bwd", "1", "--comm", "-1"}, "explicit", "--wgrad and --comm must not be negative"},
+		{[]string{"--model", "llama-7b", "--microbatch-size", "0"}, "gpu", "--microbatch-size and --seq-len must be positive"},
+	} {
+		var c costFlags
+		fs := parseGroup(t, c.register, tc.args...)
+		c.set = setFlags(fs)
+		if got := c.kind(); got != tc.kind {
+			t.Errorf("%v: kind %q, want %q", tc.args, got, tc.kind)
+		}
+		if err := c.check(); !errorNames(err, tc.want) {
+			t.Errorf("%v: check %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestWriteOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.csv")
+	if err := writeOutputFile("out", path, func(w io.Writer) error { _, err := io.WriteString(w, "F0\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || string(data) != "F0\n" {
+		t.Errorf("file holds %q (%v), want what was written", data, err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v (%v), want 0644", st.Mode().Perm(), err)
+	}
+
+	failed := filepath.Join(dir, "failed.csv")
+	err = writeOutputFile("trace", failed, func(w io.Writer) error { return errors.New("disk full") })
+	if err == nil || err.Error() != "--trace "+failed+": disk full" {
+		t.Errorf("failed write: %v, want the flag, the path and the cause", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "out.csv" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("directory holds %v, want out.csv only (no partial or temporary file)", names)
+	}
+}
