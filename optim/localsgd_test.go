@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"pipelab/objectives"
 	"pipelab/pipeline"
 )
 
@@ -19,6 +20,39 @@ func TestLocalSGDOneReplicaOneStepIsSGD(t *testing.T) {
 		sgdStep(obj, x, m%obj.Batches(), 0.3)
 	}
 	closeVectors(t, "x", res.X, x, 1e-13)
+}
+
+// Gradient noise in LocalSGD is drawn as the reference implementation
+// draws it (vectozavr/randomized-pipedream, LogisticRegressionObjective.
+// backward_stage: σ·N(0, 1) added to each block gradient, per coordinate,
+// once per B op) and the step is γ times that noisy gradient, unscaled by
+// R. With one replica and one local step each microbatch runs F on stages
+// 0..S-1 and then B on stages S-1..0, all at the same point, so the replay
+// is SGD whose noise for block s comes from the run's noise stream in that
+// backward order; computed here block by block from the noiseless batch
+// gradient.
+func TestLocalSGDNoisePerBlockBackward(t *testing.T) {
+	const S, N, gamma, sigma, seed = 3, 9, 0.2, 0.5, 4
+	obj := logistic(t, 48, 15, S, 6, sigma, 2)
+	tl := generate(t, "localsgd", pipeline.Shape{Ranks: S, Microbatches: N, Replicas: 1, LocalSteps: 1})
+	res := mustRun(t, obj, LocalSGD{Timeline: tl}, Settings{StepSize: gamma, Seed: seed})
+
+	noise := objectives.NewRand(seed, objectives.StreamNoise)
+	blocks := obj.Blocks()
+	x := obj.Init()
+	g := make([]float64, len(x))
+	for m := 0; m < N; m++ {
+		obj.Gradient(g, x, m%obj.Batches(), nil)
+		for s := S - 1; s >= 0; s-- {
+			for j := blocks[s]; j < blocks[s+1]; j++ {
+				g[j] += sigma * noise.NormFloat64()
+			}
+		}
+		for j := range x {
+			x[j] -= gamma * g[j]
+		}
+	}
+	closeVectors(t, "x", res.X, x, 1e-12)
 }
 
 // R = S = 3 replicas, H = 2, N = 16: two complete rounds of R·H = 6
