@@ -38,7 +38,7 @@ func buildObjective(r Run) (objectives.Objective, error) {
 	case "charlm":
 		// n is the corpus length in characters; the model is the paper's
 		// small LM (charlm.DefaultConfig) with the run's stages and batch.
-		corpus, _ := charlm.DefaultCorpus(r.DataSeed, r.N)
+		corpus, _ := charlm.DefaultCorpus(r.DataSeed, r.N) // its entropy floor is not recorded
 		cfg := charlm.DefaultConfig()
 		cfg.Stages, cfg.Batch, cfg.Seed = r.Stages, r.Batch, r.DataSeed
 		return charlm.New(cfg, corpus)
@@ -52,42 +52,12 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	if err != nil {
 		return nil, err
 	}
-	row := runRow(r)
-	var (
-		method optim.Method
-		extra  float64 // simulated time after the replay's last event
-	)
-	switch r.Method {
-	case "pipedream":
-		pt, err := timelineFor("pipedream", r)
-		if err != nil {
-			return nil, err
-		}
-		method, row.Microbatches = optim.PipeDream{Timeline: pt.tl}, int32(pt.n)
-	case "localsgd":
-		pt, err := timelineFor("localsgd", r)
-		if err != nil {
-			return nil, err
-		}
-		method, row.Microbatches = optim.LocalSGD{Timeline: pt.tl}, int32(pt.n)
-		// The last complete round's averaging ends the run.
-		extra = pt.time - lastEnd(pt)
-	case "rpd":
-		// RPD gets PipeDream's microbatches (matched to the budget when
-		// there is one) and N·S iterations unless K is given.
-		n := r.Microbatches
-		if r.Budget > 0 {
-			pt, err := timelineFor("pipedream", r)
-			if err != nil {
-				return nil, err
-			}
-			n = pt.n
-		}
-		row.Microbatches = int32(n)
-		method = optim.RPD{Delays: optim.Uniform{Stages: r.Stages, Delta: r.Delta, Microbatches: n}, Iterations: r.Updates}
-	default:
-		return nil, fmt.Errorf("unknown method %q", r.Method)
+	method, n, extra, err := methodFor(r)
+	if err != nil {
+		return nil, err
 	}
+	row := runRow(r)
+	row.Microbatches = int32(n)
 	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery,
 		// Stop a long replay as soon as the sweep is cancelled.
 		Recorder: optim.RecorderFunc(func(optim.Record) error { return ctx.Err() })}
@@ -109,6 +79,40 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 		out.Curves = append(out.Curves, results.CurvePoint{RunID: r.ID, Time: rec.Time, BlockUpdates: int64(rec.Updates), Loss: rec.Loss})
 	}
 	return out, nil
+}
+
+// methodFor returns the run's method with its microbatch count (matched to
+// the budget when there is one) and the simulated time the run lasts after
+// the replay's last event.
+func methodFor(r Run) (m optim.Method, microbatches int, extra float64, err error) {
+	switch r.Method {
+	case "pipedream":
+		pt, err := timelineFor("pipedream", r)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		return optim.PipeDream{Timeline: pt.tl}, pt.n, 0, nil
+	case "localsgd":
+		pt, err := timelineFor("localsgd", r)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		// The last complete round's averaging ends the run.
+		return optim.LocalSGD{Timeline: pt.tl}, pt.n, pt.time - lastEnd(pt), nil
+	case "rpd":
+		// RPD gets PipeDream's microbatches (matched to the budget when
+		// there is one) and N·S iterations unless K is given.
+		n := r.Microbatches
+		if r.Budget > 0 {
+			pt, err := timelineFor("pipedream", r)
+			if err != nil {
+				return nil, 0, 0, err
+			}
+			n = pt.n
+		}
+		return optim.RPD{Delays: optim.Uniform{Stages: r.Stages, Delta: r.Delta, Microbatches: n}, Iterations: r.Updates}, n, 0, nil
+	}
+	return nil, 0, 0, fmt.Errorf("unknown method %q", r.Method)
 }
 
 // lastEnd is the end of the timeline's last event, which is where a replay's

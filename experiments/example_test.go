@@ -1,9 +1,12 @@
 package experiments_test
 
 import (
+	"context"
 	"fmt"
+	"math"
 
 	"pipelab/experiments"
+	"pipelab/results"
 )
 
 // A spec is checked before anything runs; an error names the key and its
@@ -49,4 +52,65 @@ methods:
 	// experiment=convergence objective=quadratic n=100 d=16 batch=10 method=pipedream S=4 step=0.25 N=50 cost=unit replicate=0 seed=1
 	// experiment=convergence objective=quadratic n=100 d=16 batch=10 method=rpd S=4 delta=14 step=0.125 N=50 cost=unit replicate=0 seed=1
 	// shard 1/2: 1 runs
+}
+
+// One run of a delays experiment: PipeDream's steady-state delays for
+// S = 4 and N = 10S, max 14 and mean 7.55 as the reference measures them
+// (REFERENCE.md §1.3), on a timeline of 2N + 2S - 2 = 86 steps (§1.2).
+func ExampleExecute() {
+	spec, err := experiments.ParseSpec("delays.yaml", []byte("experiment: delays\nstages: [4]\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := experiments.Execute(context.Background(), spec.Expand()[0])
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, d := range out.Delays {
+		if d.Window == results.WindowSteady {
+			fmt.Printf("%s: %d steps, max %d, mean %.2f\n", d.Window, d.TimeSteps, d.Max, d.Mean)
+		}
+	}
+	// Output:
+	// steady: 86 steps, max 14, mean 7.55
+}
+
+// A Kubernetes indexed Job's pod finds its shard in its environment.
+func ExampleShardFromEnv() {
+	env := map[string]string{"JOB_COMPLETION_INDEX": "2", "PIPELAB_SHARDS": "4"}
+	shard, err := experiments.ShardFromEnv(func(k string) string { return env[k] }, 0)
+	fmt.Println(shard, err)
+	// Output:
+	// 2/4 <nil>
+}
+
+// The runs of one curve that differ only in step size form a group; the
+// rule (best final loss by default) marks the chosen step size.
+func ExampleSelectSteps() {
+	runs := []results.Run{
+		{RunID: "a", Method: "pipedream", Stages: 4, StepSize: 0.5, Outcome: results.OutcomeDiverged, FinalLoss: math.Inf(1)},
+		{RunID: "b", Method: "pipedream", Stages: 4, StepSize: 0.25, Outcome: results.OutcomeOK, FinalLoss: 0.125},
+		{RunID: "c", Method: "pipedream", Stages: 4, StepSize: 0.125, Outcome: results.OutcomeOK, FinalLoss: 0.25},
+	}
+	if err := experiments.SelectSteps(runs, nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range runs {
+		fmt.Println(r.RunID, r.StepSize, r.Selected)
+	}
+	// Output:
+	// a 0.5 false
+	// b 0.25 true
+	// c 0.125 false
+}
+
+// An unknown figure name is answered with the names there are.
+func ExampleLookupFigure() {
+	_, err := experiments.LookupFigure("fig9")
+	fmt.Println(err)
+	// Output:
+	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, scaling, lm, schedules)
 }

@@ -84,15 +84,9 @@ func readRecords(dir string) (map[string]record, error) {
 		if !ok || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		f, err := os.Open(filepath.Join(dir, e.Name()))
+		rec, err := readRecord(filepath.Join(dir, e.Name()))
 		if err != nil {
-			return nil, fmt.Errorf("experiments: %w", err)
-		}
-		var rec record
-		err = gob.NewDecoder(f).Decode(&rec)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("experiments: %s: %w", filepath.Join(dir, e.Name()), err)
+			return nil, err
 		}
 		recs[id] = rec
 	}

@@ -197,7 +197,8 @@ func splitLevels(ms []results.ScheduleMetric) (complete, simulated []results.Sch
 }
 
 // scheduleGroups splits metrics by comparison (timing and shape, the
-// leading part of their schedule ids), in sorted order.
+// leading part of their schedule ids); callers sort the keys to draw in a
+// fixed order.
 func scheduleGroups(ms []results.ScheduleMetric) map[string][]results.ScheduleMetric {
 	out := map[string][]results.ScheduleMetric{}
 	for _, m := range ms {

@@ -59,28 +59,9 @@ func (s *store) has(r Run) (bool, error) {
 	return false, fmt.Errorf("experiments: %w", err)
 }
 
-func (s *store) put(r Run, out *results.Tables) (err error) {
-	path := s.path(r)
-	f, err := os.CreateTemp(s.dir, "."+r.ID+tmpMark+"*")
-	if err != nil {
-		return fmt.Errorf("experiments: recording run %s: %w", r.ID, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := gob.NewEncoder(f).Encode(record{Name: r.Name, Output: *out}); err != nil {
-		return fmt.Errorf("experiments: recording run %s: %w", r.ID, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("experiments: recording run %s: %w", r.ID, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("experiments: recording run %s: %w", r.ID, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+// put records the run's output durably.
+func (s *store) put(r Run, out *results.Tables) error {
+	if err := s.write(r, out); err != nil {
 		return fmt.Errorf("experiments: recording run %s: %w", r.ID, err)
 	}
 	// The rename is durable once the directory is synced; a platform that
@@ -92,15 +73,49 @@ func (s *store) put(r Run, out *results.Tables) (err error) {
 	return nil
 }
 
-func (s *store) get(r Run) (*results.Tables, error) {
-	f, err := os.Open(s.path(r))
+// write encodes the record into a temporary file, syncs it and renames it
+// into place; on failure it removes the temporary file.
+func (s *store) write(r Run, out *results.Tables) (err error) {
+	f, err := os.CreateTemp(s.dir, "."+r.ID+tmpMark+"*")
 	if err != nil {
-		return nil, fmt.Errorf("experiments: %w", err)
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := gob.NewEncoder(f).Encode(record{Name: r.Name, Output: *out}); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), s.path(r))
+}
+
+// readRecord decodes one run's file.
+func readRecord(path string) (record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return record{}, fmt.Errorf("experiments: %w", err)
 	}
 	defer f.Close()
 	var rec record
 	if err := gob.NewDecoder(f).Decode(&rec); err != nil {
-		return nil, fmt.Errorf("experiments: %s: %w", s.path(r), err)
+		return record{}, fmt.Errorf("experiments: %s: %w", path, err)
+	}
+	return rec, nil
+}
+
+func (s *store) get(r Run) (*results.Tables, error) {
+	rec, err := readRecord(s.path(r))
+	if err != nil {
+		return nil, err
 	}
 	if rec.Name != r.Name {
 		return nil, fmt.Errorf("experiments: %s records run %q, not %q", s.path(r), rec.Name, r.Name)

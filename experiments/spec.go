@@ -97,27 +97,12 @@ type Grid struct {
 	Pow2   []int     `yaml:"pow2"`
 }
 
-// Points returns the grid's step sizes in increasing order of definition.
+// Points returns the grid's step sizes in the order the spec defines them.
 func (g Grid) Points() []float64 {
 	if len(g.Pow2) == 2 {
-		var out []float64
-		for e := g.Pow2[0]; e <= g.Pow2[1]; e++ {
-			out = append(out, pow2(e))
-		}
-		return out
+		return optim.PowersOfTwo(g.Pow2[0], g.Pow2[1])
 	}
 	return append([]float64(nil), g.Values...)
-}
-
-func pow2(e int) float64 {
-	x := 1.0
-	for ; e > 0; e-- {
-		x *= 2
-	}
-	for ; e < 0; e++ {
-		x /= 2
-	}
-	return x
 }
 
 // Delta is RPD's delay bound: a number, or Paper for ⌊S² - S/2⌋.
@@ -245,5 +230,6 @@ func yamlError(file string, err error) error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-// Validate checks a spec built in Go (no line numbers).
+// Validate fills in the defaults of a spec built in Go and checks it, as
+// ParseSpec does for a file; its errors carry no line numbers.
 func (s *Spec) Validate() error { return s.validate(nil) }

@@ -138,23 +138,33 @@ func (s *Spec) validate(root *yaml.Node) error {
 	case Convergence:
 		return s.validateConvergence(v)
 	case DelayStats:
-		if s.MicrobatchesPerStage == 0 && len(s.Microbatches) == 0 {
-			s.MicrobatchesPerStage = 10
-		}
-		if s.MicrobatchesPerStage < 0 {
-			return v.fail("must be at least 1", "microbatches_per_stage")
-		}
-		return checkPositive(v, "microbatches", s.Microbatches)
+		return s.validateDelays(v)
 	case Schedules:
-		if len(s.Families) == 0 {
-			return v.fail("no schedule families given", "families")
-		}
-		if len(s.Microbatches) == 0 {
-			return v.fail("no microbatch counts given", "microbatches")
-		}
-		return checkPositive(v, "microbatches", s.Microbatches)
+		return s.validateSchedules(v)
 	}
 	return nil
+}
+
+// validateDelays checks a delays experiment; without microbatch counts it
+// measures N = 10S, the reference's setting (REFERENCE.md §1.3).
+func (s *Spec) validateDelays(v validator) error {
+	if s.MicrobatchesPerStage == 0 && len(s.Microbatches) == 0 {
+		s.MicrobatchesPerStage = 10
+	}
+	if s.MicrobatchesPerStage < 0 {
+		return v.fail("must be at least 1", "microbatches_per_stage")
+	}
+	return checkPositive(v, "microbatches", s.Microbatches)
+}
+
+func (s *Spec) validateSchedules(v validator) error {
+	if len(s.Families) == 0 {
+		return v.fail("no schedule families given", "families")
+	}
+	if len(s.Microbatches) == 0 {
+		return v.fail("no microbatch counts given", "microbatches")
+	}
+	return checkPositive(v, "microbatches", s.Microbatches)
 }
 
 func (s *Spec) validateConvergence(v validator) error {

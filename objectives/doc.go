@@ -3,4 +3,14 @@
 // regression with L2 and gradient noise, and a small character language
 // model, with their data sets (generated from a seed, or read from files).
 // Each cuts its parameters into one block per pipeline stage.
+//
+// An Objective is all an optimizer needs. Problems that can also compute a
+// gradient a stage at a time (Stagewise) or follow their loss through block
+// updates (Tracked) let a replay cost what the pipeline itself would, one
+// forward and one backward per microbatch, instead of a full gradient per
+// block update and a full loss per record.
+//
+// Every random draw comes from one of a run's named streams (NewRand with
+// StreamData, StreamNoise or StreamSampling), so the data set, the gradient
+// noise and RPD's sampling never share draws.
 package objectives

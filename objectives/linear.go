@@ -7,47 +7,6 @@ import (
 	"sync"
 )
 
-// Stagewise is an Objective whose batch gradient a pipeline computes a
-// stage at a time, as the linear objectives do (REFERENCE.md §1.1): stage s
-// adds its block's contribution to a running activation, the last stage
-// turns the activation into an output gradient, and each stage's block
-// gradient follows from that output gradient. Replaying a schedule this way
-// costs one forward and one backward per microbatch, as a real pipeline
-// does, instead of one full gradient per block update.
-type Stagewise interface {
-	Objective
-	// BatchRows is the number of examples in batch b.
-	BatchRows(b int) int
-	// Forward adds stage s's contribution, computed with block xs, to the
-	// activation act (length BatchRows(b)) of batch b.
-	Forward(act, xs []float64, b, s int)
-	// OutputGradient writes into r the gradient of batch b's mean loss
-	// with respect to the final activation act.
-	OutputGradient(r, act []float64, b int)
-	// BlockGradient writes into g (length of block s) the stochastic
-	// gradient of block s for batch b, given the output gradient r and the
-	// block xs the forward used. Gradient noise, if any, is drawn from noise
-	// for the block's coordinates in order; a nil noise draws none.
-	BlockGradient(g, r, xs []float64, b, s int, noise *rand.Rand)
-}
-
-// Tracked is an Objective that can keep its full-data loss up to date as
-// blocks change, so that logging the loss costs O(n) rather than O(nd).
-type Tracked interface {
-	Objective
-	// Track returns a tracker of the loss at x (O(nd) once).
-	Track(x []float64) Tracker
-}
-
-// Tracker follows the full-data activations of a changing point.
-type Tracker interface {
-	// Shift records that block s of the point moved by scale·delta
-	// (O(n·len(delta))).
-	Shift(s int, delta []float64, scale float64)
-	// Loss returns f at the tracked point, which must equal x (O(n + d)).
-	Loss(x []float64) float64
-}
-
 // lossKind is the per-example loss of a linear model.
 type lossKind uint8
 

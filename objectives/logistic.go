@@ -18,21 +18,18 @@ const (
 // in that order (X, w*, then one uniform per label) from the data stream of
 // seed.
 func RandomLogistic(n, d int, seed uint64) (*Dataset, error) {
-	if n < 1 || d < 1 {
-		return nil, fmt.Errorf("objectives: logistic data of %d×%d: sizes must be positive", n, d)
+	data, rng, err := plantedGaussian("logistic data", n, d, seed)
+	if err != nil {
+		return nil, err
 	}
-	rng := NewRand(seed, StreamData)
-	x := gaussianMatrix(n, d, rng)
-	w := gaussianVector(d, rng)
-	y := matVec(x, n, d, w)
-	for i, a := range y {
+	for i, a := range data.Y {
 		if rng.Float64() < sigmoid(a) {
-			y[i] = 1
+			data.Y[i] = 1
 		} else {
-			y[i] = 0
+			data.Y[i] = 0
 		}
 	}
-	return &Dataset{Rows: n, Cols: d, X: x, Y: y, Truth: w}, nil
+	return data, nil
 }
 
 // NewLogistic returns f(x) = mean BCE(σ(Xx), y) + (λ/2)‖x‖² on data (labels

@@ -10,13 +10,8 @@ import (
 // (REFERENCE.md §1.7): X ~ N(0, 1)^{n×d}, w* ~ N(0, I), y = X·w*, drawn in
 // that order from the data stream of seed.
 func RandomQuadratic(n, d int, seed uint64) (*Dataset, error) {
-	if n < 1 || d < 1 {
-		return nil, fmt.Errorf("objectives: random quadratic of %d×%d: sizes must be positive", n, d)
-	}
-	rng := NewRand(seed, StreamData)
-	x := gaussianMatrix(n, d, rng)
-	w := gaussianVector(d, rng)
-	return &Dataset{Rows: n, Cols: d, X: x, Y: matVec(x, n, d, w), Truth: w}, nil
+	data, _, err := plantedGaussian("random quadratic", n, d, seed)
+	return data, err
 }
 
 // NewLeastSquares returns f(x) = (1/2n)‖Xx - y‖² on data, cut into stages

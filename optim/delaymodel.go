@@ -1,13 +1,8 @@
 package optim
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
-	"strconv"
-	"strings"
 )
 
 // Iteration is what a delay model decides for one RPD iteration: the
@@ -88,63 +83,14 @@ func (d *DelayTable) Draw(k int, it *Iteration, _ *rand.Rand) error {
 // Len returns the number of rows.
 func (d *DelayTable) Len() int { return len(d.Rows) }
 
-// LoadDelayTrace reads a delay trace file (see ReadDelayTrace).
-func LoadDelayTrace(path string) (*DelayTable, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("optim: %w", err)
+// Bound returns the largest delay in the table, δ for RPD's version
+// history.
+func (d *DelayTable) Bound() int {
+	b := 0
+	for _, r := range d.Rows {
+		for _, v := range r.Delays {
+			b = max(b, v)
+		}
 	}
-	defer f.Close()
-	return ReadDelayTrace(f, path)
-}
-
-// ReadDelayTrace reads a delay trace: one block update per line,
-// "stage,batch,d_0,...,d_{S-1}" as non-negative integers, every line the
-// same width, an optional header line starting with "stage". Iteration k
-// of RPD replays line k. Errors name the file, the line and the column.
-func ReadDelayTrace(r io.Reader, name string) (*DelayTable, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<24)
-	dt := &DelayTable{}
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || (len(dt.Rows) == 0 && strings.HasPrefix(text, "stage")) {
-			continue
-		}
-		cells := strings.Split(text, ",")
-		if dt.Stages == 0 {
-			if len(cells) < 3 {
-				return nil, fmt.Errorf("optim: %s line %d: %d columns, want stage, batch and one delay per stage", name, line, len(cells))
-			}
-			dt.Stages = len(cells) - 2
-		}
-		if len(cells) != dt.Stages+2 {
-			return nil, fmt.Errorf("optim: %s line %d: %d columns, want %d", name, line, len(cells), dt.Stages+2)
-		}
-		vals := make([]int, len(cells))
-		for c, cell := range cells {
-			v, err := strconv.Atoi(strings.TrimSpace(cell))
-			if err != nil || v < 0 {
-				return nil, fmt.Errorf("optim: %s line %d column %d: %q is not a non-negative integer", name, line, c+1, strings.TrimSpace(cell))
-			}
-			vals[c] = v
-		}
-		if vals[0] >= dt.Stages {
-			return nil, fmt.Errorf("optim: %s line %d column 1: stage %d of %d", name, line, vals[0], dt.Stages)
-		}
-		k := len(dt.Rows)
-		for j, v := range vals[2:] {
-			if v > k {
-				return nil, fmt.Errorf("optim: %s line %d column %d: delay %d exceeds the %d updates before this one", name, line, j+3, v, k)
-			}
-		}
-		dt.Rows = append(dt.Rows, DelayRow{Stage: vals[0], Microbatch: vals[1], Delays: vals[2:]})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("optim: reading %s: %w", name, err)
-	}
-	if len(dt.Rows) == 0 {
-		return nil, fmt.Errorf("optim: %s holds no delay rows", name)
-	}
-	return dt, nil
+	return b
 }

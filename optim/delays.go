@@ -126,15 +126,3 @@ func percentile(sorted []int, q float64) float64 {
 	hi := min(lo+1, len(sorted)-1)
 	return float64(sorted[lo]) + (pos-float64(lo))*float64(sorted[hi]-sorted[lo])
 }
-
-// Bound returns the largest delay in the table, δ for RPD's version
-// history.
-func (d *DelayTable) Bound() int {
-	b := 0
-	for _, r := range d.Rows {
-		for _, v := range r.Delays {
-			b = max(b, v)
-		}
-	}
-	return b
-}

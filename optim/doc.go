@@ -6,7 +6,8 @@
 // computes the block gradient at the stashed point, and updates land when
 // the schedule's update rule says (REFERENCE.md §1.2, §1.5). Randomized
 // PipeDream (RPD, §1.4) samples its delays from a pluggable DelayModel
-// instead. Run takes an objective, a Method and Settings and returns a
+// instead: Uniform as in the paper, or a DelayTable of PipeDream's exact
+// delays (Delays) or of a recorded trace (ReadDelayTrace). Run takes an objective, a Method and Settings and returns a
 // Result; it is a pure function of its arguments and the seed.
 //
 // The package also measures PipeDream's delays (Delays), matches methods at

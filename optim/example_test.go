@@ -2,6 +2,8 @@ package optim_test
 
 import (
 	"fmt"
+	"math"
+	"strings"
 
 	"pipelab/objectives"
 	"pipelab/optim"
@@ -52,4 +54,66 @@ func ExampleMatchBudget() {
 	fmt.Printf("N = %d, %g steps, overshoot %g\n", m.Microbatches, m.Time, m.Overshoot)
 	// Output:
 	// N = 1583, 3180 steps, overshoot 0
+}
+
+// Synchronous SGD on a GPipe flush: every iteration steps each of the S
+// stages once and takes GPipe's 2(N + S - 1) unit steps (REFERENCE.md §2),
+// so 10 iterations with S = 4, N = 4 are 40 block updates in 140 steps.
+func ExampleSync() {
+	data, _ := objectives.RandomQuadratic(400, 64, 1)
+	f, _ := objectives.NewLeastSquares(data, 4, 20)
+	tab, _ := pipeline.Generate("gpipe", pipeline.Shape{Ranks: 4, Microbatches: 4})
+	res, err := optim.Run(f, optim.Sync{Timeline: sim.FromGrid(tab), Iterations: 10}, optim.Settings{StepSize: 1.0 / 64, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d block updates, %d microbatches in %g steps\n", res.BlockUpdates, res.Microbatches, res.Time)
+	// Output:
+	// 40 block updates, 40 microbatches in 140 steps
+}
+
+// A step-size grid of powers of two, as the paper sweeps it.
+func ExamplePowersOfTwo() {
+	fmt.Println(optim.PowersOfTwo(-3, 1))
+	// Output:
+	// [0.125 0.25 0.5 1 2]
+}
+
+// BestFinal ranks step sizes by their final loss averaged over seeds and
+// never picks one with a diverged run: here 0.2 (mean 0.4) beats 0.1
+// (mean 0.6), and 0.4 diverged.
+func ExampleBestFinal() {
+	steps := []float64{0.1, 0.2, 0.4}
+	runs := [][]*optim.Result{
+		{{FinalLoss: 0.5}, {FinalLoss: 0.7}},
+		{{FinalLoss: 0.3}, {FinalLoss: 0.5}},
+		{{FinalLoss: 0.1}, {FinalLoss: math.Inf(1), Diverged: true}},
+	}
+	c, err := optim.BestFinal{}.Choose(steps, runs)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s chose step %g (index %d), mean final loss %g\n", c.Rule, c.StepSize, c.Index, c.Score)
+	// Output:
+	// best-final chose step 0.2 (index 1), mean final loss 0.4
+}
+
+// A recorded delay trace for S = 2: each line is one block update, its
+// stage, its batch and the delay of the block read on each stage (at most
+// the number of updates before it).
+func ExampleReadDelayTrace() {
+	trace := "stage,batch,d0,d1\n0,0,0,0\n1,0,1,0\n0,1,1,2\n"
+	dt, err := optim.ReadDelayTrace(strings.NewReader(trace), "trace.csv")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d stages, %d updates, δ = %d\n", dt.Stages, dt.Len(), dt.Bound())
+	_, err = optim.ReadDelayTrace(strings.NewReader("0,0,1,0\n"), "bad.csv")
+	fmt.Println(err)
+	// Output:
+	// 2 stages, 3 updates, δ = 2
+	// optim: bad.csv line 1 column 3: delay 1 exceeds the 0 updates before this one
 }

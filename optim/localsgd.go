@@ -55,9 +55,8 @@ func (l LocalSGD) replay(r *run) error {
 		return err
 	}
 	finished := map[int]int{} // round → microbatches done on stage 0
-	var complete []int        // rounds to average after the current step
+	due := false              // a round completed in the current time step
 	ps := newPasses(r)
-	g := make([]float64, r.maxBlock())
 	events := replayOrder(l.Timeline)
 	for i, e := range events {
 		a := e.Action
@@ -65,28 +64,28 @@ func (l LocalSGD) replay(r *run) error {
 		case pipeline.Forward:
 			ps.forward(a.Microbatch, a.Stage, r.block(replicas[a.Microbatch%R], a.Stage))
 		case pipeline.Backward:
-			gs := g[:r.blocks[a.Stage+1]-r.blocks[a.Stage]]
-			if err := ps.backward(a.Microbatch, a.Stage, gs, r.noise); err != nil {
+			g, err := ps.backward(a.Microbatch, a.Stage, r.noise)
+			if err != nil {
 				return err
 			}
-			r.step(r.block(replicas[a.Microbatch%R], a.Stage), gs, a.Stage, float64(R))
+			r.step(r.block(replicas[a.Microbatch%R], a.Stage), g, a.Stage, float64(R))
 			if a.Stage == 0 {
 				k := a.Microbatch / round
 				if finished[k]++; finished[k] == round {
-					complete = append(complete, k)
+					due = true
 				}
 			}
 			if err := r.advance(1, e.End, average); err != nil || r.stopped {
 				return err
 			}
 		}
-		if len(complete) > 0 && (i+1 == len(events) || events[i+1].Start > e.Start) {
+		if due && (i+1 == len(events) || events[i+1].Start > e.Start) {
 			// Averaging leaves the mean, hence the tracked loss, unchanged.
 			m := average()
 			for _, x := range replicas {
 				copy(x, m)
 			}
-			complete = complete[:0]
+			due = false
 		}
 	}
 	return r.finish(endTime(l.Timeline), average())

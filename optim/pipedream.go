@@ -30,18 +30,17 @@ func (p PipeDream) replay(r *run) error {
 	}
 	current := func() []float64 { return x }
 	ps := newPasses(r)
-	g := make([]float64, r.maxBlock())
 	for _, e := range replayOrder(p.Timeline) {
 		a := e.Action
 		switch a.Kind {
 		case pipeline.Forward:
 			ps.forward(a.Microbatch, a.Stage, r.block(x, a.Stage))
 		case pipeline.Backward:
-			gs := g[:r.blocks[a.Stage+1]-r.blocks[a.Stage]]
-			if err := ps.backward(a.Microbatch, a.Stage, gs, r.noise); err != nil {
+			g, err := ps.backward(a.Microbatch, a.Stage, r.noise)
+			if err != nil {
 				return err
 			}
-			r.step(r.block(x, a.Stage), gs, a.Stage, 1)
+			r.step(r.block(x, a.Stage), g, a.Stage, 1)
 			if err := r.advance(1, e.End, current); err != nil || r.stopped {
 				return err
 			}

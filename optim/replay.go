@@ -22,15 +22,26 @@ var ErrTimeline = errors.New("optim: timeline cannot be replayed")
 // backward is processed; since no two actions of one stage overlap in time,
 // every forward reads the same block values as if updates landed at the
 // backward's end.
+//
+// A timeline already in that order (sim sorts by start, then rank, which
+// is the stage order whenever stage s sits on rank s) is returned as it
+// is rather than copied, as a stable sort would leave it unchanged; the
+// replays only read the events, so a timeline shared by concurrent runs
+// stays safe.
 func replayOrder(tl *sim.Timeline) []sim.Event {
+	if slices.IsSortedFunc(tl.Events, startThenStage) {
+		return tl.Events
+	}
 	ev := slices.Clone(tl.Events)
-	slices.SortStableFunc(ev, func(a, b sim.Event) int {
-		if c := cmp.Compare(a.Start, b.Start); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Action.Stage, b.Action.Stage)
-	})
+	slices.SortStableFunc(ev, startThenStage)
 	return ev
+}
+
+func startThenStage(a, b sim.Event) int {
+	if c := cmp.Compare(a.Start, b.Start); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Action.Stage, b.Action.Stage)
 }
 
 // endTime returns the end of the timeline's last event.
@@ -46,11 +57,8 @@ func endTime(tl *sim.Timeline) float64 {
 // (F and B on stages of obj; communication is ignored) and counts its
 // backwards and its microbatches (forwards on stage 0).
 func checkTimeline(tl *sim.Timeline, stages int) (backwards, microbatches int, err error) {
-	if tl == nil || tl.Table == nil {
-		return 0, 0, fmt.Errorf("%w: no timeline", ErrTimeline)
-	}
-	if got := tl.Table.Stages(); got != stages {
-		return 0, 0, fmt.Errorf("%w: timeline has %d stages, objective %d blocks", ErrTimeline, got, stages)
+	if err := checkStages(tl, stages); err != nil {
+		return 0, 0, err
 	}
 	for _, e := range tl.Events {
 		a := e.Action
@@ -68,6 +76,18 @@ func checkTimeline(tl *sim.Timeline, stages int) (backwards, microbatches int, e
 		}
 	}
 	return backwards, microbatches, nil
+}
+
+// checkStages verifies that tl exists and has one stage per block of the
+// objective, the shape every replay needs before it reads an action.
+func checkStages(tl *sim.Timeline, stages int) error {
+	if tl == nil || tl.Table == nil {
+		return fmt.Errorf("%w: no timeline", ErrTimeline)
+	}
+	if got := tl.Table.Stages(); got != stages {
+		return fmt.Errorf("%w: timeline has %d stages, objective %d blocks", ErrTimeline, got, stages)
+	}
+	return nil
 }
 
 // pass is one microbatch in flight: the point its forwards stashed (z_m,
@@ -91,11 +111,12 @@ type passes struct {
 	sw   objectives.Stagewise
 	live map[int]*pass
 	free []*pass
+	g    []float64 // the block gradient backward returns, longest block's size
 }
 
 func newPasses(r *run) *passes {
 	sw, _ := r.obj.(objectives.Stagewise)
-	return &passes{r: r, sw: sw, live: map[int]*pass{}}
+	return &passes{r: r, sw: sw, live: map[int]*pass{}, g: make([]float64, r.maxBlock())}
 }
 
 // forward stashes block s of the current point xs for microbatch m.
@@ -141,13 +162,15 @@ func resize(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-// backward writes into g the gradient of block s for microbatch m at its
-// stashed point, drawing gradient noise from noise.
-func (ps *passes) backward(m, s int, g []float64, noise *rand.Rand) error {
+// backward returns the gradient of block s for microbatch m at its
+// stashed point, drawing gradient noise from noise. The slice is reused by
+// the next call.
+func (ps *passes) backward(m, s int, noise *rand.Rand) ([]float64, error) {
 	p := ps.live[m]
 	if p == nil || p.forwards < ps.r.stages {
-		return fmt.Errorf("%w: B of microbatch %d on stage %d before the forwards of every stage", ErrTimeline, m, s)
+		return nil, fmt.Errorf("%w: B of microbatch %d on stage %d before the forwards of every stage", ErrTimeline, m, s)
 	}
+	g := ps.g[:ps.r.blockLen(s)]
 	if !p.haveGrad {
 		if ps.sw != nil {
 			ps.sw.OutputGradient(p.grad, p.act, p.batch)
@@ -166,5 +189,5 @@ func (ps *passes) backward(m, s int, g []float64, noise *rand.Rand) error {
 		delete(ps.live, m)
 		ps.free = append(ps.free, p)
 	}
-	return nil
+	return g, nil
 }

@@ -91,7 +91,7 @@ func newStaleGradient(r *run) *staleGradient {
 
 func (sg *staleGradient) compute(s, batch int) []float64 {
 	r := sg.r
-	g := sg.g[:r.blocks[s+1]-r.blocks[s]]
+	g := sg.g[:r.blockLen(s)]
 	if sg.sw != nil {
 		rows := sg.sw.BatchRows(batch)
 		sg.act, sg.out = resize(sg.act, rows), resize(sg.out, rows)

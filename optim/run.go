@@ -66,11 +66,15 @@ type run struct {
 // block returns block s of x.
 func (r *run) block(x []float64, s int) []float64 { return x[r.blocks[s]:r.blocks[s+1]] }
 
-// maxBlock returns the length of the longest block.
+// blockLen returns the length of block s.
+func (r *run) blockLen(s int) int { return r.blocks[s+1] - r.blocks[s] }
+
+// maxBlock returns the length of the longest block, the size of a gradient
+// buffer that serves every stage.
 func (r *run) maxBlock() int {
 	n := 0
 	for s := 0; s < r.stages; s++ {
-		n = max(n, r.blocks[s+1]-r.blocks[s])
+		n = max(n, r.blockLen(s))
 	}
 	return n
 }

@@ -64,11 +64,8 @@ func (sy Sync) replay(r *run) error {
 // the objective's stages and returns its microbatch count, the forwards on
 // stage 0.
 func flushMicrobatches(tl *sim.Timeline, stages int) (int, error) {
-	if tl == nil || tl.Table == nil {
-		return 0, fmt.Errorf("%w: no timeline", ErrTimeline)
-	}
-	if got := tl.Table.Stages(); got != stages {
-		return 0, fmt.Errorf("%w: timeline has %d stages, objective %d blocks", ErrTimeline, got, stages)
+	if err := checkStages(tl, stages); err != nil {
+		return 0, err
 	}
 	if u := tl.Table.Update; u != pipeline.Flush {
 		return 0, fmt.Errorf("%w: sync SGD needs a flush schedule, the table's update rule is %v", ErrTimeline, u)
