@@ -85,6 +85,24 @@ func (k Kind) HasMicrobatch() bool {
 	return true
 }
 
+// slot numbers the kinds F, B, I, W, SEND_F, RECV_F, SEND_B and RECV_B
+// densely from 0, in the order of their constants, so that a table indexed
+// by kind can be an array; it is -1 for every other kind. The compute kinds
+// come first: slots 0 to computeKinds-1 are F, B, I and W.
+func (k Kind) slot() int {
+	if k < Forward || k > RecvB {
+		return -1
+	}
+	return int(k - Forward)
+}
+
+// Numbers of slots: of the compute kinds F, B, I, W, and of every kind
+// that has one.
+const (
+	computeKinds = int(BackwardWeight-Forward) + 1
+	slottedKinds = int(RecvB-Forward) + 1
+)
+
 // NoMicrobatch is the Microbatch of an action that has none (REDUCE_GRAD,
 // UNSHARD, RESHARD, bubbles).
 const NoMicrobatch = -1
@@ -134,4 +152,16 @@ func (a Action) String() string {
 		return fmt.Sprintf("%d%s", a.Stage, a.Kind)
 	}
 	return fmt.Sprintf("%d%s%d", a.Stage, a.Kind, a.Microbatch)
+}
+
+// subActions returns the single actions a stands for: the forward and the
+// backward of an OVERLAP_F_B, a itself otherwise, nothing for a bubble.
+func subActions(a Action) []Action {
+	switch a.Kind {
+	case Bubble:
+		return nil
+	case OverlapFB:
+		return []Action{F(a.Stage, a.Microbatch), B(a.BackStage, a.BackMicrobatch)}
+	}
+	return []Action{a}
 }

@@ -7,7 +7,7 @@ import (
 
 // This file holds what the generators share: shape checks and the
 // idealised unit-time placement that turns each rank's order of compute
-// actions into a grid with its bubbles.
+// actions into a grid with its bubbles (whose layOut Lockstep shares).
 
 // checkShape refuses the shapes no family accepts.
 func checkShape(sh Shape) error {
@@ -119,7 +119,10 @@ func stepSlots(orders [][]Action) [][]int {
 }
 
 // layOut places each rank's actions in the columns of the steps they ran
-// in, bubbles between; a row ends with the rank's last action.
+// in, bubbles between: at[r][i] is the step of the i-th action of
+// orders[r] that is not a bubble (bubbles in orders are skipped, so
+// Lockstep can lay out a table's own rows). A row ends with the rank's
+// last action, and a rank without actions gets a nil row.
 func layOut(orders [][]Action, at [][]int) [][]Action {
 	size := make([]int, len(orders))
 	for r, steps := range at {
@@ -134,8 +137,12 @@ func layOut(orders [][]Action, at [][]int) [][]Action {
 			continue
 		}
 		rows[r] = rows[r][:size[r]]
-		for i, a := range order {
-			rows[r][at[r][i]] = a
+		i := 0
+		for _, a := range order {
+			if !a.IsBubble() {
+				rows[r][at[r][i]] = a
+				i++
+			}
 		}
 	}
 	return rows
@@ -153,29 +160,20 @@ func stuckOrders(orders [][]Action, next []int) error {
 }
 
 // gridClock records the step in which each compute action of a table
-// finished, indexed by kind, stage and microbatch (-1: not yet).
+// finished (-1: not yet).
 type gridClock struct {
-	t            *Table
-	microbatches int
-	step         [4][]int // by computeSlot, then stage*microbatches + microbatch
+	t *Table
+	computeGrid
 }
 
 func newGridClock(t *Table) *gridClock {
-	g := &gridClock{t: t, microbatches: t.Microbatches}
-	for k := range g.step {
-		g.step[k] = make([]int, t.Stages()*t.Microbatches)
-		for i := range g.step[k] {
-			g.step[k][i] = -1
-		}
-	}
-	return g
+	return &gridClock{t: t, computeGrid: newComputeGrid(t.Stages(), t.Microbatches)}
 }
 
 // before reports whether the single action of kind k on (s, m) finished in
 // a step before step.
 func (g *gridClock) before(k Kind, s, m, step int) bool {
-	done := g.step[computeSlot(k)][s*g.microbatches+m]
-	return done >= 0 && done < step
+	return ranBefore(g.get(k, s, m), step)
 }
 
 // ready reports whether compute action a may run in step.
@@ -198,5 +196,5 @@ func (g *gridClock) ready(a Action, step int) bool {
 
 // finish records that a ran in step.
 func (g *gridClock) finish(a Action, step int) {
-	g.step[computeSlot(a.Kind)][a.Stage*g.microbatches+a.Microbatch] = step
+	g.set(a.Kind, a.Stage, a.Microbatch, step)
 }

@@ -82,7 +82,7 @@ func LockstepSchedule(t *Table) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withRows(t, ls.grid()), nil
+	return withRows(t, layOut(t.Rows, ls.steps)), nil
 }
 
 // runLockstep checks t and steps it to the end.
@@ -147,34 +147,6 @@ func (ls *lockstep) run(r, step int) {
 		ls.done.add(sub)
 	}
 	ls.steps[r] = append(ls.steps[r], step)
-}
-
-// grid lays out each rank's actions at the steps they ran, bubbles
-// between; a row ends with the rank's last action, and a rank without
-// actions has a nil row.
-func (ls *lockstep) grid() [][]Action {
-	size := make([]int, len(ls.steps))
-	for r, at := range ls.steps {
-		if n := len(at); n > 0 {
-			size[r] = at[n-1] + 1
-		}
-	}
-	grid := carve(size)
-	for r, row := range ls.t.Rows {
-		if size[r] == 0 {
-			grid[r] = nil
-			continue
-		}
-		grid[r] = grid[r][:size[r]]
-		i := 0
-		for _, a := range row {
-			if !a.IsBubble() {
-				grid[r][ls.steps[r][i]] = a
-				i++
-			}
-		}
-	}
-	return grid
 }
 
 // skipBubbles returns row from its first action on.

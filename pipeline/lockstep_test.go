@@ -66,14 +66,7 @@ func TestLockstepScheduleGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	for r, row := range g.Rows {
-		got := make([]string, len(row))
-		for i, a := range row {
-			got[i] = a.String()
-			if a.IsBubble() {
-				got[i] = "."
-			}
-		}
-		if !slices.Equal(got, want[r]) {
+		if got := cellStrings(row); !slices.Equal(got, want[r]) {
 			t.Errorf("rank %d: %v, want %v", r, got, want[r])
 		}
 	}
@@ -216,14 +209,7 @@ func TestLockstepChimera(t *testing.T) {
 		t.Fatal(err)
 	}
 	for r, row := range g.Rows {
-		got := make([]string, len(row))
-		for i, a := range row {
-			got[i] = a.String()
-			if a.IsBubble() {
-				got[i] = "."
-			}
-		}
-		if !slices.Equal(got, want[r]) {
+		if got := cellStrings(row); !slices.Equal(got, want[r]) {
 			t.Errorf("rank %d: %v, want %v", r, got, want[r])
 		}
 	}
@@ -264,4 +250,16 @@ func BenchmarkLockstep(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// cellStrings writes a row's actions as PyTorch does, a bubble as ".".
+func cellStrings(row []Action) []string {
+	out := make([]string, len(row))
+	for i, a := range row {
+		out[i] = a.String()
+		if a.IsBubble() {
+			out[i] = "."
+		}
+	}
+	return out
 }

@@ -68,8 +68,8 @@ func DropBubbles(t *Table) *Table {
 // put every action's stage on the action's rank and, with Routes, every
 // action's stage must lie on its microbatch's route. t is not changed.
 func Lower(t *Table) (*Table, error) {
-	if t.HasComms() {
-		return nil, fmt.Errorf("pipeline: lower: the table already has SEND/RECV actions")
+	if r, i, ok := t.firstComm(); ok {
+		return nil, fmt.Errorf("pipeline: lower: the table already has SEND/RECV actions (rank %d cell %d: %s)", r, i, t.Rows[r][i])
 	}
 	if err := checkPlacement(t); err != nil {
 		return nil, fmt.Errorf("pipeline: lower: %w", err)
@@ -204,47 +204,6 @@ func commsOf(t *Table, a Action) (send, recv Action, ok bool) {
 	return Action{}, Action{}, false
 }
 
-// NextStage returns the stage after s on microbatch m's route (RouteOf):
-// where m's forward goes from s, and where its backward comes from. It
-// returns false when s is the route's last stage or not on the route, and
-// for a microbatch the table's MicrobatchRoute does not know. Without
-// Routes the route is every stage, so the next stage is s+1.
-func (t *Table) NextStage(m, s int) (int, bool) {
-	rt, ok := t.routeOf(m)
-	if !ok || s < rt.First || s >= rt.Last {
-		return -1, false
-	}
-	return s + 1, true
-}
-
-// PrevStage returns the stage before s on microbatch m's route: where m's
-// forward comes from, and where its backward goes from s. It returns false
-// when s is the route's first stage or not on the route, and for a
-// microbatch the table's MicrobatchRoute does not know.
-func (t *Table) PrevStage(m, s int) (int, bool) {
-	rt, ok := t.routeOf(m)
-	if !ok || s <= rt.First || s > rt.Last {
-		return -1, false
-	}
-	return s - 1, true
-}
-
-// routeOf is RouteOf that reports a microbatch or route index out of range
-// instead of panicking.
-func (t *Table) routeOf(m int) (Route, bool) {
-	if t.Routes == nil {
-		return Route{0, t.Stages() - 1}, true
-	}
-	if m < 0 || m >= len(t.MicrobatchRoute) {
-		return Route{}, false
-	}
-	k := t.MicrobatchRoute[m]
-	if k < 0 || k >= len(t.Routes) {
-		return Route{}, false
-	}
-	return t.Routes[k], true
-}
-
 // lowerStuck describes a round of Lower in which no rank could move.
 func lowerStuck(t *Table, pending [][]Action) error {
 	var parts []string
@@ -280,17 +239,13 @@ func describeInputs(t *Table, a Action) string {
 // every microbatch on a route and every action's stage on its
 // microbatch's route.
 func checkPlacement(t *Table) error {
-	for s, r := range t.Placement {
-		if r < 0 || r >= t.Ranks() {
-			return fmt.Errorf("placement puts stage %d on rank %d, but the table has %d ranks", s, r, t.Ranks())
-		}
+	if err := t.validatePlacement(); err != nil {
+		return err
+	}
+	if err := t.validateRoutes(); err != nil {
+		return err
 	}
 	routed := t.Routes != nil || t.MicrobatchRoute != nil
-	if routed {
-		if err := t.validateRoutes(); err != nil {
-			return err
-		}
-	}
 	for r, row := range t.Rows {
 		for i, a := range row {
 			for _, sub := range subActions(a) {
@@ -317,135 +272,4 @@ func withRows(t *Table, rows [][]Action) *Table {
 	c.Rows = rows
 	c.Placement = slices.Clone(t.Placement)
 	return &c
-}
-
-// actionSet is the set of single actions Lower has emitted, or Lockstep
-// has run, of the kinds their readiness checks look up: F, B, I and the
-// four transfers, one bit per kind, stage and microbatch. A stage lives on
-// one rank, so "rank r holds a" is "a is in the set and a's stage is on
-// r", and one set serves every rank. Other kinds are not recorded: nothing
-// waits for them.
-type actionSet struct {
-	stages int
-	mbs    microbatchIndex
-	bits   []uint64
-}
-
-// setKinds is the number of kinds an actionSet records.
-const setKinds = 7
-
-// setSlot numbers the kinds an actionSet records, -1 for the others.
-func setSlot(k Kind) int {
-	switch k {
-	case Forward:
-		return 0
-	case Backward:
-		return 1
-	case BackwardInput:
-		return 2
-	case SendF:
-		return 3
-	case RecvF:
-		return 4
-	case SendB:
-		return 5
-	case RecvB:
-		return 6
-	}
-	return -1
-}
-
-func newActionSet(t *Table) *actionSet {
-	x := &actionSet{stages: t.Stages(), mbs: indexMicrobatches(t)}
-	x.bits = make([]uint64, (setKinds*x.stages*x.mbs.n+63)/64)
-	return x
-}
-
-// bit returns a's position in the set, or false when the set does not
-// record a.
-func (x *actionSet) bit(a Action) (int, bool) {
-	slot := setSlot(a.Kind)
-	mb, ok := x.mbs.of(a.Microbatch)
-	if slot < 0 || !ok || a.Stage < 0 || a.Stage >= x.stages {
-		return 0, false
-	}
-	return (slot*x.stages+a.Stage)*x.mbs.n + mb, true
-}
-
-func (x *actionSet) add(a Action) {
-	if i, ok := x.bit(a); ok {
-		x.bits[i/64] |= 1 << (i % 64)
-	}
-}
-
-func (x *actionSet) has(a Action) bool {
-	i, ok := x.bit(a)
-	return ok && x.bits[i/64]&(1<<(i%64)) != 0
-}
-
-// anyOn reports whether rank r holds one of the actions.
-func (x *actionSet) anyOn(t *Table, r int, actions []Action) bool {
-	for _, a := range actions {
-		if x.has(a) && t.Placement[a.Stage] == r {
-			return true
-		}
-	}
-	return false
-}
-
-// microbatchIndex numbers the microbatches a table names densely from 0.
-// They are almost always 0..M-1, and then the number is m minus the
-// smallest; a table whose indices spread far wider than it has actions
-// gets a lookup table instead, so that an actionSet stays the size of the
-// table whatever the indices.
-type microbatchIndex struct {
-	lo, n  int
-	sparse map[int]int // nil when the index is m - lo
-}
-
-func indexMicrobatches(t *Table) microbatchIndex {
-	lo, hi, count := 0, 0, 0
-	for _, row := range t.Rows {
-		for _, a := range row {
-			for _, sub := range subActions(a) {
-				if !sub.Kind.HasMicrobatch() {
-					continue
-				}
-				if count == 0 {
-					lo, hi = sub.Microbatch, sub.Microbatch
-				}
-				lo, hi = min(lo, sub.Microbatch), max(hi, sub.Microbatch)
-				count++
-			}
-		}
-	}
-	if count == 0 {
-		return microbatchIndex{}
-	}
-	// hi - lo computed in uint64 cannot overflow.
-	if span := uint64(hi) - uint64(lo); span < uint64(4*count+64) {
-		return microbatchIndex{lo: lo, n: int(span) + 1}
-	}
-	x := microbatchIndex{sparse: map[int]int{}}
-	for _, row := range t.Rows {
-		for _, a := range row {
-			for _, sub := range subActions(a) {
-				if _, seen := x.sparse[sub.Microbatch]; !seen && sub.Kind.HasMicrobatch() {
-					x.sparse[sub.Microbatch] = x.n
-					x.n++
-				}
-			}
-		}
-	}
-	return x
-}
-
-// of returns m's number, or false for a microbatch the table does not name.
-func (x microbatchIndex) of(m int) (int, bool) {
-	if x.sparse != nil {
-		i, ok := x.sparse[m]
-		return i, ok
-	}
-	i := m - x.lo
-	return i, i >= 0 && i < x.n
 }

@@ -75,6 +75,47 @@ func (t *Table) RouteOf(m int) Route {
 	return t.Routes[t.MicrobatchRoute[m]]
 }
 
+// NextStage returns the stage after s on microbatch m's route (RouteOf):
+// where m's forward goes from s, and where its backward comes from. It
+// returns false when s is the route's last stage or not on the route, and
+// for a microbatch the table's MicrobatchRoute does not know. Without
+// Routes the route is every stage, so the next stage is s+1.
+func (t *Table) NextStage(m, s int) (int, bool) {
+	rt, ok := t.routeOf(m)
+	if !ok || s < rt.First || s >= rt.Last {
+		return -1, false
+	}
+	return s + 1, true
+}
+
+// PrevStage returns the stage before s on microbatch m's route: where m's
+// forward comes from, and where its backward goes from s. It returns false
+// when s is the route's first stage or not on the route, and for a
+// microbatch the table's MicrobatchRoute does not know.
+func (t *Table) PrevStage(m, s int) (int, bool) {
+	rt, ok := t.routeOf(m)
+	if !ok || s <= rt.First || s > rt.Last {
+		return -1, false
+	}
+	return s - 1, true
+}
+
+// routeOf is RouteOf that reports a microbatch or route index out of range
+// instead of panicking.
+func (t *Table) routeOf(m int) (Route, bool) {
+	if t.Routes == nil {
+		return Route{0, t.Stages() - 1}, true
+	}
+	if m < 0 || m >= len(t.MicrobatchRoute) {
+		return Route{}, false
+	}
+	k := t.MicrobatchRoute[m]
+	if k < 0 || k >= len(t.Routes) {
+		return Route{}, false
+	}
+	return t.Routes[k], true
+}
+
 // Ranks returns the number of ranks (rows).
 func (t *Table) Ranks() int { return len(t.Rows) }
 
@@ -87,14 +128,21 @@ func (t *Table) Rank(s int) int { return t.Placement[s] }
 // HasComms reports whether the table carries explicit communication
 // actions (the compute_comms format) rather than compute only.
 func (t *Table) HasComms() bool {
-	for _, row := range t.Rows {
-		for _, a := range row {
+	_, _, ok := t.firstComm()
+	return ok
+}
+
+// firstComm returns the rank and cell of the first communication action,
+// rank by rank.
+func (t *Table) firstComm() (r, i int, ok bool) {
+	for r, row := range t.Rows {
+		for i, a := range row {
 			if a.Kind.IsComm() {
-				return true
+				return r, i, true
 			}
 		}
 	}
-	return false
+	return 0, 0, false
 }
 
 // Clone returns a deep copy of t.

@@ -77,13 +77,22 @@ func (t *Table) validateShape() error {
 	case t.Microbatches < 1:
 		return invalidf("pipeline: the table has %d microbatches, want at least 1", t.Microbatches)
 	}
-	for s, r := range t.Placement {
-		if r < 0 || r >= t.Ranks() {
-			return invalidf("pipeline: placement puts stage %d on rank %d, but the table has %d ranks", s, r, t.Ranks())
-		}
+	if err := t.validatePlacement(); err != nil {
+		return invalidf("pipeline: %v", err)
 	}
 	if err := t.validateRoutes(); err != nil {
 		return invalidf("pipeline: %v", err)
+	}
+	return nil
+}
+
+// validatePlacement checks that the placement names existing ranks. Like
+// validateRoutes, its error has no package prefix.
+func (t *Table) validatePlacement() error {
+	for s, r := range t.Placement {
+		if r < 0 || r >= t.Ranks() {
+			return fmt.Errorf("placement puts stage %d on rank %d, but the table has %d ranks", s, r, t.Ranks())
+		}
 	}
 	return nil
 }
@@ -136,44 +145,20 @@ func (t *Table) validateAction(r int, a Action) error {
 // computeLog records, for every stage and microbatch, the cell of each
 // compute kind seen so far (-1 for none). A stage lives on one rank, so
 // the cells of one stage are comparable positions in one row.
-type computeLog struct {
-	microbatches int
-	cell         [4][]int // indexed by computeSlot, then stage*microbatches + microbatch
-}
+type computeLog struct{ computeGrid }
 
 func newComputeLog(stages, microbatches int) *computeLog {
-	c := &computeLog{microbatches: microbatches}
-	for k := range c.cell {
-		c.cell[k] = make([]int, stages*microbatches)
-		for i := range c.cell[k] {
-			c.cell[k][i] = -1
-		}
-	}
-	return c
-}
-
-// computeSlot numbers the four compute kinds F, B, I, W.
-func computeSlot(k Kind) int {
-	switch k {
-	case Forward:
-		return 0
-	case Backward:
-		return 1
-	case BackwardInput:
-		return 2
-	}
-	return 3
+	return &computeLog{newComputeGrid(stages, microbatches)}
 }
 
 // record notes a single compute action at cell i and checks its order
 // against what its stage has run so far.
 func (c *computeLog) record(a Action, i int) error {
-	key := a.Stage*c.microbatches + a.Microbatch
-	slot := computeSlot(a.Kind)
-	if prev := c.cell[slot][key]; prev >= 0 {
+	s, m := a.Stage, a.Microbatch
+	if prev := c.get(a.Kind, s, m); prev >= 0 {
 		return fmt.Errorf("microbatch %d already has a %s on stage %d (cell %d)", a.Microbatch, a.Kind, a.Stage, prev)
 	}
-	seen := func(k Kind) bool { return c.cell[computeSlot(k)][key] >= 0 }
+	seen := func(k Kind) bool { return c.get(k, s, m) >= 0 }
 	switch a.Kind {
 	case Backward, BackwardInput:
 		if !seen(Forward) {
@@ -188,7 +173,7 @@ func (c *computeLog) record(a Action, i int) error {
 			return fmt.Errorf("weight gradient W of microbatch %d on stage %d before its input gradient I", a.Microbatch, a.Stage)
 		}
 	}
-	c.cell[slot][key] = i
+	c.set(a.Kind, s, m, i)
 	return nil
 }
 
@@ -198,8 +183,7 @@ func (c *computeLog) complete(t *Table) error {
 	for m := range t.Microbatches {
 		rt := t.RouteOf(m)
 		for s := rt.First; s <= rt.Last; s++ {
-			key := s*c.microbatches + m
-			has := func(k Kind) bool { return c.cell[computeSlot(k)][key] >= 0 }
+			has := func(k Kind) bool { return c.get(k, s, m) >= 0 }
 			switch {
 			case !has(Forward):
 				return invalidf("pipeline: stage %d microbatch %d: never forwarded (no %s)", s, m, F(s, m))

@@ -44,7 +44,7 @@ func savePlot(path string, p *plot.Plot, w, h vg.Length) error {
 // names and writes it to path atomically.
 func saveDrawing(path string, w, h vg.Length, drawFn func(draw.Canvas)) error {
 	var out io.WriterTo
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	switch strings.ToLower(filepath.Ext(path)) {
 	case ".png":
 		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
 		drawFn(draw.New(c))
@@ -54,7 +54,7 @@ func saveDrawing(path string, w, h vg.Length, drawFn func(draw.Canvas)) error {
 		drawFn(draw.New(c))
 		out = c
 	default:
-		return fmt.Errorf("results: %s: unsupported figure format %q (want .png or .svg)", path, ext)
+		return checkFormat(path)
 	}
 	return writeAtomic(path, func(f *os.File) error {
 		if _, err := out.WriteTo(f); err != nil {
@@ -74,8 +74,8 @@ func checkFormat(path string) error {
 	return fmt.Errorf("results: %s: unsupported figure format %q (want .png or .svg)", path, filepath.Ext(path))
 }
 
-// newPlot returns a plot with a title and axis labels, white background and
-// a legend in the top right.
+// newPlot returns a plot with a title, axis labels, light grid lines and
+// the legend at the top, in the small font every figure shares.
 func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -60,49 +61,14 @@ func PlotDelays(path string, stats []DelayStat) error {
 	// Delays grow with S: the bottom right corner is free for the legend.
 	p.Legend.Top = false
 	p.Legend.YOffs = vg.Points(6)
-	series := 0
-	for wi, w := range windows {
-		for _, stat := range []struct {
-			name  string
-			value func(DelayStat) float64
-		}{
-			{"max", func(d DelayStat) float64 { return float64(d.Max) }},
-			{"mean", func(d DelayStat) float64 { return d.Mean }},
-		} {
-			var xy plotter.XYs
-			for _, d := range stats {
-				if d.Window == w {
-					xy = append(xy, plotter.XY{X: float64(d.Stages), Y: stat.value(d)})
-				}
-			}
-			sc, err := plotter.NewScatter(xy)
-			if err != nil {
-				return fmt.Errorf("results: %s: %w", path, err)
-			}
-			sc.Color = plotutil.Color(series)
-			sc.Shape = plotutil.Shape(wi)
-			sc.Radius = vg.Points(3.5)
-			p.Add(sc)
-			label := stat.name
-			if len(windows) > 1 {
-				label += ", " + windowName(w)
-			}
-			p.Legend.Add(label, sc)
-			series++
-		}
+	series, err := addDelayScatters(p, stats, windows)
+	if err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
 	}
 
 	// stats are sorted by stages first.
 	lo, hi := float64(stats[0].Stages), float64(stats[len(stats)-1].Stages)
-	var num, den float64
-	for _, d := range stats {
-		if d.Window == windows[0] {
-			g := delayBound(float64(d.Stages))
-			num += d.Mean * g
-			den += g * g
-		}
-	}
-	c := num / den
+	c := fitDelayBound(stats, windows[0])
 	fitted := "mean"
 	if len(windows) > 1 {
 		fitted += ", " + windowName(windows[0])
@@ -126,6 +92,57 @@ func PlotDelays(path string, stats []DelayStat) error {
 		p.Legend.Add(cv.label, line)
 	}
 	return savePlot(path, p, plotWidth, plotHeight)
+}
+
+// addDelayScatters adds to p, and to its legend, one scatter of the
+// largest and one of the mean delay against stages per window: colours by
+// series, shapes by window. It returns the number of series added.
+func addDelayScatters(p *plot.Plot, stats []DelayStat, windows []string) (series int, err error) {
+	for wi, w := range windows {
+		for _, stat := range []struct {
+			name  string
+			value func(DelayStat) float64
+		}{
+			{"max", func(d DelayStat) float64 { return float64(d.Max) }},
+			{"mean", func(d DelayStat) float64 { return d.Mean }},
+		} {
+			var xy plotter.XYs
+			for _, d := range stats {
+				if d.Window == w {
+					xy = append(xy, plotter.XY{X: float64(d.Stages), Y: stat.value(d)})
+				}
+			}
+			sc, err := plotter.NewScatter(xy)
+			if err != nil {
+				return 0, err
+			}
+			sc.Color = plotutil.Color(series)
+			sc.Shape = plotutil.Shape(wi)
+			sc.Radius = vg.Points(3.5)
+			p.Add(sc)
+			label := stat.name
+			if len(windows) > 1 {
+				label += ", " + windowName(w)
+			}
+			p.Legend.Add(label, sc)
+			series++
+		}
+	}
+	return series, nil
+}
+
+// fitDelayBound returns the least-squares c of mean ≈ c·(S² − S/2) over
+// the stats of window.
+func fitDelayBound(stats []DelayStat, window string) float64 {
+	var num, den float64
+	for _, d := range stats {
+		if d.Window == window {
+			g := delayBound(float64(d.Stages))
+			num += d.Mean * g
+			den += g * g
+		}
+	}
+	return num / den
 }
 
 // windowName describes a window in titles and legends.

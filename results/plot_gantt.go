@@ -12,25 +12,35 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// kindColors fills the boxes of a Gantt chart, by action kind. Light
-// shades, so the black microbatch labels stay readable.
-var kindColors = map[string]color.Color{
-	"F":           color.RGBA{R: 0x9e, G: 0xca, B: 0xe1, A: 0xff},
-	"B":           color.RGBA{R: 0xfd, G: 0xae, B: 0x6b, A: 0xff},
-	"I":           color.RGBA{R: 0xa1, G: 0xd9, B: 0x9b, A: 0xff},
-	"W":           color.RGBA{R: 0xbc, G: 0xbd, B: 0xdc, A: 0xff},
-	"OVERLAP_F_B": color.RGBA{R: 0xf7, G: 0xd0, B: 0x8a, A: 0xff},
+// ganttKinds are the kinds a Gantt chart gives a colour of its own, in
+// legend order, with their legend text. The fills are light shades, so the
+// black microbatch labels stay readable.
+var ganttKinds = []ganttKindStyle{
+	{"F", "F forward", color.RGBA{R: 0x9e, G: 0xca, B: 0xe1, A: 0xff}},
+	{"B", "B backward", color.RGBA{R: 0xfd, G: 0xae, B: 0x6b, A: 0xff}},
+	{"I", "I input gradient", color.RGBA{R: 0xa1, G: 0xd9, B: 0x9b, A: 0xff}},
+	{"W", "W weight gradient", color.RGBA{R: 0xbc, G: 0xbd, B: 0xdc, A: 0xff}},
+	{"OVERLAP_F_B", "F&B overlapped", color.RGBA{R: 0xf7, G: 0xd0, B: 0x8a, A: 0xff}},
+}
+
+// ganttKindStyle is how a Gantt chart draws one kind of action.
+type ganttKindStyle struct {
+	kind, name string // as in TimelineEvent.Kind, and in the legend
+	fill       color.Color
 }
 
 // otherColor fills communication and bookkeeping actions.
 var otherColor = color.Gray{Y: 0xd0}
 
-// kindOrder is the order of kinds in a Gantt chart's legend.
-var kindOrder = []string{"F", "B", "I", "W", "OVERLAP_F_B"}
+// ganttKind returns kind's position in ganttKinds, or -1 for a kind drawn
+// in otherColor.
+func ganttKind(kind string) int {
+	return slices.IndexFunc(ganttKinds, func(g ganttKindStyle) bool { return g.kind == kind })
+}
 
 func kindColor(kind string) color.Color {
-	if c, ok := kindColors[kind]; ok {
-		return c
+	if i := ganttKind(kind); i >= 0 {
+		return ganttKinds[i].fill
 	}
 	return otherColor
 }
@@ -46,40 +56,12 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 	if err := checkFormat(path); err != nil {
 		return err
 	}
+	mine, ranks, multiStage, err := ganttEvents(path, events, scheduleID)
+	if err != nil {
+		return err
+	}
 	if scheduleID == "" {
-		var ids []string
-		for _, e := range events {
-			if !slices.Contains(ids, e.ScheduleID) {
-				ids = append(ids, e.ScheduleID)
-			}
-		}
-		if len(ids) > 1 {
-			return fmt.Errorf("results: %s: timeline holds %d schedules %q; name one", path, len(ids), ids)
-		}
-		if len(ids) == 1 {
-			scheduleID = ids[0]
-		}
-	}
-	var mine []TimelineEvent
-	ranks := int32(0)
-	multiStage := false
-	stageOf := map[int32]int32{}
-	for _, e := range events {
-		if e.ScheduleID != scheduleID {
-			continue
-		}
-		if e.Rank < 0 || e.Rank >= maxGanttRanks || !(e.End >= e.Start) {
-			return fmt.Errorf("results: %s: schedule %q rank %d index %d: bad rank or interval [%g, %g]", path, scheduleID, e.Rank, e.Index, e.Start, e.End)
-		}
-		mine = append(mine, e)
-		ranks = max(ranks, e.Rank+1)
-		if s, ok := stageOf[e.Rank]; ok && s != e.Stage {
-			multiStage = true
-		}
-		stageOf[e.Rank] = e.Stage
-	}
-	if len(mine) == 0 {
-		return fmt.Errorf("results: %s: no timeline events for schedule %q: %w", path, scheduleID, ErrNoData)
+		scheduleID = mine[0].ScheduleID
 	}
 
 	title, unit := scheduleID, "cost-model units"
@@ -98,19 +80,7 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 	boxes.label.XAlign, boxes.label.YAlign = text.XCenter, text.YCenter
 	p.Add(boxes)
 
-	var kinds []string
-	other := false
-	for _, e := range mine {
-		if _, ok := kindColors[e.Kind]; !ok {
-			other = true
-		} else if !slices.Contains(kinds, e.Kind) {
-			kinds = append(kinds, e.Kind)
-		}
-	}
-	slices.SortFunc(kinds, func(a, b string) int { return slices.Index(kindOrder, a) - slices.Index(kindOrder, b) })
-	if other {
-		kinds = append(kinds, "")
-	}
+	kinds := legendKinds(mine)
 	legendStyle := p.X.Tick.Label
 	legendStyle.XAlign, legendStyle.YAlign = text.XLeft, text.YCenter
 	height := vg.Inch + vg.Length(ranks)*0.4*vg.Inch
@@ -121,6 +91,66 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 		p.Draw(main)
 		drawKindLegend(strip, kinds, legendStyle)
 	})
+}
+
+// ganttEvents returns the events of scheduleID, or of the only schedule in
+// events when scheduleID is empty, after checking their ranks and
+// intervals; with the number of ranks, and whether some rank runs several
+// stages (then boxes are labelled stage:microbatch).
+func ganttEvents(path string, events []TimelineEvent, scheduleID string) (mine []TimelineEvent, ranks int32, multiStage bool, err error) {
+	if scheduleID == "" {
+		var ids []string
+		for _, e := range events {
+			if !slices.Contains(ids, e.ScheduleID) {
+				ids = append(ids, e.ScheduleID)
+			}
+		}
+		if len(ids) > 1 {
+			return nil, 0, false, fmt.Errorf("results: %s: timeline holds %d schedules %q; name one", path, len(ids), ids)
+		}
+		if len(ids) == 1 {
+			scheduleID = ids[0]
+		}
+	}
+	stageOf := map[int32]int32{}
+	for _, e := range events {
+		if e.ScheduleID != scheduleID {
+			continue
+		}
+		if e.Rank < 0 || e.Rank >= maxGanttRanks || !(e.End >= e.Start) {
+			return nil, 0, false, fmt.Errorf("results: %s: schedule %q rank %d index %d: bad rank or interval [%g, %g]", path, scheduleID, e.Rank, e.Index, e.Start, e.End)
+		}
+		mine = append(mine, e)
+		ranks = max(ranks, e.Rank+1)
+		if s, ok := stageOf[e.Rank]; ok && s != e.Stage {
+			multiStage = true
+		}
+		stageOf[e.Rank] = e.Stage
+	}
+	if len(mine) == 0 {
+		return nil, 0, false, fmt.Errorf("results: %s: no timeline events for schedule %q: %w", path, scheduleID, ErrNoData)
+	}
+	return mine, ranks, multiStage, nil
+}
+
+// legendKinds lists the kinds of events for a Gantt chart's legend: those
+// with a colour of their own in legend order, then "" for all the others
+// when there are any.
+func legendKinds(events []TimelineEvent) []string {
+	var kinds []string
+	other := false
+	for _, e := range events {
+		if ganttKind(e.Kind) < 0 {
+			other = true
+		} else if !slices.Contains(kinds, e.Kind) {
+			kinds = append(kinds, e.Kind)
+		}
+	}
+	slices.SortFunc(kinds, func(a, b string) int { return ganttKind(a) - ganttKind(b) })
+	if other {
+		kinds = append(kinds, "")
+	}
+	return kinds
 }
 
 // maxGanttRanks bounds the rows of a Gantt chart: more would not be
@@ -140,24 +170,15 @@ func drawKindLegend(c draw.Canvas, kinds []string, sty text.Style) {
 	x := r.Min.X + vg.Points(40)
 	y := (r.Min.Y + r.Max.Y) / 2
 	for _, k := range kinds {
-		name := kindNames[k]
-		if k == "" {
-			name = "communication, other"
+		name := "communication, other"
+		if i := ganttKind(k); i >= 0 {
+			name = ganttKinds[i].name
 		}
 		box := []vg.Point{{X: x, Y: y - side/2}, {X: x + side, Y: y - side/2}, {X: x + side, Y: y + side/2}, {X: x, Y: y + side/2}}
 		c.FillPolygon(kindColor(k), box)
 		c.FillText(sty, vg.Point{X: x + side + vg.Points(4), Y: y}, name)
 		x += side + vg.Points(12) + sty.Width(name)
 	}
-}
-
-// kindNames spells out the kinds in a Gantt chart's legend.
-var kindNames = map[string]string{
-	"F":           "F forward",
-	"B":           "B backward",
-	"I":           "I input gradient",
-	"W":           "W weight gradient",
-	"OVERLAP_F_B": "F&B overlapped",
 }
 
 // scheduleRow returns the row of id in schedules, preferring the

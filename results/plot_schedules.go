@@ -32,55 +32,18 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric) error {
 		return fmt.Errorf("results: %s: no schedule metrics: %w", path, ErrNoData)
 	}
 	first := metrics[0]
-	cell := map[[2]string]ScheduleMetric{}
-	var families, levels []string
-	withMemory := false
-	for _, m := range metrics {
-		if m.Ranks != first.Ranks || m.Microbatches != first.Microbatches || m.CostModel != first.CostModel {
-			return fmt.Errorf("results: %s: schedule %q (P = %d, M = %d, %s) and %q (P = %d, M = %d, %s) differ in shape or cost model; compare one at a time",
-				path, first.ScheduleID, first.Ranks, first.Microbatches, first.CostModel, m.ScheduleID, m.Ranks, m.Microbatches, m.CostModel)
-		}
-		k := [2]string{m.Family, m.Level}
-		if _, dup := cell[k]; dup {
-			return fmt.Errorf("results: %s: family %q has two rows at level %q", path, m.Family, m.Level)
-		}
-		cell[k] = m
-		if !slices.Contains(families, m.Family) {
-			families = append(families, m.Family)
-		}
-		if !slices.Contains(levels, m.Level) {
-			levels = append(levels, m.Level)
-		}
-		withMemory = withMemory || m.PeakMemoryBytes > 0
+	cell, families, levels, err := comparisonCells(path, metrics)
+	if err != nil {
+		return err
 	}
-	slices.SortFunc(levels, func(a, b string) int {
-		return cmp.Or(cmp.Compare(levelRank(a), levelRank(b)), cmp.Compare(a, b))
-	})
-	for _, f := range families {
-		for _, l := range levels {
-			if _, ok := cell[[2]string{f, l}]; !ok {
-				return fmt.Errorf("results: %s: family %q has no row at level %q", path, f, l)
-			}
-		}
-	}
-	detail := levels[len(levels)-1]
-	slices.SortFunc(families, func(a, b string) int {
-		return cmp.Or(cmp.Compare(cell[[2]string{a, detail}].Makespan, cell[[2]string{b, detail}].Makespan), cmp.Compare(a, b))
-	})
 
-	panels := []struct {
-		label string
-		value func(ScheduleMetric) float64
-	}{
+	panels := []metricPanel{
 		{"makespan (" + timeUnit(first.CostModel) + ")", func(m ScheduleMetric) float64 { return m.Makespan }},
 		{"bubble ratio", func(m ScheduleMetric) float64 { return m.BubbleRatio }},
 		{"peak activations (microbatches)", func(m ScheduleMetric) float64 { return float64(m.PeakActivations) }},
 	}
-	if withMemory {
-		panels = append(panels, struct {
-			label string
-			value func(ScheduleMetric) float64
-		}{"peak memory (GiB)", func(m ScheduleMetric) float64 { return float64(m.PeakMemoryBytes) / (1 << 30) }})
+	if slices.ContainsFunc(metrics, func(m ScheduleMetric) bool { return m.PeakMemoryBytes > 0 }) {
+		panels = append(panels, metricPanel{"peak memory (GiB)", func(m ScheduleMetric) float64 { return float64(m.PeakMemoryBytes) / (1 << 30) }})
 	}
 
 	width := 9 * vg.Inch
@@ -91,34 +54,10 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric) error {
 		if i == 0 {
 			title = fmt.Sprintf("Schedule families at P = %d ranks, M = %d microbatches, %s cost model", first.Ranks, first.Microbatches, first.CostModel)
 		}
-		p := newPlot(title, "", panel.label)
-		p.Y.Min = 0
-		for li, l := range levels {
-			values := make(plotter.Values, len(families))
-			for fi, f := range families {
-				values[fi] = panel.value(cell[[2]string{f, l}])
-			}
-			bars, err := plotter.NewBarChart(values, barWidth)
-			if err != nil {
-				return fmt.Errorf("results: %s: %s at level %q: %w", path, panel.label, l, err)
-			}
-			bars.Color = plotutil.Color(li)
-			bars.LineStyle.Width = 0
-			bars.Offset = (vg.Length(li) - vg.Length(len(levels)-1)/2) * barWidth
-			p.Add(bars)
-			if i == 0 {
-				p.Legend.Add(l, bars)
-			}
-			labels, err := barLabels(values, bars.Offset)
-			if err != nil {
-				return fmt.Errorf("results: %s: %s at level %q: %w", path, panel.label, l, err)
-			}
-			p.Add(labels)
+		p, err := barPanel(title, panel, cell, families, levels, barWidth)
+		if err != nil {
+			return fmt.Errorf("results: %s: %w", path, err)
 		}
-		p.NominalX(families...)
-		p.X.Min, p.X.Max = -0.5, float64(len(families))-0.5
-		p.Y.Max *= 1.15
-		p.Legend.Left = true
 		plots[i] = []*plot.Plot{p}
 	}
 	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Points(6), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
@@ -128,6 +67,92 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric) error {
 			plots[i][0].Draw(row[0])
 		}
 	})
+}
+
+// metricPanel is one panel of a schedule comparison: the axis label and
+// the metric it shows.
+type metricPanel struct {
+	label string
+	value func(ScheduleMetric) float64
+}
+
+// comparisonKey is one bar of a schedule comparison: a family at a level.
+type comparisonKey struct{ family, level string }
+
+// comparisonCells indexes metrics by family and level and checks that they
+// form a full grid on one shape and cost model. It returns the families in
+// order of makespan at the most detailed level present, and the levels from
+// the formula to the simulation.
+func comparisonCells(path string, metrics []ScheduleMetric) (cell map[comparisonKey]ScheduleMetric, families, levels []string, err error) {
+	first := metrics[0]
+	cell = map[comparisonKey]ScheduleMetric{}
+	for _, m := range metrics {
+		if m.Ranks != first.Ranks || m.Microbatches != first.Microbatches || m.CostModel != first.CostModel {
+			return nil, nil, nil, fmt.Errorf("results: %s: schedule %q (P = %d, M = %d, %s) and %q (P = %d, M = %d, %s) differ in shape or cost model; compare one at a time",
+				path, first.ScheduleID, first.Ranks, first.Microbatches, first.CostModel, m.ScheduleID, m.Ranks, m.Microbatches, m.CostModel)
+		}
+		k := comparisonKey{m.Family, m.Level}
+		if _, dup := cell[k]; dup {
+			return nil, nil, nil, fmt.Errorf("results: %s: family %q has two rows at level %q", path, m.Family, m.Level)
+		}
+		cell[k] = m
+		if !slices.Contains(families, m.Family) {
+			families = append(families, m.Family)
+		}
+		if !slices.Contains(levels, m.Level) {
+			levels = append(levels, m.Level)
+		}
+	}
+	slices.SortFunc(levels, func(a, b string) int {
+		return cmp.Or(cmp.Compare(levelRank(a), levelRank(b)), cmp.Compare(a, b))
+	})
+	for _, f := range families {
+		for _, l := range levels {
+			if _, ok := cell[comparisonKey{f, l}]; !ok {
+				return nil, nil, nil, fmt.Errorf("results: %s: family %q has no row at level %q", path, f, l)
+			}
+		}
+	}
+	detail := levels[len(levels)-1]
+	slices.SortFunc(families, func(a, b string) int {
+		return cmp.Or(cmp.Compare(cell[comparisonKey{a, detail}].Makespan, cell[comparisonKey{b, detail}].Makespan), cmp.Compare(a, b))
+	})
+	return cell, families, levels, nil
+}
+
+// barPanel draws one panel of a schedule comparison: a group of bars per
+// family, one bar per level, each labelled with its value. The legend of
+// levels goes in the panel that has a title, the first.
+func barPanel(title string, panel metricPanel, cell map[comparisonKey]ScheduleMetric, families, levels []string, barWidth vg.Length) (*plot.Plot, error) {
+	p := newPlot(title, "", panel.label)
+	p.Y.Min = 0
+	for li, l := range levels {
+		values := make(plotter.Values, len(families))
+		for fi, f := range families {
+			values[fi] = panel.value(cell[comparisonKey{f, l}])
+		}
+		bars, err := plotter.NewBarChart(values, barWidth)
+		if err != nil {
+			return nil, fmt.Errorf("%s at level %q: %w", panel.label, l, err)
+		}
+		bars.Color = plotutil.Color(li)
+		bars.LineStyle.Width = 0
+		bars.Offset = (vg.Length(li) - vg.Length(len(levels)-1)/2) * barWidth
+		p.Add(bars)
+		if title != "" {
+			p.Legend.Add(l, bars)
+		}
+		labels, err := barLabels(values, bars.Offset)
+		if err != nil {
+			return nil, fmt.Errorf("%s at level %q: %w", panel.label, l, err)
+		}
+		p.Add(labels)
+	}
+	p.NominalX(families...)
+	p.X.Min, p.X.Max = -0.5, float64(len(families))-0.5
+	p.Y.Max *= 1.15
+	p.Legend.Left = true
+	return p, nil
 }
 
 // levelRank orders levels from the formula to the simulation; unknown

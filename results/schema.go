@@ -62,44 +62,34 @@ func (t *table[R]) compare(x, y *R) int {
 	return 0
 }
 
-func int32Col[R any](name string, f func(*R) *int32) column[R] {
+// primitiveCol ties a field of a fixed-width Arrow type to a column;
+// Builder and Array are that type's builder and array, whose Append and
+// Value carry T.
+func primitiveCol[R any, T cmp.Ordered, Builder interface{ Append(T) }, Array interface{ Value(int) T }](
+	name string, typ arrow.DataType, f func(*R) *T) column[R] {
 	return column[R]{
 		name:    name,
-		typ:     arrow.PrimitiveTypes.Int32,
-		put:     func(b array.Builder, r *R) { b.(*array.Int32Builder).Append(*f(r)) },
-		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(*array.Int32).Value(i) },
+		typ:     typ,
+		put:     func(b array.Builder, r *R) { b.(Builder).Append(*f(r)) },
+		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(Array).Value(i) },
 		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
 	}
+}
+
+func int32Col[R any](name string, f func(*R) *int32) column[R] {
+	return primitiveCol[R, int32, *array.Int32Builder, *array.Int32](name, arrow.PrimitiveTypes.Int32, f)
 }
 
 func int64Col[R any](name string, f func(*R) *int64) column[R] {
-	return column[R]{
-		name:    name,
-		typ:     arrow.PrimitiveTypes.Int64,
-		put:     func(b array.Builder, r *R) { b.(*array.Int64Builder).Append(*f(r)) },
-		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(*array.Int64).Value(i) },
-		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
-	}
+	return primitiveCol[R, int64, *array.Int64Builder, *array.Int64](name, arrow.PrimitiveTypes.Int64, f)
 }
 
 func uint64Col[R any](name string, f func(*R) *uint64) column[R] {
-	return column[R]{
-		name:    name,
-		typ:     arrow.PrimitiveTypes.Uint64,
-		put:     func(b array.Builder, r *R) { b.(*array.Uint64Builder).Append(*f(r)) },
-		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(*array.Uint64).Value(i) },
-		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
-	}
+	return primitiveCol[R, uint64, *array.Uint64Builder, *array.Uint64](name, arrow.PrimitiveTypes.Uint64, f)
 }
 
 func float64Col[R any](name string, f func(*R) *float64) column[R] {
-	return column[R]{
-		name:    name,
-		typ:     arrow.PrimitiveTypes.Float64,
-		put:     func(b array.Builder, r *R) { b.(*array.Float64Builder).Append(*f(r)) },
-		get:     func(a arrow.Array, i int, r *R) { *f(r) = a.(*array.Float64).Value(i) },
-		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
-	}
+	return primitiveCol[R, float64, *array.Float64Builder, *array.Float64](name, arrow.PrimitiveTypes.Float64, f)
 }
 
 func stringCol[R any](name string, f func(*R) *string) column[R] {
