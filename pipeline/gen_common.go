@@ -13,7 +13,7 @@ import (
 func checkShape(sh Shape) error {
 	switch {
 	case sh.Ranks < 1:
-		return fmt.Errorf("ranks (stages) must be at least 1, got %d", sh.Ranks)
+		return fmt.Errorf("ranks must be at least 1, got %d", sh.Ranks)
 	case sh.Microbatches < 1:
 		return fmt.Errorf("microbatches must be at least 1, got %d", sh.Microbatches)
 	case sh.Chunks < 0:

@@ -22,18 +22,10 @@ func init() {
 // a multiple of max(1, microbatches/ranks); every other positive shape is
 // accepted.
 func interleavedZeroBubble(sh Shape) (*Table, error) {
-	p, m, v := sh.Ranks, sh.Microbatches, sh.Chunks
-	if v == 0 {
-		v = 2
+	if err := checkShape(sh); err != nil {
+		return nil, err
 	}
-	switch {
-	case p < 1:
-		return nil, fmt.Errorf("ranks must be at least 1, got %d", p)
-	case m < 1:
-		return nil, fmt.Errorf("microbatches must be at least 1, got %d", m)
-	case v < 1:
-		return nil, fmt.Errorf("chunks (stages per rank) must be at least 1, got %d", v)
-	}
+	p, m, v := sh.Ranks, sh.Microbatches, chunksOf(sh, 2)
 	rounds := max(1, m/p)
 	if m%rounds != 0 {
 		return nil, fmt.Errorf("microbatches (%d) must be a multiple of the number of rounds max(1, microbatches/ranks) = %d", m, rounds)

@@ -179,6 +179,9 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 		return opt, fmt.Errorf("--schedule reads the shape from the file: drop --kind, --stages, --microbatches and --chunks")
 	}
 	if f.shape.kind != "" {
+		if err := unknownFamily(f.shape.kind); err != nil {
+			return opt, fmt.Errorf("--kind %w", err)
+		}
 		if err := f.shape.check(); err != nil {
 			return opt, err
 		}
@@ -264,15 +267,17 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 			return rep, nil, err
 		}
 		rep.Cost = pr.name
-		if tl, err = sim.Simulate(t, pr.cost, opt); err != nil {
-			return rep, nil, err
-		}
 		if f.iterations > 1 {
+			// opt.Variability.Seed is f.seed, so iteration 0 is the timeline
+			// Simulate would give.
 			it, err := sim.SimulateIterations(t, pr.cost, opt, f.iterations, f.seed)
 			if err != nil {
 				return rep, nil, err
 			}
+			tl = it.First
 			rep.Iterations = &iterationReport{Count: f.iterations, Seed: f.seed, Makespans: it.Makespans, Mean: it.Mean, Spread: it.Spread}
+		} else if tl, err = sim.Simulate(t, pr.cost, opt); err != nil {
+			return rep, nil, err
 		}
 	}
 	rep.Makespan, rep.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)

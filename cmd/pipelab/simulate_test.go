@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pipelab/pipeline"
 )
 
 // runJSON runs a pipelab command and decodes its JSON output into v.
@@ -167,5 +169,27 @@ func TestSimulateCommandRejects(t *testing.T) {
 	}
 	if code := run([]string{"simulate", "--help"}, &out, &errb); code != 0 {
 		t.Errorf("--help: exit %d", code)
+	}
+}
+
+// An unknown --kind is a flag error, as "pipelab schedule" makes it: exit 2
+// (usage), the flag and the value named, and every family of the registry
+// (pipeline.Families) listed so the user can pick one.
+func TestSimulateCommandUnknownKind(t *testing.T) {
+	for _, cmd := range []string{"simulate", "schedule"} {
+		var out, errb bytes.Buffer
+		code := run([]string{cmd, "--kind", "nope", "--stages", "4", "--microbatches", "8"}, &out, &errb)
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2 (usage); stderr %q", cmd, code, errb.String())
+		}
+		first, _, _ := strings.Cut(errb.String(), "\n")
+		if !strings.HasPrefix(first, "pipelab "+cmd+`: --kind "nope" is not a schedule family (one of `) {
+			t.Errorf("%s: first line %q, want the flag and the value named", cmd, first)
+		}
+		for _, f := range pipeline.Families() {
+			if !strings.Contains(first, f.Name) {
+				t.Errorf("%s: %q does not list the family %s", cmd, first, f.Name)
+			}
+		}
 	}
 }

@@ -15,6 +15,10 @@ type Iterations struct {
 	// Mean is their mean and Spread their sample standard deviation (0 for
 	// a single iteration).
 	Mean, Spread float64
+	// First is iteration 0's timeline, the one Simulate returns when
+	// opt.Variability.Seed is the seed given, kept so that a caller who
+	// wants both does not simulate that iteration twice.
+	First *Timeline
 }
 
 // SimulateIterations simulates k iterations of t, each with its own random
@@ -30,6 +34,9 @@ func SimulateIterations(t *pipeline.Table, cost CostModel, opt Options, k int, s
 		tl, err := simulate(t, cost, opt, i)
 		if err != nil {
 			return Iterations{}, fmt.Errorf("sim: iteration %d: %w", i, err)
+		}
+		if i == 0 {
+			it.First = tl
 		}
 		it.Makespans[i] = Makespan(tl)
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -51,6 +52,30 @@ func TestVariabilitySeeded(t *testing.T) {
 	}
 	if _, err := SimulateIterations(tb, cost, opt, 0, 1); err == nil {
 		t.Error("k = 0 accepted")
+	}
+}
+
+// Iterations.First is iteration 0's timeline: the one Simulate gives for
+// the same options with Variability.Seed set to the seed of the
+// iterations, whatever seed the options held before, and its makespan is
+// the first of the makespans.
+func TestIterationsFirstIsSimulate(t *testing.T) {
+	tb := generate(t, "1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8})
+	cost := Explicit{TF: 1, TB: 2, Comm: 0.5}
+	for _, optSeed := range []uint64{9, 3} {
+		opt := Options{Policy: Ready, Variability: Variability{Seed: optSeed, Sigma: 0.3, CommSigma: 0.2}}
+		it, err := SimulateIterations(tb, cost, opt, 4, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Variability.Seed = 9
+		want := simulateOK(t, tb, cost, opt)
+		if it.First == nil || it.First.Table != want.Table || !reflect.DeepEqual(it.First.Events, want.Events) {
+			t.Errorf("options seed %d: First differs from Simulate with seed 9", optSeed)
+		}
+		if it.Makespans[0] != Makespan(want) {
+			t.Errorf("options seed %d: first makespan %v, Simulate's %v", optSeed, it.Makespans[0], Makespan(want))
+		}
 	}
 }
 
