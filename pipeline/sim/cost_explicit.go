@@ -30,20 +30,27 @@ func (e Explicit) stage(s int) StageCost {
 }
 
 // Compute returns the time of a compute action; other kinds cost 0.
-func (e Explicit) Compute(a pipeline.Action) float64 {
-	c := e.stage(a.Stage)
+func (e Explicit) Compute(a pipeline.Action) float64 { return stageComputeTime(a, e.stage) }
+
+// stageComputeTime prices a compute action from the times of its stages: a full
+// backward B is the input- plus the weight-gradient time, an OVERLAP_F_B its
+// forward plus its backward (both run on one GPU). Every cost model with
+// per-stage T_F, T_B, T_W prices through it, so they cannot disagree on
+// what an action costs.
+func stageComputeTime(a pipeline.Action, stage func(int) StageCost) float64 {
 	switch a.Kind {
 	case pipeline.Forward:
-		return c.TF
+		return stage(a.Stage).TF
 	case pipeline.Backward:
+		c := stage(a.Stage)
 		return c.TB + c.TW
 	case pipeline.BackwardInput:
-		return c.TB
+		return stage(a.Stage).TB
 	case pipeline.BackwardWeight:
-		return c.TW
+		return stage(a.Stage).TW
 	case pipeline.OverlapFB:
-		back := e.stage(a.BackStage)
-		return c.TF + back.TB + back.TW
+		back := stage(a.BackStage)
+		return stage(a.Stage).TF + back.TB + back.TW
 	}
 	return 0
 }

@@ -196,29 +196,7 @@ func (g *GPUModel) StageCost(s int) StageCost {
 // input- plus the weight-gradient time, an OVERLAP_F_B its forward plus its
 // backward. A stage the model does not have gives NaN, so that a table
 // that does not fit the model shows in every time derived from it.
-func (g *GPUModel) Compute(a pipeline.Action) float64 {
-	if a.Stage < 0 || a.Stage >= len(g.stages) {
-		return math.NaN()
-	}
-	st := g.stages[a.Stage]
-	switch a.Kind {
-	case pipeline.Forward:
-		return st.forward
-	case pipeline.Backward:
-		return st.backwardInput + st.weight
-	case pipeline.BackwardInput:
-		return st.backwardInput
-	case pipeline.BackwardWeight:
-		return st.weight
-	case pipeline.OverlapFB:
-		if a.BackStage < 0 || a.BackStage >= len(g.stages) {
-			return math.NaN()
-		}
-		back := g.stages[a.BackStage]
-		return st.forward + back.backwardInput + back.weight
-	}
-	return 0
-}
+func (g *GPUModel) Compute(a pipeline.Action) float64 { return stageComputeTime(a, g.StageCost) }
 
 // Transfer returns latency + bytes/bandwidth for the message a sends
 // between two ranks, 0 on one rank. Forward messages (SEND_F, RECV_F, or
