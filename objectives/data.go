@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"pipelab/internal/vec"
 )
 
 // Stream names one of a run's independent random streams. A run seeded
@@ -69,28 +70,9 @@ func gaussianVector(d int, rng *rand.Rand) []float64 { return gaussianMatrix(1, 
 func matVec(x []float64, n, d int, w []float64) []float64 {
 	out := make([]float64, n)
 	for i := range out {
-		out[i] = dot(x[i*d:(i+1)*d], w)
+		out[i] = vec.Dot(x[i*d:(i+1)*d], w)
 	}
 	return out
-}
-
-// dot returns a·b, summing four interleaved partial sums so that the
-// multiplications pipeline (the order is fixed, so results are
-// deterministic).
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // ErrEmptyData is returned when a data file or a data set holds no rows.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"pipelab/internal/vec"
 	"sync"
 )
 
@@ -95,7 +96,7 @@ func (m *Linear) lossAt(a, x []float64) float64 {
 	}
 	f := s / float64(len(a))
 	if m.l2 != 0 {
-		f += 0.5 * m.l2 * dot(x, x)
+		f += 0.5 * m.l2 * vec.Dot(x, x)
 	}
 	return f
 }
@@ -130,7 +131,7 @@ func (m *Linear) Forward(act, xs []float64, b, s int) {
 	w := len(xs)
 	c := m.columns[s][b*m.batchSize*w:]
 	for i := range act {
-		act[i] += dot(c[i*w:(i+1)*w], xs)
+		act[i] += vec.Dot(c[i*w:(i+1)*w], xs)
 	}
 }
 
@@ -203,7 +204,7 @@ type linearTracker struct {
 func (t *linearTracker) Shift(s int, delta []float64, scale float64) {
 	w, c := len(delta), t.m.columns[s]
 	for i := range t.act {
-		t.act[i] += scale * dot(c[i*w:(i+1)*w], delta)
+		t.act[i] += scale * vec.Dot(c[i*w:(i+1)*w], delta)
 	}
 }
 

@@ -2,6 +2,7 @@ package objectives
 
 import (
 	"math"
+	"pipelab/internal/vec"
 	"slices"
 	"testing"
 )
@@ -41,7 +42,7 @@ func smallProblems(t *testing.T) map[string]*Linear {
 func batchLoss(m *Linear, x []float64, b int) float64 {
 	var s float64
 	for i := b * m.batchSize; i < (b+1)*m.batchSize; i++ {
-		a := dot(m.data.Row(i), x)
+		a := vec.Dot(m.data.Row(i), x)
 		y := m.data.Y[i]
 		if m.loss == squaredLoss {
 			s += 0.5 * (a - y) * (a - y)
@@ -50,7 +51,7 @@ func batchLoss(m *Linear, x []float64, b int) float64 {
 			s -= y*math.Log(p) + (1-y)*math.Log(1-p)
 		}
 	}
-	return s/float64(m.batchSize) + 0.5*m.l2*dot(x, x)
+	return s/float64(m.batchSize) + 0.5*m.l2*vec.Dot(x, x)
 }
 
 func pointFor(m *Linear) []float64 {

@@ -3,6 +3,7 @@ package objectives
 import (
 	"fmt"
 	"math"
+	"pipelab/internal/vec"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -100,7 +101,7 @@ func logisticMinimum(m *Linear) (float64, error) {
 		}
 		// Half the Newton decrement estimates f - f*; below 1e-18 the
 		// value is exact to float64 precision for f of order 1e-3 or more.
-		decrease := dot(grad, step.RawVector().Data)
+		decrease := vec.Dot(grad, step.RawVector().Data)
 		if decrease/2 < 1e-18 {
 			return f, nil
 		}

@@ -1,6 +1,10 @@
 package charlm
 
-import "math"
+import (
+	"math"
+
+	"pipelab/internal/vec"
+)
 
 // attention is causal multi-head self-attention over batch sequences of
 // seq positions with embed channels split evenly into heads. The input is
@@ -76,7 +80,7 @@ func (a attention) headForward(c attentionCache, b, h int) {
 		maxScore := math.Inf(-1)
 		for u := 0; u <= t; u++ {
 			k := c.qkv[(base+u)*t3+e+h*dh:]
-			s := dot(q, k) * scale
+			s := vec.Dot(q, k) * scale
 			row[u] = s
 			maxScore = max(maxScore, s)
 		}
@@ -122,7 +126,7 @@ func (a attention) headBackward(s attentionScratch, c attentionCache, b, h int) 
 		var weighted float64
 		for u := 0; u <= t; u++ {
 			off := (base+u)*t3 + 2*e + h*dh
-			s.dp[u] = dot(dy, c.qkv[off:])
+			s.dp[u] = vec.Dot(dy, c.qkv[off:])
 			weighted += row[u] * s.dp[u]
 			axpy(s.dqkv[off:off+dh], dy, row[u])
 		}

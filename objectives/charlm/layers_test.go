@@ -3,6 +3,7 @@ package charlm
 import (
 	"math"
 	"math/rand/v2"
+	"pipelab/internal/vec"
 	"testing"
 )
 
@@ -19,7 +20,7 @@ func randomVector(rng *rand.Rand, n int, std float64) []float64 {
 	return v
 }
 
-func probe(r, out []float64) float64 { return dot(r, out) }
+func probe(r, out []float64) float64 { return vec.Dot(r, out) }
 
 // checkGradient compares analytic with the finite differences of f over
 // all of x and fails if the relative error exceeds 1e-7.

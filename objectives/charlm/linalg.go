@@ -1,5 +1,7 @@
 package charlm
 
+import "pipelab/internal/vec"
+
 // The dense kernels below work on row-major matrices held in flat slices.
 // Every product is reduced to one kernel, gemmNT, which multiplies a
 // matrix by the transpose of another so that both operands are read
@@ -113,15 +115,15 @@ func gemmNT(c, a, b []float64, n, m, k int, accumulate bool) {
 		}
 		for ; j < m; j++ {
 			bj := b[j*k : j*k+k]
-			store(c0, j, dot(a0, bj), accumulate)
-			store(c1, j, dot(a1, bj), accumulate)
+			store(c0, j, vec.Dot(a0, bj), accumulate)
+			store(c1, j, vec.Dot(a1, bj), accumulate)
 		}
 	}
 	for ; i < n; i++ {
 		ai := a[i*k : i*k+k]
 		ci := c[i*m : i*m+m]
 		for j := range ci {
-			store(ci, j, dot(ai, b[j*k:j*k+k]), accumulate)
+			store(ci, j, vec.Dot(ai, b[j*k:j*k+k]), accumulate)
 		}
 	}
 }
@@ -147,21 +149,4 @@ func axpy(y, x []float64, a float64) {
 	for ; i < len(y); i++ {
 		y[i] += a * x[i]
 	}
-}
-
-// dot returns Σ x[i]·y[i] for len(y) ≥ len(x), summed in four lanes.
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }

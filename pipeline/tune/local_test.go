@@ -26,12 +26,7 @@ func localSearchRate(t *testing.T, seed uint64) (matched, cases int, worst float
 		p.Exhaustive = -1
 		for _, limit := range memoryLimits(p, all) {
 			p.MemoryBytes = limit
-			var want *Candidate
-			for _, c := range all {
-				if c.PeakMemory <= limit && (want == nil || c.PerSample < want.PerSample) {
-					want = c
-				}
-			}
+			want := fastestWithin(all, limit)
 			res, err := Tune(p)
 			if err != nil {
 				t.Fatal(err)

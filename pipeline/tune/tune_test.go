@@ -75,12 +75,7 @@ func TestTuneFindsBruteForceOptimum(t *testing.T) {
 			all := bruteForce(t, p)
 			for _, limit := range memoryLimits(p, all) {
 				p.MemoryBytes = limit
-				var want *Candidate
-				for _, c := range all {
-					if c.PeakMemory <= limit && (want == nil || c.PerSample < want.PerSample) {
-						want = c
-					}
-				}
+				want := fastestWithin(all, limit)
 				res, err := Tune(p)
 				if err != nil {
 					t.Fatal(err)
@@ -194,4 +189,16 @@ func TestTuneRejects(t *testing.T) {
 			t.Errorf("%s: no error", tt.name)
 		}
 	}
+}
+
+// fastestWithin returns the brute-force optimum: the candidate with the
+// least time per sample whose peak memory fits the limit, or nil.
+func fastestWithin(all []*Candidate, limit float64) *Candidate {
+	var best *Candidate
+	for _, c := range all {
+		if c.PeakMemory <= limit && (best == nil || c.PerSample < best.PerSample) {
+			best = c
+		}
+	}
+	return best
 }
