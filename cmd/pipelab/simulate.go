@@ -36,6 +36,10 @@ replicas of one share and each costs T; --comm is per transfer.
 --policy ready lets each rank run, whenever it is free, the best-ranked of
 its ready actions (--hint table, bf or bfw) without holding more
 activations than the fixed order does (--cap raises or lowers that cap).
+With the table hint a rank first waits for its row's next action as long
+as the fixed order would (--patience plan, the default), so that without
+variability ready and fixed agree; --patience none runs the best-ranked
+ready action at once, as the RRFP runtime does.
 --jitter, --comm-jitter and --straggler add seeded variability; with
 --iterations K the makespan's mean and spread over K iterations are
 reported too. --trace writes a Chrome trace, --gantt a PNG or SVG chart.`
@@ -67,6 +71,7 @@ type simulateFlags struct {
 	schedule           string
 	costs              costFlags
 	policy, hint       string
+	patience           string
 	activationCap      int
 	jitter, commJitter float64
 	stragglers         map[int]float64
@@ -86,6 +91,7 @@ type simulateReport struct {
 	Cost         string           `json:"cost"`
 	Policy       string           `json:"policy"`
 	Hint         string           `json:"hint,omitempty"`
+	Patience     string           `json:"patience,omitempty"`
 	Makespan     float64          `json:"makespan"`
 	BubbleRatio  float64          `json:"bubble_ratio"`
 	Steps        *int             `json:"steps"`
@@ -122,6 +128,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	f.costs.register(fs)
 	fs.StringVar(&f.policy, "policy", "fixed", "execution policy: fixed (row order) or ready (best-ranked ready action)")
 	fs.StringVar(&f.hint, "hint", "table", "ready policy's ranking: table, bf (backward first) or bfw (I, then F, then W)")
+	fs.StringVar(&f.patience, "patience", "plan", "ready policy, table hint: wait for the row's next action as long as the fixed order would (plan) or not at all (none)")
 	fs.IntVar(&f.activationCap, "cap", 0, "ready policy: activations a rank may hold (0: its peak under the fixed order)")
 	fs.Float64Var(&f.jitter, "jitter", 0, "σ of the log-normal (mean 1) noise on every compute action")
 	fs.Float64Var(&f.commJitter, "comm-jitter", 0, "σ of the log-normal (mean 1) noise on every transfer")
@@ -208,8 +215,14 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 	if opt.Hint, err = sim.ParseHint(f.hint); err != nil {
 		return opt, fmt.Errorf("--hint: %w", err)
 	}
-	if opt.Policy == sim.Fixed && (set["hint"] || set["cap"]) {
-		return opt, fmt.Errorf("--hint and --cap apply to --policy ready only")
+	if opt.Patience, err = sim.ParsePatience(f.patience); err != nil {
+		return opt, fmt.Errorf("--patience: %w", err)
+	}
+	if opt.Policy == sim.Fixed && (set["hint"] || set["cap"] || set["patience"]) {
+		return opt, fmt.Errorf("--hint, --cap and --patience apply to --policy ready only")
+	}
+	if set["patience"] && opt.Hint != sim.TableOrder {
+		return opt, fmt.Errorf("--patience applies to --hint table only: the %v hint ranks by kind and has no plan to wait for", opt.Hint)
 	}
 	opt.ActivationCap = f.activationCap
 	opt.Variability = sim.Variability{Seed: f.seed, Sigma: f.jitter, CommSigma: f.commJitter, Stragglers: f.stragglers}
@@ -246,6 +259,9 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 	}
 	if opt.Policy == sim.Ready {
 		rep.Hint = opt.Hint.String()
+		if opt.Hint == sim.TableOrder {
+			rep.Patience = opt.Patience.String()
+		}
 	}
 	grid, steps, lockErr := lockstepSteps(t)
 	if lockErr == nil {
@@ -313,6 +329,9 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 	policy := rep.Policy
 	if rep.Hint != "" {
 		policy += ", hint " + rep.Hint
+	}
+	if rep.Patience != "" {
+		policy += ", patience " + rep.Patience
 	}
 	fmt.Fprintf(&b, "policy:       %s\n", policy)
 	fmt.Fprintf(&b, "makespan:     %.6g\n", rep.Makespan)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,6 +87,29 @@ func TestSimulateCommandIterations(t *testing.T) {
 	}
 }
 
+// Without variability, --policy ready with the table hint reports what
+// --policy fixed reports, number for number, by waiting as planned; with
+// --patience none it is faster on Chimera with T_B = 2T_F, whose fixed
+// order idles rank 0 before B0 while F4 of the next unit could run
+// (sim's TestPolicyReadyNoWaitReproducesFixedIff finds that gap).
+func TestSimulateCommandReadyAsPlanned(t *testing.T) {
+	base := []string{"simulate", "--kind", "chimera", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--wgrad", "1", "--format", "json"}
+	var fixed, plan, none simulateReport
+	runJSON(t, base, &fixed)
+	runJSON(t, append(slices.Clone(base), "--policy", "ready"), &plan)
+	runJSON(t, append(slices.Clone(base), "--policy", "ready", "--patience", "none"), &none)
+	if plan.Policy != "ready" || plan.Hint != "table" || plan.Patience != "plan" {
+		t.Errorf("policy fields %q %q %q, want ready, table, plan", plan.Policy, plan.Hint, plan.Patience)
+	}
+	plan.Policy, plan.Hint, plan.Patience = fixed.Policy, "", ""
+	if !reflect.DeepEqual(plan, fixed) {
+		t.Errorf("ready as planned\n%+v\nwant the fixed report\n%+v", plan, fixed)
+	}
+	if !(none.Makespan < fixed.Makespan) {
+		t.Errorf("ready without patience: makespan %v, want below fixed %v", none.Makespan, fixed.Makespan)
+	}
+}
+
 func TestSimulateCommandFiles(t *testing.T) {
 	dir := t.TempDir()
 	trace, gantt := filepath.Join(dir, "t.json"), filepath.Join(dir, "g.png")
@@ -153,6 +177,9 @@ func TestSimulateCommandRejects(t *testing.T) {
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--cost", "lockstep", "--policy", "ready"}, "lockstep"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gantt", "x.jpg"}, "--gantt"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gpu", "h100"}, "--model"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--patience", "none"}, "--policy ready"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--policy", "ready", "--hint", "bfw", "--patience", "none"}, "--hint table"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--policy", "ready", "--patience", "soon"}, "--patience"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"simulate"}, tc.args...), &out, &errb); code != 2 {

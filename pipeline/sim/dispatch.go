@@ -16,6 +16,10 @@ type rankState struct {
 	// Ready: node ids of each queue in row order, and the next of each.
 	queues [numQueues][]int32
 	heads  [numQueues]int
+	// Ready, waiting as planned: the node the rank waits for (-1: none
+	// yet) and until when.
+	waitFor   int32
+	waitUntil float64
 }
 
 // touch marks rank r for the next dispatch: something it may wait for has
@@ -67,12 +71,17 @@ func (s *simulator) dispatchFixed(r int, now float64) {
 		a := s.nodes[id].act
 		switch a.Kind {
 		case pipeline.SendF, pipeline.SendB:
+			if !s.explicit {
+				break // a plan's transfers follow the data
+			}
 			if !s.produced(a) {
 				return
 			}
 			s.post(s.commTransfer(a), true, now)
 		case pipeline.RecvF, pipeline.RecvB:
-			s.post(s.commTransfer(a), false, now)
+			if s.explicit {
+				s.post(s.commTransfer(a), false, now)
+			}
 		default:
 			if rs.busy || !s.inputsReady(r, a) {
 				return
@@ -112,6 +121,9 @@ func (s *simulator) dispatchReady(r int, now float64) {
 	}
 	if best < 0 && inPlace >= 0 && s.allBefore(rs, s.nodes[inPlace].index) && s.inputsReady(r, s.nodes[inPlace].act) {
 		best, bestQ = inPlace, queueInPlace
+	}
+	if s.plan != nil && s.patient(r, best, now) {
+		return
 	}
 	if best >= 0 {
 		rs.heads[bestQ]++

@@ -6,6 +6,7 @@ type eventKind uint8
 const (
 	evCompute  eventKind = iota // a compute action ends; id is its node
 	evTransfer                  // a transfer arrives; id is the transfer
+	evWake                      // a rank stops waiting as planned; id is the rank
 )
 
 // event is one entry of the event queue.

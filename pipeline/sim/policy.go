@@ -15,7 +15,10 @@ const (
 	Fixed Policy = iota
 	// Ready lets a rank run, whenever its compute stream is free, the
 	// best-ranked of its actions that can run now (by Options.Hint), under
-	// a cap on the activations it holds.
+	// a cap on the activations it holds. With the table hint a rank first
+	// waits for its row's next action as long as the fixed order would
+	// (Options.Patience, WaitAsPlanned), so that without variability Ready
+	// runs a table exactly as Fixed does.
 	//
 	// Forwards keep their row order among themselves, and so do backwards
 	// (B and I) and weight gradients (W); UNSHARD, RESHARD, REDUCE_GRAD and
@@ -25,7 +28,8 @@ const (
 	// action of the fixed run that a stuck ready run has not done has its
 	// inputs, heads its kind's queue and, being a forward, finds the rank
 	// below the cap, since the ready run has freed at least what the fixed
-	// run had freed by then.
+	// run had freed by then. Waiting as planned only delays that moment:
+	// every wait ends.
 	Ready
 )
 

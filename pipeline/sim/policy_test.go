@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"pipelab/pipeline"
@@ -23,22 +24,172 @@ func allFamilies(t *testing.T) []*pipeline.Table {
 	return out
 }
 
-// Without variability, Ready with the table hint and the default cap runs
-// a table exactly as Fixed does if and only if the fixed run never leaves a
-// rank idle while the next action of one of its queues (the first forward,
-// backward or weight gradient not yet started) has its inputs and, for a
-// forward, the rank is below its cap: at every other free moment the row's
-// next action is the only candidate, or the best-ranked one. The check
-// below reads that condition off the fixed timeline independently of the
-// simulator's queues. Some generated grids do idle so (Megatron's
-// interleaved order alternates F and B strictly; ZB-H1 keeps warm-up
-// bubbles the cap does not require); there Ready runs the waiting action.
+// Without variability, Ready with the table hint waits for each row's next
+// action as long as the fixed order does, so it runs every table exactly as
+// Fixed does: every event, compute and transfer, at the same time, on every
+// family and shape the generators accept, under unit, integer, uneven,
+// communicating and GPU-model costs. The comparison is exact because both
+// runs add the same durations in the same order.
 func TestPolicyReadyTableReproducesFixed(t *testing.T) {
+	gpu, err := LookupGPU("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := LookupLink("ib-ndr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := LookupModel("vlm-7b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	for _, f := range pipeline.Families() {
+		for ranks := 1; ranks <= 5; ranks++ {
+			for _, mbs := range []int{1, 2, 3, 5, 8, 12} {
+				sh := pipeline.Shape{Ranks: ranks, Microbatches: mbs}
+				if f.Name == "localsgd" {
+					sh.LocalSteps = 2
+				}
+				tb, err := pipeline.Generate(f.Name, sh)
+				if err != nil {
+					continue // a shape the family refuses (tested in pipeline)
+				}
+				uneven := Explicit{Comm: 0.5, Stages: make([]StageCost, tb.Stages())}
+				for s := range uneven.Stages {
+					uneven.Stages[s] = StageCost{TF: float64(1 + s%3), TB: float64(2 + s%2), TW: 1}
+				}
+				g, err := NewGPUModel(GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, tb.Stages())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, cost := range []CostModel{Unit{}, Explicit{TF: 1, TB: 1, TW: 1}, Explicit{TF: 1, TB: 2, TW: 1, Comm: 1}, uneven, g} {
+					fixed := simulateOK(t, tb, cost, Options{})
+					ready := simulateOK(t, tb, cost, Options{Policy: Ready, Hint: TableOrder})
+					runs++
+					if i := firstDifference(fixed.Events, ready.Events); i >= 0 {
+						t.Errorf("%s P=%d M=%d %T: event %d: fixed %+v, ready %+v", f.Name, ranks, mbs, cost, i, at(fixed.Events, i), at(ready.Events, i))
+					}
+				}
+			}
+		}
+	}
+	if runs < 500 {
+		t.Errorf("only %d comparisons ran", runs)
+	}
+}
+
+func firstDifference(a, b []Event) int {
+	for i := range max(len(a), len(b)) {
+		if i >= len(a) || i >= len(b) || a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+func at(evs []Event, i int) any {
+	if i < len(evs) {
+		return evs[i]
+	}
+	return "none"
+}
+
+// A lowered table fixes where every SEND and RECV is posted; the Ready
+// policy lets transfers follow the data instead. With free communication
+// the two coincide, so Ready with the table hint gives the lowered table's
+// fixed compute timeline exactly.
+func TestPolicyReadyTableReproducesFixedLowered(t *testing.T) {
+	for _, tb := range allFamilies(t) {
+		if tb.Update != pipeline.Flush {
+			continue
+		}
+		lowered, err := pipeline.Lower(tb)
+		if err != nil {
+			t.Fatalf("lower %s: %v", tb.Family, err)
+		}
+		cost := Explicit{TF: 1, TB: 2, TW: 1}
+		fixed := computeEvents(simulateOK(t, lowered, cost, Options{}))
+		ready := computeEvents(simulateOK(t, lowered, cost, Options{Policy: Ready}))
+		if i := firstDifference(fixed, ready); i >= 0 {
+			t.Errorf("%s lowered: event %d: fixed %+v, ready %+v", tb.Family, i, at(fixed, i), at(ready, i))
+		}
+	}
+}
+
+// The wait as planned, worked by hand in the unit-time model: ZB-H1 with
+// P = 4, M = 8 and rank 3 at twice the time. Rank 1 runs F0, F1, F2 in
+// steps 1-3 and its row puts I0 next; the plan (no straggler) starts I0 at
+// 6, when rank 3's I0 (4-5) and rank 2's (5-6) are done, so the planned gap
+// is 3 steps. With the straggler, rank 3 runs F0 in 3-5 and I0 in 5-7,
+// rank 2 its I0 in 7-8, and rank 1's I0 can start at 8. F3 reaches rank 1
+// at 4 (rank 0 runs F0-F3 in 0-4), and rank 1 may hold P = 4 activations.
+// So:
+//   - fixed waits for I0 (8-9) and runs F3 at 9;
+//   - ready without patience runs F3 as soon as it arrives, at 4;
+//   - ready as planned waits the planned 3 steps, finds I0 still missing at
+//     6, and runs F3 then.
+func TestPolicyReadyWaitsAsPlanned(t *testing.T) {
+	tb := generate(t, "zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8})
+	slow := Variability{Stragglers: map[int]float64{3: 2}}
+	for _, tc := range []struct {
+		opt  Options
+		want float64
+	}{
+		{Options{Variability: slow}, 9},
+		{Options{Policy: Ready, Patience: NoWait, Variability: slow}, 4},
+		{Options{Policy: Ready, Variability: slow}, 6},
+	} {
+		tl := simulateOK(t, tb, Unit{}, tc.opt)
+		i := slices.IndexFunc(tl.Events, func(e Event) bool { return e.Rank == 1 && e.Action == pipeline.F(1, 3) })
+		if i < 0 {
+			t.Fatalf("%v/%v: rank 1 never runs F3", tc.opt.Policy, tc.opt.Patience)
+		}
+		if got := tl.Events[i].Start; got != tc.want {
+			t.Errorf("%v, patience %v: rank 1 starts F3 at %v, want %v", tc.opt.Policy, tc.opt.Patience, got, tc.want)
+		}
+	}
+}
+
+// A plan is the fixed order's run; where that deadlocks, waiting as planned
+// cannot be defined and the error says so, while NoWait still runs.
+func TestPolicyReadyPlanDeadlock(t *testing.T) {
+	// Rank 1 runs F1 before B0, rank 0 B0 before F1: in row order each
+	// waits for the other forever. Ranked by readiness, rank 1 runs B0
+	// while F1 is missing, and everything runs.
+	tb := &pipeline.Table{Family: "custom", Microbatches: 2, Placement: []int{0, 1}, Rows: [][]pipeline.Action{
+		{pipeline.F(0, 0), pipeline.B(0, 0), pipeline.F(0, 1), pipeline.B(0, 1)},
+		{pipeline.F(1, 0), pipeline.F(1, 1), pipeline.B(1, 0), pipeline.B(1, 1)},
+	}}
+	if _, err := Simulate(tb, Unit{}, Options{}); !errors.Is(err, pipeline.ErrDeadlock) {
+		t.Fatalf("fixed: err = %v, want a deadlock", err)
+	}
+	_, err := Simulate(tb, Unit{}, Options{Policy: Ready})
+	if !errors.Is(err, pipeline.ErrDeadlock) || !strings.Contains(err.Error(), "patience plan") {
+		t.Errorf("err = %v, want the plan's deadlock", err)
+	}
+	if _, err := Simulate(tb, Unit{}, Options{Policy: Ready, Patience: NoWait}); err != nil {
+		t.Errorf("NoWait: %v", err)
+	}
+}
+
+// Without patience (NoWait, as RRFP), Ready with the table hint runs a
+// table exactly as Fixed does, without variability, if and only if the
+// fixed run never leaves a rank idle while the next action of one of its
+// queues (the first forward, backward or weight gradient not yet started)
+// has its inputs and, for a forward, the rank is below its cap: at every
+// other free moment the row's next action is the only candidate, or the
+// best-ranked one. The check below reads that condition off the fixed
+// timeline independently of the simulator's queues. Some generated grids
+// do idle so (Megatron's interleaved order alternates F and B strictly;
+// ZB-H1 keeps warm-up bubbles the cap does not require); there NoWait runs
+// the waiting action.
+func TestPolicyReadyNoWaitReproducesFixedIff(t *testing.T) {
 	same := map[string]bool{}
 	for _, tb := range allFamilies(t) {
 		for _, cost := range []CostModel{Unit{}, Explicit{TF: 1, TB: 1, TW: 1}, Explicit{TF: 1, TB: 2, TW: 1}} {
 			fixed := simulateOK(t, tb, cost, Options{})
-			ready := simulateOK(t, tb, cost, Options{Policy: Ready, Hint: TableOrder})
+			ready := simulateOK(t, tb, cost, Options{Policy: Ready, Hint: TableOrder, Patience: NoWait})
 			equal := slices.Equal(fixed.Events, ready.Events)
 			where, idle := idleWithReadyWork(tb, fixed)
 			if equal == idle {
@@ -54,7 +205,12 @@ func TestPolicyReadyTableReproducesFixed(t *testing.T) {
 			t.Errorf("%s: ready+table should reproduce fixed", family)
 		}
 	}
-	t.Logf("ready+table reproduces fixed for every cost: %v", same)
+	for _, family := range []string{"zb-h1", "interleaved-zb"} {
+		if same[family] {
+			t.Errorf("%s: its warm-up idles with a forward ready, so NoWait should reorder it", family)
+		}
+	}
+	t.Logf("NoWait reproduces fixed for every cost: %v", same)
 }
 
 // idleWithReadyWork finds the first idle gap of a free-communication fixed
@@ -117,8 +273,8 @@ func TestPolicyReadyRespectsCap(t *testing.T) {
 	for _, tb := range allFamilies(t) {
 		caps := FixedPeakActivations(tb)
 		for _, hint := range []Hint{TableOrder, BackwardFirst, InputForwardWeight} {
-			for seed := range uint64(3) {
-				opt := Options{Policy: Ready, Hint: hint, Variability: Variability{Seed: seed, Sigma: 0.5, CommSigma: 0.5}}
+			for seed := range uint64(4) {
+				opt := Options{Policy: Ready, Hint: hint, Patience: Patience(seed % 2), Variability: Variability{Seed: seed, Sigma: 0.5, CommSigma: 0.5}}
 				tl := simulateOK(t, tb, Explicit{TF: 1, TB: 2, TW: 1, Comm: 0.5}, opt)
 				for r, got := range PeakActivations(tl) {
 					if got > caps[r] {
@@ -145,7 +301,7 @@ func TestPolicyReadyNeverDeadlocksOnLoweredTables(t *testing.T) {
 		}
 		for _, hint := range []Hint{TableOrder, BackwardFirst, InputForwardWeight} {
 			for seed := range uint64(5) {
-				opt := Options{Policy: Ready, Hint: hint, Variability: Variability{
+				opt := Options{Policy: Ready, Hint: hint, Patience: Patience(seed % 2), Variability: Variability{
 					Seed: seed, Sigma: 1, CommSigma: 1, Stragglers: map[int]float64{int(seed) % tb.Ranks(): 3},
 				}}
 				if _, err := Simulate(lowered, Explicit{TF: 1, TB: 1, TW: 1, Comm: 2}, opt); err != nil {

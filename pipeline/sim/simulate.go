@@ -18,6 +18,10 @@ type Options struct {
 	// means each rank's peak under the fixed order (FixedPeakActivations),
 	// so that readiness never buys speed with memory it does not have.
 	ActivationCap int
+	// Patience says how long a free rank under the Ready policy waits for
+	// its row's next action before it runs another: by default, with the
+	// table hint, as long as the fixed order would (see WaitAsPlanned).
+	Patience Patience
 	// Variability perturbs durations; the zero value leaves them exact.
 	Variability Variability
 }
@@ -55,13 +59,27 @@ type Options struct {
 // A schedule in which ranks wait on each other forever is a *DeadlockError
 // (wrapping pipeline.ErrDeadlock) that names the cycle of waiting ranks.
 func Simulate(t *pipeline.Table, cost CostModel, opt Options) (*Timeline, error) {
-	return simulate(t, cost, opt, 0)
+	return simulate(t, cost, opt, 0, nil)
 }
 
-func simulate(t *pipeline.Table, cost CostModel, opt Options, iteration int) (*Timeline, error) {
-	s, err := newSimulator(t, cost, opt, iteration)
+// simulate runs one iteration. A run that waits as planned times the plan
+// first, unless the caller passes it (the plan has no variability, so it is
+// the same for every iteration).
+func simulate(t *pipeline.Table, cost CostModel, opt Options, iteration int, plan []planTimes) (*Timeline, error) {
+	s, err := build(t, cost, opt, iteration, false)
 	if err != nil {
 		return nil, err
+	}
+	if waitsAsPlanned(opt) {
+		if plan == nil {
+			if plan, err = makePlan(t, cost); err != nil {
+				return nil, err
+			}
+		}
+		s.plan = plan
+		for r := range s.ranks {
+			s.ranks[r].waitFor = -1
+		}
 	}
 	return s.run()
 }
@@ -96,11 +114,16 @@ type simulator struct {
 	// ran lists what has run, in the order it ended, keyed for the
 	// timeline's order (see timeline).
 	ran []eventKey
+	// plan holds the plan's times of every node when the run waits as
+	// planned (see Patience), nil otherwise.
+	plan []planTimes
 }
 
-// newSimulator checks the inputs and prices the table for one iteration
-// of a run: durations draw on random streams named after the iteration.
-func newSimulator(t *pipeline.Table, cost CostModel, opt Options, iteration int) (*simulator, error) {
+// build checks the inputs and prices the table for one iteration of a run:
+// durations draw on random streams named after the iteration. A plan run
+// (see makePlan) times the row order with transfers that follow the data,
+// ignoring the table's SEND and RECV, as the Ready policy's transfers do.
+func build(t *pipeline.Table, cost CostModel, opt Options, iteration int, plan bool) (*simulator, error) {
 	if err := checkInputs(t, cost, opt); err != nil {
 		return nil, err
 	}
@@ -123,7 +146,7 @@ func newSimulator(t *pipeline.Table, cost CostModel, opt Options, iteration int)
 	if err := s.buildNodes(cost, iteration); err != nil {
 		return nil, err
 	}
-	s.explicit = opt.Policy == Fixed && len(s.commNodes) > 0
+	s.explicit = opt.Policy == Fixed && len(s.commNodes) > 0 && !plan
 	if err := s.buildTransfers(cost, iteration); err != nil {
 		return nil, err
 	}
@@ -147,6 +170,9 @@ func checkInputs(t *pipeline.Table, cost CostModel, opt Options) error {
 	}
 	if opt.Hint > InputForwardWeight {
 		return fmt.Errorf("sim: simulate: unknown readiness hint %v", opt.Hint)
+	}
+	if opt.Patience > NoWait {
+		return fmt.Errorf("sim: simulate: unknown patience %v", opt.Patience)
 	}
 	if opt.ActivationCap < 0 {
 		return fmt.Errorf("sim: simulate: activation cap %d is negative", opt.ActivationCap)
@@ -198,6 +224,8 @@ func (s *simulator) handle(ev event, now float64) {
 		s.computeDone(ev.id, now)
 	case evTransfer:
 		s.transferDone(int(ev.id), now)
+	case evWake:
+		s.touch(int(ev.id))
 	}
 }
 
