@@ -75,3 +75,29 @@ func BenchmarkRankStats1F1B64x1024(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(tl.Events))*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
 }
+
+// The Ready policy on the same table, with the table hint: as planned it
+// first times the plan (one fixed run) and then dispatches from the queues;
+// without patience it dispatches only. Compare with
+// BenchmarkSimulate1F1B64x1024 in the same run.
+func BenchmarkSimulateReadyPlan1F1B64x1024(b *testing.B) {
+	benchReady(b, WaitAsPlanned)
+}
+
+func BenchmarkSimulateReadyNoWait1F1B64x1024(b *testing.B) {
+	benchReady(b, NoWait)
+}
+
+func benchReady(b *testing.B, p Patience) {
+	tb := benchTable(b)
+	events := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		tl, err := Simulate(tb, benchCost, Options{Policy: Ready, Patience: p})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events = len(tl.Events)
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}

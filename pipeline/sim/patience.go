@@ -67,7 +67,7 @@ func makePlan(t *pipeline.Table, cost CostModel) ([]planTimes, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.run(); err != nil {
+	if err := p.drive(); err != nil {
 		return nil, fmt.Errorf("sim: the ready policy waits as the fixed order does (patience plan), and the fixed order cannot run: %w", err)
 	}
 	// The plan simulator files the same non-bubble actions in the same

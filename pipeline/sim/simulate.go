@@ -194,9 +194,19 @@ func (s *simulator) setCaps() {
 	}
 }
 
-// run drives the event loop: all events of one moment are handled before
-// any rank chooses what to run next, so that choices see the whole moment.
+// run drives the event loop and returns the timeline.
 func (s *simulator) run() (*Timeline, error) {
+	if err := s.drive(); err != nil {
+		return nil, err
+	}
+	return &Timeline{Table: s.t, Events: s.timeline()}, nil
+}
+
+// drive runs the event loop to its end: all events of one moment are
+// handled before any rank chooses what to run next, so that choices see
+// the whole moment. Every node has its times afterwards, unless the run
+// deadlocks.
+func (s *simulator) drive() error {
 	for r := range s.ranks {
 		s.touch(r)
 	}
@@ -212,9 +222,9 @@ func (s *simulator) run() (*Timeline, error) {
 		}
 	}
 	if s.stuck() {
-		return nil, s.deadlock(now)
+		return s.deadlock(now)
 	}
-	return &Timeline{Table: s.t, Events: s.timeline()}, nil
+	return nil
 }
 
 // handle applies one event at time now.
