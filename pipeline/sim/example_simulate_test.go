@@ -66,3 +66,39 @@ func ExampleClosedForm() {
 	// Output:
 	// true 103 7 8
 }
+
+// ZB-H1 in unit time with rank 3 twice as slow. Rank 1's row puts I0 after
+// its three warm-up forwards; the plan (no straggler) leaves it idle 3 steps
+// for it. Fixed waits for I0 however late; ready as planned waits those 3
+// steps and then runs the forward F3 that has arrived; ready without wait
+// runs F3 the moment it arrives, as RRFP does.
+func ExamplePatience() {
+	tb, err := pipeline.Generate("zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8})
+	if err != nil {
+		panic(err)
+	}
+	slow := sim.Variability{Stragglers: map[int]float64{3: 2}}
+	for _, opt := range []sim.Options{
+		{Policy: sim.Fixed, Variability: slow},
+		{Policy: sim.Ready, Patience: sim.WaitAsPlanned, Variability: slow},
+		{Policy: sim.Ready, Patience: sim.NoWait, Variability: slow},
+	} {
+		tl, err := sim.Simulate(tb, sim.Unit{}, opt)
+		if err != nil {
+			panic(err)
+		}
+		label := opt.Policy.String()
+		if opt.Policy == sim.Ready {
+			label += ", patience " + opt.Patience.String()
+		}
+		for _, e := range tl.Events {
+			if e.Rank == 1 && e.Action == pipeline.F(1, 3) {
+				fmt.Printf("%s: rank 1 starts F3 at %v\n", label, e.Start)
+			}
+		}
+	}
+	// Output:
+	// fixed: rank 1 starts F3 at 9
+	// ready, patience plan: rank 1 starts F3 at 6
+	// ready, patience none: rank 1 starts F3 at 4
+}
