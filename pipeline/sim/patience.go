@@ -31,21 +31,11 @@ const (
 
 var patienceNames = [...]string{WaitAsPlanned: "plan", NoWait: "none"}
 
-func (p Patience) String() string {
-	if int(p) < len(patienceNames) {
-		return patienceNames[p]
-	}
-	return fmt.Sprintf("Patience(%d)", uint8(p))
-}
+func (p Patience) String() string { return enumName(patienceNames[:], p, "Patience") }
 
 // ParsePatience reads a patience name: "plan" or "none".
 func ParsePatience(s string) (Patience, error) {
-	for p, name := range patienceNames {
-		if name == s {
-			return Patience(p), nil
-		}
-	}
-	return WaitAsPlanned, fmt.Errorf("sim: unknown patience %q (known: plan, none)", s)
+	return parseEnum[Patience](patienceNames[:], s, "patience")
 }
 
 // waitsAsPlanned reports whether a run under opt follows the plan's gaps.

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 
 	"pipelab/pipeline"
 )
@@ -35,21 +36,31 @@ const (
 
 var policyNames = [...]string{Fixed: "fixed", Ready: "ready"}
 
-func (p Policy) String() string {
-	if int(p) < len(policyNames) {
-		return policyNames[p]
-	}
-	return fmt.Sprintf("Policy(%d)", uint8(p))
-}
+func (p Policy) String() string { return enumName(policyNames[:], p, "Policy") }
 
 // ParsePolicy reads a policy name: "fixed" or "ready".
 func ParsePolicy(s string) (Policy, error) {
-	for p, name := range policyNames {
+	return parseEnum[Policy](policyNames[:], s, "execution policy")
+}
+
+// enumName returns the name of v, one of the options of an enumeration
+// named in names, or typ(v) when v is out of range.
+func enumName[T ~uint8](names []string, v T, typ string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, uint8(v))
+}
+
+// parseEnum reads one of names; an error names what was asked for and
+// lists the names known.
+func parseEnum[T ~uint8](names []string, s, what string) (T, error) {
+	for v, name := range names {
 		if name == s {
-			return Policy(p), nil
+			return T(v), nil
 		}
 	}
-	return Fixed, fmt.Errorf("sim: unknown execution policy %q (known: fixed, ready)", s)
+	return 0, fmt.Errorf("sim: unknown %s %q (known: %s)", what, s, strings.Join(names, ", "))
 }
 
 // Hint ranks the ready actions of a rank under the Ready policy; ties go to
@@ -69,22 +80,10 @@ const (
 
 var hintNames = [...]string{TableOrder: "table", BackwardFirst: "bf", InputForwardWeight: "bfw"}
 
-func (h Hint) String() string {
-	if int(h) < len(hintNames) {
-		return hintNames[h]
-	}
-	return fmt.Sprintf("Hint(%d)", uint8(h))
-}
+func (h Hint) String() string { return enumName(hintNames[:], h, "Hint") }
 
 // ParseHint reads a hint name: "table", "bf" or "bfw".
-func ParseHint(s string) (Hint, error) {
-	for h, name := range hintNames {
-		if name == s {
-			return Hint(h), nil
-		}
-	}
-	return TableOrder, fmt.Errorf("sim: unknown readiness hint %q (known: table, bf, bfw)", s)
-}
+func ParseHint(s string) (Hint, error) { return parseEnum[Hint](hintNames[:], s, "readiness hint") }
 
 // queue is the class of a compute action under the Ready policy: actions of
 // one class keep their row order.
