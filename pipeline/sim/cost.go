@@ -20,9 +20,34 @@ type CostModel interface {
 // microbatches of activations only.
 type MemoryModel interface {
 	// ActivationBytes is what a forward of stage s keeps until its
-	// backward frees it (M_B of the Zero Bubble paper).
+	// backward frees it (M_B of the Zero Bubble paper); a split backward
+	// frees it in two parts, see WeightGradMemory.
 	ActivationBytes(stage int) float64
 	// StaticBytes is what stage s holds for the whole run: weights,
 	// gradients and optimizer state.
 	StaticBytes(stage int) float64
+}
+
+// WeightGradMemory is a MemoryModel that also knows M_W, what a forward's
+// activation shrinks to once the input-gradient backward (I) of a split
+// backward has run: only the inputs of the linear layers and the gradients
+// of their outputs, which the weight-gradient backward (W) needs (Zero
+// Bubble, arXiv 2401.10241; REFERENCE.md §2: "B keeps sb(34h + 5as) bytes
+// of activations, W 32sbh"). Under such a model, when a table splits a
+// backward, its F adds M_B, its I frees M_B − M_W and its W frees M_W; an
+// unsplit B frees M_B. A MemoryModel without the method is taken to have
+// M_W = M_B: I frees nothing and W frees all.
+type WeightGradMemory interface {
+	MemoryModel
+	// WeightGradBytes is M_W of stage s, at most ActivationBytes(s).
+	WeightGradBytes(stage int) float64
+}
+
+// weightGradBytes returns M_W of stage s under mem: WeightGradBytes when
+// mem has it, ActivationBytes otherwise.
+func weightGradBytes(mem MemoryModel, s int) float64 {
+	if wg, ok := mem.(WeightGradMemory); ok {
+		return wg.WeightGradBytes(s)
+	}
+	return mem.ActivationBytes(s)
 }

@@ -64,7 +64,8 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 // stage's F, B (input gradient) and W from the FLOPs of the layers it
 // holds at the achieved throughput, each transfer as the link's latency
 // plus the boundary activation's bytes over its bandwidth, and each stage's
-// memory. It implements CostModel and MemoryModel; times are in seconds.
+// memory. It implements CostModel and WeightGradMemory; times are in
+// seconds.
 type GPUModel struct {
 	config    GPUConfig
 	partition []int
@@ -74,7 +75,7 @@ type GPUModel struct {
 // gpuStage sums the layers of one stage.
 type gpuStage struct {
 	forward, backwardInput, weight float64 // seconds
-	params, activation             float64
+	params, activation, weightGrad float64
 	output                         float64 // bytes sent to the next stage
 }
 
@@ -117,6 +118,7 @@ func newGPUModel(c GPUConfig, layers []Layer, partition []int) (*GPUModel, error
 			st.weight += l.BackwardWeight / rate
 			st.params += l.Params
 			st.activation += l.Activation
+			st.weightGrad += l.WeightGrad
 			st.output = l.Output
 		}
 		next += n
@@ -242,6 +244,17 @@ func (g *GPUModel) ActivationBytes(s int) float64 {
 		return math.NaN()
 	}
 	return g.stages[s].activation
+}
+
+// WeightGradBytes returns M_W of stage s: what one microbatch's activation
+// on the stage shrinks to between a split backward's I and its W, the sum
+// of Layer.WeightGrad over the stage's layers (NaN for a stage the model
+// does not have). GPUModel is a WeightGradMemory.
+func (g *GPUModel) WeightGradBytes(s int) float64 {
+	if s < 0 || s >= len(g.stages) {
+		return math.NaN()
+	}
+	return g.stages[s].weightGrad
 }
 
 // StaticBytes returns stage s's weights, gradients and Adam state:

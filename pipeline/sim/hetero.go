@@ -87,14 +87,19 @@ type Model struct {
 // Layer is the cost of one layer for one microbatch of b samples of s
 // tokens: FLOPs of the forward, of the input-gradient backward (B) and of
 // the weight-gradient backward (W), parameters, activation bytes kept from
-// the forward until the backward, and the bytes of the output it passes
-// to the next layer.
+// the forward until the backward (M_B), the bytes of those that a split
+// backward still holds after its input gradient until its W (M_W, see
+// weightGrad), and the bytes of the output it passes to the next layer.
 type Layer struct {
 	Kind                                   LayerKind
 	Forward, BackwardInput, BackwardWeight float64
 	Params                                 float64
 	Activation                             float64
-	Output                                 float64
+	// WeightGrad is M_W: what stays from the end of the input-gradient
+	// backward (I) until the weight-gradient backward (W) when a table
+	// splits the two. It never exceeds Activation.
+	WeightGrad float64
+	Output     float64
 }
 
 // BytesPerElement is the size of one activation or weight element in the
@@ -252,6 +257,7 @@ func (blk Block) layer(b, s float64) Layer {
 	case Embedding:
 		// A lookup: its FLOPs are negligible, its weight gradient is a
 		// scatter-add; it keeps only token ids.
+		l.WeightGrad = blk.weightGrad(b, t, 0, l.Activation)
 	case Head:
 		lin := 2 * t * b * h * float64(blk.Vocab)
 		l.Forward, l.BackwardInput, l.BackwardWeight = lin, lin, lin
@@ -259,6 +265,7 @@ func (blk Block) layer(b, s float64) Layer {
 		// and the projection's inputs, 2tbh each, and fp32 logits 4tbv.
 		l.Activation = 4*t*b*h + 4*t*b*float64(blk.Vocab)
 		l.Output = 0
+		l.WeightGrad = blk.weightGrad(b, t, 0, l.Activation)
 	case Decoder, VisionEncoder, MoE:
 		weights := blk.attentionParams() + blk.mlpParams()
 		widthVisited := float64(blk.FFN)
@@ -271,16 +278,19 @@ func (blk Block) layer(b, s float64) Layer {
 		attn := 4 * t * t * b * h
 		l.Forward, l.BackwardInput, l.BackwardWeight = lin+attn, lin+2*attn, lin
 		l.Activation = blk.activation(b, t, widthVisited)
+		l.WeightGrad = blk.weightGrad(b, t, widthVisited, l.Activation)
 	case VisionEmbedding:
 		lin := 2 * t * b * float64(blk.In) * h
 		// The pixels need no gradient: B is empty.
 		l.Forward, l.BackwardWeight = lin, lin
 		l.Activation = t * b * float64(blk.In) * BytesPerElement
+		l.WeightGrad = blk.weightGrad(b, t, 0, l.Activation)
 	case Projector:
 		lin := 2 * t * b * (float64(blk.In)*h + h*h)
 		l.Forward, l.BackwardInput, l.BackwardWeight = lin, lin, lin
 		// Inputs of both linears and of the GELU between them.
 		l.Activation = t * b * (float64(blk.In) + 2*h) * BytesPerElement
+		l.WeightGrad = blk.weightGrad(b, t, 0, l.Activation)
 	}
 	return l
 }
@@ -304,4 +314,78 @@ func (blk Block) activation(b, t, f float64) float64 {
 	}
 	mlp := 3*t*b*h + intermediates*t*b*f
 	return attention + mlp + 4*t*b*h
+}
+
+// weightGrad returns M_W, what a layer still holds between its input-
+// gradient backward (I) and its weight-gradient backward (W) when a table
+// splits them; mb is the layer's M_B (Layer.Activation) and f, for
+// transformer layers, the MLP width summed over the experts a token visits.
+//
+// The W of a linear layer y = xA computes dA = xᵀ·dy: it needs the layer's
+// input x and the gradient of its output dy, nothing else. Everything else
+// the forward kept (attention scores, softmax outputs, dropout masks, norm
+// inputs, the MLP's activation-function inputs) is used by I alone and is
+// freed when I ends. Only the linear layers' weight gradients are deferred
+// to W, as in the Zero Bubble implementation (arXiv 2401.10241, §2), and as
+// Layer.BackwardWeight counts them; the gradients of norm gains (and of
+// biases, which the presets leave out) are taken in I. Elements are bf16,
+// BytesPerElement each.
+//
+// Transformer layers (Decoder, VisionEncoder, MoE), t tokens, b samples,
+// hidden h, key/value width kv, MLP width f, g = 2 for a gated MLP (gate and
+// up projections both of width f) and 1 otherwise:
+//
+//	linear          input x   output dy
+//	QKV             h         h + 2kv
+//	attention out   h         h
+//	MLP up (+gate)  h         g·f
+//	MLP down        f         h
+//
+// so the inputs take 2tb(3h + f) bytes and the output gradients
+// 2tb(3h + 2kv + g·f). With multi-head attention (kv = h), f = 4h and a
+// two-matrix MLP this is 14tbh + 18tbh = 32tbh, REFERENCE.md §2's "W 32sbh".
+// Against M_B (activation) this is 2tbh + 5at²b less, however kv, f and g
+// are set: the inputs are all in M_B; the output gradients of QKV and of
+// the MLP's up (and gate) projections are the size of the Q, K, V and MLP
+// intermediates M_B holds; those of the attention output and the MLP down
+// projection (4tbh) are new; the softmax outputs and their dropout
+// (5at²b), the norms' inputs (4tbh) and the two dropout masks (2tbh) go.
+// For MoE, f sums the visited experts, as in activation, so the experts'
+// inputs are counted once, as M_B counts them; the router's output
+// gradient (tb elements per expert) is left out, as M_B leaves out its
+// logits.
+//
+// Head: the projection onto the vocabulary needs its input (2tbh) and the
+// gradient of the logits, taken in bf16 (2tbv); the final norm's input
+// (2tbh) and the fp32 logits (4tbv) go with I. M_W = 2tb(h + v), below
+// M_B = 4tbh + 4tbv.
+//
+// Embedding, VisionEmbedding and Projector: the same rule gives more than
+// the M_B the model counts for them, since M_B leaves out the output
+// gradient, which only W needs. An embedding's W needs the token ids and
+// its output gradient (2tbh; M_B = 0, the ids being left out), the patch
+// projection's its patches and its output gradient (2tb(In + h); M_B =
+// 2tb·In), the projector's the inputs of its two linears and their two
+// output gradients (2tb(In + 3h); M_B = 2tb(In + 2h), with the GELU input,
+// the one thing its I frees). These layers keep M_W = M_B, the old
+// behaviour, which here is not an overestimate: it falls 2tbh short of the
+// derivation for each of the three (about 1% of one llama-7b decoder
+// layer's M_B at b = 1, s = 4096), the gradient of the layer's output held
+// between I and W, which the model counted nowhere before either. Keeping
+// it out makes M_W ≤ M_B hold for every layer, so that I never adds bytes.
+func (blk Block) weightGrad(b, t, f, mb float64) float64 {
+	switch blk.Kind {
+	case Decoder, VisionEncoder, MoE:
+		h, kv := float64(blk.Hidden), blk.kvWidth()
+		g := 1.0
+		if blk.Gated {
+			g = 2
+		}
+		inputs := t * b * (3*h + f) * BytesPerElement
+		outputGrads := t * b * (3*h + 2*kv + g*f) * BytesPerElement
+		return inputs + outputGrads
+	case Head:
+		return t * b * (float64(blk.Hidden) + float64(blk.Vocab)) * BytesPerElement
+	}
+	return mb
 }

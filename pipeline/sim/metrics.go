@@ -1,6 +1,10 @@
 package sim
 
-import "math"
+import (
+	"math"
+
+	"pipelab/pipeline"
+)
 
 // Makespan returns the time from the first start to the last end of a
 // timeline's events (0 for an empty timeline).
@@ -77,7 +81,9 @@ type RankStat struct {
 	// that frees it (the W when the backward is split), one per stage.
 	PeakActivations int
 	// PeakMemoryBytes is, under a MemoryModel, the static bytes of the
-	// rank's stages plus the most activation bytes it held at once.
+	// rank's stages plus the most activation bytes it held at once (see
+	// PeakMemory: between a split backward's I and W a microbatch still
+	// counts in PeakActivations but holds only M_W bytes).
 	PeakMemoryBytes float64
 }
 
@@ -128,7 +134,13 @@ func peakActivations(tl *Timeline, byRank [][]Event) []int {
 }
 
 // PeakMemory returns, per rank, the static bytes of its stages plus the
-// most activation bytes it held at once, as mem prices them.
+// most activation bytes it held at once, as mem prices them, read after
+// each compute event. A forward of stage s adds ActivationBytes(s) (M_B);
+// a full backward B frees it. When the table splits that backward, its
+// input-gradient part I frees M_B − M_W and its W frees the M_W left,
+// where M_W is WeightGradBytes(s) if mem is a WeightGradMemory and M_B
+// otherwise (I then frees nothing and W frees all). An OVERLAP_F_B adds
+// its forward's bytes and frees its backward's.
 func PeakMemory(tl *Timeline, mem MemoryModel) []float64 {
 	return peakMemory(tl, rankCompute(tl), mem)
 }
@@ -137,19 +149,73 @@ func PeakMemory(tl *Timeline, mem MemoryModel) []float64 {
 func peakMemory(tl *Timeline, byRank [][]Event, mem MemoryModel) []float64 {
 	t := tl.Table
 	rule := newActivationRule(t)
+	out := staticBytes(t, mem)
+	for r, evs := range byRank {
+		var h heldBytes
+		for _, e := range evs {
+			h.after(rule, e.Action, mem)
+		}
+		out[r] += h.peak
+	}
+	return out
+}
+
+// FixedPeakMemory returns, per rank, what PeakMemory reports when the rank
+// runs its row in order: the static bytes of its stages plus the most
+// activation bytes it holds at once. Like FixedPeakActivations it depends
+// on the order alone, so it is what PeakMemory measures under the Fixed
+// policy, whatever the costs and variability, computed without simulating
+// (the same sums in the same order, so the same float64).
+func FixedPeakMemory(t *pipeline.Table, mem MemoryModel) []float64 {
+	rule := newActivationRule(t)
+	out := staticBytes(t, mem)
+	for r, row := range t.Rows {
+		var h heldBytes
+		for _, a := range row {
+			if a.Kind.IsCompute() {
+				h.after(rule, a, mem)
+			}
+		}
+		out[r] += h.peak
+	}
+	return out
+}
+
+// staticBytes returns, per rank, the static bytes of the stages it holds.
+func staticBytes(t *pipeline.Table, mem MemoryModel) []float64 {
 	out := make([]float64, t.Ranks())
 	for s, r := range t.Placement {
 		out[r] += mem.StaticBytes(s)
 	}
-	for r, evs := range byRank {
-		var held, peak float64
-		for _, e := range evs {
-			for _, sub := range singleActions(e.Action) {
-				held += float64(rule.delta(sub)) * mem.ActivationBytes(sub.Stage)
-			}
-			peak = max(peak, held)
-		}
-		out[r] += peak
-	}
 	return out
+}
+
+// heldBytes follows the activation bytes one rank holds, action by action.
+type heldBytes struct{ held, peak float64 }
+
+// after updates h for the end of compute action a.
+func (h *heldBytes) after(rule activationRule, a pipeline.Action, mem MemoryModel) {
+	for _, sub := range singleActions(a) {
+		h.held += activationBytesDelta(rule, sub, mem)
+	}
+	h.peak = max(h.peak, h.held)
+}
+
+// activationBytesDelta is the change in activation bytes a rank holds
+// when the single action a ends, under rule (which says whether a's
+// backward is split) and mem. It follows rule.delta, so a microbatch is
+// counted in PeakActivations exactly while it is counted here, with M_W
+// bytes between a split backward's I and its W and M_B before.
+func activationBytesDelta(rule activationRule, a pipeline.Action, mem MemoryModel) float64 {
+	d := rule.delta(a)
+	switch {
+	case a.Kind == pipeline.BackwardInput && d == 0:
+		// The I of a split backward: M_W stays until the W.
+		return weightGradBytes(mem, a.Stage) - mem.ActivationBytes(a.Stage)
+	case a.Kind == pipeline.BackwardWeight:
+		return float64(d) * weightGradBytes(mem, a.Stage)
+	case d == 0:
+		return 0
+	}
+	return float64(d) * mem.ActivationBytes(a.Stage)
 }

@@ -57,6 +57,12 @@ func GPUForTable(cfg GPUConfig, t *pipeline.Table) (StageModel, error) {
 	return replicated{g: g, part: part}, nil
 }
 
+// Both GPU stage models know M_W.
+var (
+	_ WeightGradMemory = (*GPUModel)(nil)
+	_ WeightGradMemory = replicated{}
+)
+
 // replicated prices the stages of a table whose stages replicate model
 // parts with the model of the parts.
 type replicated struct {
@@ -94,3 +100,5 @@ func (m replicated) MessageBytes(a pipeline.Action) float64 { return m.g.Message
 func (m replicated) ActivationBytes(s int) float64 { return m.g.ActivationBytes(m.stage(s)) }
 
 func (m replicated) StaticBytes(s int) float64 { return m.g.StaticBytes(m.stage(s)) }
+
+func (m replicated) WeightGradBytes(s int) float64 { return m.g.WeightGradBytes(m.stage(s)) }

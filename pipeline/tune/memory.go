@@ -2,7 +2,6 @@ package tune
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"pipelab/pipeline"
@@ -33,34 +32,35 @@ func forwardStages(t *pipeline.Table) []bool {
 // of stage s it holds at least that forward's activations, since the held
 // total never falls below zero (an action that frees activations runs
 // after the forward that kept them: a backward depends on its forward, on
-// the same rank); that holds whatever the timing, policy or order. When
-// held is not nil it gives, per rank, the most activations the rank holds
-// at once (sim.FixedPeakActivations, which is what Simulate measures under
-// the Fixed policy): at that moment the rank holds at least that many
-// times the smallest ActivationBytes of the stages it runs forwards of.
-// The rank's peak is at least its static bytes plus the larger of the two.
-func memoryFloor(t *pipeline.Table, forwards []bool, held []int, mem sim.MemoryModel) float64 {
+// the same rank, and a split backward's I and W free no more than the
+// forward kept, M_B − M_W and M_W with M_W ≤ M_B); that holds whatever the
+// timing, policy or order, and is the bound under the Ready policy.
+//
+// Under the Fixed policy (fixed) each rank runs its row in order, so
+// its peak depends on the order alone and is known without simulating:
+// sim.FixedPeakMemory, the sums sim.PeakMemory makes in the order it makes
+// them, so the floor equals the simulated peak to the bit. (A count of
+// held microbatches times their least bytes, sim.FixedPeakActivations
+// times the smallest M_B, was the bound before the Zero Bubble split was
+// priced; since a split backward holds only M_W between its I and its W,
+// the count would now have to be priced at the smallest M_W, a weaker
+// bound than the walk.)
+func memoryFloor(t *pipeline.Table, forwards []bool, fixed bool, mem sim.MemoryModel) float64 {
+	if fixed {
+		return slices.Max(sim.FixedPeakMemory(t, mem))
+	}
 	ranks := t.Ranks()
 	static := make([]float64, ranks)
 	most := make([]float64, ranks)
-	least := make([]float64, ranks)
-	for r := range least {
-		least[r] = math.Inf(1)
-	}
 	for s, r := range t.Placement {
 		static[r] += mem.StaticBytes(s)
 		if forwards[s] {
-			a := mem.ActivationBytes(s)
-			most[r], least[r] = max(most[r], a), min(least[r], a)
+			most[r] = max(most[r], mem.ActivationBytes(s))
 		}
 	}
 	floor := 0.0
 	for r := range static {
-		act := most[r]
-		if held != nil && held[r] > 0 {
-			act = max(act, float64(held[r])*least[r])
-		}
-		floor = max(floor, static[r]+act)
+		floor = max(floor, static[r]+most[r])
 	}
 	return floor
 }

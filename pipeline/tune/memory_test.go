@@ -12,7 +12,9 @@ import (
 
 // checkFloor simulates table t under the GPU model for part and fails if
 // memoryFloor exceeds the peak sim.PeakMemory reports: pruning by the
-// floor would then drop a candidate that fits.
+// floor would then drop a candidate that fits. Under the Fixed policy the
+// floor is the fixed-order walk (sim.FixedPeakMemory), which must equal
+// the simulated peak exactly, not merely stay below it.
 func checkFloor(t *testing.T, c sim.GPUConfig, tab *pipeline.Table, part []int, opt sim.Options, what string) {
 	t.Helper()
 	g, err := sim.NewGPUModelPartition(c, part)
@@ -24,19 +26,27 @@ func checkFloor(t *testing.T, c sim.GPUConfig, tab *pipeline.Table, part []int, 
 		t.Fatalf("%s: %v", what, err)
 	}
 	peak := slices.Max(sim.PeakMemory(tl, g))
-	var held []int
-	if opt.Policy == sim.Fixed {
-		held = sim.FixedPeakActivations(tab)
-	}
-	if floor := memoryFloor(tab, forwardStages(tab), held, g); floor > peak {
+	floor := memoryFloor(tab, forwardStages(tab), opt.Policy == sim.Fixed, g)
+	if floor > peak {
 		t.Errorf("%s, partition %v: memory floor %.6g exceeds the simulated peak %.6g", what, part, floor, peak)
+	}
+	if opt.Policy == sim.Fixed && floor != peak {
+		t.Errorf("%s, partition %v: under the Fixed policy the floor %.17g should be the simulated peak %.17g", what, part, floor, peak)
 	}
 }
 
+// noisy is policy pol with compute noise, a straggler and transfer jitter:
+// under the Fixed policy the order, and so the peak, must not change.
+func noisy(pol sim.Policy) sim.Options {
+	return sim.Options{Policy: pol, Variability: sim.Variability{Seed: 3, Sigma: 0.3, CommSigma: 0.3, Stragglers: map[int]float64{1: 1.5}}}
+}
+
 // TestMemoryFloorBelowPeak checks the bound against the simulator over
-// model presets (dense, vision-language, MoE), every default schedule,
-// two depths, two microbatch counts, both execution policies and two
-// partitions each (even by count and balanced by time).
+// model presets (dense, vision-language, MoE), every default schedule
+// (split ones included: zb-h1, zb-h2, interleaved-zb, zb-v), two depths,
+// two microbatch counts, both execution policies with and without
+// variability and two partitions each (even by count and balanced by
+// time).
 func TestMemoryFloorBelowPeak(t *testing.T) {
 	gpu, _ := sim.LookupGPU("h100")
 	link, _ := sim.LookupLink("ib-ndr")
@@ -67,9 +77,9 @@ func TestMemoryFloorBelowPeak(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					for _, pol := range []sim.Policy{sim.Fixed, sim.Ready} {
+					for _, opt := range []sim.Options{{Policy: sim.Fixed}, {Policy: sim.Ready}, noisy(sim.Fixed), noisy(sim.Ready)} {
 						for _, part := range [][]int{even, balanced} {
-							checkFloor(t, c, tab, part, sim.Options{Policy: pol}, name+" "+sc.String())
+							checkFloor(t, c, tab, part, opt, name+" "+sc.String())
 							checked++
 						}
 					}
@@ -77,8 +87,8 @@ func TestMemoryFloorBelowPeak(t *testing.T) {
 			}
 		}
 	}
-	// 3 models × 2 depths × 10 schedules × 2 counts × 2 policies × 2 partitions.
-	if want := 3 * 2 * len(DefaultSchedules) * 2 * 2 * 2; checked != want {
+	// 3 models × 2 depths × 10 schedules × 2 counts × 4 options × 2 partitions.
+	if want := 3 * 2 * len(DefaultSchedules) * 2 * 4 * 2; checked != want {
 		t.Errorf("checked %d cases, want %d", checked, want)
 	}
 }

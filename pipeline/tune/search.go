@@ -85,7 +85,6 @@ type search struct {
 
 	table    *pipeline.Table
 	forwards []bool // forwardStages of table
-	held     []int  // sim.FixedPeakActivations of table under the Fixed policy, else nil
 	seen     map[string]*Candidate
 	sims     int
 }
@@ -184,9 +183,6 @@ func (s *search) run() (*Candidate, string, error) {
 		return nil, fmt.Sprintf("%s: %d stages for %d layers", s.sched, t.Stages(), len(s.layers)), nil
 	}
 	s.table, s.forwards, s.seen = t, forwardStages(t), map[string]*Candidate{}
-	if s.p.Sim.Policy == sim.Fixed {
-		s.held = sim.FixedPeakActivations(t)
-	}
 	if n := Partitions(len(s.layers), t.Stages(), s.p.Exhaustive); n <= s.p.Exhaustive {
 		best, err := s.enumerate()
 		return best, "", err
@@ -314,7 +310,7 @@ func (s *search) evaluate(part []int) (*Candidate, error) {
 		return nil, fmt.Errorf("tune: %s: %w", s.sched, err)
 	}
 	var c *Candidate
-	if floor := memoryFloor(s.table, s.forwards, s.held, g); !s.p.simulateAll && floor > s.p.MemoryBytes {
+	if floor := memoryFloor(s.table, s.forwards, s.p.Sim.Policy == sim.Fixed, g); !s.p.simulateAll && floor > s.p.MemoryBytes {
 		c = &Candidate{Schedule: s.sched, Placement: placementName(s.table), Microbatches: s.table.Microbatches,
 			Partition: slices.Clone(part), PeakMemory: floor, Table: s.table, bounded: true}
 	} else {
