@@ -111,6 +111,16 @@ func methodFor(r Run) (m optim.Method, microbatches int, extra float64, err erro
 			n = pt.n
 		}
 		return optim.RPD{Delays: optim.Uniform{Stages: r.Stages, Delta: r.Delta, Microbatches: n}, Iterations: r.Updates}, n, 0, nil
+	case "sync":
+		pt, err := flushTimelineFor(r)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		iters, err := syncIterations(r, pt.time)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		return optim.Sync{Timeline: pt.tl, Iterations: iters}, iters * pt.n, 0, nil
 	}
 	return nil, 0, 0, fmt.Errorf("unknown method %q", r.Method)
 }
@@ -123,4 +133,25 @@ func lastEnd(pt *pipeTimeline) float64 {
 		t = max(t, e.End)
 	}
 	return t
+}
+
+// syncIterations is the number of iterations of a sync run whose
+// iterations each last period: with a budget, the smallest count whose
+// duration reaches it, by the rule that matches PipeDream's and LocalSGD's
+// microbatches (optim.MatchBudget, REFERENCE.md §1.6), so that the run
+// overshoots the budget by less than one iteration and sim_time shows by
+// how much; with a fixed N, the fewest whole iterations that consume N
+// microbatches.
+func syncIterations(r Run, period float64) (int, error) {
+	if r.PerIteration < 1 || !(period > 0) {
+		return 0, fmt.Errorf("sync needs iterations of at least one microbatch and positive duration (got %d microbatches, %g)", r.PerIteration, period)
+	}
+	if r.Budget <= 0 {
+		return (r.Microbatches + r.PerIteration - 1) / r.PerIteration, nil
+	}
+	m, err := optim.MatchBudget(r.Budget, func(k int) (float64, error) { return float64(k) * period, nil })
+	if err != nil {
+		return 0, fmt.Errorf("sync with %d stages, budget %g: %w", r.Stages, r.Budget, err)
+	}
+	return m.Microbatches, nil // here the count of iterations
 }

@@ -3,9 +3,10 @@
 // model; Expand turns it into runs with stable ids (a hash of each run's
 // canonical parameters) and seeds derived from the spec's seed and those
 // parameters, never from the order of runs; a Runner executes them in
-// parallel, records each finished run durably so an interrupted sweep
-// resumes without repeating or duplicating runs, and gathers the records
-// into Parquet tables (package results). Sweeps split into shards (Shard)
+// parallel, records each finished run durably, stamped with the build that
+// computed it, so an interrupted sweep resumes without repeating or
+// duplicating runs (and runs again what another build recorded), and
+// gathers the records into Parquet tables (package results). Sweeps split into shards (Shard)
 // for Slurm array jobs or Kubernetes indexed Jobs; Merge joins the shards'
 // directories into one data set.
 //

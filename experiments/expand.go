@@ -43,7 +43,11 @@ type Run struct {
 	Updates      int
 	LogEvery     int
 	Replicate    int
-	Family       string // schedules experiment
+	// Family is the schedule family of a schedules experiment, or the
+	// flush schedule that times a sync run's iterations.
+	Family string
+	// PerIteration is a sync run's microbatches per iteration.
+	PerIteration int
 	Cost         CostSpec
 	Select       string
 }
@@ -89,8 +93,8 @@ func (s *Spec) Expand() []Run {
 							for _, size := range s.sizes() {
 								for rep := 0; rep < s.Seeds; rep++ {
 									r := Run{Objective: o, N: s.N, D: s.D, Batch: s.Batch, Method: m.Name, Stages: st,
-										Step: step, Delta: v.delta, LocalSteps: v.h, Microbatches: size.n,
-										Budget: size.budget, Updates: s.Updates, Replicate: rep}
+										Step: step, Delta: v.delta, LocalSteps: v.h, Family: v.family, PerIteration: v.perIter,
+										Microbatches: size.n, Budget: size.budget, Updates: s.Updates, Replicate: rep}
 									add(r)
 								}
 							}
@@ -110,7 +114,13 @@ func (s *Spec) delayMicrobatches(st int) []int {
 	return []int{s.MicrobatchesPerStage * st}
 }
 
-type variant struct{ delta, h int }
+// variant is one setting of a method's own parameters: RPD's δ,
+// LocalSGD's H, sync's flush family and microbatches per iteration.
+type variant struct {
+	delta, h int
+	family   string
+	perIter  int
+}
 
 func (m MethodSpec) variants(st int) []variant {
 	switch m.Name {
@@ -130,6 +140,8 @@ func (m MethodSpec) variants(st int) []variant {
 			out[i] = variant{h: h}
 		}
 		return out
+	case "sync":
+		return []variant{{family: m.Family, perIter: m.perIteration(st)}}
 	}
 	return []variant{{}}
 }
@@ -180,6 +192,9 @@ func (r Run) canonical(seed uint64) string {
 	}
 	if r.Method == "localsgd" {
 		kv("H", num(r.LocalSteps))
+	}
+	if r.Method == "sync" {
+		kv("per_iteration", num(r.PerIteration))
 	}
 	if r.Step != 0 {
 		kv("step", strconv.FormatFloat(r.Step, 'g', -1, 64))

@@ -63,8 +63,8 @@ func Merge(dirs []string, out string) (int, error) {
 	var ds results.Tables
 	for _, id := range ids {
 		o := byID[id]
-		r := Run{ID: id, Name: o.rec.Name}
-		if err := st.put(r, &o.rec.Output); err != nil {
+		// The record keeps the stamp of the build that computed it.
+		if err := st.putRecord(id, o.rec); err != nil {
 			return 0, err
 		}
 		appendTables(&ds, &o.rec.Output)

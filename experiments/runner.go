@@ -20,7 +20,7 @@ type RunFunc func(ctx context.Context, r Run) (*results.Tables, error)
 
 // Runner executes runs in parallel into a directory, resumably: each
 // finished run is recorded in Dir/runs/ID.gob before it counts as done,
-// and a restarted sweep skips the runs recorded there.
+// and a restarted sweep skips the runs recorded there by the same build.
 type Runner struct {
 	// Dir receives runs/ and the gathered Parquet tables.
 	Dir string
@@ -40,11 +40,18 @@ type Summary struct {
 	// Runs is the number of runs of the sweep (this shard's), Resumed the
 	// number found already recorded, Ran the number computed now.
 	Runs, Resumed, Ran int
+	// Foreign and Unreadable count the runs that had a record but were
+	// run again (they are among the Ran): recorded by another build of
+	// pipelab, or with a record that could not be decoded.
+	Foreign, Unreadable int
 }
 
-// Sweep runs every run not yet recorded in Dir/runs, then gathers all of
-// them into the Parquet tables of Dir (step sizes selected, schedule
-// families ranked). On the first failure, or when ctx is cancelled, it
+// Sweep runs every run not yet recorded in Dir/runs by this build, then
+// gathers all of them into the Parquet tables of Dir (step sizes selected,
+// schedule families ranked). A record written by another build (another
+// stamp, buildStamp) or one that does not decode is not trusted: the run
+// is computed again and its record replaced, and one line on Progress
+// says how many. On the first failure, or when ctx is cancelled, it
 // starts no more runs and returns the error; the runs recorded so far stay
 // recorded for the next Sweep to resume from.
 func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
@@ -58,15 +65,23 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	}
 	var pending []Run
 	for _, r := range runs {
-		done, err := store.has(r)
+		state, err := store.state(r)
 		if err != nil {
 			return sum, err
 		}
-		if done {
+		switch state {
+		case recordTrusted:
 			sum.Resumed++
-		} else {
-			pending = append(pending, r)
+			continue
+		case recordForeign:
+			sum.Foreign++
+		case recordUnreadable:
+			sum.Unreadable++
 		}
+		pending = append(pending, r)
+	}
+	if rn.Progress != nil && sum.Foreign+sum.Unreadable > 0 {
+		fmt.Fprintln(rn.Progress, rerunLine(sum.Foreign, sum.Unreadable))
 	}
 	exec := rn.Execute
 	if exec == nil {
@@ -125,4 +140,21 @@ func checkUniqueIDs(runs []Run) error {
 		seen[r.ID] = r.Name
 	}
 	return nil
+}
+
+// rerunLine says how many recorded runs a resumed sweep runs again.
+func rerunLine(foreign, unreadable int) string {
+	runs := func(n int) string {
+		if n == 1 {
+			return "1 run"
+		}
+		return fmt.Sprintf("%d runs", n)
+	}
+	switch {
+	case unreadable == 0:
+		return fmt.Sprintf("rerunning %s recorded by another build of pipelab", runs(foreign))
+	case foreign == 0:
+		return fmt.Sprintf("rerunning %s whose record could not be read", runs(unreadable))
+	}
+	return fmt.Sprintf("rerunning %s recorded by another build of pipelab and %d whose record could not be read", runs(foreign), unreadable)
 }

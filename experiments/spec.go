@@ -57,8 +57,8 @@ type Spec struct {
 	Stages []int `yaml:"stages"`
 	// Microbatches lists fixed microbatch counts N; Budget lists time
 	// budgets instead (each method then gets the smallest N whose timeline
-	// reaches the budget, REFERENCE.md §1.6). Exactly one is set for
-	// convergence runs. MicrobatchesPerStage, for delays, sets N = k·S.
+	// reaches the budget, sync the fewest iterations, REFERENCE.md §1.6).
+	// Exactly one is set for convergence runs. MicrobatchesPerStage, for delays, sets N = k·S.
 	Microbatches         []int     `yaml:"microbatches"`
 	Budget               []float64 `yaml:"budget"`
 	MicrobatchesPerStage int       `yaml:"microbatches_per_stage"`
@@ -80,7 +80,7 @@ type Spec struct {
 
 // MethodSpec is one optimizer of a convergence experiment.
 type MethodSpec struct {
-	// Name is pipedream, rpd or localsgd.
+	// Name is pipedream, rpd, localsgd or sync.
 	Name string `yaml:"name"`
 	// Steps is the step-size grid.
 	Steps Grid `yaml:"steps"`
@@ -88,6 +88,14 @@ type MethodSpec struct {
 	Deltas []Delta `yaml:"deltas"`
 	// LocalSteps lists LocalSGD's H values.
 	LocalSteps []int `yaml:"local_steps"`
+	// Family, for sync, names the flush schedule (a pipeline family with
+	// one stage per rank: gpipe, 1f1b, zb-h1, zb-h2) whose timeline under
+	// the spec's cost model times one iteration; default 1f1b.
+	Family string `yaml:"family"`
+	// MicrobatchesPerIteration, for sync, is the number of microbatches
+	// whose gradients one iteration averages; 0 means S, the run's stage
+	// count.
+	MicrobatchesPerIteration int `yaml:"microbatches_per_iteration"`
 }
 
 // Grid is a step-size grid: explicit Values, or powers of two 2^Pow2[0]

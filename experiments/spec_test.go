@@ -84,3 +84,89 @@ func TestParseSpecValid(t *testing.T) {
 		t.Errorf("want a SpecError on line 1, got %v", err)
 	}
 }
+
+// syncBase is a valid spec with a sync method; each case of
+// TestParseSpecRejectsSync replaces some of its lines.
+const syncBase = `objectives: [logistic]
+n: 40
+d: 8
+batch: 4
+stages: [4, 8]
+budget: [100]
+methods:
+  - name: pipedream
+    steps: {values: [0.1]}
+  - name: sync
+    family: 1f1b
+    microbatches_per_iteration: 8
+    steps: {values: [0.1]}
+`
+
+func TestParseSpecRejectsSync(t *testing.T) {
+	if _, err := ParseSpec("s.yaml", []byte(syncBase)); err != nil {
+		t.Fatalf("the base spec: %v", err)
+	}
+	tests := []struct {
+		name     string
+		lines    map[int]string // 1-based line → replacement
+		wantLine string
+		wantMsg  []string
+	}{
+		{"misspelt key", map[int]string{12: "    microbatches_per_iter: 8"}, ":12:", []string{`unknown key "microbatches_per_iter"`}},
+		{"unknown family", map[int]string{11: "    family: 1f1c"}, ":11:",
+			[]string{`methods[1].family: sync cannot use schedule family "1f1c"`, "1f1b", "gpipe"}},
+		{"not a flush schedule", map[int]string{11: "    family: pipedream"}, ":11:",
+			[]string{"methods[1].family", `"pipedream"`}},
+		{"several stages per rank", map[int]string{11: "    family: interleaved-1f1b"}, ":11:",
+			[]string{"methods[1].family", `"interleaved-1f1b"`}},
+		{"negative per iteration", map[int]string{12: "    microbatches_per_iteration: -2"}, ":12:",
+			[]string{"methods[1].microbatches_per_iteration: -2 is below 1"}},
+		{"per iteration not a number", map[int]string{12: "    microbatches_per_iteration: many"}, ":12:",
+			[]string{"cannot unmarshal", "many"}},
+		{"family on pipedream", map[int]string{8: "  - {name: pipedream, family: gpipe, steps: {values: [0.1]}}", 9: ""}, ":8:",
+			[]string{"methods[0].family: only sync takes a schedule family"}},
+		{"per iteration on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], microbatches_per_iteration: 4, steps: {values: [0.1]}}", 9: ""}, ":8:",
+			[]string{"methods[0].microbatches_per_iteration: only sync takes microbatches_per_iteration"}},
+		{"sync twice", map[int]string{8: "  - {name: sync, family: gpipe, steps: {values: [0.2]}}", 9: ""}, ":10:",
+			[]string{"methods[1].name: sync is given twice (first as methods[0], line 8)"}},
+		{"deltas on sync", map[int]string{11: "    deltas: [8]"}, ":11:", []string{"methods[1].deltas: only rpd takes delay bounds"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := strings.Split(strings.TrimSuffix(syncBase, "\n"), "\n")
+			for n, text := range tc.lines {
+				lines[n-1] = text
+			}
+			_, err := ParseSpec("s.yaml", []byte(strings.Join(lines, "\n")))
+			if err == nil {
+				t.Fatal("accepted a malformed spec")
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, "s.yaml"+tc.wantLine) {
+				t.Errorf("error %q is not on line %s", msg, tc.wantLine)
+			}
+			for _, w := range tc.wantMsg {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not say %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+// TestSyncDefaults: a sync method without family or microbatches per
+// iteration gets 1F1B and N = S, the latter per stage count at expansion.
+func TestSyncDefaults(t *testing.T) {
+	s, err := ParseSpec("s.yaml", []byte("objectives: [quadratic]\nn: 40\nd: 8\nbatch: 4\nstages: [2, 4]\nmicrobatches: [8]\nmethods:\n  - {name: sync, steps: {values: [0.1]}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Methods[0]; m.Family != DefaultFlush || m.MicrobatchesPerIteration != 0 {
+		t.Errorf("defaults: family %q, %d per iteration", m.Family, m.MicrobatchesPerIteration)
+	}
+	for _, r := range s.Expand() {
+		if r.PerIteration != r.Stages || r.Family != "1f1b" {
+			t.Errorf("%s: %d per iteration on %d stages, family %q", r.Name, r.PerIteration, r.Stages, r.Family)
+		}
+	}
+}

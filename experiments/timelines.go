@@ -9,9 +9,11 @@ import (
 	"pipelab/pipeline/sim"
 )
 
-// pipeKey names one timeline: the family, the shape and the timing.
+// pipeKey names one timeline: the family, the shape and the timing. A
+// flush key names one iteration of n microbatches of a sync run.
 type pipeKey struct {
 	family       string
+	flush        bool
 	stages, h, n int
 	budget       float64
 	cost         CostSpec
@@ -47,6 +49,11 @@ func timelineFor(family string, r Run) (*pipeTimeline, error) {
 	if family == "localsgd" {
 		k.h = r.LocalSteps
 	}
+	return cached(k)
+}
+
+// cached returns the timeline of k, built by the first caller.
+func cached(k pipeKey) (*pipeTimeline, error) {
 	timelines.Lock()
 	if timelines.m == nil {
 		timelines.m = map[pipeKey]*cacheEntry{}
@@ -57,8 +64,45 @@ func timelineFor(family string, r Run) (*pipeTimeline, error) {
 		timelines.m[k] = e
 	}
 	timelines.Unlock()
-	e.once.Do(func() { e.val, e.err = buildTimeline(k) })
+	e.once.Do(func() {
+		if k.flush {
+			e.val, e.err = buildFlush(k)
+		} else {
+			e.val, e.err = buildTimeline(k)
+		}
+	})
 	return e.val, e.err
+}
+
+// flushTimelineFor returns one iteration of the run's sync method: its
+// flush family with the run's microbatches per iteration on the run's
+// stages, timed by the run's cost model.
+func flushTimelineFor(r Run) (*pipeTimeline, error) {
+	return cached(pipeKey{family: r.Family, flush: true, stages: r.Stages, n: r.PerIteration, cost: r.Cost})
+}
+
+// buildFlush times one flush iteration by the event simulation, under
+// unit time (every F, B, I and W one step, transfers free: a 1F1B
+// iteration lasts 2(N + S - 1) steps) or the GPU model. The iteration lasts
+// until its last event ends, the period optim.Sync repeats it with.
+func buildFlush(k pipeKey) (*pipeTimeline, error) {
+	tab, err := pipeline.Generate(k.family, pipeline.Shape{Ranks: k.stages, Microbatches: k.n})
+	if err != nil {
+		return nil, err
+	}
+	var cost sim.CostModel = sim.Unit{}
+	if k.cost.Model == "gpu" {
+		if cost, err = gpuModel(k.cost, k.stages); err != nil {
+			return nil, err
+		}
+	}
+	tl, err := sim.Simulate(tab, cost, sim.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%s with %d stages and %d microbatches: %w", k.family, k.stages, k.n, err)
+	}
+	pt := &pipeTimeline{tl: tl, n: k.n}
+	pt.time = lastEnd(pt)
+	return pt, nil
 }
 
 // timing prices a family's tables for one shape.

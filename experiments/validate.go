@@ -9,13 +9,14 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"pipelab/pipeline"
 	"pipelab/pipeline/sim"
 )
 
 // KnownObjectives and KnownMethods are the names a spec may use.
 var (
 	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
-	KnownMethods    = []string{"pipedream", "rpd", "localsgd"}
+	KnownMethods    = []string{"pipedream", "rpd", "localsgd", "sync"}
 	knownCostModels = []string{"unit", "gpu"}
 	knownRules      = []string{BestFinal, Stable}
 	knownKinds      = []string{Convergence, DelayStats, Schedules}
@@ -220,12 +221,100 @@ func (s *Spec) validateConvergence(v validator) error {
 	if len(s.Methods) == 0 {
 		return v.fail("no methods given", "methods")
 	}
+	firstSync := -1
 	for i := range s.Methods {
-		if err := s.Methods[i].validate(v, i); err != nil {
+		m := &s.Methods[i]
+		if err := m.validate(v, i); err != nil {
+			return err
+		}
+		if m.Name != "sync" {
+			continue
+		}
+		// The runs table has no column for the flush family or the
+		// iteration's microbatches, so two sync entries would give rows
+		// that step-size selection and the plots could not tell apart.
+		if firstSync >= 0 {
+			return v.fail(fmt.Sprintf("sync is given twice (first as methods[%d], line %d); give one sync entry per spec",
+				firstSync, v.line("methods", firstSync, "name")), "methods", i, "name")
+		}
+		firstSync = i
+		if err := m.validateFlush(v, i, s.Stages); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// DefaultFlush is the flush schedule that times a sync iteration when the
+// spec names none.
+const DefaultFlush = "1f1b"
+
+// SyncFamilies lists the schedule families a sync method can name: those
+// that generate a flush schedule with one stage per rank, the pipeline the
+// other methods run on (a family that puts several stages on a rank would
+// need an objective with more blocks than ranks).
+func SyncFamilies() []string {
+	var out []string
+	for _, f := range pipeline.Families() {
+		if flushProblem(f.Name, 4, 4) == nil {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// flushProblem says why family cannot time sync iterations of n
+// microbatches on s stages, or returns nil.
+func flushProblem(family string, s, n int) error {
+	tab, err := pipeline.Generate(family, pipeline.Shape{Ranks: s, Microbatches: n})
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s does not generate a flush schedule of %d microbatches on %d ranks: %w", family, n, s, err)
+	case tab.Update != pipeline.Flush:
+		return fmt.Errorf("%s is not a flush schedule (its update rule is %v)", family, tab.Update)
+	case tab.Stages() != s || tab.Ranks() != s || tab.Routes != nil:
+		return fmt.Errorf("%s puts %d stages on %d ranks; sync needs one stage per rank", family, tab.Stages(), tab.Ranks())
+	}
+	return nil
+}
+
+// validateFlush fills in sync's defaults and checks that its family times
+// an iteration for every stage count of the spec.
+func (m *MethodSpec) validateFlush(v validator, i int, stages []int) error {
+	if m.Family == "" {
+		m.Family = DefaultFlush
+	}
+	if m.MicrobatchesPerIteration < 0 {
+		return v.fail(fmt.Sprintf("%d is below 1", m.MicrobatchesPerIteration), "methods", i, "microbatches_per_iteration")
+	}
+	known := SyncFamilies()
+	if !slices.Contains(known, m.Family) {
+		why := "no such family"
+		if slices.ContainsFunc(pipeline.Families(), func(f pipeline.Family) bool { return f.Name == m.Family }) {
+			why = flushProblem(m.Family, 4, 4).Error()
+		}
+		return v.fail(fmt.Sprintf("sync cannot use schedule family %q: %s (sync takes %s)", m.Family, why, strings.Join(known, ", ")),
+			"methods", i, "family")
+	}
+	for _, st := range stages {
+		n := m.perIteration(st)
+		if err := flushProblem(m.Family, st, n); err != nil {
+			key := "family"
+			if m.MicrobatchesPerIteration > 0 {
+				key = "microbatches_per_iteration"
+			}
+			return v.fail(fmt.Sprintf("S = %d with %d microbatches per iteration: %v", st, n, err), "methods", i, key)
+		}
+	}
+	return nil
+}
+
+// perIteration is sync's microbatch count per iteration for st stages.
+func (m MethodSpec) perIteration(st int) int {
+	if m.MicrobatchesPerIteration > 0 {
+		return m.MicrobatchesPerIteration
+	}
+	return st
 }
 
 func (m *MethodSpec) validate(v validator, i int) error {
@@ -273,6 +362,14 @@ func (m *MethodSpec) validate(v validator, i int) error {
 		}
 	} else if len(m.LocalSteps) > 0 {
 		return v.fail("only localsgd takes local_steps", "methods", i, "local_steps")
+	}
+	if m.Name != "sync" {
+		if m.Family != "" {
+			return v.fail("only sync takes a schedule family", "methods", i, "family")
+		}
+		if m.MicrobatchesPerIteration != 0 {
+			return v.fail("only sync takes microbatches_per_iteration", "methods", i, "microbatches_per_iteration")
+		}
 	}
 	return nil
 }

@@ -31,7 +31,9 @@ each run's parameters.
 
 Runs go in parallel (--jobs). Each finished run is recorded in DIR/runs/ID.gob
 (written atomically), so a sweep that is stopped or killed resumes where it
-was when started again, and no run is done or recorded twice. At the end the
+was when started again, and no run is done or recorded twice. A record
+stamped by another build of pipelab, or one that cannot be read, is not
+trusted: that run runs again, and one line says how many. At the end the
 records are gathered into DIR/runs.parquet, DIR/curves.parquet and, for delay
 and schedule experiments, DIR/delays.parquet, DIR/schedules.parquet and
 DIR/timeline.parquet, sorted, so the files do not depend on --jobs.

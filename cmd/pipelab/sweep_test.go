@@ -164,3 +164,31 @@ func TestReproduceDelays(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepRerunsUnreadableRecord: a resumed sweep runs again the run whose
+// record no longer decodes, says so in one line, and ends with the tables
+// of the first sweep.
+func TestSweepRerunsUnreadableRecord(t *testing.T) {
+	spec := writeSpec(t, tinySpec)
+	dir := filepath.Join(t.TempDir(), "out")
+	pipelab(t, "sweep", spec, "--out", dir, "--jobs", "2")
+	want := tables(t, dir)
+	recs, err := filepath.Glob(filepath.Join(dir, "runs", "*.gob"))
+	if err != nil || len(recs) != 8 {
+		t.Fatalf("%d records, want 8 (%v)", len(recs), err)
+	}
+	if err := os.WriteFile(recs[3], []byte("garbled"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"sweep", spec, "--out", dir, "--jobs", "2"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "rerunning 1 run whose record could not be read\n") ||
+		!strings.Contains(stdout.String(), "8 of 8 runs (7 resumed, 1 ran)") {
+		t.Errorf("stdout %q, stderr %q: want 7 resumed and 1 run again", stdout.String(), stderr.String())
+	}
+	if !reflect.DeepEqual(tables(t, dir), want) {
+		t.Error("the tables differ from the first sweep's")
+	}
+}
