@@ -44,6 +44,11 @@ type Options struct {
 // Ready policy transfers always follow the data, as if implicit, so that
 // communication stays matched whatever order the ranks run in.
 //
+// A table whose stages replicate model parts (Chimera's two pipelines)
+// all-reduces each part's weight gradients among its replicas once they
+// are all computed, when the cost model prices that (GradientSync): one
+// REDUCE_GRAD event per replica with Index -1, counted in the makespan.
+//
 // Bubbles take no time: an action starts as soon as its inputs are there,
 // its rank's stream is free and the policy allows. UNSHARD, RESHARD and
 // REDUCE_GRAD take no time either (the cost models price compute and
@@ -81,7 +86,15 @@ func simulate(t *pipeline.Table, cost CostModel, opt Options, iteration int, pla
 			s.ranks[r].waitFor = -1
 		}
 	}
-	return s.run()
+	tl, err := s.run()
+	if err != nil {
+		return nil, err
+	}
+	if sync := s.syncGradients(cost); len(sync) > 0 {
+		tl.Events = append(tl.Events, sync...)
+		SortEvents(tl.Events)
+	}
+	return tl, nil
 }
 
 // simulator is one run of Simulate: the table as nodes and transfers, the
