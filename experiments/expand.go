@@ -222,7 +222,11 @@ func (c CostSpec) label() string {
 	if c.Model != "gpu" {
 		return c.Model
 	}
-	return fmt.Sprintf("gpu/%s/%s/%s/b%d/s%d", c.Preset, c.GPU, c.Link, c.Microbatch, c.Sequence)
+	label := fmt.Sprintf("gpu/%s/%s/%s/b%d/s%d", c.Preset, c.GPU, c.Link, c.Microbatch, c.Sequence)
+	if c.FlashAttention {
+		label += "/flash" // only then, so that other runs keep their ids
+	}
+	return label
 }
 
 // deriveSeed hashes the root seed with named parts into a 64-bit seed.

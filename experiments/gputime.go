@@ -39,35 +39,23 @@ func gpuConfig(c CostSpec) (sim.GPUConfig, error) {
 	if err != nil {
 		return sim.GPUConfig{}, err
 	}
-	return sim.GPUConfig{Model: m, GPU: g, Link: l, Microbatch: c.Microbatch, Sequence: c.Sequence}, nil
+	return sim.GPUConfig{Model: m, GPU: g, Link: l, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}, nil
 }
 
 // AveragingTime is what one LocalSGD averaging costs under the GPU model:
 // every stage averages its R replicas at once, each with a ring all-reduce
-// of its bf16 weights over the R replicas' devices, so the averaging takes
-// the slowest stage's
-//
-//	T_s = 2(R-1)/R · P_s·b/BW + 2(R-1)·α
-//
-// with P_s the stage's parameters, b = sim.WeightBytesPerParam (2 bytes),
-// BW the link's bandwidth per direction and α its latency: a ring
-// all-reduce moves 2(R-1)/R of the data through every link in 2(R-1)
-// steps (Patarasuk and Yuan, JPDC 2009; NCCL's ring algorithm). The
-// unit-time model of REFERENCE.md §1.5 places the replicas on the
-// pipeline's own machines and averages for free; pricing the all-reduce
-// is what the replicas would cost on separate devices, LocalSGD's usual
-// deployment. With R = 1 there is nothing to average.
+// of its bf16 weights over the R replicas' devices (sim.RingAllReduce of
+// P_s·sim.WeightBytesPerParam bytes, P_s the stage's parameters), so the
+// averaging takes the slowest stage's. The unit-time model of
+// REFERENCE.md §1.5 places the replicas on the pipeline's own machines and
+// averages for free; pricing the all-reduce is what the replicas would
+// cost on separate devices, LocalSGD's usual deployment. With R = 1 there
+// is nothing to average.
 func AveragingTime(gm *sim.GPUModel, replicas int) float64 {
-	if replicas <= 1 {
-		return 0
-	}
-	cfg := gm.Config()
-	r := float64(replicas)
+	link := gm.Config().Link
 	var worst float64
 	for s := range gm.Stages() {
-		bytes := gm.Params(s) * sim.WeightBytesPerParam
-		t := 2*(r-1)/r*bytes/cfg.Link.Bandwidth + 2*(r-1)*cfg.Link.Latency
-		worst = max(worst, t)
+		worst = max(worst, sim.RingAllReduce(gm.Params(s)*sim.WeightBytesPerParam, replicas, link))
 	}
 	return worst
 }

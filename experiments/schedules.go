@@ -81,6 +81,9 @@ func scheduleID(c CostSpec, ranks, microbatches int, family, level string) strin
 	timing := "unit"
 	if c.Model == "gpu" {
 		timing = fmt.Sprintf("gpu-%s-%s-%s", c.Preset, c.GPU, c.Link)
+		if c.FlashAttention {
+			timing += "-flash"
+		}
 	}
 	return fmt.Sprintf("%s_p%d-m%d_%s_%s", timing, ranks, microbatches, family, level)
 }

@@ -155,6 +155,9 @@ type CostSpec struct {
 	// samples and tokens per sample (defaults 1 and 2048).
 	Microbatch int `yaml:"microbatch"`
 	Sequence   int `yaml:"sequence"`
+	// FlashAttention prices attention as FlashAttention runs it
+	// (sim.GPUConfig.FlashAttention).
+	FlashAttention bool `yaml:"flash_attention"`
 }
 
 // SpecError is a spec that cannot run: the key and the line it is on.

@@ -45,6 +45,7 @@ func TestParseSpecRejects(t *testing.T) {
 		{"both sizes", 0, "budget: [100]", ":15:", "budget: set microbatches or budget"},
 		{"batch over n", 6, "batch: 41", ":6:", "batch: batch 41 exceeds n = 40"},
 		{"unknown cost model", 0, "cost: {model: tpu}", ":15:", `cost.model: unknown cost model "tpu"`},
+		{"flash attention in unit time", 0, "cost: {model: unit, flash_attention: true}", ":15:", "flash_attention need model: gpu"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,6 +64,29 @@ func TestParseSpecRejects(t *testing.T) {
 				t.Errorf("error %q does not name %q and %q", msg, tc.wantKey, tc.wantLine)
 			}
 		})
+	}
+}
+
+// flash_attention reaches the GPU model and the runs' names, and leaves the
+// names of runs without it as they were.
+func TestParseSpecFlashAttention(t *testing.T) {
+	flash, err := ParseSpec("s.yaml", []byte(base+"cost: {model: gpu, flash_attention: true}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := ParseSpec("s.yaml", []byte(base+"cost: {model: gpu}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := flash.Cost.label(), plain.Cost.label()+"/flash"; got != want {
+		t.Errorf("label %q, want %q", got, want)
+	}
+	if plain.Cost.label() != DefaultGPU.label() {
+		t.Errorf("label without flash %q, want the default GPU's %q", plain.Cost.label(), DefaultGPU.label())
+	}
+	cfg, err := gpuConfig(flash.Cost)
+	if err != nil || !cfg.FlashAttention {
+		t.Errorf("GPU config %+v, %v: want FlashAttention", cfg, err)
 	}
 }
 

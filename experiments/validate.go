@@ -376,8 +376,8 @@ func (m *MethodSpec) validate(v validator, i int) error {
 
 func (c *CostSpec) validate(v validator) error {
 	if c.Model == "unit" {
-		if c.Preset != "" || c.GPU != "" || c.Link != "" || c.Microbatch != 0 || c.Sequence != 0 {
-			return v.fail("preset, gpu, link, microbatch and sequence need model: gpu", "cost")
+		if c.Preset != "" || c.GPU != "" || c.Link != "" || c.Microbatch != 0 || c.Sequence != 0 || c.FlashAttention {
+			return v.fail("preset, gpu, link, microbatch, sequence and flash_attention need model: gpu", "cost")
 		}
 		return nil
 	}

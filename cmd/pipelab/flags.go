@@ -183,6 +183,7 @@ func (s *shapeFlags) generate() (*pipeline.Table, error) {
 type presetFlags struct {
 	model, gpu, link       string
 	microbatchSize, seqLen int
+	flash                  bool
 }
 
 // register declares the flags; modelHelp describes --model, and note ends
@@ -194,6 +195,7 @@ func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.StringVar(&p.link, "link", "ib-ndr", "link preset between ranks"+note)
 	fs.IntVar(&p.microbatchSize, "microbatch-size", 1, "samples per microbatch b"+note)
 	fs.IntVar(&p.seqLen, "seq-len", 2048, "sequence length s in tokens"+note)
+	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
 }
 
 func (p *presetFlags) check() error {
@@ -217,7 +219,7 @@ func (p *presetFlags) config() (sim.GPUConfig, error) {
 	if err != nil {
 		return sim.GPUConfig{}, fmt.Errorf("--link: %w", err)
 	}
-	return sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: p.microbatchSize, Sequence: p.seqLen}, nil
+	return sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}, nil
 }
 
 // costFlags are the cost flags "simulate" and "compare" share.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/sim"
 )
 
 // runJSON runs a pipelab command and decodes its JSON output into v.
@@ -218,5 +220,42 @@ func TestSimulateCommandUnknownKind(t *testing.T) {
 				t.Errorf("%s: %q does not list the family %s", cmd, first, f.Name)
 			}
 		}
+	}
+}
+
+// --flash-attention drops the stored attention scores: on 1F1B rank 0
+// holds P = 4 microbatches of stage 0 at its peak (REFERENCE.md §2), each
+// keeping 5as²b - 4asb fewer bytes per decoder layer (scores against the
+// log-sum-exp, a = 32 heads, s = 2048, b = 1 for llama-7b), so its peak
+// falls by 4 × (decoder layers of stage 0) × that.
+func TestSimulateCommandFlashAttention(t *testing.T) {
+	base := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "llama-7b", "--format", "json"}
+	var plain, flash simulateReport
+	runJSON(t, base, &plain)
+	runJSON(t, append(slices.Clone(base), "--flash-attention"), &flash)
+	model, err := sim.LookupModel("llama-7b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu, _ := sim.LookupGPU("h100")
+	link, _ := sim.LookupLink("ib-ndr")
+	g, err := sim.NewGPUModel(sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if model.Blocks[0].Kind != sim.Embedding || model.Blocks[0].Count != 1 || model.Blocks[1].Kind != sim.Decoder || model.Blocks[1].Heads != 32 {
+		t.Fatalf("llama-7b no longer starts with one embedding and 32-head decoders: %+v", model.Blocks[:2])
+	}
+	decoders := float64(g.Partition()[0] - 1)
+	const a, s = 32.0, 2048.0
+	want := 4 * decoders * (5*a*s*s - 4*a*s)
+	if got := plain.Ranks[0].PeakMemoryBytes - flash.Ranks[0].PeakMemoryBytes; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("rank 0's peak falls by %v bytes, want %v", got, want)
+	}
+	if plain.Ranks[0].PeakActivations != 4 || flash.Ranks[0].PeakActivations != 4 {
+		t.Errorf("rank 0 holds %d and %d activations, want 4", plain.Ranks[0].PeakActivations, flash.Ranks[0].PeakActivations)
+	}
+	if !(flash.Makespan > plain.Makespan) {
+		t.Errorf("the recomputed scores should cost time: %v against %v", flash.Makespan, plain.Makespan)
 	}
 }

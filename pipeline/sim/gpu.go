@@ -34,6 +34,10 @@ type GPUConfig struct {
 	// Efficiency is the achieved share of the GPU's peak, in (0, 1]; zero
 	// means DefaultEfficiency.
 	Efficiency float64
+	// FlashAttention prices the transformer layers as FlashAttention runs
+	// them (Model.LayersFlash): no stored attention scores, a recomputation
+	// in the backward.
+	FlashAttention bool
 }
 
 // Throughput returns the achieved FLOP/s: peak × efficiency.
@@ -57,7 +61,7 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 	if c.Link.Bandwidth <= 0 || c.Link.Latency < 0 {
 		return nil, fmt.Errorf("sim: link %q needs a positive bandwidth and a non-negative latency", c.Link.Name)
 	}
-	return c.Model.Layers(c.Microbatch, c.Sequence)
+	return c.Model.layers(c.Microbatch, c.Sequence, c.FlashAttention)
 }
 
 // GPUModel is the communication-aware GPU timing model: it prices each

@@ -254,3 +254,76 @@ func TestEvenPartition(t *testing.T) {
 		}
 	}
 }
+
+// FlashAttention (Dao et al., arXiv 2205.14135, 2307.08691) keeps no
+// attention scores, only each head's fp32 log-sum-exp, and recomputes the
+// scores QKᵀ in the backward. Per GPT layer: F = sbh(24h + 4s) as before,
+// B = sbh(24h + 8s) + 2s²bh = sbh(24h + 10s), W = 24sbh², activations
+// sb(34h + 5as) - 5as²b + 4asb = sb(34h + 4a), M_W 32sbh unchanged. By
+// hand at s = h = 2048, b = 1, a = 16:
+//
+//	B = 4194304·(49152 + 20480) = 292057776128
+//	activations = 2048·(34·2048 + 64) = 142737408
+func TestTransformerLayerFlashAttention(t *testing.T) {
+	const b, s, h, a = 1, 2048, 2048, 16
+	plain, err := decoderOnly(1, h, a).Layers(b, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flash, err := decoderOnly(1, h, a).LayersFlash(b, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, f := plain[0], flash[0]
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"F", f.Forward, p.Forward},
+		{"B", f.BackwardInput, 292057776128},
+		{"W", f.BackwardWeight, p.BackwardWeight},
+		{"activation bytes", f.Activation, 142737408},
+		{"M_W", f.WeightGrad, 32 * s * b * h},
+		{"params", f.Params, p.Params},
+	} {
+		if !near(c.got, c.want) {
+			t.Errorf("%s = %.0f, want %.0f", c.name, c.got, c.want)
+		}
+	}
+}
+
+// GPUConfig.FlashAttention prices every stage from LayersFlash: a stage's
+// activation bytes are the sum of its layers' and its input-gradient time
+// their FLOPs over the throughput.
+func TestGPUModelFlashAttention(t *testing.T) {
+	model, err := LookupModel("llama-7b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu, _ := LookupGPU("h100")
+	link, _ := LookupLink("ib-ndr")
+	cfg := GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048, FlashAttention: true}
+	g, err := NewGPUModel(cfg, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers, err := model.LayersFlash(1, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := 0
+	for st, n := range g.Partition() {
+		var act, bIn float64
+		for _, l := range layers[next : next+n] {
+			act += l.Activation
+			bIn += l.BackwardInput
+		}
+		next += n
+		if !near(g.ActivationBytes(st), act) {
+			t.Errorf("stage %d: %v activation bytes, want %v", st, g.ActivationBytes(st), act)
+		}
+		if !near(g.StageCost(st).TB, bIn/cfg.Throughput()) {
+			t.Errorf("stage %d: T_B %v, want %v", st, g.StageCost(st).TB, bIn/cfg.Throughput())
+		}
+	}
+}

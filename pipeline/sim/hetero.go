@@ -107,8 +107,17 @@ type Layer struct {
 const BytesPerElement = 2
 
 // Layers expands the model into one cost per layer for microbatches of b
-// samples of s tokens.
-func (m Model) Layers(b, s int) ([]Layer, error) {
+// samples of s tokens, with attention as Korthikanti et al. count it (the
+// attention scores kept for the backward).
+func (m Model) Layers(b, s int) ([]Layer, error) { return m.layers(b, s, false) }
+
+// LayersFlash is Layers with FlashAttention (Dao et al., arXiv 2205.14135
+// and 2307.08691) in every transformer layer: the t×t attention scores are
+// never stored, only each head's softmax log-sum-exp, and the backward
+// recomputes the scores.
+func (m Model) LayersFlash(b, s int) ([]Layer, error) { return m.layers(b, s, true) }
+
+func (m Model) layers(b, s int, flash bool) ([]Layer, error) {
 	if b < 1 || s < 1 {
 		return nil, fmt.Errorf("sim: model %s: microbatch size %d and sequence length %d must be positive", m.Name, b, s)
 	}
@@ -117,7 +126,7 @@ func (m Model) Layers(b, s int) ([]Layer, error) {
 		if err := blk.validate(); err != nil {
 			return nil, fmt.Errorf("sim: model %s block %d (%s): %w", m.Name, i, blk.Kind, err)
 		}
-		l := blk.layer(float64(b), float64(s))
+		l := blk.layer(float64(b), float64(s), flash)
 		for range blk.Count {
 			out = append(out, l)
 		}
@@ -248,8 +257,10 @@ func (blk Block) params() float64 {
 // A = 4·t²·b·h (scores and the weighted sum), F = L + A, B = L + 2A (both
 // operands of each attention product need gradients) and W = L. With
 // h×h Q/K/V/O and a 4h two-matrix MLP, L = 24tbh² and this is the paper's
-// F = tbh(24h + 4t), B = tbh(24h + 8t), W = 24tbh².
-func (blk Block) layer(b, s float64) Layer {
+// F = tbh(24h + 4t), B = tbh(24h + 8t), W = 24tbh². With flash attention
+// the backward first recomputes the scores QKᵀ (2t²bh, half of A), so
+// B = L + 2.5A, and the layer keeps no scores (see activation).
+func (blk Block) layer(b, s float64, flash bool) Layer {
 	t := blk.tokens(s)
 	h := float64(blk.Hidden)
 	l := Layer{Kind: blk.Kind, Params: blk.params(), Output: t * b * h * BytesPerElement}
@@ -277,7 +288,10 @@ func (blk Block) layer(b, s float64) Layer {
 		lin := 2 * t * b * weights
 		attn := 4 * t * t * b * h
 		l.Forward, l.BackwardInput, l.BackwardWeight = lin+attn, lin+2*attn, lin
-		l.Activation = blk.activation(b, t, widthVisited)
+		if flash {
+			l.BackwardInput += attn / 2
+		}
+		l.Activation = blk.activation(b, t, widthVisited, flash)
 		l.WeightGrad = blk.weightGrad(b, t, widthVisited, l.Activation)
 	case VisionEmbedding:
 		lin := 2 * t * b * float64(blk.In) * h
@@ -304,10 +318,17 @@ func (blk Block) layer(b, s float64) Layer {
 // tb(34h + 5at), REFERENCE.md §2. Generalised here to grouped-query K and V
 // (2tb·kv each) and to an MLP of width f (3tbh + 4tbf, or 3tbh + 6tbf when
 // gated, whose third matrix adds an intermediate); f is the width summed
-// over the experts a token visits for MoE.
-func (blk Block) activation(b, t, f float64) float64 {
+// over the experts a token visits for MoE. With flash attention the
+// softmax output and its dropout (5at²b) are not kept; each head keeps the
+// fp32 log-sum-exp of its rows instead, 4atb (the attention output, the
+// output projection's input, is kept either way).
+func (blk Block) activation(b, t, f float64, flash bool) float64 {
 	h, a, kv := float64(blk.Hidden), float64(blk.Heads), blk.kvWidth()
-	attention := 7*t*b*h + 4*t*b*kv + 5*a*t*t*b
+	scores := 5 * a * t * t * b
+	if flash {
+		scores = 4 * a * t * b
+	}
+	attention := 7*t*b*h + 4*t*b*kv + scores
 	intermediates := 4.0
 	if blk.Gated {
 		intermediates = 6
