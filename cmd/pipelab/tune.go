@@ -24,12 +24,16 @@ const tuneDescription = `
 Searches how to run a model preset on a pipeline of GPUs joined by a link:
 how to cut its layers into stages (balanced by simulated time, not by layer
 count), which schedule family runs them (which fixes the placement: loop or
-V) and with how many microbatches, within a memory limit per rank. Every
-candidate is timed by the event simulator under the GPU timing model.
+V, or for Chimera two pipelines that each run every part, so a rank holds
+two replicas) and with how many microbatches, within a memory limit per
+rank. Every candidate is timed by the event simulator under the GPU timing
+model.
 
 Prints the choice against Megatron-LM's way (layers split evenly by count,
 1F1B or interleaved 1F1B with 2 chunks, at the chosen microbatch count).
---out writes the chosen schedule as PyTorch CSV; --gantt and
+--out writes the chosen schedule as PyTorch CSV (the partition is printed,
+not written: "pipelab simulate --schedule" prices a CSV with the even
+split); --gantt and
 --baseline-gantt draw the two timelines (PNG or SVG by extension). Without
 --microbatches the tuner tries P, 2P and 4P: time per sample falls as the
 count grows, so it picks the largest that fits. "pipelab presets" lists the
@@ -205,14 +209,21 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	b, base := res.Best, res.Baseline
 	return tuneReport{
 		Model: f.presets.model, GPU: f.presets.gpu, Link: f.presets.link, Stages: f.stages, MemoryLimit: limit,
-		Schedule: b.Schedule.Family, Chunks: b.Table.Stages() / b.Table.Ranks(), Placement: b.Placement,
+		Schedule: b.Schedule.Family, Chunks: chunks(b.Table), Placement: b.Placement,
 		Microbatches: b.Microbatches, Partition: b.Partition,
 		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,
-		BaselineSchedule: base.Schedule.Family, BaselineChunks: base.Table.Stages() / base.Table.Ranks(),
+		BaselineSchedule: base.Schedule.Family, BaselineChunks: chunks(base.Table),
 		BaselinePartition: base.Partition, BaselineMakespan: base.Makespan, BaselinePerSample: base.PerSample,
 		BaselinePeakMemory: base.PeakMemory, BaselineFits: base.Fits,
 		Speedup: res.Speedup, Simulations: res.Simulations,
 	}
+}
+
+// chunks is the number of model parts per rank of t: its stages per rank,
+// except Chimera's, whose two pipelines each run one part per rank.
+func chunks(t *pipeline.Table) int {
+	_, parts := sim.ModelParts(t)
+	return parts / t.Ranks()
 }
 
 func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {

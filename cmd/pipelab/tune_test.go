@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -135,5 +136,93 @@ func TestTuneNothingFits(t *testing.T) {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr.String())
 		}
+	}
+}
+
+// TestTuneChimeraCSV tunes Chimera alone for vlm-7b on 2 × H100 and
+// follows its --out file through "pipelab check" and "pipelab simulate
+// --schedule". PyTorch's CSV carries no routes, so both infer them
+// (pipeline.ReadCSV). check steps the table as the library steps the
+// generated one. simulate --schedule prices a CSV with the even cut
+// (sim.GPUForTable): it reports what "simulate --kind chimera" reports for
+// the generated table, and, since the tuned cut of this heterogeneous model
+// is not the even one, not the tuner's makespan. The tuner's makespan is
+// recovered from the file read back with the tuner's partition
+// (sim.GPUForTablePartition), to the bit.
+func TestTuneChimeraCSV(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "chimera.csv")
+	preset := []string{"--model", "vlm-7b", "--gpu", "h100", "--link", "ib-ndr"}
+	var rep tuneReport
+	runJSON(t, append([]string{"tune", "--stages", "2", "--microbatches", "4", "--schedules", "chimera", "--memory", "1000",
+		"--out", out, "--format", "json"}, preset...), &rep)
+	if rep.Schedule != "chimera" || rep.Chunks != 1 || rep.Placement != "bidirectional" || len(rep.Partition) != 2 {
+		t.Fatalf("tuned %s ×%d, %s placement, partition %v; want chimera ×1, bidirectional, 2 parts", rep.Schedule, rep.Chunks, rep.Placement, rep.Partition)
+	}
+	gen, err := pipeline.Generate("chimera", pipeline.Shape{Ranks: 2, Microbatches: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var checked checkReport
+	runJSON(t, []string{"check", out, "--format", "json"}, &checked)
+	lowered, err := pipeline.Lower(pipeline.MergeIW(gen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := pipeline.Lockstep(lowered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (checkReport{Format: "compute_only", Ranks: 2, Stages: 4, Microbatches: 4, Steps: steps}); checked != want {
+		t.Errorf("check: %+v, want %+v", checked, want)
+	}
+
+	var read, generated simulateReport
+	runJSON(t, append([]string{"simulate", "--schedule", out, "--format", "json"}, preset...), &read)
+	runJSON(t, append([]string{"simulate", "--kind", "chimera", "--stages", "2", "--microbatches", "4", "--format", "json"}, preset...), &generated)
+	read.Schedule = generated.Schedule
+	if !reflect.DeepEqual(read, generated) {
+		t.Errorf("simulate --schedule of the tuned CSV\n%+v\nwant the generated table's\n%+v", read, generated)
+	}
+	model, _ := sim.LookupModel("vlm-7b")
+	gpu, _ := sim.LookupGPU("h100")
+	link, _ := sim.LookupLink("ib-ndr")
+	cfg := sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
+	layers, err := cfg.Layers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	even, err := sim.EvenPartition(layers, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(even, rep.Partition) || read.Makespan == rep.TunedMakespan {
+		t.Errorf("tuned partition %v (makespan %v) and even cut %v (makespan %v): want them to differ, or the test shows nothing",
+			rep.Partition, rep.TunedMakespan, even, read.Makespan)
+	}
+
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tab, err := pipeline.ReadCSV(f, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	priced, err := sim.GPUForTablePartition(cfg, tab, rep.Partition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := sim.Simulate(tab, priced, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sim.Makespan(tl); got != rep.TunedMakespan {
+		t.Errorf("the CSV read back with partition %v: makespan %v, want the tuner's %v", rep.Partition, got, rep.TunedMakespan)
+	}
+	if got := slices.Max(sim.PeakMemory(tl, priced)); got != rep.TunedPeakMemory {
+		t.Errorf("the CSV read back with partition %v: peak %v bytes, want the tuner's %v", rep.Partition, got, rep.TunedPeakMemory)
 	}
 }

@@ -1,6 +1,10 @@
 package sim
 
-import "pipelab/pipeline"
+import (
+	"fmt"
+
+	"pipelab/pipeline"
+)
 
 // ModelParts returns the part of the model each stage of t runs, and how
 // many parts the model is cut into. Stage s runs part s, except in a table
@@ -43,11 +47,49 @@ type StageModel interface {
 }
 
 // GPUForTable builds the GPU timing model for table t: the model's layers
-// cut over t's model parts (ModelParts) as NewGPUModel cuts them, each stage
-// priced as the part it runs.
+// cut over t's model parts (ModelParts) as NewGPUModel cuts them
+// (EvenPartition), each stage priced as the part it runs. It is
+// GPUForTablePartition with that even cut.
 func GPUForTable(cfg GPUConfig, t *pipeline.Table) (StageModel, error) {
+	layers, err := cfg.Layers()
+	if err != nil {
+		return nil, err
+	}
+	_, parts := ModelParts(t)
+	even, err := EvenPartition(layers, parts)
+	if err != nil {
+		return nil, err
+	}
+	return gpuForTable(cfg, t, layers, even)
+}
+
+// GPUForTablePartition builds the GPU timing model for table t with
+// partition[p] layers, in model order, on model part p (ModelParts): on
+// stage p of a table without Routes, and on every stage that replicates
+// part p in one with Routes (Chimera's stages p and P+p), so that a rank
+// holding two replicas holds the weights of both. The partition must have
+// one entry per model part, each at least one layer, and cover the
+// model's layers.
+func GPUForTablePartition(cfg GPUConfig, t *pipeline.Table, partition []int) (StageModel, error) {
+	layers, err := cfg.Layers()
+	if err != nil {
+		return nil, err
+	}
+	return gpuForTable(cfg, t, layers, partition)
+}
+
+// gpuForTable is GPUForTablePartition with the model's layers at hand.
+func gpuForTable(cfg GPUConfig, t *pipeline.Table, layers []Layer, partition []int) (StageModel, error) {
 	part, parts := ModelParts(t)
-	g, err := NewGPUModel(cfg, parts)
+	if len(partition) != parts {
+		what := fmt.Sprintf("%d stages", t.Stages())
+		if t.Routes != nil {
+			what = fmt.Sprintf("%d stages on %d routes", t.Stages(), len(t.Routes))
+		}
+		return nil, fmt.Errorf("sim: model %s: partition %v has %d entries; the table's %s run %d model parts, one entry each",
+			cfg.Model.Name, partition, len(partition), what, parts)
+	}
+	g, err := newGPUModel(cfg, layers, partition)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,10 @@
 // Package tune searches for the fastest way to run a model through a
 // pipeline of GPUs: how its layers are cut into stages, how the stages are
-// placed on the ranks (loop or V, as the schedule family implies), which
-// schedule family runs them and with how many microbatches, within a
-// memory limit per rank.
+// placed on the ranks (loop or V, as the schedule family implies, or
+// Chimera's two pipelines, which run the same P parts in opposite
+// directions so that each rank holds two replicas), which schedule family
+// runs them and with how many microbatches, within a memory limit per
+// rank.
 //
 // Layers are priced by the GPU timing model of package sim, so a
 // heterogeneous model (a vision encoder in front of a decoder, MoE layers,

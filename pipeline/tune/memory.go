@@ -28,7 +28,9 @@ func forwardStages(t *pipeline.Table) []bool {
 // memoryFloor is a lower bound on the largest per-rank peak that
 // sim.PeakMemory would report for the table under mem, computed without
 // simulating. A rank holds the static bytes (weights, gradients, optimizer
-// state) of all its stages for the whole run. Right after a plain forward
+// state) of all its stages for the whole run: with Routes, mem prices a
+// stage as the part it replicates (sim.GPUForTablePartition), so a
+// Chimera rank holds both its replicas' bytes. Right after a plain forward
 // of stage s it holds at least that forward's activations, since the held
 // total never falls below zero (an action that frees activations runs
 // after the forward that kept them: a backward depends on its forward, on
@@ -87,7 +89,7 @@ func nothingFits(p Problem, found []*Candidate) error {
 			least = c
 		}
 	}
-	g, err := sim.NewGPUModelPartition(p.Config, least.Partition)
+	g, err := sim.GPUForTablePartition(p.Config, least.Table, least.Partition)
 	if err != nil {
 		return fmt.Errorf("tune: %s: %w", least.Schedule, err)
 	}

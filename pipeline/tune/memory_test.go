@@ -10,14 +10,15 @@ import (
 	"pipelab/pipeline/sim"
 )
 
-// checkFloor simulates table t under the GPU model for part and fails if
+// checkFloor simulates table t under the GPU model for part (one entry per
+// model part, sim.GPUForTablePartition) and fails if
 // memoryFloor exceeds the peak sim.PeakMemory reports: pruning by the
 // floor would then drop a candidate that fits. Under the Fixed policy the
 // floor is the fixed-order walk (sim.FixedPeakMemory), which must equal
 // the simulated peak exactly, not merely stay below it.
 func checkFloor(t *testing.T, c sim.GPUConfig, tab *pipeline.Table, part []int, opt sim.Options, what string) {
 	t.Helper()
-	g, err := sim.NewGPUModelPartition(c, part)
+	g, err := sim.GPUForTablePartition(c, tab, part)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,8 @@ func noisy(pol sim.Policy) sim.Options {
 
 // TestMemoryFloorBelowPeak checks the bound against the simulator over
 // model presets (dense, vision-language, MoE), every default schedule
-// (split ones included: zb-h1, zb-h2, interleaved-zb, zb-v), two depths,
+// (split ones included: zb-h1, zb-h2, interleaved-zb, zb-v; and Chimera,
+// whose ranks hold two replicas), two depths,
 // two microbatch counts, both execution policies with and without
 // variability and two partitions each (even by count and balanced by
 // time).
@@ -69,11 +71,12 @@ func TestMemoryFloorBelowPeak(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", sc, err)
 					}
-					even, err := sim.EvenPartition(layers, tab.Stages())
+					_, parts := sim.ModelParts(tab)
+					even, err := sim.EvenPartition(layers, parts)
 					if err != nil {
 						t.Fatal(err)
 					}
-					balanced, err := BalancedPartition(seconds, tab.Stages())
+					balanced, err := BalancedPartition(seconds, parts)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -87,7 +90,7 @@ func TestMemoryFloorBelowPeak(t *testing.T) {
 			}
 		}
 	}
-	// 3 models × 2 depths × 10 schedules × 2 counts × 4 options × 2 partitions.
+	// 3 models × 2 depths × 11 schedules × 2 counts × 4 options × 2 partitions.
 	if want := 3 * 2 * len(DefaultSchedules) * 2 * 4 * 2; checked != want {
 		t.Errorf("checked %d cases, want %d", checked, want)
 	}
@@ -95,21 +98,39 @@ func TestMemoryFloorBelowPeak(t *testing.T) {
 
 // TestMemoryFloorEveryPartition checks the bound on every contiguous
 // partition of random heterogeneous tiny models under the schedules of
-// the brute-force test.
+// the brute-force test, on 2 ranks and, for Chimera (whose 4-rank table
+// puts parts r and 3-r on rank r), on 4 ranks too, under both policies.
 func TestMemoryFloorEveryPartition(t *testing.T) {
 	src := rand.New(rand.NewPCG(5, 1))
+	chimera := 0
 	for trial := range 3 {
-		p := tinyProblem(src, 2, 7)
-		layers, _ := p.Config.Layers()
-		for _, sc := range p.Schedules {
-			tab, err := pipeline.Generate(sc.Family, pipeline.Shape{Ranks: p.Ranks, Microbatches: 2 * p.Ranks, Chunks: sc.Chunks})
-			if err != nil {
-				t.Fatal(err)
+		for _, ranks := range []int{2, 4} {
+			p := tinyProblem(src, ranks, 9)
+			layers, _ := p.Config.Layers()
+			for _, sc := range p.Schedules {
+				if ranks == 4 && sc.Family != "chimera" {
+					continue
+				}
+				tab, err := pipeline.Generate(sc.Family, pipeline.Shape{Ranks: p.Ranks, Microbatches: 2 * p.Ranks, Chunks: sc.Chunks})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, parts := sim.ModelParts(tab)
+				compositions(len(layers), parts, func(part []int) {
+					for _, opt := range []sim.Options{{Policy: sim.Fixed}, {Policy: sim.Ready}} {
+						checkFloor(t, p.Config, tab, part, opt, fmt.Sprintf("trial %d P=%d %s", trial, ranks, sc))
+						if sc.Family == "chimera" {
+							chimera++
+						}
+					}
+				})
 			}
-			compositions(len(layers), tab.Stages(), func(part []int) {
-				checkFloor(t, p.Config, tab, part, sim.Options{}, fmt.Sprintf("trial %d %s", trial, sc))
-			})
 		}
+	}
+	// Per trial: C(8, 1) partitions into 2 parts and C(8, 3) into 4, each
+	// under two policies.
+	if want := 3 * 2 * (8 + 56); chimera != want {
+		t.Errorf("checked %d Chimera cases, want %d", chimera, want)
 	}
 }
 
@@ -121,9 +142,8 @@ func TestMemoryFloorEveryPartition(t *testing.T) {
 // any that does not; it may only save simulations.
 func TestPruningKeepsChoice(t *testing.T) {
 	src := rand.New(rand.NewPCG(7, 1))
-	shapes := []struct{ ranks, layers, trials int }{{2, 7, 4}, {3, 8, 2}}
 	saved := 0
-	for _, sh := range shapes {
+	for _, sh := range bruteShapes {
 		for trial := range sh.trials {
 			p := tinyProblem(src, sh.ranks, sh.layers)
 			all := bruteForce(t, p)

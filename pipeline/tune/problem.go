@@ -24,14 +24,16 @@ func (s Schedule) String() string {
 
 // DefaultSchedules are the synchronous (flush) families the tuner tries
 // when a Problem names none: one stage per rank, interleaved in loop
-// placement with 2 and 4 chunks, and V-shaped. Chimera is left out because
-// it replicates the model in two pipelines, which the layer partition does
-// not describe; the asynchronous families are left out because they change
-// the optimizer, not only the time.
+// placement with 2 and 4 chunks, V-shaped, and Chimera's two pipelines
+// (one stage per rank in each: the layers are cut into P parts, each
+// replicated on two ranks, sim.ModelParts; it needs an even P and M a
+// multiple of P, and other shapes are skipped with the generator's
+// reason). The asynchronous families are left out because they change the
+// optimizer, not only the time.
 var DefaultSchedules = []Schedule{
 	{"gpipe", 1}, {"1f1b", 1}, {"zb-h1", 1}, {"zb-h2", 1},
 	{"interleaved-1f1b", 2}, {"interleaved-1f1b", 4}, {"looped-bfs", 2},
-	{"interleaved-zb", 2}, {"zb-v", 2}, {"hanayo", 2},
+	{"interleaved-zb", 2}, {"zb-v", 2}, {"hanayo", 2}, {"chimera", 1},
 }
 
 // Problem is what to tune: a model on GPUs joined by a link, in a
@@ -116,9 +118,13 @@ func layerSeconds(c sim.GPUConfig, layers []sim.Layer) []float64 {
 	return out
 }
 
-// placementName names a table's stage→rank map.
+// placementName names a table's stage→rank map; a table with Routes is
+// "bidirectional" (Chimera's map is the V one, but its second half
+// replicates the first rather than continuing it).
 func placementName(t *pipeline.Table) string {
 	switch {
+	case t.Routes != nil:
+		return "bidirectional"
 	case slices.Equal(t.Placement, pipeline.LoopPlacement(t.Stages(), t.Ranks())):
 		return "loop"
 	case slices.Equal(t.Placement, pipeline.VPlacement(t.Stages(), t.Ranks())):

@@ -17,10 +17,15 @@ import (
 // Candidate is one way to run the model, simulated.
 type Candidate struct {
 	Schedule Schedule
-	// Placement is "loop" or "v" (stage s on rank s mod P, or zig-zag).
+	// Placement is "loop" or "v" (stage s on rank s mod P, or zig-zag),
+	// or "bidirectional" for a table with Routes (Chimera: stage s on rank
+	// s, its replica P+s on rank P-1-s).
 	Placement    string
 	Microbatches int
-	// Partition is the number of layers on each stage, in model order.
+	// Partition is the number of layers on each model part, in model
+	// order (sim.ModelParts): on each stage, or in a table with Routes on
+	// each part that a stage of every route runs (Chimera: P parts, part
+	// p on stages p and P+p).
 	Partition []int
 	// Makespan is the simulated time of one iteration, seconds.
 	Makespan float64
@@ -84,6 +89,7 @@ type search struct {
 	mbs     int
 
 	table    *pipeline.Table
+	layout   layout // the model parts of table and their ranks
 	forwards []bool // forwardStages of table
 	seen     map[string]*Candidate
 	sims     int
@@ -93,11 +99,14 @@ type search struct {
 // problem. For each schedule and count it simulates every partition when
 // there are at most Problem.Exhaustive of them; otherwise it starts from
 // three partitions, the one that balances per-layer compute time over the
-// stages (BalancedPartition), the even split by count, and one that
+// model parts (BalancedPartition), the even split by count, and one that
 // balances it over the ranks, and improves each by moving one layer at a
-// time from one stage to another (between neighbouring stages, else off
+// time from one part to another (between neighbouring parts, else off
 // the busiest rank or onto the idlest) while the simulated time per sample
 // falls (or, while no candidate fits, the peak memory or its bound).
+// The layers are cut into the table's model parts (sim.ModelParts): one
+// per stage, except in a table with Routes, where the stages of each
+// route run replicas of the same parts (Chimera: P parts for 2P stages).
 // A partition whose lower bound on peak memory (static bytes plus
 // activations the rank must hold, see memoryFloor) exceeds the limit is
 // not simulated: it cannot fit.
@@ -172,30 +181,32 @@ func Tune(p Problem) (*Result, error) {
 }
 
 // run searches one schedule at one microbatch count. A schedule that
-// cannot be generated for the shape, or has more stages than the model
-// has layers, is a reason to skip, not an error.
+// cannot be generated for the shape (Chimera with odd P, or M not a
+// multiple of P), or cuts the model into more parts than it has layers, is
+// a reason to skip, not an error.
 func (s *search) run() (*Candidate, string, error) {
 	t, err := pipeline.Generate(s.sched.Family, pipeline.Shape{Ranks: s.p.Ranks, Microbatches: s.mbs, Chunks: s.sched.Chunks})
 	if err != nil {
 		return nil, fmt.Sprintf("%s with %d microbatches: %v", s.sched, s.mbs, err), nil
 	}
-	if t.Stages() > len(s.layers) {
-		return nil, fmt.Sprintf("%s: %d stages for %d layers", s.sched, t.Stages(), len(s.layers)), nil
+	lay := newLayout(t)
+	if lay.parts > len(s.layers) {
+		return nil, fmt.Sprintf("%s: %d model parts for %d layers", s.sched, lay.parts, len(s.layers)), nil
 	}
-	s.table, s.forwards, s.seen = t, forwardStages(t), map[string]*Candidate{}
-	if n := Partitions(len(s.layers), t.Stages(), s.p.Exhaustive); n <= s.p.Exhaustive {
+	s.table, s.layout, s.forwards, s.seen = t, lay, forwardStages(t), map[string]*Candidate{}
+	if n := Partitions(len(s.layers), lay.parts, s.p.Exhaustive); n <= s.p.Exhaustive {
 		best, err := s.enumerate()
 		return best, "", err
 	}
-	balanced, err := BalancedPartition(s.seconds, t.Stages())
+	balanced, err := BalancedPartition(s.seconds, lay.parts)
 	if err != nil {
 		return nil, "", err
 	}
 	starts := [][]int{balanced}
-	if even, err := sim.EvenPartition(s.layers, t.Stages()); err == nil {
+	if even, err := sim.EvenPartition(s.layers, lay.parts); err == nil {
 		starts = append(starts, even)
 	}
-	starts = append(starts, rankBalanced(balanced, t.Placement, t.Ranks(), s.seconds))
+	starts = append(starts, rankBalanced(balanced, lay, s.seconds))
 	starts = distinct(starts)
 	var best *Candidate
 	for _, start := range starts {
@@ -225,7 +236,7 @@ func distinct(parts [][]int) [][]int {
 // enumerate simulates every contiguous partition and returns the best.
 func (s *search) enumerate() (*Candidate, error) {
 	var best *Candidate
-	err := EachPartition(len(s.layers), s.table.Stages(), func(part []int) error {
+	err := EachPartition(len(s.layers), s.layout.parts, func(part []int) error {
 		c, err := s.evaluate(part)
 		if err == nil && better(c, best) {
 			best = c
@@ -249,10 +260,10 @@ func (s *search) timed(best *Candidate) (*Candidate, error) {
 	return simulate(s.p, s.table, s.sched, best.Partition)
 }
 
-// climb moves one layer from one stage to another, taking the best move
-// each round, until no move improves the candidate. Moves between
-// neighbouring stages are tried first; when none helps, the rankMoves
-// between stages further apart.
+// climb moves one layer from one model part to another, taking the best
+// move each round, until no move improves the candidate. Moves between
+// neighbouring parts are tried first; when none helps, the rankMoves
+// between parts further apart.
 func (s *search) climb(start []int) (*Candidate, error) {
 	cur, err := s.evaluate(start)
 	if err != nil {
@@ -262,7 +273,7 @@ func (s *search) climb(start []int) (*Candidate, error) {
 	for {
 		next, err := s.bestMove(cur, adjacent)
 		if err == nil && next == nil {
-			far := rankMoves(cur.Partition, s.table.Placement, s.table.Ranks(), s.seconds)
+			far := rankMoves(cur.Partition, s.layout, s.seconds)
 			next, err = s.bestMove(cur, far)
 		}
 
@@ -305,7 +316,7 @@ func (s *search) evaluate(part []int) (*Candidate, error) {
 	if c, ok := s.seen[key]; ok {
 		return c, nil
 	}
-	g, err := sim.NewGPUModelPartition(s.p.Config, part)
+	g, err := sim.GPUForTablePartition(s.p.Config, s.table, part)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %s: %w", s.sched, err)
 	}
@@ -325,17 +336,18 @@ func (s *search) evaluate(part []int) (*Candidate, error) {
 	return c, nil
 }
 
-// simulate times table t under the GPU model with the given partition.
+// simulate times table t under the GPU model with the given partition of
+// the layers into t's model parts (sim.GPUForTablePartition).
 func simulate(p Problem, t *pipeline.Table, sched Schedule, part []int) (*Candidate, error) {
-	g, err := sim.NewGPUModelPartition(p.Config, part)
+	g, err := sim.GPUForTablePartition(p.Config, t, part)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %s: %w", sched, err)
 	}
 	return simulateModel(p, t, sched, part, g)
 }
 
-// simulateModel times table t under g, the GPU model built for part.
-func simulateModel(p Problem, t *pipeline.Table, sched Schedule, part []int, g *sim.GPUModel) (*Candidate, error) {
+// simulateModel times table t under g, the GPU model built for t and part.
+func simulateModel(p Problem, t *pipeline.Table, sched Schedule, part []int, g sim.StageModel) (*Candidate, error) {
 	tl, err := sim.Simulate(t, g, p.Sim)
 	if err != nil {
 		return nil, fmt.Errorf("tune: simulating %s with %d microbatches, partition %v: %w", sched, t.Microbatches, part, err)
