@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"pipelab/pipeline"
@@ -227,7 +228,10 @@ type costFlags struct {
 	cost                  string
 	fwd, bwd, wgrad, comm float64
 	presets               presetFlags
-	set                   map[string]bool
+	// partition, when not nil, is the layers of each model part under the
+	// GPU model (simulate --partition); nil cuts the model evenly.
+	partition []int
+	set       map[string]bool
 }
 
 func (c *costFlags) register(fs *flag.FlagSet) {
@@ -297,8 +301,12 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	if err != nil {
 		return pricing{}, err
 	}
-	gm, err := sim.GPUForTable(cfg, t)
-	if err != nil {
+	var gm sim.StageModel
+	if c.partition != nil {
+		if gm, err = sim.GPUForTablePartition(cfg, t, c.partition); err != nil {
+			return pricing{}, fmt.Errorf("--partition: %w", err)
+		}
+	} else if gm, err = sim.GPUForTable(cfg, t); err != nil {
 		return pricing{}, err
 	}
 	whole, err := sim.NewGPUModel(cfg, t.Ranks())
@@ -313,7 +321,23 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 		share.TW += sc.TW / float64(t.Ranks())
 	}
 	return pricing{cost: gm, memory: gm, sizer: gm, share: share,
-		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d; seconds)", c.presets.model, c.presets.gpu, c.presets.link, c.presets.microbatchSize, c.presets.seqLen)}, nil
+		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d%s; seconds)", c.presets.model, c.presets.gpu, c.presets.link, c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
+}
+
+// costNote names the GPU model's options that are not the default.
+func (c *costFlags) costNote() string {
+	var note string
+	if c.presets.flash {
+		note += ", flash attention"
+	}
+	if c.partition != nil {
+		parts := make([]string, len(c.partition))
+		for i, n := range c.partition {
+			parts[i] = strconv.Itoa(n)
+		}
+		note += ", partition " + strings.Join(parts, " ")
+	}
+	return note
 }
 
 // unitShare is what unit costs make of one rank's share of the model: one

@@ -126,6 +126,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	f.shape.register(fs)
 	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV instead of --kind")
 	f.costs.register(fs)
+	fs.Func("partition", "with --model: layers of each model part, comma-separated in model order (as pipelab tune reports it; default: an even cut)", f.setPartition)
 	fs.StringVar(&f.policy, "policy", "fixed", "execution policy: fixed (row order) or ready (best-ranked ready action)")
 	fs.StringVar(&f.hint, "hint", "table", "ready policy's ranking: table, bf (backward first) or bfw (I, then F, then W)")
 	fs.StringVar(&f.patience, "patience", "plan", "ready policy, table hint: wait for the row's next action as long as the fixed order would (plan) or not at all (none)")
@@ -158,6 +159,20 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) })
+}
+
+// setPartition parses --partition L0,L1,...
+func (f *simulateFlags) setPartition(v string) error {
+	var part []int
+	for _, field := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil || n < 1 {
+			return fmt.Errorf("want positive layer counts separated by commas, got %q", v)
+		}
+		part = append(part, n)
+	}
+	f.costs.partition = part
+	return nil
 }
 
 // addStraggler parses one --straggler RANK:FACTOR.
@@ -207,6 +222,9 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 	}
 	if err := f.costs.check(); err != nil {
 		return opt, err
+	}
+	if f.costs.partition != nil && f.costs.kind() != "gpu" {
+		return opt, fmt.Errorf("--partition cuts the model of --model: give --model too")
 	}
 	var err error
 	if opt.Policy, err = sim.ParsePolicy(f.policy); err != nil {

@@ -180,6 +180,8 @@ func TestSimulateCommandRejects(t *testing.T) {
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gantt", "x.jpg"}, "--gantt"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gpu", "h100"}, "--model"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--patience", "none"}, "--policy ready"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--partition", "1,2,3,4"}, "--model"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "llama-7b", "--partition", "8,x"}, "positive layer counts"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--policy", "ready", "--hint", "bfw", "--patience", "none"}, "--hint table"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--policy", "ready", "--patience", "soon"}, "--patience"},
 	} {
@@ -257,5 +259,39 @@ func TestSimulateCommandFlashAttention(t *testing.T) {
 	}
 	if !(flash.Makespan > plain.Makespan) {
 		t.Errorf("the recomputed scores should cost time: %v against %v", flash.Makespan, plain.Makespan)
+	}
+}
+
+// The schedule pipelab tune writes, read back with the partition it
+// reports, prices exactly as the tuner priced it: the same table (the CSV
+// round trip is tested in pipeline), the same cut of the layers, the same
+// simulator. Chimera's replicas take one partition entry per model part;
+// zb-v and interleaved-zb cut a heterogeneous model into 8 stages on 4
+// ranks.
+func TestSimulateCommandTunedPartition(t *testing.T) {
+	for _, tc := range []struct{ model, link, stages, schedules string }{
+		{"gpt-1.3b", "nvlink", "2", "chimera"}, {"vlm-7b", "ib-ndr", "4", "chimera"}, {"vlm-7b", "ib-ndr", "4", "zb-v:2,interleaved-zb:2"},
+	} {
+		csv := filepath.Join(t.TempDir(), "tuned.csv")
+		var tuned tuneReport
+		runJSON(t, []string{"tune", "--model", tc.model, "--gpu", "h100", "--link", tc.link, "--stages", tc.stages, "--schedules", tc.schedules,
+			"--out", csv, "--format", "json"}, &tuned)
+		parts := make([]string, len(tuned.Partition))
+		for i, n := range tuned.Partition {
+			parts[i] = strconv.Itoa(n)
+		}
+		var rep simulateReport
+		runJSON(t, []string{"simulate", "--schedule", csv, "--model", tc.model, "--gpu", "h100", "--link", tc.link,
+			"--partition", strings.Join(parts, ","), "--format", "json"}, &rep)
+		if rep.Makespan != tuned.TunedMakespan {
+			t.Errorf("%s (%s): simulated %v, tuner %v", tc.model, tuned.Schedule, rep.Makespan, tuned.TunedMakespan)
+		}
+		var peak float64
+		for _, r := range rep.Ranks {
+			peak = max(peak, r.PeakMemoryBytes)
+		}
+		if peak != tuned.TunedPeakMemory {
+			t.Errorf("%s (%s): peak %v bytes, tuner %v", tc.model, tuned.Schedule, peak, tuned.TunedPeakMemory)
+		}
 	}
 }
