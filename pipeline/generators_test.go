@@ -36,10 +36,12 @@ var refusals = map[string][]string{
 	"pipedream":        {"chunks must be 1"},
 	"localsgd":         {"chunks must be 1"},
 	"interleaved-zb":   {"multiple of the number of rounds"},
+	"dualpipev":        {"chunks must be 2", "M >= 2P"},
 }
 
 // unitTimeFamilies place every action at its idealised unit-time column.
-// (interleaved-zb keeps PyTorch's own padding, which delays forwards only.)
+// (interleaved-zb keeps PyTorch's own padding, which delays forwards only;
+// dualpipev's OVERLAP_F_B cells are checked by TestDualPipeVUnitGrid.)
 var unitTimeFamilies = map[string]bool{
 	"gpipe": true, "1f1b": true, "interleaved-1f1b": true, "looped-bfs": true, "zb-h1": true, "zb-h2": true,
 	"zb-v": true, "chimera": true, "hanayo": true, "pipedream": true, "localsgd": true,
@@ -240,7 +242,7 @@ func mustGenerate(t *testing.T, family string, sh Shape) *Table {
 
 func TestFamiliesListEveryGenerator(t *testing.T) {
 	want := []string{"gpipe", "1f1b", "interleaved-1f1b", "looped-bfs", "zb-h1", "zb-h2", "zb-v",
-		"chimera", "hanayo", "pipedream", "localsgd"}
+		"chimera", "hanayo", "pipedream", "localsgd", "dualpipev"}
 	have := map[string]Family{}
 	for _, f := range Families() {
 		have[f.Name] = f

@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"pipelab/pipeline"
 )
 
 // runCLI runs pipelab in process and returns its exit code and output.
@@ -112,5 +116,85 @@ func TestScheduleHelp(t *testing.T) {
 	code, _, errs := runCLI("schedule", "--help")
 	if code != 0 || !strings.Contains(errs, "--microbatches") {
 		t.Errorf("exit %d, help %q", code, errs)
+	}
+}
+
+// TestScheduleDualPipeVCSVRoundTrip writes DualPipeV (P = 3, M = 8) as CSV,
+// with and without --comms, reads it back and checks it. The compute_only
+// file must hold the overlapped chunks as OVERLAP_F_B cells, as many as
+// the phases of DeepSeek's dualpipev.py give: on rank r, 2(M - 2P + r + 1)
+// in the main phase (one fewer on the last rank, which runs its first pair
+// apart) and P - r - 1 after it: (6 + 2) + (8 + 1) + (10 - 1) = 26 here. Read back, it is
+// the generated table cell for cell, and "pipelab check" reports the shape
+// and the lockstep step count of the table it came from, lowered the way
+// check lowers each format.
+func TestScheduleDualPipeVCSVRoundTrip(t *testing.T) {
+	const p, m = 3, 8
+	gen, err := pipeline.Generate("dualpipev", pipeline.Shape{Ranks: p, Microbatches: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"schedule", "--kind", "dualpipev", "--stages", "3", "--microbatches", "8", "--format", "csv"}
+	code, out, errs := runCLI(base...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if got := strings.Count(out, ")OVERLAP_F_B"); got != 26 {
+		t.Errorf("%d OVERLAP_F_B cells, want 26", got)
+	}
+	back, err := pipeline.ReadCSV(strings.NewReader(out), "dualpipev.csv")
+	if err != nil {
+		t.Fatalf("reading the CSV back: %v", err)
+	}
+	if len(back.Rows) != len(gen.Rows) || !slices.Equal(back.Placement, gen.Placement) || back.Microbatches != m {
+		t.Fatalf("read back %d rows, placement %v, %d microbatches; want %d, %v, %d",
+			len(back.Rows), back.Placement, back.Microbatches, len(gen.Rows), gen.Placement, m)
+	}
+	for r := range gen.Rows {
+		if !slices.Equal(back.Rows[r], gen.Rows[r]) {
+			t.Errorf("rank %d read back as %v, want %v", r, back.Rows[r], gen.Rows[r])
+		}
+	}
+	// check merges adjacent I and W and drops bubbles before lowering a
+	// compute_only file, and runs a compute_comms file as written.
+	lowered, err := pipeline.Lower(pipeline.MergeIW(gen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	computeSteps, err := pipeline.Lockstep(lowered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withComms, err := pipeline.Lower(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commsSteps, err := pipeline.Lockstep(withComms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		extra  []string
+		format string
+		steps  int
+	}{{nil, "compute_only", computeSteps}, {[]string{"--comms"}, "compute_comms", commsSteps}} {
+		code, csv, errs := runCLI(append(base, tc.extra...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.extra, code, errs)
+		}
+		file := writeFile(t, "dualpipev.csv", csv)
+		code, rep, errs := runCLI("check", file, "--format", "json")
+		if code != 0 {
+			t.Errorf("%v: check: exit %d: %s", tc.extra, code, errs)
+			continue
+		}
+		var got checkReport
+		if err := json.Unmarshal([]byte(rep), &got); err != nil {
+			t.Fatalf("check output %q: %v", rep, err)
+		}
+		want := checkReport{Format: tc.format, Ranks: p, Stages: 2 * p, Microbatches: m, Steps: tc.steps}
+		if got != want {
+			t.Errorf("%v: check reports %+v, want %+v", tc.extra, got, want)
+		}
 	}
 }

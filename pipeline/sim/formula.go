@@ -60,6 +60,20 @@ func ClosedForm(family string, sh pipeline.Shape, c StageCost) (e Estimate, ok b
 			return Estimate{}, false
 		}
 		return withBubble(0, min(2*p, 2*m), "ZB-V: zero bubble at P·M_B (2P chunk activations) when T_F = T_B = T_W (arXiv 2401.10241)")
+	case "dualpipev":
+		// DualPipe's README (deepseek-ai/DualPipe; arXiv 2412.19437 §3.2)
+		// gives the bubble (PP/2 - 1)(F&B + B - 3W) for PP stages (even),
+		// which DualPipeV runs on PP/2 ranks: PP = 2P. F, B (a full
+		// backward), W and F&B (an overlapped pair) are times of one chunk,
+		// half a rank share here; both halves of an F&B share one GPU, so
+		// F&B = F + B. Per chunk, (P - 1)(F + 2B_I - W) with B_I the input
+		// gradient. The simulation meets it exactly when T_F = T_B >= T_W
+		// (dualpipev_test.go). Activations: PP + 1 of one stage each, 2P + 1
+		// chunk activations, which the simulator's count reaches on the last
+		// rank (it runs its first F and B apart, not overlapped).
+		f, b, w := c.TF/2, c.TB/2, c.TW/2
+		return withBubble(max(0, (p-1)*((f+b+w)+(b+w)-3*w)), 2*p+1,
+			"DualPipeV: bubble (PP/2 - 1)(F&B + B - 3W) per chunk with PP = 2P stages, F&B = F + B, PP + 1 chunk activations (DualPipe README, arXiv 2412.19437)")
 	case "chimera":
 		// Bubble ratio (D - 2)/(2N + D - 2) of the iteration (arXiv
 		// 2107.06925, Table 1), i.e. (P - 2)/2 slots of one microbatch's work.

@@ -29,6 +29,7 @@ func TestFormulaMatchesSimulation(t *testing.T) {
 		{"zb-h2", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 1, TB: 2, TW: 1}, true},
 		{"zb-v", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 2, TB: 2, TW: 2}, true},
 		{"chimera", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 1, TB: 1}, false},
+		{"dualpipev", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 2, TB: 2, TW: 2}, false},
 	}
 	for _, tc := range cases {
 		est, ok := ClosedForm(tc.family, tc.sh, tc.cost)
