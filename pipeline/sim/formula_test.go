@@ -83,13 +83,7 @@ func TestFormulaModelParts(t *testing.T) {
 	if got := ForRankShare(il, StageCost{TF: 2, TB: 4, TW: 1}, 0.5); got.TF != 1 || got.TB != 2 || got.TW != 0.5 || got.Comm != 0.5 {
 		t.Errorf("interleaved V=2 rank share: %+v, want half per chunk", got)
 	}
-	model, err := LookupModel("llama-7b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gpu, _ := LookupGPU("h100")
-	link, _ := LookupLink("ib-ndr")
-	cfg := GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
+	cfg := presetConfig(t, "llama-7b", "h100", "ib-ndr")
 	priced, err := GPUForTable(cfg, chimera)
 	if err != nil {
 		t.Fatal(err)

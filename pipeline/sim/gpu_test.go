@@ -296,18 +296,13 @@ func TestTransformerLayerFlashAttention(t *testing.T) {
 // activation bytes are the sum of its layers' and its input-gradient time
 // their FLOPs over the throughput.
 func TestGPUModelFlashAttention(t *testing.T) {
-	model, err := LookupModel("llama-7b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gpu, _ := LookupGPU("h100")
-	link, _ := LookupLink("ib-ndr")
-	cfg := GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048, FlashAttention: true}
+	cfg := presetConfig(t, "llama-7b", "h100", "ib-ndr")
+	cfg.FlashAttention = true
 	g, err := NewGPUModel(cfg, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	layers, err := model.LayersFlash(1, 2048)
+	layers, err := cfg.Model.LayersFlash(1, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}

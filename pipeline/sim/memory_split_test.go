@@ -273,10 +273,7 @@ func TestZBH1PeakLlama7B(t *testing.T) {
 // family that generates at P = 4, M = 8 (unsplit, split, interleaved,
 // V-shaped, Chimera's two pipelines, PipeDream).
 func TestFixedPeakMemoryMatchesSimulation(t *testing.T) {
-	mod, _ := LookupModel("gpt-1.3b")
-	gpu, _ := LookupGPU("h100")
-	link, _ := LookupLink("ib-ndr")
-	cfg := GPUConfig{Model: mod, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
+	cfg := presetConfig(t, "gpt-1.3b", "h100", "ib-ndr")
 	var checked []string
 	for _, f := range pipeline.Families() {
 		tab, err := pipeline.Generate(f.Name, pipeline.Shape{Ranks: 4, Microbatches: 8, Chunks: 2})
@@ -311,10 +308,7 @@ func TestFixedPeakMemoryMatchesSimulation(t *testing.T) {
 // TestReplicatedWeightGrad: a table whose stages replicate model parts
 // (Chimera) prices M_W of each stage as the part it runs.
 func TestReplicatedWeightGrad(t *testing.T) {
-	mod, _ := LookupModel("gpt-1.3b")
-	gpu, _ := LookupGPU("h100")
-	link, _ := LookupLink("ib-ndr")
-	cfg := GPUConfig{Model: mod, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
+	cfg := presetConfig(t, "gpt-1.3b", "h100", "ib-ndr")
 	tab := generate(t, "chimera", pipeline.Shape{Ranks: 4, Microbatches: 4})
 	model, err := GPUForTable(cfg, tab)
 	if err != nil {

@@ -13,13 +13,7 @@ import (
 // messages and all-reduce alike. With the even cut it is GPUForTable. A
 // table without Routes gets the plain GPU model of the partition.
 func TestGPUForTablePartition(t *testing.T) {
-	model, err := LookupModel("vlm-7b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gpu, _ := LookupGPU("h100")
-	link, _ := LookupLink("ib-ndr")
-	cfg := GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
+	cfg := presetConfig(t, "vlm-7b", "h100", "ib-ndr")
 	const p = 4
 	chimera, err := pipeline.Generate("chimera", pipeline.Shape{Ranks: p, Microbatches: p})
 	if err != nil {

@@ -31,18 +31,7 @@ func allFamilies(t *testing.T) []*pipeline.Table {
 // communicating and GPU-model costs. The comparison is exact because both
 // runs add the same durations in the same order.
 func TestPolicyReadyTableReproducesFixed(t *testing.T) {
-	gpu, err := LookupGPU("h100")
-	if err != nil {
-		t.Fatal(err)
-	}
-	link, err := LookupLink("ib-ndr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := LookupModel("vlm-7b")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := presetConfig(t, "vlm-7b", "h100", "ib-ndr")
 	runs := 0
 	for _, f := range pipeline.Families() {
 		for ranks := 1; ranks <= 5; ranks++ {
@@ -59,7 +48,7 @@ func TestPolicyReadyTableReproducesFixed(t *testing.T) {
 				for s := range uneven.Stages {
 					uneven.Stages[s] = StageCost{TF: float64(1 + s%3), TB: float64(2 + s%2), TW: 1}
 				}
-				g, err := NewGPUModel(GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, tb.Stages())
+				g, err := NewGPUModel(cfg, tb.Stages())
 				if err != nil {
 					t.Fatal(err)
 				}

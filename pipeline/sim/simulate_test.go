@@ -20,6 +20,25 @@ func generate(t *testing.T, family string, sh pipeline.Shape) *pipeline.Table {
 	return tb
 }
 
+// presetConfig is the GPU timing model of the named presets for
+// microbatches of one 2048-token sample.
+func presetConfig(t *testing.T, model, gpu, link string) GPUConfig {
+	t.Helper()
+	m, err := LookupModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := LookupGPU(gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := LookupLink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return GPUConfig{Model: m, GPU: g, Link: l, Microbatch: 1, Sequence: 2048}
+}
+
 func simulateOK(t *testing.T, tb *pipeline.Table, cost CostModel, opt Options) *Timeline {
 	t.Helper()
 	tl, err := Simulate(tb, cost, opt)
