@@ -24,7 +24,8 @@ func (s Schedule) String() string {
 
 // DefaultSchedules are the synchronous (flush) families the tuner tries
 // when a Problem names none: one stage per rank, interleaved in loop
-// placement with 2 and 4 chunks, V-shaped, and Chimera's two pipelines
+// placement with 2 and 4 chunks, V-shaped (ZB-V and DualPipeV, which
+// needs M >= 2P and skips smaller counts), and Chimera's two pipelines
 // (one stage per rank in each: the layers are cut into P parts, each
 // replicated on two ranks, sim.ModelParts; it needs an even P and M a
 // multiple of P, and other shapes are skipped with the generator's
@@ -33,7 +34,7 @@ func (s Schedule) String() string {
 var DefaultSchedules = []Schedule{
 	{"gpipe", 1}, {"1f1b", 1}, {"zb-h1", 1}, {"zb-h2", 1},
 	{"interleaved-1f1b", 2}, {"interleaved-1f1b", 4}, {"looped-bfs", 2},
-	{"interleaved-zb", 2}, {"zb-v", 2}, {"hanayo", 2}, {"chimera", 1},
+	{"interleaved-zb", 2}, {"zb-v", 2}, {"dualpipev", 2}, {"hanayo", 2}, {"chimera", 1},
 }
 
 // Problem is what to tune: a model on GPUs joined by a link, in a
