@@ -29,17 +29,9 @@ func SimulateIterations(t *pipeline.Table, cost CostModel, opt Options, k int, s
 		return Iterations{}, fmt.Errorf("sim: simulate iterations: k = %d; simulate at least one iteration", k)
 	}
 	opt.Variability.Seed = seed
-	var plan []planTimes
-	if waitsAsPlanned(opt) {
-		// Checked first, so that a bad table is reported as such rather
-		// than as a plan that cannot run.
-		if err := checkInputs(t, cost, opt); err != nil {
-			return Iterations{}, err
-		}
-		var err error
-		if plan, err = makePlan(t, cost); err != nil {
-			return Iterations{}, err
-		}
+	plan, err := planFor(t, cost, opt)
+	if err != nil {
+		return Iterations{}, err
 	}
 	it := Iterations{Makespans: make([]float64, k)}
 	for i := range k {

@@ -75,12 +75,12 @@ func simulate(t *pipeline.Table, cost CostModel, opt Options, iteration int, pla
 	if err != nil {
 		return nil, err
 	}
-	if waitsAsPlanned(opt) {
-		if plan == nil {
-			if plan, err = makePlan(t, cost); err != nil {
-				return nil, err
-			}
+	if plan == nil {
+		if plan, err = planFor(t, cost, opt); err != nil {
+			return nil, err
 		}
+	}
+	if plan != nil {
 		s.plan = plan
 		for r := range s.ranks {
 			s.ranks[r].waitFor = -1
