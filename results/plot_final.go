@@ -3,7 +3,11 @@ package results
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -12,56 +16,50 @@ import (
 
 // PlotFinalVsStages draws, to path, the final loss of each method against
 // the number of pipeline stages, both axes logarithmic. If any run is marked
-// Selected only the selected runs count. Each point is the mean final loss
-// over the runs of one (method, stages) pair (the seeds); diverged runs are
-// left out of the mean, and a pair whose runs all diverged has no point.
+// Selected only the selected runs count: the step size the recorded rule
+// chose per group (experiments.SelectSteps; by default the best final loss
+// averaged over seeds). Each point is the mean raw final loss f(x) (no f*
+// subtracted) over the seeds of one setting at one S, drawn with a bar from
+// the lowest to the highest seed's final loss when it has two seeds or more;
+// the y label says how many seeds the points average. Diverged runs are left
+// out, and a setting whose runs all diverged at some S has no point there.
+// A method whose runs differ at one S in anything but the seed (H, δ, step
+// size when nothing is selected, ...) gets a line per value, named in the
+// legend. With bars, the lines of the methods are shifted apart along S by
+// a few percent so that bars at one S do not hide each other.
 // A non-positive final loss or stage count is an ErrLogAxis error.
 func PlotFinalVsStages(path string, runs []Run) error {
 	if err := checkFormat(path); err != nil {
 		return err
 	}
-	runs = plotted(runs)
-	type key struct {
-		method string
-		stages int32
+	series, err := finalVsStages(runs)
+	if err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
 	}
-	sum := map[key]float64{}
-	count := map[key]int{}
 	var kept []Run
-	for _, r := range runs {
-		if r.Diverged() {
-			continue
+	for _, r := range plotted(runs) {
+		if !r.Diverged() {
+			kept = append(kept, r)
 		}
-		if r.Stages <= 0 || !positive(r.FinalLoss) {
-			return fmt.Errorf("results: %s: run %q: stages %d, final loss %g: %w", path, r.RunID, r.Stages, r.FinalLoss, ErrLogAxis)
-		}
-		k := key{r.Method, r.Stages}
-		sum[k] += r.FinalLoss
-		count[k]++
-		kept = append(kept, r)
-	}
-	if len(kept) == 0 {
-		return fmt.Errorf("results: %s: no run that did not diverge among %d: %w", path, len(runs), ErrNoData)
 	}
 
 	title := describe(kept, func(r *Run) string { return r.Objective }) + ": final loss vs pipeline stages"
 	if budgets := distinct(kept, func(r *Run) string { return formatTime(r.TimeBudget, r.CostModel) }); len(budgets) == 1 && kept[0].TimeBudget > 0 {
 		title += ", budget " + budgets[0]
 	}
-	p := newPlot(title, "pipeline stages S", "final loss f(x)")
+	layers, seeds := finalLayers(series)
+	yLabel, xLabel := "final loss f(x), one seed", "pipeline stages S"
+	if seeds != "" {
+		yLabel = "final loss f(x): mean of " + seeds + " seeds, bar min–max"
+		xLabel = "pipeline stages S (lines shifted apart slightly)"
+	}
+	p := newPlot(title, xLabel, yLabel)
 	setLog(&p.X)
 	setLog(&p.Y)
-	for i, method := range distinct(kept, func(r *Run) string { return r.Method }) {
-		var xy plotter.XYs
-		for k, n := range count {
-			if k.method == method {
-				xy = append(xy, plotter.XY{X: float64(k.stages), Y: sum[k] / float64(n)})
-			}
-		}
-		slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
-		line, points, err := plotter.NewLinePoints(xy)
+	for i, l := range layers {
+		line, points, err := plotter.NewLinePoints(l.Points)
 		if err != nil {
-			return fmt.Errorf("results: %s: method %q: %w", path, method, err)
+			return fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
 		}
 		line.Color = plotutil.Color(i)
 		line.Dashes = plotutil.Dashes(i)
@@ -69,9 +67,185 @@ func PlotFinalVsStages(path string, runs []Run) error {
 		points.Color = plotutil.Color(i)
 		points.Shape = plotutil.Shape(i)
 		p.Add(line, points)
-		p.Legend.Add(method, line, points)
+		if len(l.Bars) > 0 {
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{l.Bars, l.Errors})
+			if err != nil {
+				return fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
+			}
+			eb.Color = plotutil.Color(i)
+			eb.Width = vg.Points(1)
+			p.Add(eb)
+		}
+		p.Legend.Add(l.Label, line, points)
 	}
-	legendRoom(p, len(distinct(kept, func(r *Run) string { return r.Method })))
+	legendRoom(p, len(layers))
 	p.Legend.Left = true
 	return savePlot(path, p, plotWidth, plotHeight)
+}
+
+// stageSeries is one line of the final-loss-vs-stages plot: a method (and
+// the settings that tell its lines apart) over the stage counts.
+type stageSeries struct {
+	Label  string
+	Points []stagePoint // by Stages, ascending
+}
+
+// stagePoint summarises the final losses of the seeds of one setting at one
+// stage count.
+type stagePoint struct {
+	Stages         int32
+	Seeds          int     // runs averaged (those that did not diverge)
+	Mean, Min, Max float64 // of their final losses
+}
+
+// lineSettings are the settings, besides the method, that may tell lines of
+// the final-loss plot apart, in the order they are tried. Step size comes
+// last: with a step selected per group it is one value at each S of a line.
+var lineSettings = []struct {
+	name  string
+	value func(*Run) string
+}{
+	{"", func(r *Run) string { return r.Objective }},
+	{"cost=", func(r *Run) string { return r.CostModel }},
+	{"budget=", func(r *Run) string { return strconv.FormatFloat(r.TimeBudget, 'g', -1, 64) }},
+	{"n=", func(r *Run) string { return strconv.Itoa(int(r.N)) }},
+	{"d=", func(r *Run) string { return strconv.Itoa(int(r.D)) }},
+	{"B=", func(r *Run) string { return strconv.Itoa(int(r.BatchSize)) }},
+	{"H=", func(r *Run) string { return strconv.Itoa(int(r.LocalSteps)) }},
+	{"R=", func(r *Run) string { return strconv.Itoa(int(r.Replicas)) }},
+	{"δ=", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
+	{"N=", func(r *Run) string { return strconv.Itoa(int(r.Microbatches)) }},
+	{"γ=", func(r *Run) string { return strconv.FormatFloat(r.StepSize, 'g', 4, 64) }},
+}
+
+// finalVsStages computes what PlotFinalVsStages draws: the selected runs
+// (all runs if none is selected) that did not diverge, grouped into lines
+// and, per line, into one point per stage count. A line is a method plus
+// each setting that takes several values among the method's runs at one S
+// once the settings before it are fixed, so that a point only averages runs
+// that differ in their seed. Lines are sorted by label.
+func finalVsStages(runs []Run) ([]stageSeries, error) {
+	runs = plotted(runs)
+	var kept []Run
+	for _, r := range runs {
+		if r.Diverged() {
+			continue
+		}
+		if r.Stages <= 0 || !positive(r.FinalLoss) {
+			return nil, fmt.Errorf("run %q: stages %d, final loss %g: %w", r.RunID, r.Stages, r.FinalLoss, ErrLogAxis)
+		}
+		kept = append(kept, r)
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("no run that did not diverge among %d: %w", len(runs), ErrNoData)
+	}
+
+	// Choose, per method, the settings that split it into lines.
+	keys := make([][]string, len(kept)) // per run: method, then the chosen settings' labels
+	for i := range kept {
+		keys[i] = []string{kept[i].Method}
+	}
+	for _, s := range lineSettings {
+		// Group by (current key, S) and see which methods have a group
+		// in which the setting takes more than one value.
+		seen := map[string]string{}
+		split := map[string]bool{}
+		for i := range kept {
+			g := strings.Join(keys[i], "\x00") + "\x00" + strconv.Itoa(int(kept[i].Stages))
+			v := s.value(&kept[i])
+			if w, ok := seen[g]; ok && w != v {
+				split[kept[i].Method] = true
+			}
+			seen[g] = v
+		}
+		for i := range kept {
+			if split[kept[i].Method] {
+				keys[i] = append(keys[i], s.name+s.value(&kept[i]))
+			}
+		}
+	}
+
+	type pointKey struct {
+		label  string
+		stages int32
+	}
+	losses := map[pointKey][]float64{}
+	for i := range kept {
+		k := pointKey{strings.Join(keys[i], " "), kept[i].Stages}
+		losses[k] = append(losses[k], kept[i].FinalLoss)
+	}
+	byLabel := map[string][]stagePoint{}
+	for k, ls := range losses {
+		// Sum in a fixed order so the mean does not depend on the rows'.
+		slices.Sort(ls)
+		var sum float64
+		for _, l := range ls {
+			sum += l
+		}
+		byLabel[k.label] = append(byLabel[k.label], stagePoint{Stages: k.stages, Seeds: len(ls),
+			Mean: sum / float64(len(ls)), Min: ls[0], Max: ls[len(ls)-1]})
+	}
+	var out []stageSeries
+	for _, label := range slices.Sorted(maps.Keys(byLabel)) {
+		pts := byLabel[label]
+		slices.SortFunc(pts, func(a, b stagePoint) int { return cmp.Compare(a.Stages, b.Stages) })
+		out = append(out, stageSeries{Label: label, Points: pts})
+	}
+	return out, nil
+}
+
+// finalLayer is what PlotFinalVsStages hands the plotters for one line:
+// its points (x the stage count, shifted when there are bars; y the mean)
+// and, at the points with two seeds or more, bars whose Low and High are
+// the distances from the mean down to the lowest and up to the highest
+// seed's final loss (gonum's YErrors convention).
+type finalLayer struct {
+	Label  string
+	Points plotter.XYs
+	Bars   plotter.XYs
+	Errors plotter.YErrors
+}
+
+// barShift is the distance, in octaves of S, between the neighbouring lines
+// of a plot with bars.
+const barShift = 0.08
+
+// finalLayers lays out series for drawing. seeds is "" when no point has
+// more than one seed (no bars, no shift), otherwise the seed count of the
+// points ("3", or "2–3" when it varies).
+func finalLayers(series []stageSeries) (layers []finalLayer, seeds string) {
+	minSeeds, maxSeeds := math.MaxInt, 0
+	for _, s := range series {
+		for _, pt := range s.Points {
+			minSeeds, maxSeeds = min(minSeeds, pt.Seeds), max(maxSeeds, pt.Seeds)
+		}
+	}
+	bars := maxSeeds > 1
+	if bars {
+		seeds = strconv.Itoa(maxSeeds)
+		if minSeeds != maxSeeds {
+			seeds = strconv.Itoa(minSeeds) + "–" + seeds
+		}
+	}
+	for i, s := range series {
+		// Spread the lines symmetrically around each S.
+		shift := 1.0
+		if bars {
+			shift = math.Exp2(barShift * (float64(i) - float64(len(series)-1)/2))
+		}
+		l := finalLayer{Label: s.Label}
+		for _, pt := range s.Points {
+			x := float64(pt.Stages) * shift
+			l.Points = append(l.Points, plotter.XY{X: x, Y: pt.Mean})
+			if pt.Seeds > 1 {
+				l.Bars = append(l.Bars, plotter.XY{X: x, Y: pt.Mean})
+				l.Errors = append(l.Errors, struct{ Low, High float64 }{pt.Mean - pt.Min, pt.Max - pt.Mean})
+			}
+		}
+		layers = append(layers, l)
+	}
+	return layers, seeds
 }
