@@ -52,15 +52,7 @@ func TestTuneJSONAndCSV(t *testing.T) {
 	if !slices.Contains([]string{"1f1b", "zb-h1", "interleaved-1f1b"}, rep.Schedule) || rep.Microbatches != 4 {
 		t.Errorf("schedule %q with %d microbatches, want one of those asked for, 4", rep.Schedule, rep.Microbatches)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tab, err := pipeline.ReadCSV(f, out)
-	if err != nil {
-		t.Fatalf("--out is not a schedule CSV: %v", err)
-	}
+	tab := readScheduleCSV(t, out)
 	want, err := pipeline.Generate(rep.Schedule, pipeline.Shape{Ranks: 2, Microbatches: 4, Chunks: rep.Chunks})
 	if err != nil {
 		t.Fatal(err)
@@ -202,15 +194,7 @@ func TestTuneChimeraCSV(t *testing.T) {
 			rep.Partition, rep.TunedMakespan, even, read.Makespan)
 	}
 
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tab, err := pipeline.ReadCSV(f, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := readScheduleCSV(t, out)
 	priced, err := sim.GPUForTablePartition(cfg, tab, rep.Partition)
 	if err != nil {
 		t.Fatal(err)
@@ -225,4 +209,19 @@ func TestTuneChimeraCSV(t *testing.T) {
 	if got := slices.Max(sim.PeakMemory(tl, priced)); got != rep.TunedPeakMemory {
 		t.Errorf("the CSV read back with partition %v: peak %v bytes, want the tuner's %v", rep.Partition, got, rep.TunedPeakMemory)
 	}
+}
+
+// readScheduleCSV reads the schedule CSV a command wrote to path.
+func readScheduleCSV(t *testing.T, path string) *pipeline.Table {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tab, err := pipeline.ReadCSV(f, path)
+	if err != nil {
+		t.Fatalf("%s is not a schedule CSV: %v", path, err)
+	}
+	return tab
 }
