@@ -10,7 +10,7 @@ import (
 	"pipelab/results"
 )
 
-// TridiagonalMu is μ of the tridiagonal quadratic (REFERENCE.md §1.7).
+// TridiagonalMu is μ of the tridiagonal quadratic (docs/reference.md §1.7).
 const TridiagonalMu = 0.01
 
 // buildObjective makes the run's problem from its data seed, so every
@@ -138,7 +138,7 @@ func lastEnd(pt *pipeTimeline) float64 {
 // syncIterations is the number of iterations of a sync run whose
 // iterations each last period: with a budget, the smallest count whose
 // duration reaches it, by the rule that matches PipeDream's and LocalSGD's
-// microbatches (optim.MatchBudget, REFERENCE.md §1.6), so that the run
+// microbatches (optim.MatchBudget, docs/reference.md §1.6), so that the run
 // overshoots the budget by less than one iteration and sim_time shows by
 // how much; with a fixed N, the fewest whole iterations that consume N
 // microbatches.

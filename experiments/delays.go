@@ -8,7 +8,7 @@ import (
 )
 
 // runDelays measures PipeDream's delays k - j_k^(s) on the unit-time
-// timeline with S stages and N microbatches (REFERENCE.md §1.3), over the
+// timeline with S stages and N microbatches (docs/reference.md §1.3), over the
 // steady second half of the rows and over all of them.
 func runDelays(r Run) (*results.Tables, error) {
 	tab, err := pipeline.Generate("pipedream", pipeline.Shape{Ranks: r.Stages, Microbatches: r.Microbatches})

@@ -56,7 +56,7 @@ methods:
 
 // One run of a delays experiment: PipeDream's steady-state delays for
 // S = 4 and N = 10S, max 14 and mean 7.55 as the reference measures them
-// (REFERENCE.md §1.3), on a timeline of 2N + 2S - 2 = 86 steps (§1.2).
+// (docs/reference.md §1.3), on a timeline of 2N + 2S - 2 = 86 steps (§1.2).
 func ExampleExecute() {
 	spec, err := experiments.ParseSpec("delays.yaml", []byte("experiment: delays\nstages: [4]\n"))
 	if err != nil {

@@ -27,7 +27,7 @@ func execute(t *testing.T, src string) ([]Run, []*results.Tables) {
 
 func TestExecuteDelays(t *testing.T) {
 	_, outs := execute(t, "experiment: delays\nstages: [4, 8]\n")
-	// REFERENCE.md §1.3 (measured with the reference code, N = 10S, steady
+	// docs/reference.md §1.3 (measured with the reference code, N = 10S, steady
 	// half): S = 4 max 14 mean 7.55; S = 8 max 60 mean 31.65; over all rows
 	// S = 8 has max 72. The timeline takes 2N + 2S - 2 steps (§1.2).
 	want := map[[2]any][2]float64{
@@ -69,9 +69,9 @@ methods:
 		var want float64
 		switch r.Method {
 		case "pipedream":
-			want = 2*n + 2*s - 2 // REFERENCE.md §1.2
+			want = 2*n + 2*s - 2 // docs/reference.md §1.2
 		case "localsgd":
-			// REFERENCE.md §1.5 with R = S, H = 2: q rounds of RH plus a
+			// docs/reference.md §1.5 with R = S, H = 2: q rounds of RH plus a
 			// remainder r.
 			rh := s * 2
 			q, rem := math.Floor(n/rh), math.Mod(n, rh)
@@ -102,7 +102,7 @@ methods:
   - {name: pipedream, steps: {values: [0.01]}}
   - {name: localsgd, local_steps: [5], steps: {values: [0.01]}}
 `)
-	// REFERENCE.md §1.6 (measured with the reference code): PipeDream
+	// docs/reference.md §1.6 (measured with the reference code): PipeDream
 	// N = 1589 (S = 2), 1583 (S = 8); LocalSGD H = 5: 1445, 1352.
 	want := map[string]map[int]int32{"pipedream": {2: 1589, 8: 1583}, "localsgd": {2: 1445, 8: 1352}}
 	for i, r := range runs {
@@ -163,7 +163,7 @@ func TestExecuteSchedules(t *testing.T) {
 		}
 		// GPipe and 1F1B, uniform unit stages: (M + P - 1)(T_F + T_B) =
 		// 11 × 2 = 22 steps at the formula and simulated levels
-		// (REFERENCE.md §2); 1F1B holds at most P = 4 activations, GPipe M.
+		// (docs/reference.md §2); 1F1B holds at most P = 4 activations, GPipe M.
 		for _, lv := range []string{results.LevelFormula, results.LevelSimulated} {
 			m, ok := levels[lv]
 			if !ok || m.Makespan != 22 {

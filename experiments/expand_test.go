@@ -81,7 +81,7 @@ methods:
 			t.Errorf("%s: data seed differs between methods", r.Name)
 		}
 		data[k] = r.DataSeed
-		// "paper" is ⌊S² - S/2⌋ (REFERENCE.md §1.3).
+		// "paper" is ⌊S² - S/2⌋ (docs/reference.md §1.3).
 		if r.Method == "rpd" && r.Delta != 1 && r.Delta != r.Stages*r.Stages-(r.Stages+1)/2 {
 			t.Errorf("%s: delta %d", r.Name, r.Delta)
 		}

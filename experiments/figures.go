@@ -6,7 +6,7 @@ import (
 )
 
 // Figure is a preset: the sweeps that reproduce one figure of the papers
-// (REFERENCE.md §1, §2), in a full and a quick size.
+// (docs/reference.md §1, §2), in a full and a quick size.
 type Figure struct {
 	// Name is the figure's name on the command line and its directory.
 	Name string

@@ -47,7 +47,7 @@ func gpuConfig(c CostSpec) (sim.GPUConfig, error) {
 // of its bf16 weights over the R replicas' devices (sim.RingAllReduce of
 // P_s·sim.WeightBytesPerParam bytes, P_s the stage's parameters), so the
 // averaging takes the slowest stage's. The unit-time model of
-// REFERENCE.md §1.5 places the replicas on the pipeline's own machines and
+// docs/reference.md §1.5 places the replicas on the pipeline's own machines and
 // averages for free; pricing the all-reduce is what the replicas would
 // cost on separate devices, LocalSGD's usual deployment. With R = 1 there
 // is nothing to average.
@@ -64,7 +64,7 @@ func AveragingTime(gm *sim.GPUModel, replicas int) float64 {
 // before it: events of microbatch m, in round j = m / round, start and end
 // j·avg later. Rounds run one after another on a replica-averaging
 // pipeline (stage 0 starts a round after the previous round's last
-// backward, REFERENCE.md §1.5), so inserting an averaging of length avg
+// backward, docs/reference.md §1.5), so inserting an averaging of length avg
 // between rounds moves every later round by exactly avg.
 func shiftRounds(tl *sim.Timeline, round int, avg float64) *sim.Timeline {
 	if avg == 0 {

@@ -10,7 +10,7 @@ import (
 	"pipelab/results"
 )
 
-// Step-size selection rules (REFERENCE.md §1.7), optim's BestFinal and
+// Step-size selection rules (docs/reference.md §1.7), optim's BestFinal and
 // Stable by name.
 const (
 	BestFinal = "best-final"

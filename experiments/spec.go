@@ -21,7 +21,7 @@ const (
 	// records loss curves (the PipeDream paper's convergence figures).
 	Convergence = "convergence"
 	// DelayStats measures PipeDream's delays k - j_k^(s) per stage count
-	// (REFERENCE.md §1.3).
+	// (docs/reference.md §1.3).
 	DelayStats = "delays"
 	// Schedules compares tabular schedules at the formula, lockstep and
 	// simulated levels (the tabular-schedule paper).
@@ -57,7 +57,7 @@ type Spec struct {
 	Stages []int `yaml:"stages"`
 	// Microbatches lists fixed microbatch counts N; Budget lists time
 	// budgets instead (each method then gets the smallest N whose timeline
-	// reaches the budget, sync the fewest iterations, REFERENCE.md §1.6).
+	// reaches the budget, sync the fewest iterations, docs/reference.md §1.6).
 	// Exactly one is set for convergence runs. MicrobatchesPerStage, for delays, sets N = k·S.
 	Microbatches         []int     `yaml:"microbatches"`
 	Budget               []float64 `yaml:"budget"`

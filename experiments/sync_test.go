@@ -72,7 +72,7 @@ methods:
 }
 
 // TestSyncIterationsMatchBudget: the iteration count is the smallest whose
-// duration reaches the budget (REFERENCE.md §1.6's rule), each case worked
+// duration reaches the budget (docs/reference.md §1.6's rule), each case worked
 // out by hand under unit time (F, B, I and W one step each, transfers
 // free; pipeline/sim/cost_unit.go).
 func TestSyncIterationsMatchBudget(t *testing.T) {
@@ -90,10 +90,10 @@ func TestSyncIterationsMatchBudget(t *testing.T) {
 		{"1f1b S=8", "{name: sync, steps: {values: [0.05]}}", "budget: [100]", 8, 4, 8, 120},
 		// N = 6 per iteration on 4 stages: T = 2(6 + 3) = 18; 5·18 = 90 < 100 ≤ 108.
 		{"N=6", "{name: sync, microbatches_per_iteration: 6, steps: {values: [0.05]}}", "budget: [100]", 4, 6, 6, 108},
-		// GPipe lasts (N + S - 1)(T_F + T_B) = 14 too (REFERENCE.md §2).
+		// GPipe lasts (N + S - 1)(T_F + T_B) = 14 too (docs/reference.md §2).
 		{"gpipe", "{name: sync, family: gpipe, steps: {values: [0.05]}}", "budget: [100]", 4, 8, 4, 112},
 		// ZB-H1 with T_F = T_I = T_W = 1: N(T_F + T_B + T_W) plus the bubble
-		// (S - 1)(T_F + T_B - T_W) = 12 + 3 = 15 (REFERENCE.md §2); 6·15 =
+		// (S - 1)(T_F + T_B - T_W) = 12 + 3 = 15 (docs/reference.md §2); 6·15 =
 		// 90 < 100 ≤ 105.
 		{"zb-h1", "{name: sync, family: zb-h1, steps: {values: [0.05]}}", "budget: [100]", 4, 7, 4, 105},
 		// A fixed N = 20: 5 whole iterations of 4; N = 21 needs a sixth.
@@ -221,7 +221,7 @@ methods:
 		if row.Outcome != results.OutcomeOK || row.Method != r.Method {
 			t.Errorf("%s: outcome %s method %s", r.Name, row.Outcome, row.Method)
 		}
-		// PipeDream: 2N + 2S - 2 ≥ 100 first at N = 47 (REFERENCE.md §1.2).
+		// PipeDream: 2N + 2S - 2 ≥ 100 first at N = 47 (docs/reference.md §1.2).
 		if r.Method == "pipedream" && (row.Microbatches != 47 || row.SimTime != 100) {
 			t.Errorf("pipedream: N = %d, %g steps; want 47 and 100", row.Microbatches, row.SimTime)
 		}

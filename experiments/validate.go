@@ -147,7 +147,7 @@ func (s *Spec) validate(root *yaml.Node) error {
 }
 
 // validateDelays checks a delays experiment; without microbatch counts it
-// measures N = 10S, the reference's setting (REFERENCE.md §1.3).
+// measures N = 10S, the reference's setting (docs/reference.md §1.3).
 func (s *Spec) validateDelays(v validator) error {
 	if s.MicrobatchesPerStage == 0 && len(s.Microbatches) == 0 {
 		s.MicrobatchesPerStage = 10

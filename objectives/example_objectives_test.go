@@ -56,7 +56,7 @@ func ExampleLinear_Forward() {
 }
 
 // Ten coordinates over four stages: the first 10 mod 4 = 2 blocks take
-// one coordinate more (REFERENCE.md §1.1).
+// one coordinate more (docs/reference.md §1.1).
 func ExampleContiguousBlocks() {
 	fmt.Println(objectives.ContiguousBlocks(10, 4))
 	// Output:

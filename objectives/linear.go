@@ -18,7 +18,7 @@ const (
 
 // Linear is a linear-model objective: the loss depends on x only through
 // the activations a = X·x, f(x) = mean_i ℓ(a_i, y_i) + (λ/2)‖x‖². Batches
-// are contiguous rows visited cyclically (REFERENCE.md §1.7); the blocks
+// are contiguous rows visited cyclically (docs/reference.md §1.7); the blocks
 // are ContiguousBlocks(d, S). Build one with NewLeastSquares or
 // NewLogistic. A Linear is safe for concurrent use by several runs.
 //

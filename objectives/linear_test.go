@@ -37,7 +37,7 @@ func smallProblems(t *testing.T) map[string]*Linear {
 }
 
 // batchLoss is the mean loss of batch b plus the L2 term, written out
-// directly from the definitions of REFERENCE.md §1.7 as an independent
+// directly from the definitions of docs/reference.md §1.7 as an independent
 // computation for the gradient checks.
 func batchLoss(m *Linear, x []float64, b int) float64 {
 	var s float64
@@ -137,7 +137,7 @@ func TestGradientNoiseComesFromTheCallersStream(t *testing.T) {
 }
 
 // The tridiagonal design satisfies XᵀX/n = tridiag(-1, 2, -1) + μI
-// (REFERENCE.md §1.7) to rounding, and y = X·w* gives f(w*) = 0.
+// (docs/reference.md §1.7) to rounding, and y = X·w* gives f(w*) = 0.
 func TestTridiagonalGram(t *testing.T) {
 	const n, d, mu = 40, 9, 0.01
 	data, err := TridiagonalQuadratic(n, d, mu, 5)

@@ -8,13 +8,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The paper's logistic-regression settings (REFERENCE.md §1.7).
+// The paper's logistic-regression settings (docs/reference.md §1.7).
 const (
 	DefaultL2    = 1e-4 // λ
 	DefaultNoise = 0.5  // σ of the additive gradient noise
 )
 
-// RandomLogistic generates the paper's classification data (REFERENCE.md
+// RandomLogistic generates the paper's classification data (docs/reference.md
 // §1.7): X ~ N(0, 1)^{n×d}, w* ~ N(0, I), y_i ~ Bernoulli(σ(x_i·w*)), drawn
 // in that order (X, w*, then one uniform per label) from the data stream of
 // seed.

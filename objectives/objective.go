@@ -24,7 +24,7 @@ type Objective interface {
 }
 
 // Stagewise is an Objective whose batch gradient a pipeline computes a
-// stage at a time, as the linear objectives do (REFERENCE.md §1.1): stage s
+// stage at a time, as the linear objectives do (docs/reference.md §1.1): stage s
 // adds its block's contribution to a running activation, the last stage
 // turns the activation into an output gradient, and each stage's block
 // gradient follows from that output gradient. Replaying a schedule this way
@@ -65,7 +65,7 @@ type Tracker interface {
 }
 
 // ContiguousBlocks cuts d coordinates into s contiguous blocks, the first
-// d mod s of them one coordinate longer (REFERENCE.md §1.1), and returns
+// d mod s of them one coordinate longer (docs/reference.md §1.1), and returns
 // the s+1 offsets.
 func ContiguousBlocks(d, s int) []int {
 	b := make([]int, s+1)

@@ -7,7 +7,7 @@ import (
 )
 
 // RandomQuadratic generates the paper's random least-squares problem
-// (REFERENCE.md §1.7): X ~ N(0, 1)^{n×d}, w* ~ N(0, I), y = X·w*, drawn in
+// (docs/reference.md §1.7): X ~ N(0, 1)^{n×d}, w* ~ N(0, I), y = X·w*, drawn in
 // that order from the data stream of seed.
 func RandomQuadratic(n, d int, seed uint64) (*Dataset, error) {
 	data, _, err := plantedGaussian("random quadratic", n, d, seed)

@@ -8,7 +8,7 @@ import (
 )
 
 // TridiagonalQuadratic generates the paper's Nesterov quadratic
-// (REFERENCE.md §1.7): A = tridiag(-1, 2, -1) + μI, X = √n·Q·chol(A)ᵀ with Q
+// (docs/reference.md §1.7): A = tridiag(-1, 2, -1) + μI, X = √n·Q·chol(A)ᵀ with Q
 // the orthonormal QR factor of a Gaussian n×d matrix, so XᵀX/n = A exactly
 // up to rounding, and y = X·w* with w* ~ N(0, I). The Gaussian matrix, then
 // w*, are drawn from the data stream of seed. It needs n ≥ d and μ > 0.

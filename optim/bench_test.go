@@ -52,7 +52,7 @@ func benchPipeDream(b *testing.B, obj objectives.Objective, stages, microbatches
 	b.ReportMetric(float64(quiet)/float64(bare), "unlogged/baseline")
 }
 
-// The scaling figure's logistic run (REFERENCE.md §1.7): S = 8, n = 600,
+// The scaling figure's logistic run (docs/reference.md §1.7): S = 8, n = 600,
 // d = 512, batch 10, the 3180-step budget (N = 1583, §1.6), 100 logged
 // points.
 func BenchmarkPipeDreamLogistic(b *testing.B) {

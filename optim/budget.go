@@ -8,7 +8,7 @@ import (
 
 // Match is the result of equal-time matching: the smallest microbatch
 // count whose timeline reaches the budget, how long that timeline takes,
-// and by how much it overshoots the budget (REFERENCE.md §1.6: the
+// and by how much it overshoots the budget (docs/reference.md §1.6: the
 // reference lets runs overshoot and does not say so; a fair comparison
 // reports it).
 type Match struct {

@@ -7,7 +7,7 @@ import (
 	"pipelab/pipeline/sim"
 )
 
-// Equal-time matching with budget 3180 (REFERENCE.md §1.6, measured with
+// Equal-time matching with budget 3180 (docs/reference.md §1.6, measured with
 // the reference code): PipeDream's N for S = 2..64 follows from
 // T = 2N + 2S - 2 (§1.2) and LocalSGD's (R = S, H = 5) from
 // T = q(2RH + 2S - 2) + [r > 0](2r + 2S - 2) (§1.5).

@@ -14,7 +14,7 @@ type Iteration struct {
 	Delays     []int
 }
 
-// DelayModel gives RPD its iterations (REFERENCE.md §1.4).
+// DelayModel gives RPD its iterations (docs/reference.md §1.4).
 type DelayModel interface {
 	// Draw fills it (whose Delays has one entry per stage) with iteration
 	// k's choices, drawing from rng if the model is random.
@@ -27,7 +27,7 @@ type DelayModel interface {
 }
 
 // DefaultDelta returns ⌊S² - S/2⌋, PipeDream's steady-state delay bound
-// and the paper's δ for RPD (REFERENCE.md §1.3, §1.4).
+// and the paper's δ for RPD (docs/reference.md §1.3, §1.4).
 func DefaultDelta(stages int) int { return stages*stages - (stages+1)/2 }
 
 // Uniform is the paper's delay model: the stage is drawn uniformly, the
@@ -61,7 +61,7 @@ func (u Uniform) Bound() int { return u.Delta }
 func (u Uniform) Len() int { return u.Microbatches * u.Stages }
 
 // Draw returns row k of the table: with PipeDream's exact delays and op
-// order this makes RPD replay PipeDream exactly (REFERENCE.md §1.4).
+// order this makes RPD replay PipeDream exactly (docs/reference.md §1.4).
 func (d *DelayTable) Draw(k int, it *Iteration, _ *rand.Rand) error {
 	if k >= len(d.Rows) {
 		return fmt.Errorf("%w: iteration %d is past the delay table's %d rows", ErrSettings, k, len(d.Rows))

@@ -31,7 +31,7 @@ type DelayTable struct {
 }
 
 // Delays measures the delays of a timeline replayed as PipeDream
-// (REFERENCE.md §1.3): the backwards in replay order (start, then stage)
+// (docs/reference.md §1.3): the backwards in replay order (start, then stage)
 // are the block updates k = 0, 1, ...; for update k of microbatch m and
 // every stage j, j_k^(j) is the number of backwards before F(m, j) in the
 // same order, and the delay is k - j_k^(j).
@@ -79,7 +79,7 @@ type Window uint8
 
 const (
 	// Steady is the second half of the rows, the reference's steady state
-	// (REFERENCE.md §1.3).
+	// (docs/reference.md §1.3).
 	Steady Window = iota
 	// All is every row, warm-up and drain included.
 	All

@@ -18,7 +18,7 @@ func pipeDreamTimeline(t testing.TB, stages, microbatches int) *sim.Timeline {
 }
 
 // PipeDream's delays k - j_k^(s) over the second half of the rows with
-// N = 10S (REFERENCE.md §1.3, measured with the reference code): the
+// N = 10S (docs/reference.md §1.3, measured with the reference code): the
 // maximum is ⌊S² - S/2⌋ (the paper's closed form), the means 7.55 and
 // 31.65; the timeline takes 2N + 2S - 2 steps (§1.2); over all rows the
 // S = 8 maximum is 72.

@@ -11,7 +11,7 @@ import (
 	"pipelab/pipeline/sim"
 )
 
-// PipeDream's steady-state delays for S = 4 (REFERENCE.md §1.3).
+// PipeDream's steady-state delays for S = 4 (docs/reference.md §1.3).
 func ExampleDelays() {
 	tab, _ := pipeline.Generate("pipedream", pipeline.Shape{Ranks: 4, Microbatches: 40})
 	dt, _ := optim.Delays(sim.FromGrid(tab))
@@ -48,7 +48,7 @@ func ExampleRun() {
 }
 
 // Equal-time matching: the smallest N whose PipeDream timeline reaches a
-// budget of 3180 steps with S = 8 (REFERENCE.md §1.6).
+// budget of 3180 steps with S = 8 (docs/reference.md §1.6).
 func ExampleMatchBudget() {
 	m, _ := optim.MatchBudget(3180, optim.GridDuration("pipedream", pipeline.Shape{Ranks: 8}))
 	fmt.Printf("N = %d, %g steps, overshoot %g\n", m.Microbatches, m.Time, m.Overshoot)
@@ -57,7 +57,7 @@ func ExampleMatchBudget() {
 }
 
 // Synchronous SGD on a GPipe flush: every iteration steps each of the S
-// stages once and takes GPipe's 2(N + S - 1) unit steps (REFERENCE.md §2),
+// stages once and takes GPipe's 2(N + S - 1) unit steps (docs/reference.md §2),
 // so 10 iterations with S = 4, N = 4 are 40 block updates in 140 steps.
 func ExampleSync() {
 	data, _ := objectives.RandomQuadratic(400, 64, 1)

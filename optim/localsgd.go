@@ -7,7 +7,7 @@ import (
 	"pipelab/pipeline/sim"
 )
 
-// LocalSGD replays a ReplicaAveraging timeline (REFERENCE.md §1.5): R
+// LocalSGD replays a ReplicaAveraging timeline (docs/reference.md §1.5): R
 // replicas (the table's Replicas) each run plain SGD, microbatch m on
 // replica m mod R with batch m mod Batches, reading and updating its own
 // blocks as PipeDream does. After a time step, each complete round of R·H

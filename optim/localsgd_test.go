@@ -10,7 +10,7 @@ import (
 
 // With one replica and one local step, LocalSGD's timeline runs the
 // microbatches one after another and the replay is plain SGD,
-// x ← x - γ∇f_{m mod Batches}(x) for m = 0..N-1 (REFERENCE.md §1.5).
+// x ← x - γ∇f_{m mod Batches}(x) for m = 0..N-1 (docs/reference.md §1.5).
 func TestLocalSGDOneReplicaOneStepIsSGD(t *testing.T) {
 	obj := logistic(t, 48, 15, 3, 6, 0, 2)
 	tl := generate(t, "localsgd", pipeline.Shape{Ranks: 3, Microbatches: 11, Replicas: 1, LocalSteps: 1})

@@ -6,7 +6,7 @@ import (
 )
 
 // PipeDream replays a timeline as asynchronous PipeDream with weight
-// stashing (REFERENCE.md §1.2): F(m, s) stashes stage s's current block,
+// stashing (docs/reference.md §1.2): F(m, s) stashes stage s's current block,
 // B(m, s) computes the block gradient at the stashed point z_m and applies
 // x_s ← x_s - γg at once, in the replay order of start time then stage.
 // Microbatch m uses batch m mod Batches. Any timeline of F and B actions

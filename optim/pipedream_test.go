@@ -11,7 +11,7 @@ import (
 )
 
 // A hand-made two-stage PipeDream grid replayed with weight stashing
-// (REFERENCE.md §1.2), against the trajectory worked out by hand:
+// (docs/reference.md §1.2), against the trajectory worked out by hand:
 //
 //	step:     0     1     2     3     4     5
 //	stage 0: F0    F1     .    B0     .    B1

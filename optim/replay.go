@@ -17,7 +17,7 @@ var ErrTimeline = errors.New("optim: timeline cannot be replayed")
 
 // replayOrder returns the timeline's events in the order the optimizers
 // apply them: start time, then stage, then the timeline's own order. On a
-// unit-time grid this is REFERENCE.md §1.2's "time step, then stage": it
+// unit-time grid this is docs/reference.md §1.2's "time step, then stage": it
 // fixes the global order of block updates. Updates are applied when their
 // backward is processed; since no two actions of one stage overlap in time,
 // every forward reads the same block values as if updates landed at the

@@ -6,7 +6,7 @@ import (
 	"pipelab/objectives"
 )
 
-// RPD is randomized PipeDream (REFERENCE.md §1.4): at iteration k the
+// RPD is randomized PipeDream (docs/reference.md §1.4): at iteration k the
 // delay model picks a stage s, a microbatch and one delay d_j per stage;
 // z takes block j from the iterate after k - d_j updates, and block s
 // alone steps, x_s ← x_s - γ∇_s f(z; ξ). Only the last δ+1 versions of each

@@ -9,7 +9,7 @@ import (
 )
 
 // Feeding RPD PipeDream's exact delays and op order reproduces PipeDream's
-// trajectory bit for bit (REFERENCE.md §1.4), gradient noise included,
+// trajectory bit for bit (docs/reference.md §1.4), gradient noise included,
 // on the stage-wise path and on the generic one, with the loss tracked or
 // evaluated afresh.
 func TestRPDWithExactDelaysIsPipeDream(t *testing.T) {

@@ -36,7 +36,7 @@ type Rule interface {
 }
 
 // BestFinal chooses the step size with the lowest final loss averaged over
-// seeds: the honest default of REFERENCE.md §1.7.
+// seeds: the honest default of docs/reference.md §1.7.
 type BestFinal struct{}
 
 // Name returns "best-final".
@@ -76,7 +76,7 @@ func usable(runs [][]*Result, i int) bool {
 	return true
 }
 
-// Stable is the reference's "stable" rule (REFERENCE.md §1.7). On the
+// Stable is the reference's "stable" rule (docs/reference.md §1.7). On the
 // loss curve averaged over seeds, with the tail its last TailFraction of
 // records, a step size is stable when the tail's coefficient of variation
 // is at most MaxCV, the share of upward moves in the tail at most

@@ -53,7 +53,7 @@ func TestBestFinal(t *testing.T) {
 	}
 }
 
-// The stable rule (REFERENCE.md §1.7) rejects a fast linearly converging
+// The stable rule (docs/reference.md §1.7) rejects a fast linearly converging
 // curve (its tail's coefficient of variation is large) and, among stable
 // plateaus within 5% of the best tail, takes the smallest step.
 func TestStableRule(t *testing.T) {

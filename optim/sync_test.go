@@ -12,7 +12,7 @@ import (
 // into the full gradient, so each iteration is a full-batch gradient step;
 // checked against gradient descent on the same data with one batch of all
 // n rows. Each iteration takes GPipe's 2(N + S - 1) unit steps
-// (REFERENCE.md §2).
+// (docs/reference.md §2).
 func TestSyncOnAFlushIsFullBatchGradientDescent(t *testing.T) {
 	data, err := objectives.RandomQuadratic(40, 10, 3)
 	if err != nil {

@@ -6,7 +6,7 @@ import "fmt"
 // bubble: the rank does nothing in that cell.
 type Kind uint8
 
-// The action kinds of torch.distributed.pipelining (REFERENCE.md §3).
+// The action kinds of torch.distributed.pipelining (docs/reference.md §3).
 const (
 	Bubble         Kind = iota // empty cell
 	Forward                    // F: forward of one microbatch on one stage

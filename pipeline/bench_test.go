@@ -75,7 +75,7 @@ func BenchmarkLockstep1F1B64x1024(b *testing.B) {
 
 // BenchmarkGeneratePipeDream64x1024 generates asynchronous PipeDream for 64
 // stages and 1024 microbatches (NOAM = S): the unit-time run of
-// REFERENCE.md §1.2, whose grid is 2N + 2S - 2 = 2174 steps on each of the
+// docs/reference.md §1.2, whose grid is 2N + 2S - 2 = 2174 steps on each of the
 // 64 stages.
 func BenchmarkGeneratePipeDream64x1024(b *testing.B) {
 	sh := Shape{Ranks: 64, Microbatches: 1024}

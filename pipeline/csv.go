@@ -38,7 +38,7 @@ func malformedAt(name string, p cellPos, format string, args ...any) error {
 	return &ParseError{File: name, Line: p.line, Cell: p.cell, Reason: fmt.Sprintf(format, args...)}
 }
 
-// ReadCSV reads a schedule in PyTorch's CSV format (REFERENCE.md §3): no
+// ReadCSV reads a schedule in PyTorch's CSV format (docs/reference.md §3): no
 // header, line i holds rank i's actions in order, an empty cell is a bubble,
 // lines end in "\n" or "\r\n" and may differ in length. As with Python's csv
 // reader, an empty line is a rank with no actions.

@@ -14,8 +14,8 @@ import (
 
 // torchFixtures holds the schedule files of PyTorch's test_schedule.py
 // (ScheduleInterleavedZeroBubble, 2 ranks, 2 stages per rank, 8
-// microbatches), before and after lowering (REFERENCE.md §3).
-const torchFixtures = "../../shared/fixtures/torch"
+// microbatches), before and after lowering (docs/reference.md §3).
+const torchFixtures = "testdata/torch"
 
 var (
 	fixtureCompute = filepath.Join(torchFixtures, "zb1p_2rank_2stagep_compute.csv")
@@ -38,7 +38,7 @@ func readCSVFile(t testing.TB, path string) *Table {
 }
 
 func TestParseAction(t *testing.T) {
-	// Examples from REFERENCE.md §3 and PyTorch's _Action.from_str, which
+	// Examples from docs/reference.md §3 and PyTorch's _Action.from_str, which
 	// strips white space and reads an empty string as no action.
 	tests := []struct {
 		in   string
@@ -146,7 +146,7 @@ func TestReadCSVFixtures(t *testing.T) {
 }
 
 func TestReadCSVLineEnds(t *testing.T) {
-	// The same two rows with every line ending REFERENCE.md §3 allows, and
+	// The same two rows with every line ending docs/reference.md §3 allows, and
 	// without a final line end.
 	want := [][]Action{{F(0, 0), {}, B(0, 0)}, {{}, F(1, 0), B(1, 0)}}
 	for _, in := range []string{

@@ -14,7 +14,7 @@ func init() {
 // stage r, runs min(P-r-1, M) warm-up forwards, then alternates one forward
 // and one backward until the forwards are done, and ends with the remaining
 // backwards. At most P-r microbatches are in flight on rank r, and the
-// unit-time grid takes 2(M + P - 1) steps like GPipe (REFERENCE.md §2).
+// unit-time grid takes 2(M + P - 1) steps like GPipe (docs/reference.md §2).
 func oneFOneB(sh Shape) (*Table, error) {
 	if err := oneStagePerRank(sh); err != nil {
 		return nil, err

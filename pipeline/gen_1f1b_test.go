@@ -3,7 +3,7 @@ package pipeline
 import "testing"
 
 // TestOneFOneBWarmupAndInFlight checks 1F1B against Megatron-LM and
-// REFERENCE.md §2: rank r runs min(P-r-1, M) forwards before its first
+// docs/reference.md §2: rank r runs min(P-r-1, M) forwards before its first
 // backward, holds at most P-r microbatches (min(P-r, M) at its peak), and
 // the unit-time grid takes (M + P - 1)(T_F + T_B) = 2(M + P - 1) steps.
 func TestOneFOneBWarmupAndInFlight(t *testing.T) {
@@ -27,7 +27,7 @@ func TestOneFOneBWarmupAndInFlight(t *testing.T) {
 	}
 }
 
-// TestGPipeHoldsAllMicrobatches checks GPipe against REFERENCE.md §2: every
+// TestGPipeHoldsAllMicrobatches checks GPipe against docs/reference.md §2: every
 // rank holds all M microbatches at its peak, runs all M forwards before a
 // backward, and the grid takes 2(M + P - 1) steps.
 func TestGPipeHoldsAllMicrobatches(t *testing.T) {

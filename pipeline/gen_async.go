@@ -2,7 +2,7 @@ package pipeline
 
 import "fmt"
 
-// asyncRun is the unit-time run of REFERENCE.md §1.2 shared by PipeDream
+// asyncRun is the unit-time run of docs/reference.md §1.2 shared by PipeDream
 // and LocalSGD: each stage keeps a next-forward and a next-backward
 // pointer, a steady flag and a preference; readiness is judged on the state
 // at the end of the previous step.

@@ -12,7 +12,7 @@ func init() {
 // PyTorch's ScheduleGPipe orders it: each rank runs the forwards of all M
 // microbatches, then their backwards, both in microbatch order. Rank r holds
 // stage r. Every rank keeps all M microbatches' activations at its peak, and
-// the unit-time grid takes 2(M + P - 1) steps (REFERENCE.md §2).
+// the unit-time grid takes 2(M + P - 1) steps (docs/reference.md §2).
 func gpipe(sh Shape) (*Table, error) {
 	if err := oneStagePerRank(sh); err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ import (
 )
 
 // TestInterleavedWarmup checks interleaved 1F1B against Megatron-LM and
-// REFERENCE.md §2: rank r runs 2(P-r-1) + (V-1)P warm-up chunk-forwards
+// docs/reference.md §2: rank r runs 2(P-r-1) + (V-1)P warm-up chunk-forwards
 // (at most M·V), so min(that + 1, M·V) forwards precede its first backward,
 // and the grid takes M(T_F + T_B) + (P-1)(T_F + T_B)/V steps, where a whole
 // stage's T_F = T_B = V unit chunk-steps: 2MV + 2(P-1).

@@ -22,7 +22,7 @@ func csvCells(text string) [][]string {
 func TestInterleavedZBMatchesPyTorch(t *testing.T) {
 	// The fixture is ScheduleInterleavedZeroBubble's compute schedule for 2
 	// ranks, 2 stages per rank and 8 microbatches as PyTorch wrote it
-	// (REFERENCE.md §3); PyTorch's test_csv lowers it after _merge_bw to
+	// (docs/reference.md §3); PyTorch's test_csv lowers it after _merge_bw to
 	// the comms fixture and simulates it in 113 steps.
 	tb, err := Generate("interleaved-zb", Shape{Ranks: 2, Microbatches: 8, Chunks: 2})
 	if err != nil {

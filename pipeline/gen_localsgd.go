@@ -5,14 +5,14 @@ import "fmt"
 func init() {
 	registerFamily(Family{
 		Name:     "localsgd",
-		Summary:  "LocalSGD on the pipeline (REFERENCE.md §1.5): R replicas, averaged every H local steps (H required)",
+		Summary:  "LocalSGD on the pipeline (docs/reference.md §1.5): R replicas, averaged every H local steps (H required)",
 		Generate: localSGD,
 	})
 }
 
 // localSGD builds the unit-time timeline of LocalSGD run on the pipeline's
 // machines, as the PipeDream convergence paper's reference code runs it
-// (REFERENCE.md §1.5; Ilin and Richtárik, arXiv 2606.03498). R replicas
+// (docs/reference.md §1.5; Ilin and Richtárik, arXiv 2606.03498). R replicas
 // (default S) each take plain SGD steps; microbatch m belongs to replica m
 // mod R, and a round is R·H consecutive microbatches, after which the
 // replicas are averaged. The stages follow PipeDream's unit-time rules

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestLocalSGDGridLength checks the measured step count of REFERENCE.md
+// TestLocalSGDGridLength checks the measured step count of docs/reference.md
 // §1.5 for R = S: T = q(2RH + 2S - 2) + [r > 0](2r + 2S - 2), with
 // q = ⌊N/RH⌋ and r = N mod RH.
 func TestLocalSGDGridLength(t *testing.T) {

@@ -5,14 +5,14 @@ import "fmt"
 func init() {
 	registerFamily(Family{
 		Name:     "pipedream",
-		Summary:  "asynchronous PipeDream (1F1B, weight stashing, update after every backward; REFERENCE.md §1.2), NOAM microbatches admitted in flight",
+		Summary:  "asynchronous PipeDream (1F1B, weight stashing, update after every backward; docs/reference.md §1.2), NOAM microbatches admitted in flight",
 		Generate: pipeDream,
 	})
 }
 
 // pipeDream builds the unit-time timeline of asynchronous PipeDream with
 // weight stashing (Narayanan et al., SOSP 2019) exactly as the PipeDream
-// convergence paper's reference code runs it (REFERENCE.md §1.2; Ilin and
+// convergence paper's reference code runs it (docs/reference.md §1.2; Ilin and
 // Richtárik, arXiv 2606.03498): stage s on rank s, microbatches entering in
 // order, F(m, 0) admitted while fewer than NOAM microbatches (default S) are
 // in flight on stage 0, and each stage choosing between its next forward

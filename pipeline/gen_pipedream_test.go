@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestPipeDreamGridLength checks the measured step counts of REFERENCE.md
+// TestPipeDreamGridLength checks the measured step counts of docs/reference.md
 // §1.2: T = 2N + 2S - 2 for NOAM = S (N < S included) and T = 2SN for
 // NOAM = 1.
 func TestPipeDreamGridLength(t *testing.T) {
@@ -36,7 +36,7 @@ func TestPipeDreamGridLength(t *testing.T) {
 }
 
 // TestPipeDreamPaperRendering compares the paper-style rendering of S = 4,
-// N = 12, first 30 steps, with the text of REFERENCE.md §1.2 (copied into
+// N = 12, first 30 steps, with the text of docs/reference.md §1.2 (copied into
 // the golden file).
 func TestPipeDreamPaperRendering(t *testing.T) {
 	tb := mustGenerate(t, "pipedream", Shape{Ranks: 4, Microbatches: 12})
@@ -49,7 +49,7 @@ func TestPipeDreamPaperRendering(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.String() != string(want) {
-		t.Errorf("rendering differs from REFERENCE.md §1.2:\ngot:\n%s\nwant:\n%s", got.String(), want)
+		t.Errorf("rendering differs from docs/reference.md §1.2:\ngot:\n%s\nwant:\n%s", got.String(), want)
 	}
 }
 

@@ -3,7 +3,7 @@ package pipeline
 import "testing"
 
 // TestZeroBubbleHandcrafted checks ZB-H1 and ZB-H2 against the Zero Bubble
-// paper (arXiv 2401.10241, §3.1, Figure 3, and REFERENCE.md §2) with
+// paper (arXiv 2401.10241, §3.1, Figure 3, and docs/reference.md §2) with
 // T_F = T_B = T_W = 1 and M >= 2P-1:
 //   - peak in-flight microbatches (F done, W not done) on every rank: P for
 //     ZB-H1, the peak of 1F1B; 2P-1 for ZB-H2;
@@ -56,7 +56,7 @@ func TestZeroBubbleFewMicrobatches(t *testing.T) {
 }
 
 // TestZeroBubbleV checks ZB-V against the Zero Bubble paper (§6 and
-// REFERENCE.md §2): with T_F = T_B = T_W and M >= 2P-1 no rank idles
+// docs/reference.md §2): with T_F = T_B = T_W and M >= 2P-1 no rank idles
 // between its first and last action, so rank r, whose first forward comes r
 // steps in, ends 6M steps later and the grid takes 6M + P - 1 steps; and a
 // rank holds 2P chunk activations at its peak, i.e. P·M_B with M_B the

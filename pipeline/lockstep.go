@@ -40,7 +40,7 @@ func (e *DeadlockError) Error() string {
 func (e *DeadlockError) Unwrap() error { return ErrDeadlock }
 
 // Lockstep runs PyTorch's unit-time check of a schedule with communication
-// (_simulate_comms_compute, REFERENCE.md §3) and returns its step count.
+// (_simulate_comms_compute, docs/reference.md §3) and returns its step count.
 // Lower a compute-only table first; a table without SEND/RECV whose stages
 // span several ranks is refused. A step in which no rank can run is a
 // *DeadlockError wrapping ErrDeadlock.

@@ -9,7 +9,7 @@ import (
 
 func TestLockstepSteps(t *testing.T) {
 	// Step counts asserted by PyTorch's test_send_recv (11 and 24) and
-	// test_csv (113), REFERENCE.md §3.
+	// test_csv (113), docs/reference.md §3.
 	tests := []struct {
 		name  string
 		comms func(t *testing.T) *Table
@@ -53,7 +53,7 @@ func fromFile(path string) func(t *testing.T) *Table {
 
 func TestLockstepScheduleGrid(t *testing.T) {
 	// The simple 2-rank schedule stepped by hand with the rules of
-	// REFERENCE.md §3 ("." = idle). Step 1: rank 1's RECV_F0 runs in the
+	// docs/reference.md §3 ("." = idle). Step 1: rank 1's RECV_F0 runs in the
 	// same step as rank 0's SEND_F0, which ran earlier in that step. Steps
 	// 6 and 9: rank 0 is idle in the first pass and runs its RECV_B in the
 	// second pass, after rank 1's SEND_B in the same step.
@@ -152,7 +152,7 @@ func TestLockstepNeedsLowering(t *testing.T) {
 
 func TestLockstepOverlap(t *testing.T) {
 	// Rank 1 holds stages 1 and 2 of a V placement; its OVERLAP_F_B runs
-	// 1F1 together with 2B0. Stepped by hand with the rules of REFERENCE.md
+	// 1F1 together with 2B0. Stepped by hand with the rules of docs/reference.md
 	// §3: rank 1 runs 2SEND_F0 at step 4 (rank 0's 3RECV_F0 follows in the
 	// second pass), receives 1RECV_F1 at 5, waits for 2RECV_B0 until step 7
 	// (rank 0 runs 3SEND_B0 earlier in that step), runs the overlap at 8,
@@ -177,7 +177,7 @@ func TestLockstepOverlap(t *testing.T) {
 
 func TestLockstepChimera(t *testing.T) {
 	// Chimera with P = 2, M = 2 (chimeraP2M2), lowered as TestLowerChimera
-	// derives, stepped by hand with the rules of REFERENCE.md §3, a RECV
+	// derives, stepped by hand with the rules of docs/reference.md §3, a RECV
 	// waiting for the SEND of the previous (RECV_F) or next (RECV_B) stage
 	// of its microbatch's route:
 	//   step 0: rank 0 runs 0F0 (first of route 0..1); rank 1's 1RECV_F0

@@ -45,7 +45,7 @@ func DropBubbles(t *Table) *Table {
 }
 
 // Lower turns a compute-only table into one with explicit communication, as
-// PyTorch's _add_send_recv does (REFERENCE.md §3). It visits the ranks in
+// PyTorch's _add_send_recv does (docs/reference.md §3). It visits the ranks in
 // order, round after round, and on each visit takes the rank's next action if
 // it is ready: an F on stage s > 0 once the rank holds sRECV_Fm or (s-1)Fm, an
 // I or B on a stage before the last once the rank holds sRECV_Bm, (s+1)Im or

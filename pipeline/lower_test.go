@@ -160,7 +160,7 @@ func TestLowerSameRankNeighbours(t *testing.T) {
 func TestLowerWithoutBubbles(t *testing.T) {
 	// The simple 2-rank schedule with its bubbles dropped, as PyTorch's
 	// runtime lowers a loaded file. Lowered by hand with the rules of
-	// REFERENCE.md §3: rank 1 now reaches 1F0 in the first round, right
+	// docs/reference.md §3: rank 1 now reaches 1F0 in the first round, right
 	// after rank 0 appended 1RECV_F0, so 1RECV_F1 comes after 1F0.
 	want := [][]Action{
 		parseRow(t, "0F0,0SEND_F0,0F1,0SEND_F1,0RECV_B0,0B0,0RECV_B1,0B1"),
@@ -203,7 +203,7 @@ func TestChimeraP2M2IsTheGenerated(t *testing.T) {
 }
 
 func TestLowerChimera(t *testing.T) {
-	// Lowered by hand with the rules of REFERENCE.md §3 along each
+	// Lowered by hand with the rules of docs/reference.md §3 along each
 	// microbatch's route (ranks visited 0, 1 per round):
 	//   round 1: rank 0 takes 0F0 (first stage of route 0..1) and, stage 1
 	//            being on rank 1, adds 0SEND_F0 and gives rank 1 1RECV_F0;

@@ -8,7 +8,7 @@ import (
 )
 
 // actionPattern is the grammar of one action in torch.distributed.pipelining
-// (REFERENCE.md §3): stage index, kind, optional microbatch index, anchored
+// (docs/reference.md §3): stage index, kind, optional microbatch index, anchored
 // at both ends (PyTorch anchors only the start and ignores trailing text;
 // pipelab rejects it).
 var actionPattern = regexp.MustCompile(`^(\d+)(F|I|B|W|UNSHARD|RESHARD|REDUCE_GRAD|SEND_F|RECV_F|SEND_B|RECV_B)(\d*)$`)

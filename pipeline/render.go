@@ -17,7 +17,7 @@ const (
 	TorchStyle RenderStyle = iota
 	// PaperStyle writes microbatches counted from 1 and leaves the stage
 	// out when every rank holds one stage ("F1", "B12"), as the PipeDream
-	// paper draws its timeline (REFERENCE.md §1.2).
+	// paper draws its timeline (docs/reference.md §1.2).
 	PaperStyle
 )
 

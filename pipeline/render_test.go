@@ -46,7 +46,7 @@ func paperTable(t *testing.T, text string) *Table {
 }
 
 func TestRenderPipeDreamLayout(t *testing.T) {
-	// The first 30 steps of PipeDream with S = 4, N = 12, as REFERENCE.md
+	// The first 30 steps of PipeDream with S = 4, N = 12, as docs/reference.md
 	// §1.2 draws them (copied into the golden file verbatim). Read back
 	// into a table and rendered in paper style, the drawing must come out
 	// byte for byte; with extra columns beyond 30, MaxColumns = 30 must cut

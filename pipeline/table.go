@@ -10,11 +10,11 @@ const (
 	// after all microbatches' backwards (GPipe, 1F1B, zero bubble, ...).
 	Flush UpdateRule = iota
 	// PerBackward: asynchronous PipeDream with weight stashing; a stage
-	// updates its block right after each backward (REFERENCE.md §1.2).
+	// updates its block right after each backward (docs/reference.md §1.2).
 	PerBackward
 	// ReplicaAveraging: LocalSGD on the pipeline; Replicas model replicas
 	// each take plain SGD steps and are averaged every LocalSteps steps
-	// (REFERENCE.md §1.5).
+	// (docs/reference.md §1.5).
 	ReplicaAveraging
 )
 

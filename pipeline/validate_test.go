@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// twoRank is PyTorch's own 2-rank test schedule (REFERENCE.md §3):
+// twoRank is PyTorch's own 2-rank test schedule (docs/reference.md §3):
 // {0: 0F0,0F1,_,0B0,_,0B1; 1: _,1F0,1B0,1F1,1B1,_}.
 func twoRank() *Table {
 	return &Table{
@@ -30,8 +30,8 @@ func TestValidateAccepts(t *testing.T) {
 		"pytorch 2-rank":           twoRank(),
 		"split backward on rank 1": split,
 		"lowered with SEND/RECV":   lowered,
-		"pytorch zb1p fixture":     readCSVFile(t, "../../shared/fixtures/torch/zb1p_2rank_2stagep_compute.csv"),
-		"pytorch zb1p comms":       readCSVFile(t, "../../shared/fixtures/torch/zb1p_2rank_2stagep_comms.csv"),
+		"pytorch zb1p fixture":     readCSVFile(t, "testdata/torch/zb1p_2rank_2stagep_compute.csv"),
+		"pytorch zb1p comms":       readCSVFile(t, "testdata/torch/zb1p_2rank_2stagep_comms.csv"),
 	} {
 		if err := tb.Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)

@@ -4,7 +4,7 @@ import "github.com/apache/arrow-go/v18/arrow"
 
 // Windows of delay rows a DelayStat is taken over.
 const (
-	WindowSteady = "steady" // the second half of the rows (REFERENCE.md §1.3)
+	WindowSteady = "steady" // the second half of the rows (docs/reference.md §1.3)
 	WindowAll    = "all"    // every row, warm-up and drain included
 )
 

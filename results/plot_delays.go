@@ -14,7 +14,7 @@ import (
 )
 
 // delayBound is S² - S/2, the growth of PipeDream's largest steady-state
-// delay (REFERENCE.md §1.3: the maximum is ⌊S² - S/2⌋).
+// delay (docs/reference.md §1.3: the maximum is ⌊S² - S/2⌋).
 func delayBound(s float64) float64 { return s*s - s/2 }
 
 // PlotDelays draws, to path, the largest and the mean delay against the

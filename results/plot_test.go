@@ -38,7 +38,7 @@ func figures() []figure {
 		{"delays_two_windows", func(p string) error {
 			all := delayStats()
 			for i := range all {
-				// Drain included, the maximum only grows (REFERENCE.md §1.3: 72 > 60 at S = 8).
+				// Drain included, the maximum only grows (docs/reference.md §1.3: 72 > 60 at S = 8).
 				all[i].Window, all[i].Max = WindowAll, all[i].Max+all[i].Max/5
 			}
 			return PlotDelays(p, append(delayStats(), all...))

@@ -7,7 +7,7 @@ import (
 )
 
 // Data for the plot tests, each from a closed form or a measured value of
-// REFERENCE.md, so the figures look like the ones the experiments draw.
+// docs/reference.md, so the figures look like the ones the experiments draw.
 
 // lossRuns returns runs of PipeDream, RPD at two delay bounds and LocalSGD
 // with curves f(t) = f0·ρ^t (the linear rate of gradient descent on a
@@ -55,7 +55,7 @@ func scalingRuns() []Run {
 }
 
 // delayStats: for S = 4 and 8 the measured steady-window max and mean of
-// REFERENCE.md §1.3 (14, 7.55; 60, 31.65); elsewhere max ⌊S² - S/2⌋ and
+// docs/reference.md §1.3 (14, 7.55; 60, 31.65); elsewhere max ⌊S² - S/2⌋ and
 // mean S²/2, the growth that section states.
 func delayStats() []DelayStat {
 	var stats []DelayStat
@@ -73,7 +73,7 @@ func delayStats() []DelayStat {
 	return stats
 }
 
-// pipedreamGrid is the unit-time PipeDream rendering of REFERENCE.md §1.2
+// pipedreamGrid is the unit-time PipeDream rendering of docs/reference.md §1.2
 // (S = 4, N = 12, first 30 steps; microbatches numbered from 1).
 const pipedreamGrid = `
 stage 0:  F1  F2  F3  F4   .   .   .  B1  F5  B2  F6  B3  F7  B4  F8  B5  F9  B6 F10  B7 F11  B8 F12  B9   . B10   . B11   . B12
@@ -103,7 +103,7 @@ func pipedreamEvents() []TimelineEvent {
 }
 
 // scheduleMetrics prices GPipe, 1F1B, ZB-H1 and ZB-H2 at p = 4, m = 8 with
-// T_F = T_B = T_W = 1 by the closed forms of REFERENCE.md §2: compute
+// T_F = T_B = T_W = 1 by the closed forms of docs/reference.md §2: compute
 // m(T_F + T_B + T_W) per rank plus the family's bubble; peaks m, p, p and
 // 2p - 1 microbatches.
 func scheduleMetrics() []ScheduleMetric {

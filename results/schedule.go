@@ -8,7 +8,7 @@ import (
 )
 
 // Levels at which a schedule is priced (the tabular-schedule paper's three
-// levels, REFERENCE.md §2).
+// levels, docs/reference.md §2).
 const (
 	LevelFormula   = "formula"   // closed-form makespan and bubble
 	LevelLockstep  = "lockstep"  // the idealised table, one column per time step

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-const torchFixtures = "../../../shared/fixtures/torch"
+const torchFixtures = "../../pipeline/testdata/torch"
 
 // writeFile writes a schedule file into a temporary directory.
 func writeFile(t *testing.T, name, content string) string {
@@ -24,7 +24,7 @@ func writeFile(t *testing.T, name, content string) string {
 func TestCheckFixtures(t *testing.T) {
 	// Both fixtures are PyTorch's 2-rank, 4-stage, 8-microbatch interleaved
 	// zero-bubble schedule; its test_csv simulates the lowered schedule in
-	// 113 steps (REFERENCE.md §3). The 2-rank example of test_send_recv
+	// 113 steps (docs/reference.md §3). The 2-rank example of test_send_recv
 	// takes 11 steps when lowered with its bubbles; check drops them first,
 	// as PyTorch's runtime does, which gives 10 steps (stepped by hand in
 	// pipeline's TestLowerWithoutBubbles and TestLockstepSteps).

@@ -12,7 +12,7 @@ import (
 
 // At the formula level GPipe and 1F1B tie, (M + P - 1)(T_F + T_B), and
 // Chimera's bubble of (P - 2)/2 microbatch slots (arXiv 2107.06925) ranks it
-// first; 1F1B holds P activations where GPipe holds M (REFERENCE.md §2:
+// first; 1F1B holds P activations where GPipe holds M (docs/reference.md §2:
 // the tabular-schedule paper's "GPipe and 1F1B tie in runtime while 1F1B
 // has the lower activation peak"). With free transfers the simulation
 // agrees with the formula for GPipe, 1F1B and interleaved 1F1B; Chimera's

@@ -19,7 +19,7 @@ func init() {
 
 const delaysDescription = `
 Generates asynchronous PipeDream's unit-time timeline for S stages and N
-microbatches (REFERENCE.md §1.2; N defaults to 10S) and measures the delay
+microbatches (docs/reference.md §1.2; N defaults to 10S) and measures the delay
 k - j_k^(s) of every block read by every block update (§1.3): updates are the
 backwards in order of time step then stage, and j_k^(s) counts the updates
 before the forward of the same microbatch on stage s.

@@ -19,7 +19,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 }
 
 // TestSchedulePipeDreamText prints S = 4, N = 12 PipeDream, whose whole
-// run is 2N + 2S - 2 = 30 steps: the grid must be the text of REFERENCE.md
+// run is 2N + 2S - 2 = 30 steps: the grid must be the text of docs/reference.md
 // §1.2 (the pipeline package's golden file).
 func TestSchedulePipeDreamText(t *testing.T) {
 	code, out, errs := runCLI("schedule", "--kind", "pipedream", "--stages", "4", "--microbatches", "12")
@@ -36,7 +36,7 @@ func TestSchedulePipeDreamText(t *testing.T) {
 }
 
 // TestScheduleCSV checks the CSV output against PyTorch's own 2-rank test
-// schedule and its lowering (REFERENCE.md §3): 1F1B with P = 2, M = 2 is
+// schedule and its lowering (docs/reference.md §3): 1F1B with P = 2, M = 2 is
 // {0: 0F0,0F1,_,0B0,_,0B1; 1: _,1F0,1B0,1F1,1B1} (the generator does not
 // pad a row with trailing bubbles), and --comms lowers it to PyTorch's
 // expected compute_comms rows.
@@ -61,7 +61,7 @@ func TestScheduleCSV(t *testing.T) {
 // TestScheduleFlagsReachTheGenerator checks that --chunks, --replicas,
 // --local-steps and --noam arrive: the printed grid has the step count the
 // family's closed form gives (interleaved 2MV + 2(P-1); LocalSGD and
-// PipeDream from REFERENCE.md §1.5 and §1.2).
+// PipeDream from docs/reference.md §1.5 and §1.2).
 func TestScheduleFlagsReachTheGenerator(t *testing.T) {
 	for _, tc := range []struct {
 		args    []string

@@ -30,7 +30,7 @@ func runJSON(t *testing.T, args []string, v any) {
 
 // 1F1B, P = 4, M = 8, T_F = 1, T_B = 2, free transfers: makespan
 // (M + P - 1)(T_F + T_B) = 33, bubble ratio (P - 1)/(M + P - 1), every rank
-// busy M(T_F + T_B) = 24, rank r holding P - r activations (REFERENCE.md §2).
+// busy M(T_F + T_B) = 24, rank r holding P - r activations (docs/reference.md §2).
 func TestSimulateCommandClosedForm(t *testing.T) {
 	var rep simulateReport
 	runJSON(t, []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--format", "json"}, &rep)
@@ -226,7 +226,7 @@ func TestSimulateCommandUnknownKind(t *testing.T) {
 }
 
 // --flash-attention drops the stored attention scores: on 1F1B rank 0
-// holds P = 4 microbatches of stage 0 at its peak (REFERENCE.md §2), each
+// holds P = 4 microbatches of stage 0 at its peak (docs/reference.md §2), each
 // keeping 5as²b - 4asb fewer bytes per decoder layer (scores against the
 // log-sum-exp, a = 32 heads, s = 2048, b = 1 for llama-7b), so its peak
 // falls by 4 × (decoder layers of stage 0) × that.

@@ -30,7 +30,7 @@ const trainSynopsis = `--objective quadratic|tridiagonal|logistic|lm --method pd
 
 const trainDescription = `
 Optimizes an objective with one of the PipeDream convergence paper's methods
-(REFERENCE.md §1) and prints the loss curve.
+(docs/reference.md §1) and prints the loss curve.
 
 Methods: pd replays asynchronous PipeDream's unit-time timeline with weight
 stashing; localsgd replays the LocalSGD timeline (--replicas R, default S;
@@ -131,7 +131,7 @@ func (f *trainFlags) check(rest []string) error {
 	if f.logEvery < 0 || f.batchSize < 0 || f.n < 0 || f.d < 0 || f.replicas < 0 || f.localSteps < 1 || f.flushMicrobatches < 0 {
 		return errors.New("--log-every, --batch-size, --n, --d, --replicas and --flush-microbatches must not be negative, --local-steps at least 1")
 	}
-	defaults := map[string][3]int{ // n, d, batch (REFERENCE.md §1.7)
+	defaults := map[string][3]int{ // n, d, batch (docs/reference.md §1.7)
 		"quadratic": {2000, 512, 100}, "tridiagonal": {600, 512, 5}, "logistic": {600, 512, 10}, "lm": {100000, 0, 16},
 	}[f.objective]
 	f.n, f.d, f.batchSize = orDefault(f.n, defaults[0]), orDefault(f.d, defaults[1]), orDefault(f.batchSize, defaults[2])

@@ -27,7 +27,7 @@ func firstLoss(rep map[string]any) float64 {
 }
 
 // The run's shape follows the closed forms: PipeDream takes 2N + 2S - 2
-// steps and N·S block updates (REFERENCE.md §1.2); with a budget, the
+// steps and N·S block updates (docs/reference.md §1.2); with a budget, the
 // smallest N reaching it (§1.6); sync runs whole 1F1B iterations of
 // 2(M + S - 1) steps (§2); the logistic loss at the zero start is ln 2.
 func TestTrainShapes(t *testing.T) {
@@ -61,7 +61,7 @@ func TestTrainShapes(t *testing.T) {
 }
 
 // RPD with PipeDream's exact delays ends where PipeDream ends
-// (REFERENCE.md §1.4).
+// (docs/reference.md §1.4).
 func TestTrainRPDExactMatchesPipeDream(t *testing.T) {
 	args := []string{"--objective", "quadratic", "--n", "60", "--d", "12", "--batch-size", "6", "--stages", "3", "--microbatches", "15", "--step-size", "0.02", "--seed", "4"}
 	pd := trainJSON(t, append(args, "--method", "pd")...)

@@ -33,7 +33,7 @@ type Config struct {
 // Config.EvalBatches is 0.
 const DefaultEvalBatches = 8
 
-// DefaultConfig returns the small LM of REFERENCE.md §1.7: four stages,
+// DefaultConfig returns the small LM of docs/reference.md §1.7: four stages,
 // embedding width 64, 4 heads, sequences of 32 characters, batches of 16
 // sequences. (The step 0.0625 given there is the optimizer's, not the
 // model's.)

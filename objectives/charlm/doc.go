@@ -1,6 +1,6 @@
 // Package charlm implements a small character-level GPT as an
 // objectives.Objective, with hand-written forward and backward passes in
-// float64 (REFERENCE.md §1.7, "Small LM").
+// float64 (docs/reference.md §1.7, "Small LM").
 //
 // For S ≥ 3 pipeline stages, stage 0 adds a token embedding and a learned
 // position embedding, stages 1..S-2 are one pre-LayerNorm GPT block each

@@ -32,7 +32,7 @@ type MemoryModel interface {
 // activation shrinks to once the input-gradient backward (I) of a split
 // backward has run: only the inputs of the linear layers and the gradients
 // of their outputs, which the weight-gradient backward (W) needs (Zero
-// Bubble, arXiv 2401.10241; REFERENCE.md §2: "B keeps sb(34h + 5as) bytes
+// Bubble, arXiv 2401.10241; docs/reference.md §2: "B keeps sb(34h + 5as) bytes
 // of activations, W 32sbh"). Under such a model, when a table splits a
 // backward, its F adds M_B, its I frees M_B − M_W and its W frees M_W; an
 // unsplit B frees M_B. A MemoryModel without the method is taken to have

@@ -9,7 +9,7 @@ import (
 func TestExplicitCompute(t *testing.T) {
 	e := Explicit{TF: 2, TB: 3, TW: 5, Comm: 7, Stages: []StageCost{{TF: 11, TB: 13, TW: 17}}}
 	// Stage 0 takes its override, stage 1 the defaults; an unsplit B is
-	// T_B + T_W (Zero Bubble paper's split, REFERENCE.md §2).
+	// T_B + T_W (Zero Bubble paper's split, docs/reference.md §2).
 	tests := []struct {
 		a    pipeline.Action
 		want float64

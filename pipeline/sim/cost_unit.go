@@ -4,7 +4,7 @@ import "pipelab/pipeline"
 
 // Unit prices every compute action at one step and every transfer at
 // zero: the unit-time model of the PipeDream paper's timeline and of
-// PyTorch's lockstep simulator (REFERENCE.md §1.2, §3). A full backward B
+// PyTorch's lockstep simulator (docs/reference.md §1.2, §3). A full backward B
 // is one step like F, I and W, so a table that splits B into I and W takes
 // two steps where the unsplit one takes one; an OVERLAP_F_B cell is one
 // step too. Actions that are neither compute nor transfers cost nothing.

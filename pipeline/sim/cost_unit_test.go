@@ -7,7 +7,7 @@ import (
 )
 
 func TestUnitCosts(t *testing.T) {
-	// Unit time (REFERENCE.md §1.2, §3): one step per compute cell, free
+	// Unit time (docs/reference.md §1.2, §3): one step per compute cell, free
 	// communication.
 	tests := []struct {
 		a    pipeline.Action

@@ -19,7 +19,7 @@ type Estimate struct {
 // ClosedForm returns the closed-form estimate of a family for a shape
 // (Ranks P, Microbatches M, Chunks V, 0 meaning the family's default) and
 // the compute times of one rank's share of the model, as the papers state
-// them (REFERENCE.md §1–2): T_F forward, T_B input gradient, T_W weight
+// them (docs/reference.md §1–2): T_F forward, T_B input gradient, T_W weight
 // gradient, a full backward costing T_B + T_W. A family with V chunks per
 // rank spends T/V per chunk. ok is false for a family without a known
 // closed form ("n/a"), and for ZB-V unless T_F = T_B = T_W, the only case
@@ -39,15 +39,15 @@ func ClosedForm(family string, sh pipeline.Shape, c StageCost) (e Estimate, ok b
 	}
 	switch family {
 	case "gpipe":
-		return withBubble((p-1)*work, m, "GPipe: (M + P - 1)(T_F + T_B + T_W), M activations (REFERENCE.md §2)")
+		return withBubble((p-1)*work, m, "GPipe: (M + P - 1)(T_F + T_B + T_W), M activations (docs/reference.md §2)")
 	case "1f1b":
-		return withBubble((p-1)*work, min(p, m), "1F1B: (M + P - 1)(T_F + T_B + T_W), P - r activations on rank r (REFERENCE.md §2)")
+		return withBubble((p-1)*work, min(p, m), "1F1B: (M + P - 1)(T_F + T_B + T_W), P - r activations on rank r (docs/reference.md §2)")
 	case "pipedream":
-		return withBubble((p-1)*work, min(p, m), "asynchronous PipeDream: 2N + 2S - 2 unit steps (REFERENCE.md §1.2), NOAM = P in flight")
+		return withBubble((p-1)*work, min(p, m), "asynchronous PipeDream: 2N + 2S - 2 unit steps (docs/reference.md §1.2), NOAM = P in flight")
 	case "interleaved-1f1b":
 		v := chunks(2)
 		return withBubble((p-1)*work/v, min(2*(p-1)+(v-1)*p+1, m*v),
-			"interleaved 1F1B: bubble (P - 1)(T_F + T_B)/V, 2(P - 1) + (V - 1)P + 1 chunk activations on rank 0 (Megatron-LM, REFERENCE.md §2)")
+			"interleaved 1F1B: bubble (P - 1)(T_F + T_B)/V, 2(P - 1) + (V - 1)P + 1 chunk activations on rank 0 (Megatron-LM, docs/reference.md §2)")
 	case "looped-bfs":
 		v := chunks(2)
 		return withBubble((p-1)*work/v, m*v, "breadth-first: bubble (P - 1)(T_F + T_B)/V as interleaved, every chunk of every microbatch held (arXiv 2211.05953)")

@@ -70,7 +70,7 @@ func TestSaveGantt(t *testing.T) {
 }
 
 func TestGanttChunkShades(t *testing.T) {
-	// V placement of 4 stages on 2 ranks is 0, 1, 1, 0 (REFERENCE.md §3):
+	// V placement of 4 stages on 2 ranks is 0, 1, 1, 0 (docs/reference.md §3):
 	// stages 2 and 3 are each rank's second chunk.
 	tab := &pipeline.Table{Rows: make([][]pipeline.Action, 2), Placement: pipeline.VPlacement(4, 2)}
 	if got := chunkOf(tab); !equalInts(got, []int{0, 0, 1, 1}) {

@@ -9,7 +9,7 @@ import (
 // TestGPURankMemory1F1B checks the peak memory of each rank of a simulated
 // 1F1B iteration against an independent sum: the rank's parameters at 16
 // bytes (ZeRO's mixed-precision Adam) plus p - r microbatches of its
-// stage's activations, the most 1F1B rank r holds (REFERENCE.md §2).
+// stage's activations, the most 1F1B rank r holds (docs/reference.md §2).
 func TestGPURankMemory1F1B(t *testing.T) {
 	gpt, _ := LookupModel("gpt-1.3b")
 	gpu, _ := LookupGPU("a100")

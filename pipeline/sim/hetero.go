@@ -252,7 +252,7 @@ func (blk Block) params() float64 {
 }
 
 // layer prices one layer of the block. For transformer layers (Zero Bubble
-// paper, arXiv 2401.10241, and REFERENCE.md §2): with linear FLOPs
+// paper, arXiv 2401.10241, and docs/reference.md §2): with linear FLOPs
 // L = 2·t·b·(attention and MLP weights) and attention-core FLOPs
 // A = 4·t²·b·h (scores and the weighted sum), F = L + A, B = L + 2A (both
 // operands of each attention product need gradients) and W = L. With
@@ -315,7 +315,7 @@ func (blk Block) layer(b, s float64, flash bool) Layer {
 // 2tbh, Q and K 4tbh, V 2tbh, the output projection's input 2tbh, a dropout
 // mask tbh, softmax output and dropout 5at²b), MLP 19tbh with width 4h
 // (input 2tbh, two 8tbh intermediates, mask tbh), layer norms 4tbh: in all
-// tb(34h + 5at), REFERENCE.md §2. Generalised here to grouped-query K and V
+// tb(34h + 5at), docs/reference.md §2. Generalised here to grouped-query K and V
 // (2tb·kv each) and to an MLP of width f (3tbh + 4tbf, or 3tbh + 6tbf when
 // gated, whose third matrix adds an intermediate); f is the width summed
 // over the experts a token visits for MoE. With flash attention the
@@ -364,7 +364,7 @@ func (blk Block) activation(b, t, f float64, flash bool) float64 {
 //
 // so the inputs take 2tb(3h + f) bytes and the output gradients
 // 2tb(3h + 2kv + g·f). With multi-head attention (kv = h), f = 4h and a
-// two-matrix MLP this is 14tbh + 18tbh = 32tbh, REFERENCE.md §2's "W 32sbh".
+// two-matrix MLP this is 14tbh + 18tbh = 32tbh, docs/reference.md §2's "W 32sbh".
 // Against M_B (activation) this is 2tbh + 5at²b less, however kv, f and g
 // are set: the inputs are all in M_B; the output gradients of QKV and of
 // the MLP's up (and gate) projections are the size of the Q, K, V and MLP

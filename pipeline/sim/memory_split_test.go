@@ -12,7 +12,7 @@ import (
 // the closed forms. With multi-head attention (kv = h), an MLP of width 4h
 // and two matrices, the inputs of the four linears take 2tb(3h + 4h) =
 // 14tbh bytes and their output gradients 2tb(3h + 2h + 4h) = 18tbh, in all
-// 32tbh: REFERENCE.md §2 (Zero Bubble, arXiv 2401.10241), "W 32sbh". With
+// 32tbh: docs/reference.md §2 (Zero Bubble, arXiv 2401.10241), "W 32sbh". With
 // grouped-query attention (kv < h) and a gated MLP of width f, the brief's
 // form is 2tb(3h + f) + 2tb(3h + 2kv + 2f); for MoE, f sums the visited
 // experts. Whatever the shape, M_B − M_W is what only the input gradient
@@ -238,7 +238,7 @@ func TestPeakMemoryUnsplitUnchanged(t *testing.T) {
 // 2401.10241, §3.1) rank r runs its W's r behind its I's, so at its peak,
 // right after the forward that brings its count to P (the count holds a
 // microbatch until its W), P − r of the microbatches it holds have not run
-// their I and r have: (P − r)·M_B + r·M_W, at most P·M_B, REFERENCE.md
+// their I and r have: (P − r)·M_B + r·M_W, at most P·M_B, docs/reference.md
 // §2's "ZB-H1 ... peak p·M_B" (the hand-worked P = 2 case above is this
 // form too: 2·10 and 7 + 2). Rank 0 holds the full P·M_B; every other rank
 // holds less than it did before the split was priced (P·M_B on every rank).

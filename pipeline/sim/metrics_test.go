@@ -8,7 +8,7 @@ import (
 	"pipelab/pipeline"
 )
 
-// 1F1B idles (P - 1)/(M + P - 1) of its iteration (REFERENCE.md §2), the
+// 1F1B idles (P - 1)/(M + P - 1) of its iteration (docs/reference.md §2), the
 // Zero Bubble paper's rate with every rank busy M(T_F + T_B); every rank's
 // busy and idle time add up to the makespan.
 func TestMetricsBubbleRatio1F1B(t *testing.T) {
@@ -72,7 +72,7 @@ func TestMetricsMemoryAndVolume(t *testing.T) {
 }
 
 // Split backwards hold their activation until W: a ZB-H1 rank holds up to
-// P (REFERENCE.md §2), where 1F1B's rank r holds P - r.
+// P (docs/reference.md §2), where 1F1B's rank r holds P - r.
 func TestMetricsActivationsHeldUntilW(t *testing.T) {
 	tl := simulateOK(t, generate(t, "zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8}), Unit{}, Options{})
 	if got := PeakActivations(tl); !slices.Equal(got, []int{4, 4, 4, 4}) {

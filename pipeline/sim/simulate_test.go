@@ -65,7 +65,7 @@ func longestSpan(tl *Timeline) float64 {
 }
 
 // GPipe and 1F1B take (M + P - 1)(T_F + T_B) with uniform stages and free
-// communication (REFERENCE.md §2); 1F1B holds P - r activations on rank r
+// communication (docs/reference.md §2); 1F1B holds P - r activations on rank r
 // and GPipe all M (both capped by M).
 func TestSimulateGPipeAnd1F1BClosedForm(t *testing.T) {
 	costs := []Explicit{{TF: 1, TB: 1}, {TF: 1, TB: 2}, {TF: 2, TB: 3}, {TF: 1, TB: 1, TW: 1}}
@@ -96,7 +96,7 @@ func TestSimulateGPipeAnd1F1BClosedForm(t *testing.T) {
 }
 
 // Interleaved 1F1B with V chunks per rank idles (P - 1)(T_F + T_B)/V,
-// T_F and T_B being a whole rank's times (REFERENCE.md §2): with per-chunk
+// T_F and T_B being a whole rank's times (docs/reference.md §2): with per-chunk
 // times t_f, t_b the rank's share is V·t_f, V·t_b, so the makespan is
 // M·V(t_f + t_b) + (P - 1)(t_f + t_b).
 func TestSimulateInterleavedBubble(t *testing.T) {
@@ -117,7 +117,7 @@ func TestSimulateInterleavedBubble(t *testing.T) {
 	}
 }
 
-// The Zero Bubble paper (arXiv 2401.10241, REFERENCE.md §2): ZB-H1 idles
+// The Zero Bubble paper (arXiv 2401.10241, docs/reference.md §2): ZB-H1 idles
 // (P - 1)(T_F + T_B - T_W) per rank and holds P activations, ZB-H2 idles
 // (P - 1)(T_F + T_B - 2T_W) and holds 2P - 1. A rank's bubble is its span
 // minus its work M(T_F + T_B + T_W), on the rank with the longest span, as
@@ -148,7 +148,7 @@ func TestSimulateZeroBubbleH1H2(t *testing.T) {
 	}
 }
 
-// Asynchronous PipeDream in unit time takes 2N + 2S - 2 steps (REFERENCE.md
+// Asynchronous PipeDream in unit time takes 2N + 2S - 2 steps (docs/reference.md
 // §1.2, measured on the reference code), and its generator places every
 // action in the step it runs, so the simulated timeline is the grid's.
 func TestSimulatePipeDreamIsItsGrid(t *testing.T) {
@@ -279,7 +279,7 @@ func TestSimulateOverlapHidesShortTransfers(t *testing.T) {
 }
 
 // A table with explicit SEND/RECV is timed as written. PyTorch's two-rank
-// lowering (REFERENCE.md §3) posts every RECV before its consumer, so with
+// lowering (docs/reference.md §3) posts every RECV before its consumer, so with
 // T_F = T_B = 1 and c = 1 it times like the compute-only table: F0 [0,1]
 // on rank 0, sent [1,2]; F1 [1,2], sent [2,3]; rank 1 runs F0 [2,3], B0
 // [3,4], sends B0 [4,5], F1 [4,5], B1 [5,6], sends B1 [6,7]; rank 0 runs B0
@@ -325,7 +325,7 @@ func TestSimulateExplicitCommsAsWritten(t *testing.T) {
 // With free transfers, a lowered table times exactly as the compute-only
 // one, since PyTorch's lowering posts every RECV before its consumer. The
 // fixture is PyTorch's interleaved zero-bubble schedule before and after
-// lowering (REFERENCE.md §3; the comms file merged adjacent I, W into B).
+// lowering (docs/reference.md §3; the comms file merged adjacent I, W into B).
 func TestSimulateLoweredFixtureMatchesCompute(t *testing.T) {
 	read := func(name string) *pipeline.Table {
 		f, err := os.Open(filepath.Join("..", "..", "..", "shared", "fixtures", "torch", name))
