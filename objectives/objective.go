@@ -79,3 +79,13 @@ func ContiguousBlocks(d, s int) []int {
 	}
 	return b
 }
+
+// Validated is an Objective with a held-out set it never trains on, such
+// as the character LM's last tenth of its corpus. The optimizers record
+// the validation loss beside the training loss, and a target loss is
+// judged on it when the objective has one.
+type Validated interface {
+	Objective
+	// ValidationLoss returns the mean loss on the held-out set at x.
+	ValidationLoss(x []float64) float64
+}
