@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 	"pipelab/results"
 )
@@ -141,7 +142,7 @@ methods:
 	if err != nil {
 		t.Fatal(err)
 	}
-	link, _ := sim.LookupLink("nvlink")
+	link, _ := cost.LookupLink("nvlink")
 	var avg float64
 	for s := range 4 {
 		bytes := gm.Params(s) * 2 // bf16

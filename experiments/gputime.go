@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -12,13 +13,13 @@ import (
 var DefaultGPU = CostSpec{Model: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink", Microbatch: 1, Sequence: 2048}
 
 // gpuModel builds the GPU timing model of c for a pipeline of the given
-// stage count, the model's layers split evenly (sim.EvenPartition).
-func gpuModel(c CostSpec, stages int) (*sim.GPUModel, error) {
+// stage count, the model's layers split evenly (cost.EvenPartition).
+func gpuModel(c CostSpec, stages int) (*cost.GPUModel, error) {
 	cfg, err := gpuConfig(c)
 	if err != nil {
 		return nil, err
 	}
-	gm, err := sim.NewGPUModel(cfg, stages)
+	gm, err := cost.NewGPUModel(cfg, stages)
 	if err != nil {
 		return nil, fmt.Errorf("experiments: %d stages of %s: %w", stages, c.Preset, err)
 	}
@@ -26,36 +27,36 @@ func gpuModel(c CostSpec, stages int) (*sim.GPUModel, error) {
 }
 
 // gpuConfig looks up the presets c names.
-func gpuConfig(c CostSpec) (sim.GPUConfig, error) {
-	m, err := sim.LookupModel(c.Preset)
+func gpuConfig(c CostSpec) (cost.GPUConfig, error) {
+	m, err := cost.LookupNetwork(c.Preset)
 	if err != nil {
-		return sim.GPUConfig{}, err
+		return cost.GPUConfig{}, err
 	}
-	g, err := sim.LookupGPU(c.GPU)
+	g, err := cost.LookupGPU(c.GPU)
 	if err != nil {
-		return sim.GPUConfig{}, err
+		return cost.GPUConfig{}, err
 	}
-	l, err := sim.LookupLink(c.Link)
+	l, err := cost.LookupLink(c.Link)
 	if err != nil {
-		return sim.GPUConfig{}, err
+		return cost.GPUConfig{}, err
 	}
-	return sim.GPUConfig{Model: m, GPU: g, Link: l, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}, nil
+	return cost.GPUConfig{Network: m, GPU: g, Link: l, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}, nil
 }
 
 // AveragingTime is what one LocalSGD averaging costs under the GPU model:
 // every stage averages its R replicas at once, each with a ring all-reduce
-// of its bf16 weights over the R replicas' devices (sim.RingAllReduce of
-// P_s·sim.WeightBytesPerParam bytes, P_s the stage's parameters), so the
+// of its bf16 weights over the R replicas' devices (cost.RingAllReduce of
+// P_s·cost.WeightBytesPerParam bytes, P_s the stage's parameters), so the
 // averaging takes the slowest stage's. The unit-time model of
 // docs/reference.md §1.5 places the replicas on the pipeline's own machines and
 // averages for free; pricing the all-reduce is what the replicas would
 // cost on separate devices, LocalSGD's usual deployment. With R = 1 there
 // is nothing to average.
-func AveragingTime(gm *sim.GPUModel, replicas int) float64 {
+func AveragingTime(gm *cost.GPUModel, replicas int) float64 {
 	link := gm.Config().Link
 	var worst float64
 	for s := range gm.Stages() {
-		worst = max(worst, sim.RingAllReduce(gm.Params(s)*sim.WeightBytesPerParam, replicas, link))
+		worst = max(worst, cost.RingAllReduce(gm.Params(s)*cost.WeightBytesPerParam, replicas, link))
 	}
 	return worst
 }

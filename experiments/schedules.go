@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 	"pipelab/results"
 )
@@ -23,23 +24,23 @@ func runSchedule(r Run) (*results.Tables, error) {
 		return nil, err
 	}
 	var (
-		cost  sim.CostModel = sim.Unit{}
-		mem   sim.MemoryModel
+		model cost.Model = cost.Unit{}
+		mem   cost.Memory
 		label = results.CostUnit
-		share sim.StageCost
+		share cost.Stage
 	)
-	_, parts := sim.ModelParts(tab)
+	_, parts := cost.ModelParts(tab)
 	chunks := parts / tab.Ranks()
 	if r.Cost.Model == "gpu" {
 		cfg, err := gpuConfig(r.Cost)
 		if err != nil {
 			return nil, err
 		}
-		sm, err := sim.GPUForTable(cfg, tab)
+		sm, err := cost.GPUForTable(cfg, tab)
 		if err != nil {
 			return nil, err
 		}
-		cost, mem, label = sm, sm, results.CostGPU
+		model, mem, label = sm, sm, results.CostGPU
 		if share, err = meanShare(cfg, tab.Ranks()); err != nil {
 			return nil, err
 		}
@@ -66,7 +67,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 			return nil, fmt.Errorf("lockstep level: %w", err)
 		}
 	}
-	tl, err := sim.Simulate(tab, cost, sim.Options{})
+	tl, err := sim.Simulate(tab, model, sim.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("simulated level: %w", err)
 	}
@@ -112,14 +113,14 @@ func lockstepGrid(tab *pipeline.Table) (*pipeline.Table, error) {
 // V model parts (chunks) of one step per forward and per backward, the
 // backward split into I and W of one step each when the family splits it.
 // Chimera's two pipelines cut the model into P parts, so V = 1 there.
-func unitShare(tab *pipeline.Table, chunks int) sim.StageCost {
+func unitShare(tab *pipeline.Table, chunks int) cost.Stage {
 	v := float64(chunks)
 	for _, row := range tab.Rows {
 		if slices.ContainsFunc(row, func(a pipeline.Action) bool { return a.Kind == pipeline.BackwardInput }) {
-			return sim.StageCost{TF: v, TB: v, TW: v}
+			return cost.Stage{TF: v, TB: v, TW: v}
 		}
 	}
-	return sim.StageCost{TF: v, TB: v}
+	return cost.Stage{TF: v, TB: v}
 }
 
 // meanShare is one rank's mean share of the GPU times, the model cut into
@@ -127,15 +128,15 @@ func unitShare(tab *pipeline.Table, chunks int) sim.StageCost {
 // and pipelab compare prices them the same way
 // (docs/three-level-comparison.md); the simulated level shows what the
 // uneven stages (embedding, head) cost.
-func meanShare(cfg sim.GPUConfig, ranks int) (sim.StageCost, error) {
-	whole, err := sim.NewGPUModel(cfg, ranks)
+func meanShare(cfg cost.GPUConfig, ranks int) (cost.Stage, error) {
+	whole, err := cost.NewGPUModel(cfg, ranks)
 	if err != nil {
-		return sim.StageCost{}, err
+		return cost.Stage{}, err
 	}
-	var c sim.StageCost
+	var c cost.Stage
 	p := float64(ranks)
 	for r := range ranks {
-		st := whole.StageCost(r)
+		st := whole.Stage(r)
 		c.TF += st.TF / p
 		c.TB += st.TB / p
 		c.TW += st.TW / p
@@ -144,7 +145,7 @@ func meanShare(cfg sim.GPUConfig, ranks int) (sim.StageCost, error) {
 }
 
 // addTimed adds the metrics and the events of a timed level.
-func addTimed(out *results.Tables, id, level string, base results.ScheduleMetric, tl *sim.Timeline, mem sim.MemoryModel) {
+func addTimed(out *results.Tables, id, level string, base results.ScheduleMetric, tl *sim.Timeline, mem cost.Memory) {
 	m := base
 	m.ScheduleID, m.Level = id, level
 	m.Makespan, m.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)

@@ -156,7 +156,7 @@ type CostSpec struct {
 	Microbatch int `yaml:"microbatch"`
 	Sequence   int `yaml:"sequence"`
 	// FlashAttention prices attention as FlashAttention runs it
-	// (sim.GPUConfig.FlashAttention).
+	// (cost.GPUConfig.FlashAttention).
 	FlashAttention bool `yaml:"flash_attention"`
 }
 

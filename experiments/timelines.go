@@ -6,6 +6,7 @@ import (
 
 	"pipelab/optim"
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -90,13 +91,13 @@ func buildFlush(k pipeKey) (*pipeTimeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	var cost sim.CostModel = sim.Unit{}
+	var model cost.Model = cost.Unit{}
 	if k.cost.Model == "gpu" {
-		if cost, err = gpuModel(k.cost, k.stages); err != nil {
+		if model, err = gpuModel(k.cost, k.stages); err != nil {
 			return nil, err
 		}
 	}
-	tl, err := sim.Simulate(tab, cost, sim.Options{})
+	tl, err := sim.Simulate(tab, model, sim.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%s with %d stages and %d microbatches: %w", k.family, k.stages, k.n, err)
 	}
@@ -109,9 +110,9 @@ func buildFlush(k pipeKey) (*pipeTimeline, error) {
 type timing struct {
 	family string
 	shape  pipeline.Shape
-	gm     *sim.GPUModel // nil under unit time
-	avg    float64       // one LocalSGD averaging (GPU model only)
-	round  int           // microbatches per LocalSGD round
+	gm     *cost.GPUModel // nil under unit time
+	avg    float64        // one LocalSGD averaging (GPU model only)
+	round  int            // microbatches per LocalSGD round
 }
 
 func newTiming(k pipeKey) (*timing, error) {

@@ -10,7 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 // KnownObjectives and KnownMethods are the names a spec may use.
@@ -395,13 +395,13 @@ func (c *CostSpec) validate(v validator) error {
 	if c.Sequence == 0 {
 		c.Sequence = DefaultGPU.Sequence
 	}
-	if _, err := sim.LookupModel(c.Preset); err != nil {
+	if _, err := cost.LookupNetwork(c.Preset); err != nil {
 		return v.fail(err.Error(), "cost", "preset")
 	}
-	if _, err := sim.LookupGPU(c.GPU); err != nil {
+	if _, err := cost.LookupGPU(c.GPU); err != nil {
 		return v.fail(err.Error(), "cost", "gpu")
 	}
-	if _, err := sim.LookupLink(c.Link); err != nil {
+	if _, err := cost.LookupLink(c.Link); err != nil {
 		return v.fail(err.Error(), "cost", "link")
 	}
 	if c.Microbatch < 1 || c.Sequence < 1 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -144,7 +145,7 @@ func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (
 		row.Note = err.Error()
 		return row, ""
 	}
-	_, parts := sim.ModelParts(t)
+	_, parts := cost.ModelParts(t)
 	row.Chunks = parts / t.Ranks()
 	share := float64(t.Ranks()) / float64(parts) // a stage's part of a rank share
 	if _, steps, err := lockstepSteps(t); err == nil {

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 // Flag groups several subcommands declare alike: each registers its flags
@@ -207,20 +207,20 @@ func (p *presetFlags) check() error {
 }
 
 // config looks the presets up, naming the flag of one that is unknown.
-func (p *presetFlags) config() (sim.GPUConfig, error) {
-	model, err := sim.LookupModel(p.model)
+func (p *presetFlags) config() (cost.GPUConfig, error) {
+	model, err := cost.LookupNetwork(p.model)
 	if err != nil {
-		return sim.GPUConfig{}, fmt.Errorf("--model: %w", err)
+		return cost.GPUConfig{}, fmt.Errorf("--model: %w", err)
 	}
-	gpu, err := sim.LookupGPU(p.gpu)
+	gpu, err := cost.LookupGPU(p.gpu)
 	if err != nil {
-		return sim.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
+		return cost.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
 	}
-	link, err := sim.LookupLink(p.link)
+	link, err := cost.LookupLink(p.link)
 	if err != nil {
-		return sim.GPUConfig{}, fmt.Errorf("--link: %w", err)
+		return cost.GPUConfig{}, fmt.Errorf("--link: %w", err)
 	}
-	return sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}, nil
+	return cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}, nil
 }
 
 // costFlags are the cost flags "simulate" and "compare" share.
@@ -279,10 +279,10 @@ func (c *costFlags) check() error {
 // pricing is a cost model for one table, with the memory model and message
 // sizes when the GPU model provides them.
 type pricing struct {
-	cost   sim.CostModel
-	memory sim.MemoryModel
-	sizer  sim.MessageSizer
-	share  sim.StageCost // one rank's share of the model, for the formulas
+	cost   cost.Model
+	memory cost.Memory
+	sizer  cost.MessageSizer
+	share  cost.Stage // one rank's share of the model, for the formulas
 	name   string
 }
 
@@ -291,31 +291,31 @@ type pricing struct {
 func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	switch c.kind() {
 	case "unit":
-		return pricing{cost: sim.Unit{}, share: unitShare(t), name: "unit"}, nil
+		return pricing{cost: cost.Unit{}, share: unitShare(t), name: "unit"}, nil
 	case "explicit":
-		share := sim.StageCost{TF: c.fwd, TB: c.bwd, TW: c.wgrad}
-		return pricing{cost: sim.ForRankShare(t, share, c.comm), share: share,
+		share := cost.Stage{TF: c.fwd, TB: c.bwd, TW: c.wgrad}
+		return pricing{cost: cost.ForRankShare(t, share, c.comm), share: share,
 			name: fmt.Sprintf("explicit (T_F %g, T_B %g, T_W %g per rank share, %g per transfer)", c.fwd, c.bwd, c.wgrad, c.comm)}, nil
 	}
 	cfg, err := c.presets.config()
 	if err != nil {
 		return pricing{}, err
 	}
-	var gm sim.StageModel
+	var gm cost.StageModel
 	if c.partition != nil {
-		if gm, err = sim.GPUForTablePartition(cfg, t, c.partition); err != nil {
+		if gm, err = cost.GPUForTablePartition(cfg, t, c.partition); err != nil {
 			return pricing{}, fmt.Errorf("--partition: %w", err)
 		}
-	} else if gm, err = sim.GPUForTable(cfg, t); err != nil {
+	} else if gm, err = cost.GPUForTable(cfg, t); err != nil {
 		return pricing{}, err
 	}
-	whole, err := sim.NewGPUModel(cfg, t.Ranks())
+	whole, err := cost.NewGPUModel(cfg, t.Ranks())
 	if err != nil {
 		return pricing{}, err
 	}
-	var share sim.StageCost
+	var share cost.Stage
 	for r := range t.Ranks() {
-		sc := whole.StageCost(r)
+		sc := whole.Stage(r)
 		share.TF += sc.TF / float64(t.Ranks())
 		share.TB += sc.TB / float64(t.Ranks())
 		share.TW += sc.TW / float64(t.Ranks())
@@ -343,10 +343,10 @@ func (c *costFlags) costNote() string {
 // unitShare is what unit costs make of one rank's share of the model: one
 // step per chunk for each of F, B (or I) and, when the table splits
 // backwards, W.
-func unitShare(t *pipeline.Table) sim.StageCost {
-	_, parts := sim.ModelParts(t)
+func unitShare(t *pipeline.Table) cost.Stage {
+	_, parts := cost.ModelParts(t)
 	v := float64(parts) / float64(t.Ranks())
-	share := sim.StageCost{TF: v, TB: v}
+	share := cost.Stage{TF: v, TB: v}
 	for _, row := range t.Rows {
 		if slices.ContainsFunc(row, func(a pipeline.Action) bool { return a.Kind == pipeline.BackwardWeight }) {
 			share.TW = v

@@ -190,7 +190,7 @@ func TestPresetFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The defaults: an H100 on InfiniBand NDR, one sample of 2048 tokens.
-	if cfg.Model.Name != "gpt-1.3b" || cfg.GPU.Name != "h100" || cfg.Link.Name != "ib-ndr" || cfg.Microbatch != 1 || cfg.Sequence != 2048 {
+	if cfg.Network.Name != "gpt-1.3b" || cfg.GPU.Name != "h100" || cfg.Link.Name != "ib-ndr" || cfg.Microbatch != 1 || cfg.Sequence != 2048 {
 		t.Errorf("config %+v, want gpt-1.3b on the default presets", cfg)
 	}
 	for _, tc := range []struct {

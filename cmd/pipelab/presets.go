@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 func init() {
@@ -83,13 +83,13 @@ func runPresets(args []string, stdout, stderr io.Writer) error {
 
 func listPresets() presetList {
 	var list presetList
-	for _, g := range sim.GPUs() {
+	for _, g := range cost.GPUs() {
 		list.GPUs = append(list.GPUs, presetGPU{g.Name, g.PeakFLOPS / 1e12, g.MemoryBytes, g.Source})
 	}
-	for _, l := range sim.Links() {
+	for _, l := range cost.Links() {
 		list.Links = append(list.Links, presetLink{l.Name, l.Latency * 1e6, l.Bandwidth / 1e9, l.Source})
 	}
-	for _, m := range sim.Models() {
+	for _, m := range cost.Networks() {
 		pm := presetModel{Name: m.Name, Layers: m.LayerCount(), Params: m.Params(), Source: m.Source}
 		for _, b := range m.Blocks {
 			pm.Blocks = append(pm.Blocks, presetBlock{Kind: b.Kind.String(), Count: b.Count, Hidden: b.Hidden, Heads: b.Heads,

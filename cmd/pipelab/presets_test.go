@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 func TestPresetsJSON(t *testing.T) {
@@ -18,10 +18,10 @@ func TestPresetsJSON(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &list); err != nil {
 		t.Fatal(err)
 	}
-	if len(list.GPUs) != len(sim.GPUs()) || len(list.Links) != len(sim.Links()) || len(list.Models) != len(sim.Models()) {
+	if len(list.GPUs) != len(cost.GPUs()) || len(list.Links) != len(cost.Links()) || len(list.Models) != len(cost.Networks()) {
 		t.Fatalf("%d GPUs, %d links, %d models listed", len(list.GPUs), len(list.Links), len(list.Models))
 	}
-	for i, m := range sim.Models() {
+	for i, m := range cost.Networks() {
 		got := list.Models[i]
 		if got.Name != m.Name || got.Layers != m.LayerCount() || got.Params != m.Params() || len(got.Blocks) != len(m.Blocks) {
 			t.Errorf("model %d listed as %+v", i, got)

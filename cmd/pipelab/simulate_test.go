@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 // runJSON runs a pipelab command and decodes its JSON output into v.
@@ -235,17 +235,17 @@ func TestSimulateCommandFlashAttention(t *testing.T) {
 	var plain, flash simulateReport
 	runJSON(t, base, &plain)
 	runJSON(t, append(slices.Clone(base), "--flash-attention"), &flash)
-	model, err := sim.LookupModel("llama-7b")
+	model, err := cost.LookupNetwork("llama-7b")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gpu, _ := sim.LookupGPU("h100")
-	link, _ := sim.LookupLink("ib-ndr")
-	g, err := sim.NewGPUModel(sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	g, err := cost.NewGPUModel(cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if model.Blocks[0].Kind != sim.Embedding || model.Blocks[0].Count != 1 || model.Blocks[1].Kind != sim.Decoder || model.Blocks[1].Heads != 32 {
+	if model.Blocks[0].Kind != cost.Embedding || model.Blocks[0].Count != 1 || model.Blocks[1].Kind != cost.Decoder || model.Blocks[1].Heads != 32 {
 		t.Fatalf("llama-7b no longer starts with one embedding and 32-head decoders: %+v", model.Blocks[:2])
 	}
 	decoders := float64(g.Partition()[0] - 1)

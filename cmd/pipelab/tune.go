@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 	"pipelab/pipeline/tune"
 )
@@ -84,7 +85,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
 	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
-	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: %g)", sim.DefaultEfficiency))
+	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: %g)", cost.DefaultEfficiency))
 	fs.StringVar(&f.schedules, "schedules", "", "comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
@@ -222,7 +223,7 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 // chunks is the number of model parts per rank of t: its stages per rank,
 // except Chimera's, whose two pipelines each run one part per rank.
 func chunks(t *pipeline.Table) int {
-	_, parts := sim.ModelParts(t)
+	_, parts := cost.ModelParts(t)
 	return parts / t.Ranks()
 }
 

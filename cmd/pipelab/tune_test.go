@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -41,7 +42,7 @@ func TestTuneJSONAndCSV(t *testing.T) {
 	if want := rep.BaselineMakespan / rep.TunedMakespan; rep.Speedup <= 0 || abs(rep.Speedup-want) > 1e-12*want {
 		t.Errorf("speedup %g, want baseline/tuned makespan = %g", rep.Speedup, want)
 	}
-	gpt, _ := sim.LookupModel("gpt-1.3b")
+	gpt, _ := cost.LookupNetwork("gpt-1.3b")
 	sum := 0
 	for _, n := range rep.Partition {
 		sum += n
@@ -136,11 +137,11 @@ func TestTuneNothingFits(t *testing.T) {
 // --schedule". PyTorch's CSV carries no routes, so both infer them
 // (pipeline.ReadCSV). check steps the table as the library steps the
 // generated one. simulate --schedule prices a CSV with the even cut
-// (sim.GPUForTable): it reports what "simulate --kind chimera" reports for
+// (cost.GPUForTable): it reports what "simulate --kind chimera" reports for
 // the generated table, and, since the tuned cut of this heterogeneous model
 // is not the even one, not the tuner's makespan. The tuner's makespan is
 // recovered from the file read back with the tuner's partition
-// (sim.GPUForTablePartition), to the bit.
+// (cost.GPUForTablePartition), to the bit.
 func TestTuneChimeraCSV(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "chimera.csv")
@@ -177,15 +178,15 @@ func TestTuneChimeraCSV(t *testing.T) {
 	if !reflect.DeepEqual(read, generated) {
 		t.Errorf("simulate --schedule of the tuned CSV\n%+v\nwant the generated table's\n%+v", read, generated)
 	}
-	model, _ := sim.LookupModel("vlm-7b")
-	gpu, _ := sim.LookupGPU("h100")
-	link, _ := sim.LookupLink("ib-ndr")
-	cfg := sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
+	model, _ := cost.LookupNetwork("vlm-7b")
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	cfg := cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
 	layers, err := cfg.Layers()
 	if err != nil {
 		t.Fatal(err)
 	}
-	even, err := sim.EvenPartition(layers, 2)
+	even, err := cost.EvenPartition(layers, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestTuneChimeraCSV(t *testing.T) {
 	}
 
 	tab := readScheduleCSV(t, out)
-	priced, err := sim.GPUForTablePartition(cfg, tab, rep.Partition)
+	priced, err := cost.GPUForTablePartition(cfg, tab, rep.Partition)
 	if err != nil {
 		t.Fatal(err)
 	}

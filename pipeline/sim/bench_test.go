@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // benchTable is 1F1B on 64 ranks with 1024 microbatches: 131072 compute
@@ -17,7 +18,7 @@ func benchTable(b *testing.B) *pipeline.Table {
 	return tb
 }
 
-var benchCost = Explicit{TF: 1, TB: 2, Comm: 0.25}
+var benchCost = cost.Explicit{TF: 1, TB: 2, Comm: 0.25}
 
 // BenchmarkSimulate1F1B64x1024 times the event simulator with
 // communication; actions/s counts the timed events (computes and

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // TestDualPipeVBubbleFormula checks DualPipeV's closed form against the
@@ -12,7 +13,7 @@ import (
 // (arXiv 2412.19437 §3.2) is (PP/2 - 1)(F&B + B - 3W), PP the number of
 // stages, here 2P; F, B (full backward), W and F&B are times of one chunk.
 // Our compute model meets the README's setting when:
-//   - stages are uniform and communication is free (Explicit, Comm 0);
+//   - stages are uniform and communication is free (cost.Explicit, Comm 0);
 //   - F&B = F + B: both halves of an OVERLAP_F_B run on one GPU, so the
 //     overlap hides communication only, which is free here;
 //   - T_F = T_B (input gradient) >= T_W per chunk. With T_F = T_B each hop
@@ -24,7 +25,7 @@ import (
 // bubble, every rank idles exactly the bubble, and the peak is the
 // README's PP + 1 = 2P + 1 chunk activations.
 func TestDualPipeVBubbleFormula(t *testing.T) {
-	costs := []StageCost{{TF: 1, TB: 1, TW: 1}, {TF: 2, TB: 2, TW: 1}, {TF: 1, TB: 1, TW: 0}, {TF: 3, TB: 3, TW: 2}, {TF: 1, TB: 1, TW: 0.5}}
+	costs := []cost.Stage{{TF: 1, TB: 1, TW: 1}, {TF: 2, TB: 2, TW: 1}, {TF: 1, TB: 1, TW: 0}, {TF: 3, TB: 3, TW: 2}, {TF: 1, TB: 1, TW: 0.5}}
 	for p := 1; p <= 6; p++ {
 		for _, m := range []int{2 * p, 2*p + 1, 3*p + 2, 20} {
 			sh := pipeline.Shape{Ranks: p, Microbatches: m}
@@ -35,7 +36,7 @@ func TestDualPipeVBubbleFormula(t *testing.T) {
 				f, b, w := c.TF, c.TB+c.TW, c.TW
 				bubble := float64(p-1) * ((f + b) + b - 3*w)
 				work := 2 * float64(m) * (c.TF + c.TB + c.TW) // two chunks per rank
-				tl := simulateOK(t, tb, Explicit{TF: c.TF, TB: c.TB, TW: c.TW}, Options{})
+				tl := simulateOK(t, tb, cost.Explicit{TF: c.TF, TB: c.TB, TW: c.TW}, Options{})
 				if got := Makespan(tl); got != work+bubble {
 					t.Errorf("%s: makespan %v, want 2M(T_F+T_B+T_W) + (P-1)(F&B+B-3W) = %v + %v", name, got, work, bubble)
 				}
@@ -45,7 +46,7 @@ func TestDualPipeVBubbleFormula(t *testing.T) {
 					}
 				}
 				// ClosedForm takes a rank's share, two chunks.
-				est, ok := ClosedForm("dualpipev", sh, StageCost{TF: 2 * c.TF, TB: 2 * c.TB, TW: 2 * c.TW})
+				est, ok := ClosedForm("dualpipev", sh, cost.Stage{TF: 2 * c.TF, TB: 2 * c.TB, TW: 2 * c.TW})
 				if !ok || est.Bubble != bubble || est.Makespan != work+bubble || est.PeakActivations != float64(2*p+1) {
 					t.Errorf("%s: closed form %+v (ok %v), want bubble %v, makespan %v, peak %d", name, est, ok, bubble, work+bubble, 2*p+1)
 				}
@@ -66,17 +67,17 @@ func TestDualPipeVBubbleGap(t *testing.T) {
 	for p := 2; p <= 5; p++ {
 		sh := pipeline.Shape{Ranks: p, Microbatches: 3 * p}
 		tb := generate(t, "dualpipev", sh)
-		for _, c := range []StageCost{{TF: 1, TB: 1, TW: 2}, {TF: 1, TB: 1, TW: 3}, {TF: 2, TB: 2, TW: 5}} {
+		for _, c := range []cost.Stage{{TF: 1, TB: 1, TW: 2}, {TF: 1, TB: 1, TW: 3}, {TF: 2, TB: 2, TW: 5}} {
 			work := 2 * float64(sh.Microbatches) * (c.TF + c.TB + c.TW)
-			tl := simulateOK(t, tb, Explicit{TF: c.TF, TB: c.TB, TW: c.TW}, Options{})
+			tl := simulateOK(t, tb, cost.Explicit{TF: c.TF, TB: c.TB, TW: c.TW}, Options{})
 			if got, want := Makespan(tl)-work, float64(p-1)*2*c.TF; got != want {
 				t.Errorf("P%d %+v: bubble %v, want the formula at W = T_F, (P-1)·2T_F = %v", p, c, got, want)
 			}
 		}
-		for _, c := range []StageCost{{TF: 1, TB: 2, TW: 1}, {TF: 2, TB: 1, TW: 1}} {
+		for _, c := range []cost.Stage{{TF: 1, TB: 2, TW: 1}, {TF: 2, TB: 1, TW: 1}} {
 			work := 2 * float64(sh.Microbatches) * (c.TF + c.TB + c.TW)
-			est, _ := ClosedForm("dualpipev", sh, StageCost{TF: 2 * c.TF, TB: 2 * c.TB, TW: 2 * c.TW})
-			tl := simulateOK(t, tb, Explicit{TF: c.TF, TB: c.TB, TW: c.TW}, Options{})
+			est, _ := ClosedForm("dualpipev", sh, cost.Stage{TF: 2 * c.TF, TB: 2 * c.TB, TW: 2 * c.TW})
+			tl := simulateOK(t, tb, cost.Explicit{TF: c.TF, TB: c.TB, TW: c.TW}, Options{})
 			if got := Makespan(tl) - work; got == est.Bubble {
 				t.Errorf("P%d %+v: bubble %v equals the formula's: update docs/dualpipev.md and the formula's domain", p, c, got)
 			}
@@ -96,7 +97,7 @@ func TestDualPipeVActivationCount(t *testing.T) {
 	for p := 1; p <= 6; p++ {
 		tb := generate(t, "dualpipev", pipeline.Shape{Ranks: p, Microbatches: 2*p + 3})
 		fixed := FixedPeakActivations(tb)
-		tl := simulateOK(t, tb, Explicit{TF: 1, TB: 1, TW: 1}, Options{})
+		tl := simulateOK(t, tb, cost.Explicit{TF: 1, TB: 1, TW: 1}, Options{})
 		for r, got := range PeakActivations(tl) {
 			want := 2 * p
 			if r == p-1 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -15,7 +16,7 @@ func ExampleSimulate() {
 	if err != nil {
 		panic(err)
 	}
-	tl, err := sim.Simulate(tb, sim.Explicit{TF: 1, TB: 2, Comm: 0.25}, sim.Options{})
+	tl, err := sim.Simulate(tb, cost.Explicit{TF: 1, TB: 2, Comm: 0.25}, sim.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -41,7 +42,7 @@ func ExampleSimulateIterations() {
 	if err != nil {
 		panic(err)
 	}
-	cost := sim.Explicit{TF: 1, TB: 1, TW: 1}
+	cost := cost.Explicit{TF: 1, TB: 1, TW: 1}
 	noise := sim.Variability{Sigma: 0.3}
 	for _, opt := range []sim.Options{
 		{Policy: sim.Fixed, Variability: noise},
@@ -61,7 +62,7 @@ func ExampleSimulateIterations() {
 // The formula level of the three-level comparison: ZB-H1's bubble is
 // (P - 1)(T_F + T_B - T_W).
 func ExampleClosedForm() {
-	est, ok := sim.ClosedForm("zb-h1", pipeline.Shape{Ranks: 8, Microbatches: 32}, sim.StageCost{TF: 1, TB: 1, TW: 1})
+	est, ok := sim.ClosedForm("zb-h1", pipeline.Shape{Ranks: 8, Microbatches: 32}, cost.Stage{TF: 1, TB: 1, TW: 1})
 	fmt.Println(ok, est.Makespan, est.Bubble, est.PeakActivations)
 	// Output:
 	// true 103 7 8
@@ -83,7 +84,7 @@ func ExamplePatience() {
 		{Policy: sim.Ready, Patience: sim.WaitAsPlanned, Variability: slow},
 		{Policy: sim.Ready, Patience: sim.NoWait, Variability: slow},
 	} {
-		tl, err := sim.Simulate(tb, sim.Unit{}, opt)
+		tl, err := sim.Simulate(tb, cost.Unit{}, opt)
 		if err != nil {
 			panic(err)
 		}

@@ -1,6 +1,9 @@
 package sim
 
-import "pipelab/pipeline"
+import (
+	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
+)
 
 // Estimate is the closed-form cost of one iteration of a schedule family
 // with uniform stages and free communication: the "formula" level of the
@@ -24,7 +27,7 @@ type Estimate struct {
 // rank spends T/V per chunk. ok is false for a family without a known
 // closed form ("n/a"), and for ZB-V unless T_F = T_B = T_W, the only case
 // its paper states.
-func ClosedForm(family string, sh pipeline.Shape, c StageCost) (e Estimate, ok bool) {
+func ClosedForm(family string, sh pipeline.Shape, c cost.Stage) (e Estimate, ok bool) {
 	p, m := float64(sh.Ranks), float64(sh.Microbatches)
 	work := c.TF + c.TB + c.TW // one microbatch on one rank's share
 	busy := m * work

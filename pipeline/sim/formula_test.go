@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // The closed forms against simulation, free communication, uniform stages:
@@ -16,20 +17,20 @@ func TestFormulaMatchesSimulation(t *testing.T) {
 	cases := []struct {
 		family string
 		sh     pipeline.Shape
-		cost   StageCost
+		cost   cost.Stage
 		span   bool // compare the longest rank span, not the makespan
 	}{
-		{"gpipe", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 1, TB: 2, TW: 1}, false},
-		{"1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 1, TB: 2, TW: 1}, false},
-		{"1f1b", pipeline.Shape{Ranks: 8, Microbatches: 4}, StageCost{TF: 2, TB: 3}, false},
-		{"pipedream", pipeline.Shape{Ranks: 4, Microbatches: 12}, StageCost{TF: 1, TB: 1}, false},
-		{"interleaved-1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8, Chunks: 2}, StageCost{TF: 2, TB: 4}, false},
-		{"looped-bfs", pipeline.Shape{Ranks: 4, Microbatches: 8, Chunks: 2}, StageCost{TF: 2, TB: 2}, false},
-		{"zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 1, TB: 2, TW: 1}, true},
-		{"zb-h2", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 1, TB: 2, TW: 1}, true},
-		{"zb-v", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 2, TB: 2, TW: 2}, true},
-		{"chimera", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 1, TB: 1}, false},
-		{"dualpipev", pipeline.Shape{Ranks: 4, Microbatches: 8}, StageCost{TF: 2, TB: 2, TW: 2}, false},
+		{"gpipe", pipeline.Shape{Ranks: 4, Microbatches: 8}, cost.Stage{TF: 1, TB: 2, TW: 1}, false},
+		{"1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8}, cost.Stage{TF: 1, TB: 2, TW: 1}, false},
+		{"1f1b", pipeline.Shape{Ranks: 8, Microbatches: 4}, cost.Stage{TF: 2, TB: 3}, false},
+		{"pipedream", pipeline.Shape{Ranks: 4, Microbatches: 12}, cost.Stage{TF: 1, TB: 1}, false},
+		{"interleaved-1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8, Chunks: 2}, cost.Stage{TF: 2, TB: 4}, false},
+		{"looped-bfs", pipeline.Shape{Ranks: 4, Microbatches: 8, Chunks: 2}, cost.Stage{TF: 2, TB: 2}, false},
+		{"zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8}, cost.Stage{TF: 1, TB: 2, TW: 1}, true},
+		{"zb-h2", pipeline.Shape{Ranks: 4, Microbatches: 8}, cost.Stage{TF: 1, TB: 2, TW: 1}, true},
+		{"zb-v", pipeline.Shape{Ranks: 4, Microbatches: 8}, cost.Stage{TF: 2, TB: 2, TW: 2}, true},
+		{"chimera", pipeline.Shape{Ranks: 4, Microbatches: 8}, cost.Stage{TF: 1, TB: 1}, false},
+		{"dualpipev", pipeline.Shape{Ranks: 4, Microbatches: 8}, cost.Stage{TF: 2, TB: 2, TW: 2}, false},
 	}
 	for _, tc := range cases {
 		est, ok := ClosedForm(tc.family, tc.sh, tc.cost)
@@ -41,7 +42,7 @@ func TestFormulaMatchesSimulation(t *testing.T) {
 		if tb.Routes != nil {
 			v = 1 // Chimera's replicas: every stage is a whole rank share
 		}
-		cost := Explicit{TF: tc.cost.TF / v, TB: tc.cost.TB / v, TW: tc.cost.TW / v}
+		cost := cost.Explicit{TF: tc.cost.TF / v, TB: tc.cost.TB / v, TW: tc.cost.TW / v}
 		tl := simulateOK(t, tb, cost, Options{})
 		got := Makespan(tl)
 		want := est.Makespan
@@ -62,8 +63,8 @@ func TestFormulaNotAvailable(t *testing.T) {
 	sh := pipeline.Shape{Ranks: 4, Microbatches: 8}
 	for _, tc := range []struct {
 		family string
-		cost   StageCost
-	}{{"hanayo", StageCost{TF: 1, TB: 1}}, {"zb-v", StageCost{TF: 1, TB: 2, TW: 1}}, {"no-such", StageCost{TF: 1}}} {
+		cost   cost.Stage
+	}{{"hanayo", cost.Stage{TF: 1, TB: 1}}, {"zb-v", cost.Stage{TF: 1, TB: 2, TW: 1}}, {"no-such", cost.Stage{TF: 1}}} {
 		if est, ok := ClosedForm(tc.family, sh, tc.cost); ok {
 			t.Errorf("%s %+v: closed form %+v, want none", tc.family, tc.cost, est)
 		}
@@ -75,20 +76,20 @@ func TestFormulaNotAvailable(t *testing.T) {
 // one part per stage.
 func TestFormulaModelParts(t *testing.T) {
 	chimera := generate(t, "chimera", pipeline.Shape{Ranks: 4, Microbatches: 4})
-	part, parts := ModelParts(chimera)
+	part, parts := cost.ModelParts(chimera)
 	if parts != 4 || !slices.Equal(part, []int{0, 1, 2, 3, 0, 1, 2, 3}) {
 		t.Errorf("chimera parts %v of %d, want 0..3 twice of 4", part, parts)
 	}
 	il := generate(t, "interleaved-1f1b", pipeline.Shape{Ranks: 2, Microbatches: 4, Chunks: 2})
-	if got := ForRankShare(il, StageCost{TF: 2, TB: 4, TW: 1}, 0.5); got.TF != 1 || got.TB != 2 || got.TW != 0.5 || got.Comm != 0.5 {
+	if got := cost.ForRankShare(il, cost.Stage{TF: 2, TB: 4, TW: 1}, 0.5); got.TF != 1 || got.TB != 2 || got.TW != 0.5 || got.Comm != 0.5 {
 		t.Errorf("interleaved V=2 rank share: %+v, want half per chunk", got)
 	}
 	cfg := presetConfig(t, "llama-7b", "h100", "ib-ndr")
-	priced, err := GPUForTable(cfg, chimera)
+	priced, err := cost.GPUForTable(cfg, chimera)
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := NewGPUModel(cfg, 4)
+	whole, err := cost.NewGPUModel(cfg, 4)
 	if err != nil {
 		t.Fatal(err)
 	}

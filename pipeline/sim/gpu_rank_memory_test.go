@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // TestGPURankMemory1F1B checks the peak memory of each rank of a simulated
@@ -11,11 +12,11 @@ import (
 // bytes (ZeRO's mixed-precision Adam) plus p - r microbatches of its
 // stage's activations, the most 1F1B rank r holds (docs/reference.md §2).
 func TestGPURankMemory1F1B(t *testing.T) {
-	gpt, _ := LookupModel("gpt-1.3b")
-	gpu, _ := LookupGPU("a100")
-	link, _ := LookupLink("nvlink")
+	gpt, _ := cost.LookupNetwork("gpt-1.3b")
+	gpu, _ := cost.LookupGPU("a100")
+	link, _ := cost.LookupLink("nvlink")
 	const p, m = 4, 8
-	g, err := NewGPUModel(GPUConfig{Model: gpt, GPU: gpu, Link: link, Microbatch: 1, Sequence: 1024}, p)
+	g, err := cost.NewGPUModel(cost.GPUConfig{Network: gpt, GPU: gpu, Link: link, Microbatch: 1, Sequence: 1024}, p)
 	if err != nil {
 		t.Fatal(err)
 	}

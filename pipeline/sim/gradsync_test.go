@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
-// syncedExplicit is Explicit with a fixed all-reduce time.
+// syncedExplicit is cost.Explicit with a fixed all-reduce time.
 type syncedExplicit struct {
-	Explicit
+	cost.Explicit
 	allReduce float64
 }
 
@@ -23,7 +24,7 @@ func (c syncedExplicit) AllReduce(int, int) float64 { return c.allReduce }
 func TestGradientSyncChimera(t *testing.T) {
 	for _, pm := range [][2]int{{2, 2}, {4, 4}, {4, 8}, {6, 12}} {
 		tb := generate(t, "chimera", pipeline.Shape{Ranks: pm[0], Microbatches: pm[1]})
-		plain := Explicit{TF: 1, TB: 1, Comm: 0.25}
+		plain := cost.Explicit{TF: 1, TB: 1, Comm: 0.25}
 		bare := simulateOK(t, tb, plain, Options{})
 		synced := simulateOK(t, tb, syncedExplicit{plain, 10}, Options{})
 		if got, want := computeOnly(synced), computeOnly(bare); !slices.Equal(got, want) {
@@ -67,7 +68,7 @@ func computeOnly(tl *Timeline) []Event {
 // No replicas, no all-reduce; a table that writes its own REDUCE_GRAD keeps
 // those and gets no implicit one.
 func TestGradientSyncOnlyForReplicas(t *testing.T) {
-	cost := syncedExplicit{Explicit{TF: 1, TB: 2}, 10}
+	cost := syncedExplicit{cost.Explicit{TF: 1, TB: 2}, 10}
 	for _, family := range []string{"1f1b", "zb-h1", "interleaved-1f1b"} {
 		tl := simulateOK(t, generate(t, family, pipeline.Shape{Ranks: 4, Microbatches: 8}), cost, Options{})
 		for _, e := range tl.Events {
@@ -96,12 +97,12 @@ func TestGradientSyncOnlyForReplicas(t *testing.T) {
 // output 4h², MLP 8h²; biases and norms are left out of decoderOnly's
 // count — checked against Params below), bf16 gradients.
 func TestGradientSyncRingTime(t *testing.T) {
-	gpu, err := LookupGPU("h100")
+	gpu, err := cost.LookupGPU("h100")
 	if err != nil {
 		t.Fatal(err)
 	}
-	link := Link{Name: "test", Latency: 5e-6, Bandwidth: 25e9}
-	g, err := NewGPUModel(GPUConfig{Model: decoderOnly(8, 1024, 16), GPU: gpu, Link: link, Microbatch: 1, Sequence: 1024}, 2)
+	link := cost.Link{Name: "test", Latency: 5e-6, Bandwidth: 25e9}
+	g, err := cost.NewGPUModel(cost.GPUConfig{Network: decoderOnly(8, 1024, 16), GPU: gpu, Link: link, Microbatch: 1, Sequence: 1024}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // Iterations is the result of simulating several iterations of a schedule
@@ -24,7 +25,7 @@ type Iterations struct {
 // SimulateIterations simulates k iterations of t, each with its own random
 // streams drawn from seed (which replaces opt.Variability.Seed), and
 // returns their makespans. The same seed gives the same makespans.
-func SimulateIterations(t *pipeline.Table, cost CostModel, opt Options, k int, seed uint64) (Iterations, error) {
+func SimulateIterations(t *pipeline.Table, cost cost.Model, opt Options, k int, seed uint64) (Iterations, error) {
 	if k < 1 {
 		return Iterations{}, fmt.Errorf("sim: simulate iterations: k = %d; simulate at least one iteration", k)
 	}

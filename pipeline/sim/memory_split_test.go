@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // TestWeightGradTransformer32tbh checks M_W of transformer layers against
@@ -22,26 +23,26 @@ import (
 func TestWeightGradTransformer32tbh(t *testing.T) {
 	cases := []struct {
 		name string
-		blk  Block
+		blk  cost.Block
 		b, s float64
 		want float64 // M_W bytes
 	}{
-		{"mha 4h", Block{Kind: Decoder, Count: 1, Hidden: 2048, Heads: 16, FFN: 4 * 2048}, 1, 2048,
+		{"mha 4h", cost.Block{Kind: cost.Decoder, Count: 1, Hidden: 2048, Heads: 16, FFN: 4 * 2048}, 1, 2048,
 			32 * 2048 * 1 * 2048},
-		{"mha 4h b=2", Block{Kind: Decoder, Count: 1, Hidden: 4096, Heads: 32, FFN: 4 * 4096}, 2, 1024,
+		{"mha 4h b=2", cost.Block{Kind: cost.Decoder, Count: 1, Hidden: 4096, Heads: 32, FFN: 4 * 4096}, 2, 1024,
 			32 * 1024 * 2 * 4096},
 		// The vision encoder runs its own Tokens whatever the sequence.
-		{"vit", Block{Kind: VisionEncoder, Count: 1, Hidden: 1024, Heads: 16, FFN: 4096, Tokens: 577}, 1, 2048,
+		{"vit", cost.Block{Kind: cost.VisionEncoder, Count: 1, Hidden: 1024, Heads: 16, FFN: 4096, Tokens: 577}, 1, 2048,
 			32 * 577 * 1 * 1024},
 		// h = 8192, 64 heads of 128, 8 KV heads: kv = 1024; f = 28672, gated.
-		{"gqa gated", Block{Kind: Decoder, Count: 1, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Gated: true}, 1, 4096,
+		{"gqa gated", cost.Block{Kind: cost.Decoder, Count: 1, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Gated: true}, 1, 4096,
 			2*4096*(3*8192+28672) + 2*4096*(3*8192+2*1024+2*28672)},
 		// 6 routed + 2 shared experts of width 1408: f = 8·1408 = 11264.
-		{"moe", Block{Kind: MoE, Count: 1, Hidden: 2048, Heads: 16, FFN: 1408, Gated: true, Experts: 64, Active: 6, Shared: 2}, 2, 2048,
+		{"moe", cost.Block{Kind: cost.MoE, Count: 1, Hidden: 2048, Heads: 16, FFN: 1408, Gated: true, Experts: 64, Active: 6, Shared: 2}, 2, 2048,
 			2*2048*2*(3*2048+11264) + 2*2048*2*(3*2048+2*2048+2*11264)},
 	}
 	for _, c := range cases {
-		layers, err := Model{Name: c.name, Blocks: []Block{c.blk}}.Layers(int(c.b), int(c.s))
+		layers, err := cost.Network{Name: c.name, Blocks: []cost.Block{c.blk}}.Layers(int(c.b), int(c.s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,11 +67,11 @@ func TestWeightGradTransformer32tbh(t *testing.T) {
 // M_B (see Block.weightGrad).
 func TestWeightGradOtherKinds(t *testing.T) {
 	const b, s = 2, 1024
-	m := Model{Name: "parts", Blocks: []Block{
-		{Kind: Embedding, Count: 1, Hidden: 4096, Vocab: 32000},
-		{Kind: VisionEmbedding, Count: 1, Hidden: 1024, In: 588, Tokens: 577},
-		{Kind: Projector, Count: 1, Hidden: 4096, In: 1024, Tokens: 576},
-		{Kind: Head, Count: 1, Hidden: 4096, Vocab: 32000},
+	m := cost.Network{Name: "parts", Blocks: []cost.Block{
+		{Kind: cost.Embedding, Count: 1, Hidden: 4096, Vocab: 32000},
+		{Kind: cost.VisionEmbedding, Count: 1, Hidden: 1024, In: 588, Tokens: 577},
+		{Kind: cost.Projector, Count: 1, Hidden: 4096, In: 1024, Tokens: 576},
+		{Kind: cost.Head, Count: 1, Hidden: 4096, Vocab: 32000},
 	}}
 	layers, err := m.Layers(b, s)
 	if err != nil {
@@ -90,9 +91,9 @@ func TestWeightGradOtherKinds(t *testing.T) {
 // model preset, at two microbatch shapes, and so for every stage of the
 // GPU model over any partition; M_W is not negative.
 func TestWeightGradAtMostActivation(t *testing.T) {
-	gpu, _ := LookupGPU("h100")
-	link, _ := LookupLink("ib-ndr")
-	for _, m := range Models() {
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	for _, m := range cost.Networks() {
 		for _, shape := range [][2]int{{1, 2048}, {4, 512}} {
 			layers, err := m.Layers(shape[0], shape[1])
 			if err != nil {
@@ -103,7 +104,7 @@ func TestWeightGradAtMostActivation(t *testing.T) {
 					t.Errorf("%s b=%d s=%d layer %d (%s): M_W %.0f outside [0, M_B = %.0f]", m.Name, shape[0], shape[1], i, l.Kind, l.WeightGrad, l.Activation)
 				}
 			}
-			g, err := NewGPUModel(GPUConfig{Model: m, GPU: gpu, Link: link, Microbatch: shape[0], Sequence: shape[1]}, 4)
+			g, err := cost.NewGPUModel(cost.GPUConfig{Network: m, GPU: gpu, Link: link, Microbatch: shape[0], Sequence: shape[1]}, 4)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +127,7 @@ func (splitMemory) WeightGradBytes(s int) float64 { return []float64{4, 2}[s] }
 func (splitMemory) StaticBytes(s int) float64     { return []float64{100, 50}[s] }
 
 // wholeOnly is splitMemory without WeightGradBytes, so M_W = M_B.
-func (m splitMemory) wholeOnly() MemoryModel { return splitMemoryNoW{m} }
+func (m splitMemory) wholeOnly() cost.Memory { return splitMemoryNoW{m} }
 
 type splitMemoryNoW struct{ m splitMemory }
 
@@ -165,7 +166,7 @@ func TestPeakMemorySplitByHand(t *testing.T) {
 		}
 	}
 	for _, pol := range []Policy{Fixed, Ready} {
-		tl := simulateOK(t, tab, Unit{}, Options{Policy: pol})
+		tl := simulateOK(t, tab, cost.Unit{}, Options{Policy: pol})
 		if got := PeakMemory(tl, splitMemory{}); !slices.Equal(got, []float64{120, 59}) {
 			t.Errorf("policy %v: split peaks %v, want [120 59]", pol, got)
 		}
@@ -186,22 +187,22 @@ func TestPeakMemorySplitByHand(t *testing.T) {
 }
 
 // activationOnly hides a model's WeightGradBytes.
-type activationOnly struct{ g *GPUModel }
+type activationOnly struct{ g *cost.GPUModel }
 
 func (m activationOnly) ActivationBytes(s int) float64 { return m.g.ActivationBytes(s) }
 func (m activationOnly) StaticBytes(s int) float64     { return m.g.StaticBytes(s) }
 
 // gpuTable simulates family at P ranks and M microbatches under the GPU
 // model of model on H100s over InfiniBand, b = 1, s = 2048.
-func gpuTable(t *testing.T, model, family string, p, m int) (*GPUModel, *pipeline.Table, *Timeline) {
+func gpuTable(t *testing.T, model, family string, p, m int) (*cost.GPUModel, *pipeline.Table, *Timeline) {
 	t.Helper()
-	mod, err := LookupModel(model)
+	mod, err := cost.LookupNetwork(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gpu, _ := LookupGPU("h100")
-	link, _ := LookupLink("ib-ndr")
-	g, err := NewGPUModel(GPUConfig{Model: mod, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, p)
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	g, err := cost.NewGPUModel(cost.GPUConfig{Network: mod, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func TestPeakMemoryUnsplitUnchanged(t *testing.T) {
 		for _, family := range []string{"1f1b", "gpipe", "zb-h1"} {
 			const p, m = 4, 8
 			g, _, tl := gpuTable(t, model, family, p, m)
-			var mem MemoryModel = g
+			var mem cost.Memory = g
 			if family == "zb-h1" {
 				mem = activationOnly{g}
 			}
@@ -282,7 +283,7 @@ func TestFixedPeakMemoryMatchesSimulation(t *testing.T) {
 				continue // one that needs another shape still
 			}
 		}
-		model, err := GPUForTable(cfg, tab)
+		model, err := cost.GPUForTable(cfg, tab)
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
@@ -310,19 +311,19 @@ func TestFixedPeakMemoryMatchesSimulation(t *testing.T) {
 func TestReplicatedWeightGrad(t *testing.T) {
 	cfg := presetConfig(t, "gpt-1.3b", "h100", "ib-ndr")
 	tab := generate(t, "chimera", pipeline.Shape{Ranks: 4, Microbatches: 4})
-	model, err := GPUForTable(cfg, tab)
+	model, err := cost.GPUForTable(cfg, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wg, ok := model.(WeightGradMemory)
+	wg, ok := model.(cost.WeightGradMemory)
 	if !ok {
 		t.Fatalf("GPUForTable's %T has no WeightGradBytes", model)
 	}
-	whole, err := NewGPUModel(cfg, 4)
+	whole, err := cost.NewGPUModel(cfg, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	part, _ := ModelParts(tab)
+	part, _ := cost.ModelParts(tab)
 	for s := range tab.Stages() {
 		if got, want := wg.WeightGradBytes(s), whole.WeightGradBytes(part[s]); got != want {
 			t.Errorf("stage %d (part %d): M_W %.0f, want %.0f", s, part[s], got, want)

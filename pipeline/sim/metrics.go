@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // Makespan returns the time from the first start to the last end of a
@@ -80,7 +81,7 @@ type RankStat struct {
 	// once: a forward's output from its end until the end of the backward
 	// that frees it (the W when the backward is split), one per stage.
 	PeakActivations int
-	// PeakMemoryBytes is, under a MemoryModel, the static bytes of the
+	// PeakMemoryBytes is, under a cost.Memory, the static bytes of the
 	// rank's stages plus the most activation bytes it held at once (see
 	// PeakMemory: between a split backward's I and W a microbatch still
 	// counts in PeakActivations but holds only M_W bytes).
@@ -89,7 +90,7 @@ type RankStat struct {
 
 // RankStats returns each rank's statistics; with a nil mem the memory
 // bytes are zero.
-func RankStats(tl *Timeline, mem MemoryModel) []RankStat {
+func RankStats(tl *Timeline, mem cost.Memory) []RankStat {
 	span := Makespan(tl)
 	byRank := rankCompute(tl)
 	waits := commWait(tl, byRank)
@@ -138,15 +139,16 @@ func peakActivations(tl *Timeline, byRank [][]Event) []int {
 // each compute event. A forward of stage s adds ActivationBytes(s) (M_B);
 // a full backward B frees it. When the table splits that backward, its
 // input-gradient part I frees M_B − M_W and its W frees the M_W left,
-// where M_W is WeightGradBytes(s) if mem is a WeightGradMemory and M_B
-// otherwise (I then frees nothing and W frees all). An OVERLAP_F_B adds
+// where M_W is cost.WeightGradBytes(mem, s): the model's M_W for a
+// cost.WeightGradMemory, M_B otherwise (I then frees nothing and W frees
+// all). An OVERLAP_F_B adds
 // its forward's bytes and frees its backward's.
-func PeakMemory(tl *Timeline, mem MemoryModel) []float64 {
+func PeakMemory(tl *Timeline, mem cost.Memory) []float64 {
 	return peakMemory(tl, rankCompute(tl), mem)
 }
 
 // peakMemory is PeakMemory on the compute events split by rank.
-func peakMemory(tl *Timeline, byRank [][]Event, mem MemoryModel) []float64 {
+func peakMemory(tl *Timeline, byRank [][]Event, mem cost.Memory) []float64 {
 	t := tl.Table
 	rule := newActivationRule(t)
 	out := staticBytes(t, mem)
@@ -166,7 +168,7 @@ func peakMemory(tl *Timeline, byRank [][]Event, mem MemoryModel) []float64 {
 // on the order alone, so it is what PeakMemory measures under the Fixed
 // policy, whatever the costs and variability, computed without simulating
 // (the same sums in the same order, so the same float64).
-func FixedPeakMemory(t *pipeline.Table, mem MemoryModel) []float64 {
+func FixedPeakMemory(t *pipeline.Table, mem cost.Memory) []float64 {
 	rule := newActivationRule(t)
 	out := staticBytes(t, mem)
 	for r, row := range t.Rows {
@@ -182,7 +184,7 @@ func FixedPeakMemory(t *pipeline.Table, mem MemoryModel) []float64 {
 }
 
 // staticBytes returns, per rank, the static bytes of the stages it holds.
-func staticBytes(t *pipeline.Table, mem MemoryModel) []float64 {
+func staticBytes(t *pipeline.Table, mem cost.Memory) []float64 {
 	out := make([]float64, t.Ranks())
 	for s, r := range t.Placement {
 		out[r] += mem.StaticBytes(s)
@@ -194,7 +196,7 @@ func staticBytes(t *pipeline.Table, mem MemoryModel) []float64 {
 type heldBytes struct{ held, peak float64 }
 
 // after updates h for the end of compute action a.
-func (h *heldBytes) after(rule activationRule, a pipeline.Action, mem MemoryModel) {
+func (h *heldBytes) after(rule activationRule, a pipeline.Action, mem cost.Memory) {
 	for _, sub := range singleActions(a) {
 		h.held += activationBytesDelta(rule, sub, mem)
 	}
@@ -206,14 +208,14 @@ func (h *heldBytes) after(rule activationRule, a pipeline.Action, mem MemoryMode
 // backward is split) and mem. It follows rule.delta, so a microbatch is
 // counted in PeakActivations exactly while it is counted here, with M_W
 // bytes between a split backward's I and its W and M_B before.
-func activationBytesDelta(rule activationRule, a pipeline.Action, mem MemoryModel) float64 {
+func activationBytesDelta(rule activationRule, a pipeline.Action, mem cost.Memory) float64 {
 	d := rule.delta(a)
 	switch {
 	case a.Kind == pipeline.BackwardInput && d == 0:
 		// The I of a split backward: M_W stays until the W.
-		return weightGradBytes(mem, a.Stage) - mem.ActivationBytes(a.Stage)
+		return cost.WeightGradBytes(mem, a.Stage) - mem.ActivationBytes(a.Stage)
 	case a.Kind == pipeline.BackwardWeight:
-		return float64(d) * weightGradBytes(mem, a.Stage)
+		return float64(d) * cost.WeightGradBytes(mem, a.Stage)
 	case d == 0:
 		return 0
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // message names a transfer: direction (dirF or dirB), producing stage and
@@ -137,25 +138,19 @@ func commWait(tl *Timeline, byRank [][]Event) []float64 {
 	return waits
 }
 
-// MessageSizer gives the bytes of the message a SEND action carries; the
-// GPU timing model is one.
-type MessageSizer interface {
-	MessageBytes(a pipeline.Action) float64
-}
-
 // CommVolume is the point-to-point traffic of a timeline.
 type CommVolume struct {
 	// Messages is the number of transfers between ranks.
 	Messages int
 	// LinkTime is the sum of their durations.
 	LinkTime float64
-	// Bytes is the sum of their sizes, when a MessageSizer is known.
+	// Bytes is the sum of their sizes, when a cost.MessageSizer is known.
 	Bytes float64
 }
 
 // Communication returns the traffic of a simulated timeline: one transfer
 // per SEND event (implicit or explicit). sizer may be nil.
-func Communication(tl *Timeline, sizer MessageSizer) CommVolume {
+func Communication(tl *Timeline, sizer cost.MessageSizer) CommVolume {
 	var v CommVolume
 	for _, e := range tl.Events {
 		if _, ok := messageOf(e.Action); !ok {

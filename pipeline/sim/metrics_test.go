@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // 1F1B idles (P - 1)/(M + P - 1) of its iteration (docs/reference.md §2), the
@@ -14,7 +15,7 @@ import (
 func TestMetricsBubbleRatio1F1B(t *testing.T) {
 	for _, pm := range [][2]int{{2, 4}, {4, 8}, {8, 32}} {
 		p, m := pm[0], pm[1]
-		tl := simulateOK(t, generate(t, "1f1b", pipeline.Shape{Ranks: p, Microbatches: m}), Explicit{TF: 1, TB: 2}, Options{})
+		tl := simulateOK(t, generate(t, "1f1b", pipeline.Shape{Ranks: p, Microbatches: m}), cost.Explicit{TF: 1, TB: 2}, Options{})
 		want := float64(p-1) / float64(m+p-1)
 		// 1 - busy/span is one rounding away from the exact ratio.
 		if got := BubbleRatio(tl); math.Abs(got-want) > 1e-15 {
@@ -33,7 +34,7 @@ func TestMetricsBubbleRatio1F1B(t *testing.T) {
 // so the end ranks wait c and the middle ones 2c.
 func TestMetricsCommWait(t *testing.T) {
 	const c = 0.5
-	tl := simulateOK(t, generate(t, "gpipe", pipeline.Shape{Ranks: 4, Microbatches: 1}), Explicit{TF: 1, TB: 1, Comm: c}, Options{})
+	tl := simulateOK(t, generate(t, "gpipe", pipeline.Shape{Ranks: 4, Microbatches: 1}), cost.Explicit{TF: 1, TB: 1, Comm: c}, Options{})
 	if got, want := CommWait(tl), []float64{c, 2 * c, 2 * c, c}; !slices.Equal(got, want) {
 		t.Errorf("comm wait %v, want %v", got, want)
 	}
@@ -54,7 +55,7 @@ func (stageMemory) MessageBytes(pipeline.Action) float64 { return 3 }
 // stage's weights plus that many activations. It sends 2(P - 1)M messages.
 func TestMetricsMemoryAndVolume(t *testing.T) {
 	const p, m, c = 4, 8, 0.25
-	tl := simulateOK(t, generate(t, "1f1b", pipeline.Shape{Ranks: p, Microbatches: m}), Explicit{TF: 1, TB: 2, Comm: c}, Options{})
+	tl := simulateOK(t, generate(t, "1f1b", pipeline.Shape{Ranks: p, Microbatches: m}), cost.Explicit{TF: 1, TB: 2, Comm: c}, Options{})
 	for r, got := range PeakMemory(tl, stageMemory{}) {
 		if want := 100*float64(r+1) + 10*float64(p-r); got != want {
 			t.Errorf("rank %d: peak memory %v, want %v", r, got, want)
@@ -74,7 +75,7 @@ func TestMetricsMemoryAndVolume(t *testing.T) {
 // Split backwards hold their activation until W: a ZB-H1 rank holds up to
 // P (docs/reference.md §2), where 1F1B's rank r holds P - r.
 func TestMetricsActivationsHeldUntilW(t *testing.T) {
-	tl := simulateOK(t, generate(t, "zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8}), Unit{}, Options{})
+	tl := simulateOK(t, generate(t, "zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8}), cost.Unit{}, Options{})
 	if got := PeakActivations(tl); !slices.Equal(got, []int{4, 4, 4, 4}) {
 		t.Errorf("zb-h1 peaks %v, want P on every rank", got)
 	}

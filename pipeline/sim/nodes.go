@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // node is one non-bubble action of the table, with its duration and, once
@@ -63,7 +64,7 @@ func singleActions(a pipeline.Action) []pipeline.Action {
 // is drawn in table order (rank by rank, along each row), which does not
 // depend on the policy: two policies simulated with one seed see the same
 // durations.
-func (s *simulator) buildNodes(cost CostModel, iteration int) error {
+func (s *simulator) buildNodes(cost cost.Model, iteration int) error {
 	v := s.opt.Variability
 	noise := newLogNormal(v.Sigma, v.Seed, "compute-noise", iteration)
 	total := 0
@@ -106,7 +107,7 @@ func (s *simulator) buildNodes(cost CostModel, iteration int) error {
 
 // computeTime prices compute action a and applies the run's noise and the
 // rank's slowdown factor.
-func computeTime(cost CostModel, a pipeline.Action, noise logNormal, slow float64) (float64, error) {
+func computeTime(cost cost.Model, a pipeline.Action, noise logNormal, slow float64) (float64, error) {
 	d := cost.Compute(a)
 	if !(d >= 0) || math.IsInf(d, 0) {
 		return 0, fmt.Errorf("the cost model gives duration %v", d)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // Patience says how long a free rank under the Ready policy waits for the
@@ -46,7 +47,7 @@ func waitsAsPlanned(opt Options) bool {
 // planFor returns the plan a run under opt waits by, or nil when it does
 // not wait. The inputs are checked first, so that a bad table or option is
 // reported as such rather than as a plan that cannot run.
-func planFor(t *pipeline.Table, cost CostModel, opt Options) ([]planTimes, error) {
+func planFor(t *pipeline.Table, cost cost.Model, opt Options) ([]planTimes, error) {
 	if !waitsAsPlanned(opt) {
 		return nil, nil
 	}
@@ -65,7 +66,7 @@ type planTimes struct{ free, start float64 }
 // variability, with transfers following the data as the Ready policy's
 // do, and returns the plan's times of every node of a simulator built
 // for t, indexed as its nodes (SEND and RECV nodes get zeros).
-func makePlan(t *pipeline.Table, cost CostModel) ([]planTimes, error) {
+func makePlan(t *pipeline.Table, cost cost.Model) ([]planTimes, error) {
 	p, err := build(t, cost, Options{}, 0, true)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // allFamilies generates every registered family at a shape it accepts.
@@ -44,15 +45,15 @@ func TestPolicyReadyTableReproducesFixed(t *testing.T) {
 				if err != nil {
 					continue // a shape the family refuses (tested in pipeline)
 				}
-				uneven := Explicit{Comm: 0.5, Stages: make([]StageCost, tb.Stages())}
+				uneven := cost.Explicit{Comm: 0.5, Stages: make([]cost.Stage, tb.Stages())}
 				for s := range uneven.Stages {
-					uneven.Stages[s] = StageCost{TF: float64(1 + s%3), TB: float64(2 + s%2), TW: 1}
+					uneven.Stages[s] = cost.Stage{TF: float64(1 + s%3), TB: float64(2 + s%2), TW: 1}
 				}
-				g, err := NewGPUModel(cfg, tb.Stages())
+				g, err := cost.NewGPUModel(cfg, tb.Stages())
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, cost := range []CostModel{Unit{}, Explicit{TF: 1, TB: 1, TW: 1}, Explicit{TF: 1, TB: 2, TW: 1, Comm: 1}, uneven, g} {
+				for _, cost := range []cost.Model{cost.Unit{}, cost.Explicit{TF: 1, TB: 1, TW: 1}, cost.Explicit{TF: 1, TB: 2, TW: 1, Comm: 1}, uneven, g} {
 					fixed := simulateOK(t, tb, cost, Options{})
 					ready := simulateOK(t, tb, cost, Options{Policy: Ready, Hint: TableOrder})
 					runs++
@@ -97,7 +98,7 @@ func TestPolicyReadyTableReproducesFixedLowered(t *testing.T) {
 		if err != nil {
 			t.Fatalf("lower %s: %v", tb.Family, err)
 		}
-		cost := Explicit{TF: 1, TB: 2, TW: 1}
+		cost := cost.Explicit{TF: 1, TB: 2, TW: 1}
 		fixed := computeEvents(simulateOK(t, lowered, cost, Options{}))
 		ready := computeEvents(simulateOK(t, lowered, cost, Options{Policy: Ready}))
 		if i := firstDifference(fixed, ready); i >= 0 {
@@ -129,7 +130,7 @@ func TestPolicyReadyWaitsAsPlanned(t *testing.T) {
 		{Options{Policy: Ready, Patience: NoWait, Variability: slow}, 4},
 		{Options{Policy: Ready, Variability: slow}, 6},
 	} {
-		tl := simulateOK(t, tb, Unit{}, tc.opt)
+		tl := simulateOK(t, tb, cost.Unit{}, tc.opt)
 		i := slices.IndexFunc(tl.Events, func(e Event) bool { return e.Rank == 1 && e.Action == pipeline.F(1, 3) })
 		if i < 0 {
 			t.Fatalf("%v/%v: rank 1 never runs F3", tc.opt.Policy, tc.opt.Patience)
@@ -150,14 +151,14 @@ func TestPolicyReadyPlanDeadlock(t *testing.T) {
 		{pipeline.F(0, 0), pipeline.B(0, 0), pipeline.F(0, 1), pipeline.B(0, 1)},
 		{pipeline.F(1, 0), pipeline.F(1, 1), pipeline.B(1, 0), pipeline.B(1, 1)},
 	}}
-	if _, err := Simulate(tb, Unit{}, Options{}); !errors.Is(err, pipeline.ErrDeadlock) {
+	if _, err := Simulate(tb, cost.Unit{}, Options{}); !errors.Is(err, pipeline.ErrDeadlock) {
 		t.Fatalf("fixed: err = %v, want a deadlock", err)
 	}
-	_, err := Simulate(tb, Unit{}, Options{Policy: Ready})
+	_, err := Simulate(tb, cost.Unit{}, Options{Policy: Ready})
 	if !errors.Is(err, pipeline.ErrDeadlock) || !strings.Contains(err.Error(), "patience plan") {
 		t.Errorf("err = %v, want the plan's deadlock", err)
 	}
-	if _, err := Simulate(tb, Unit{}, Options{Policy: Ready, Patience: NoWait}); err != nil {
+	if _, err := Simulate(tb, cost.Unit{}, Options{Policy: Ready, Patience: NoWait}); err != nil {
 		t.Errorf("NoWait: %v", err)
 	}
 }
@@ -176,7 +177,7 @@ func TestPolicyReadyPlanDeadlock(t *testing.T) {
 func TestPolicyReadyNoWaitReproducesFixedIff(t *testing.T) {
 	same := map[string]bool{}
 	for _, tb := range allFamilies(t) {
-		for _, cost := range []CostModel{Unit{}, Explicit{TF: 1, TB: 1, TW: 1}, Explicit{TF: 1, TB: 2, TW: 1}} {
+		for _, cost := range []cost.Model{cost.Unit{}, cost.Explicit{TF: 1, TB: 1, TW: 1}, cost.Explicit{TF: 1, TB: 2, TW: 1}} {
 			fixed := simulateOK(t, tb, cost, Options{})
 			ready := simulateOK(t, tb, cost, Options{Policy: Ready, Hint: TableOrder, Patience: NoWait})
 			equal := slices.Equal(fixed.Events, ready.Events)
@@ -264,7 +265,7 @@ func TestPolicyReadyRespectsCap(t *testing.T) {
 		for _, hint := range []Hint{TableOrder, BackwardFirst, InputForwardWeight} {
 			for seed := range uint64(4) {
 				opt := Options{Policy: Ready, Hint: hint, Patience: Patience(seed % 2), Variability: Variability{Seed: seed, Sigma: 0.5, CommSigma: 0.5}}
-				tl := simulateOK(t, tb, Explicit{TF: 1, TB: 2, TW: 1, Comm: 0.5}, opt)
+				tl := simulateOK(t, tb, cost.Explicit{TF: 1, TB: 2, TW: 1, Comm: 0.5}, opt)
 				for r, got := range PeakActivations(tl) {
 					if got > caps[r] {
 						t.Errorf("%s hint %v seed %d: rank %d holds %d activations, cap %d", tb.Family, hint, seed, r, got, caps[r])
@@ -293,7 +294,7 @@ func TestPolicyReadyNeverDeadlocksOnLoweredTables(t *testing.T) {
 				opt := Options{Policy: Ready, Hint: hint, Patience: Patience(seed % 2), Variability: Variability{
 					Seed: seed, Sigma: 1, CommSigma: 1, Stragglers: map[int]float64{int(seed) % tb.Ranks(): 3},
 				}}
-				if _, err := Simulate(lowered, Explicit{TF: 1, TB: 1, TW: 1, Comm: 2}, opt); err != nil {
+				if _, err := Simulate(lowered, cost.Explicit{TF: 1, TB: 1, TW: 1, Comm: 2}, opt); err != nil {
 					t.Errorf("%s hint %v seed %d: %v", tb.Family, hint, seed, err)
 				}
 			}
@@ -307,7 +308,7 @@ func TestPolicyReadyNeverDeadlocksOnLoweredTables(t *testing.T) {
 // forbids.
 func TestPolicyCapDeadlock(t *testing.T) {
 	tb := generate(t, "interleaved-1f1b", pipeline.Shape{Ranks: 2, Microbatches: 2, Chunks: 2})
-	_, err := Simulate(tb, Unit{}, Options{Policy: Ready, ActivationCap: 1})
+	_, err := Simulate(tb, cost.Unit{}, Options{Policy: Ready, ActivationCap: 1})
 	var de *DeadlockError
 	if !errors.As(err, &de) || !errors.Is(err, pipeline.ErrDeadlock) {
 		t.Fatalf("err = %v, want a deadlock", err)
@@ -360,7 +361,7 @@ func TestPolicyReadyKeepsInPlaceActions(t *testing.T) {
 		tb.Rows[r] = append(append([]pipeline.Action{unshard}, tb.Rows[r]...), reduce)
 	}
 	opt := Options{Policy: Ready, Hint: InputForwardWeight, Variability: Variability{Seed: 4, Sigma: 0.5}}
-	tl := simulateOK(t, tb, Explicit{TF: 1, TB: 1, TW: 1}, opt)
+	tl := simulateOK(t, tb, cost.Explicit{TF: 1, TB: 1, TW: 1}, opt)
 	for r, evs := range rankCompute(tl) {
 		first, last := evs[0].Start, evs[len(evs)-1].End
 		for _, e := range tl.Events {

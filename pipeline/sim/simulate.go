@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // Options configures Simulate. The zero Options runs every row in its order
@@ -46,7 +47,7 @@ type Options struct {
 //
 // A table whose stages replicate model parts (Chimera's two pipelines)
 // all-reduces each part's weight gradients among its replicas once they
-// are all computed, when the cost model prices that (GradientSync): one
+// are all computed, when the cost model prices that (cost.GradientSync): one
 // REDUCE_GRAD event per replica with Index -1, counted in the makespan.
 //
 // Bubbles take no time: an action starts as soon as its inputs are there,
@@ -63,14 +64,14 @@ type Options struct {
 //
 // A schedule in which ranks wait on each other forever is a *DeadlockError
 // (wrapping pipeline.ErrDeadlock) that names the cycle of waiting ranks.
-func Simulate(t *pipeline.Table, cost CostModel, opt Options) (*Timeline, error) {
+func Simulate(t *pipeline.Table, cost cost.Model, opt Options) (*Timeline, error) {
 	return simulate(t, cost, opt, 0, nil)
 }
 
 // simulate runs one iteration. A run that waits as planned times the plan
 // first, unless the caller passes it (the plan has no variability, so it is
 // the same for every iteration).
-func simulate(t *pipeline.Table, cost CostModel, opt Options, iteration int, plan []planTimes) (*Timeline, error) {
+func simulate(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan []planTimes) (*Timeline, error) {
 	s, err := build(t, cost, opt, iteration, false)
 	if err != nil {
 		return nil, err
@@ -136,7 +137,7 @@ type simulator struct {
 // durations draw on random streams named after the iteration. A plan run
 // (see makePlan) times the row order with transfers that follow the data,
 // ignoring the table's SEND and RECV, as the Ready policy's transfers do.
-func build(t *pipeline.Table, cost CostModel, opt Options, iteration int, plan bool) (*simulator, error) {
+func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan bool) (*simulator, error) {
 	if err := checkInputs(t, cost, opt); err != nil {
 		return nil, err
 	}
@@ -171,7 +172,7 @@ func build(t *pipeline.Table, cost CostModel, opt Options, iteration int, plan b
 }
 
 // checkInputs refuses what Simulate cannot run, before any work.
-func checkInputs(t *pipeline.Table, cost CostModel, opt Options) error {
+func checkInputs(t *pipeline.Table, cost cost.Model, opt Options) error {
 	if t == nil || cost == nil {
 		return fmt.Errorf("sim: simulate: a table and a cost model are required")
 	}

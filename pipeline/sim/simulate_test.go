@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 func generate(t *testing.T, family string, sh pipeline.Shape) *pipeline.Table {
@@ -22,24 +23,24 @@ func generate(t *testing.T, family string, sh pipeline.Shape) *pipeline.Table {
 
 // presetConfig is the GPU timing model of the named presets for
 // microbatches of one 2048-token sample.
-func presetConfig(t *testing.T, model, gpu, link string) GPUConfig {
+func presetConfig(t *testing.T, model, gpu, link string) cost.GPUConfig {
 	t.Helper()
-	m, err := LookupModel(model)
+	m, err := cost.LookupNetwork(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := LookupGPU(gpu)
+	g, err := cost.LookupGPU(gpu)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := LookupLink(link)
+	l, err := cost.LookupLink(link)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return GPUConfig{Model: m, GPU: g, Link: l, Microbatch: 1, Sequence: 2048}
+	return cost.GPUConfig{Network: m, GPU: g, Link: l, Microbatch: 1, Sequence: 2048}
 }
 
-func simulateOK(t *testing.T, tb *pipeline.Table, cost CostModel, opt Options) *Timeline {
+func simulateOK(t *testing.T, tb *pipeline.Table, cost cost.Model, opt Options) *Timeline {
 	t.Helper()
 	tl, err := Simulate(tb, cost, opt)
 	if err != nil {
@@ -68,7 +69,7 @@ func longestSpan(tl *Timeline) float64 {
 // communication (docs/reference.md §2); 1F1B holds P - r activations on rank r
 // and GPipe all M (both capped by M).
 func TestSimulateGPipeAnd1F1BClosedForm(t *testing.T) {
-	costs := []Explicit{{TF: 1, TB: 1}, {TF: 1, TB: 2}, {TF: 2, TB: 3}, {TF: 1, TB: 1, TW: 1}}
+	costs := []cost.Explicit{{TF: 1, TB: 1}, {TF: 1, TB: 2}, {TF: 2, TB: 3}, {TF: 1, TB: 1, TW: 1}}
 	for _, family := range []string{"gpipe", "1f1b"} {
 		for _, p := range []int{1, 2, 3, 4, 8} {
 			for _, m := range []int{1, 2, 3, 4, 8, 16} {
@@ -105,7 +106,7 @@ func TestSimulateInterleavedBubble(t *testing.T) {
 		{Ranks: 4, Microbatches: 16, Chunks: 3}, {Ranks: 8, Microbatches: 16, Chunks: 2},
 	} {
 		tb := generate(t, "interleaved-1f1b", sh)
-		for _, c := range []Explicit{{TF: 1, TB: 1}, {TF: 1, TB: 2}} {
+		for _, c := range []cost.Explicit{{TF: 1, TB: 1}, {TF: 1, TB: 2}} {
 			tl := simulateOK(t, tb, c, Options{})
 			v := float64(sh.Chunks)
 			rankF, rankB := v*c.TF, v*c.TB
@@ -125,16 +126,16 @@ func TestSimulateInterleavedBubble(t *testing.T) {
 func TestSimulateZeroBubbleH1H2(t *testing.T) {
 	cases := []struct {
 		family string
-		bubble func(p float64, c Explicit) float64
+		bubble func(p float64, c cost.Explicit) float64
 		peak   func(p int) int
 	}{
-		{"zb-h1", func(p float64, c Explicit) float64 { return (p - 1) * (c.TF + c.TB - c.TW) }, func(p int) int { return p }},
-		{"zb-h2", func(p float64, c Explicit) float64 { return (p - 1) * (c.TF + c.TB - 2*c.TW) }, func(p int) int { return 2*p - 1 }},
+		{"zb-h1", func(p float64, c cost.Explicit) float64 { return (p - 1) * (c.TF + c.TB - c.TW) }, func(p int) int { return p }},
+		{"zb-h2", func(p float64, c cost.Explicit) float64 { return (p - 1) * (c.TF + c.TB - 2*c.TW) }, func(p int) int { return 2*p - 1 }},
 	}
 	for _, tc := range cases {
 		for _, sh := range []pipeline.Shape{{Ranks: 2, Microbatches: 8}, {Ranks: 4, Microbatches: 8}, {Ranks: 4, Microbatches: 16}, {Ranks: 8, Microbatches: 24}} {
 			tb := generate(t, tc.family, sh)
-			for _, c := range []Explicit{{TF: 1, TB: 1, TW: 1}, {TF: 1, TB: 2, TW: 1}} {
+			for _, c := range []cost.Explicit{{TF: 1, TB: 1, TW: 1}, {TF: 1, TB: 2, TW: 1}} {
 				tl := simulateOK(t, tb, c, Options{})
 				work := float64(sh.Microbatches) * (c.TF + c.TB + c.TW)
 				if got, want := longestSpan(tl)-work, tc.bubble(float64(sh.Ranks), c); got != want {
@@ -154,7 +155,7 @@ func TestSimulateZeroBubbleH1H2(t *testing.T) {
 func TestSimulatePipeDreamIsItsGrid(t *testing.T) {
 	for _, sh := range []pipeline.Shape{{Ranks: 2, Microbatches: 5}, {Ranks: 4, Microbatches: 12}, {Ranks: 8, Microbatches: 3}} {
 		tb := generate(t, "pipedream", sh)
-		tl := simulateOK(t, tb, Unit{}, Options{})
+		tl := simulateOK(t, tb, cost.Unit{}, Options{})
 		if got, want := Makespan(tl), float64(2*sh.Microbatches+2*sh.Ranks-2); got != want {
 			t.Errorf("pipedream %+v: makespan %v, want 2N+2S-2 = %v", sh, got, want)
 		}
@@ -177,9 +178,9 @@ func TestSimulateFillAndDrainGrowWithHopLatency(t *testing.T) {
 	for _, p := range []int{2, 4, 8} {
 		for _, m := range []int{1, 4, 16} {
 			tb := generate(t, "gpipe", pipeline.Shape{Ranks: p, Microbatches: m})
-			base := Makespan(simulateOK(t, tb, Explicit{TF: 1, TB: 2}, Options{}))
+			base := Makespan(simulateOK(t, tb, cost.Explicit{TF: 1, TB: 2}, Options{}))
 			for _, c := range []float64{0.25, 0.5, 1} {
-				got := Makespan(simulateOK(t, tb, Explicit{TF: 1, TB: 2, Comm: c}, Options{})) - base
+				got := Makespan(simulateOK(t, tb, cost.Explicit{TF: 1, TB: 2, Comm: c}, Options{})) - base
 				if want := 2 * float64(p-1) * c; got != want {
 					t.Errorf("gpipe P=%d M=%d c=%v: makespan grows by %v, want 2(P-1)c = %v", p, m, c, got, want)
 				}
@@ -205,8 +206,8 @@ func TestSimulate1F1BSteadyStateHops(t *testing.T) {
 		p, m := pm[0], pm[1]
 		tb := generate(t, "1f1b", pipeline.Shape{Ranks: p, Microbatches: m})
 		for _, tbw := range []float64{1, 2} {
-			base := Makespan(simulateOK(t, tb, Explicit{TF: 1, TB: tbw}, Options{}))
-			got := Makespan(simulateOK(t, tb, Explicit{TF: 1, TB: tbw, Comm: c}, Options{})) - base
+			base := Makespan(simulateOK(t, tb, cost.Explicit{TF: 1, TB: tbw}, Options{}))
+			got := Makespan(simulateOK(t, tb, cost.Explicit{TF: 1, TB: tbw, Comm: c}, Options{})) - base
 			want := 2 * c * (float64((p-1)*m/p) + float64(p-2))
 			if got != want {
 				t.Errorf("1f1b P=%d M=%d T_B=%v: makespan grows by %v·c, want 2((P-1)M/P + P-2) = %v", p, m, tbw, got/c, want/c)
@@ -237,7 +238,7 @@ func vOrLoop(p int, placement []int) *pipeline.Table {
 func TestSimulateVPlacementSavesColocatedHops(t *testing.T) {
 	const tf, tbw, c = 1.0, 2.0, 0.5
 	for _, p := range []int{2, 3, 4} {
-		cost := Explicit{TF: tf, TB: tbw, Comm: c}
+		cost := cost.Explicit{TF: tf, TB: tbw, Comm: c}
 		loop := simulateOK(t, vOrLoop(p, pipeline.LoopPlacement(2*p, p)), cost, Options{})
 		v := simulateOK(t, vOrLoop(p, pipeline.VPlacement(2*p, p)), cost, Options{})
 		work := float64(2*p) * (tf + tbw)
@@ -264,12 +265,12 @@ func TestSimulateOverlapHidesShortTransfers(t *testing.T) {
 	for _, p := range []int{2, 4} {
 		for _, m := range []int{1, 4, 8} {
 			tb := generate(t, "gpipe", pipeline.Shape{Ranks: p, Microbatches: m})
-			hidden := simulateOK(t, tb, Explicit{TF: tf, TB: tbw, Comm: 0.5}, Options{})
+			hidden := simulateOK(t, tb, cost.Explicit{TF: tf, TB: tbw, Comm: 0.5}, Options{})
 			if got, want := Makespan(hidden), float64(m+p-1)*(tf+tbw)+2*float64(p-1)*0.5; got != want {
 				t.Errorf("gpipe P=%d M=%d c=0.5: makespan %v, want %v", p, m, got, want)
 			}
 			for _, c := range []float64{1, 2, 3} {
-				exposed := simulateOK(t, tb, Explicit{TF: tf, TB: tbw, Comm: c}, Options{})
+				exposed := simulateOK(t, tb, cost.Explicit{TF: tf, TB: tbw, Comm: c}, Options{})
 				if got, want := Makespan(exposed), float64(p)*(tf+tbw)+2*float64(m+p-2)*c; got != want {
 					t.Errorf("gpipe P=%d M=%d c=%v: makespan %v, want P(T_F+T_B) + 2(M+P-2)c = %v", p, m, c, got, want)
 				}
@@ -310,7 +311,7 @@ func TestSimulateExplicitCommsAsWritten(t *testing.T) {
 	compute := &pipeline.Table{Placement: []int{0, 1}, Microbatches: 2, Rows: [][]pipeline.Action{
 		row("0F0", "0F1", "0B0", "0B1"), row("1F0", "1B0", "1F1", "1B1"),
 	}}
-	cost := Explicit{TF: 1, TB: 1, Comm: 1}
+	cost := cost.Explicit{TF: 1, TB: 1, Comm: 1}
 	for _, tc := range []struct {
 		name string
 		tb   *pipeline.Table
@@ -328,7 +329,7 @@ func TestSimulateExplicitCommsAsWritten(t *testing.T) {
 // lowering (docs/reference.md §3; the comms file merged adjacent I, W into B).
 func TestSimulateLoweredFixtureMatchesCompute(t *testing.T) {
 	read := func(name string) *pipeline.Table {
-		f, err := os.Open(filepath.Join("..", "..", "..", "shared", "fixtures", "torch", name))
+		f, err := os.Open(filepath.Join("..", "testdata", "torch", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,7 +342,7 @@ func TestSimulateLoweredFixtureMatchesCompute(t *testing.T) {
 	}
 	compute := pipeline.MergeIW(read("zb1p_2rank_2stagep_compute.csv"))
 	comms := read("zb1p_2rank_2stagep_comms.csv")
-	for _, c := range []CostModel{Unit{}, Explicit{TF: 1, TB: 2, TW: 1}} {
+	for _, c := range []cost.Model{cost.Unit{}, cost.Explicit{TF: 1, TB: 2, TW: 1}} {
 		want := computeEvents(simulateOK(t, compute, c, Options{}))
 		got := computeEvents(simulateOK(t, comms, c, Options{}))
 		if len(got) != len(want) {
@@ -363,7 +364,7 @@ func TestSimulateDeadlockNamesTheCycle(t *testing.T) {
 		{pipeline.F(0, 0), pipeline.B(0, 0), pipeline.F(0, 1), pipeline.B(0, 1)},
 		{pipeline.F(1, 1), pipeline.B(1, 1), pipeline.F(1, 0), pipeline.B(1, 0)},
 	}}
-	_, err := Simulate(tb, Unit{}, Options{})
+	_, err := Simulate(tb, cost.Unit{}, Options{})
 	if !errors.Is(err, pipeline.ErrDeadlock) {
 		t.Fatalf("err = %v, want a deadlock", err)
 	}
@@ -390,7 +391,7 @@ func TestSimulateMissingSend(t *testing.T) {
 		{pipeline.F(0, 0), pipeline.Act(pipeline.RecvB, 0, 0), pipeline.B(0, 0)},
 		{pipeline.Act(pipeline.RecvF, 1, 0), pipeline.F(1, 0), pipeline.B(1, 0), pipeline.Act(pipeline.SendB, 1, 0)},
 	}}
-	_, err := Simulate(tb, Unit{}, Options{})
+	_, err := Simulate(tb, cost.Unit{}, Options{})
 	var de *DeadlockError
 	if !errors.As(err, &de) || de.Cycle {
 		t.Fatalf("err = %v, want a deadlock without a cycle", err)
@@ -409,22 +410,22 @@ func TestSimulateRejects(t *testing.T) {
 	sendSameRank := &pipeline.Table{Placement: []int{0, 0}, Microbatches: 1, Rows: [][]pipeline.Action{
 		{pipeline.F(0, 0), pipeline.Act(pipeline.SendF, 0, 0), pipeline.F(1, 0), pipeline.B(1, 0), pipeline.B(0, 0)},
 	}}
-	nan := Explicit{TF: math.NaN(), TB: 1}
+	nan := cost.Explicit{TF: math.NaN(), TB: 1}
 	for _, tc := range []struct {
 		name string
 		tb   *pipeline.Table
-		cost CostModel
+		cost cost.Model
 		opt  Options
 	}{
 		{"nil cost", good, nil, Options{}},
-		{"invalid table", &pipeline.Table{Placement: []int{0}, Microbatches: 1, Rows: [][]pipeline.Action{{pipeline.B(0, 0)}}}, Unit{}, Options{}},
-		{"send on one rank", sendSameRank, Unit{}, Options{}},
+		{"invalid table", &pipeline.Table{Placement: []int{0}, Microbatches: 1, Rows: [][]pipeline.Action{{pipeline.B(0, 0)}}}, cost.Unit{}, Options{}},
+		{"send on one rank", sendSameRank, cost.Unit{}, Options{}},
 		{"NaN cost", good, nan, Options{}},
-		{"negative cap", good, Unit{}, Options{Policy: Ready, ActivationCap: -1}},
-		{"negative sigma", good, Unit{}, Options{Variability: Variability{Sigma: -1}}},
-		{"straggler off the table", good, Unit{}, Options{Variability: Variability{Stragglers: map[int]float64{2: 2}}}},
-		{"zero straggler", good, Unit{}, Options{Variability: Variability{Stragglers: map[int]float64{1: 0}}}},
-		{"unknown policy", good, Unit{}, Options{Policy: Policy(9)}},
+		{"negative cap", good, cost.Unit{}, Options{Policy: Ready, ActivationCap: -1}},
+		{"negative sigma", good, cost.Unit{}, Options{Variability: Variability{Sigma: -1}}},
+		{"straggler off the table", good, cost.Unit{}, Options{Variability: Variability{Stragglers: map[int]float64{2: 2}}}},
+		{"zero straggler", good, cost.Unit{}, Options{Variability: Variability{Stragglers: map[int]float64{1: 0}}}},
+		{"unknown policy", good, cost.Unit{}, Options{Policy: Policy(9)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := Simulate(tc.tb, tc.cost, tc.opt); err == nil {

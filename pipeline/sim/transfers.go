@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // transfer is one message between ranks, named by its direction and the
@@ -31,7 +32,7 @@ type link struct {
 // their jitter drawn, in (direction, stage, microbatch) order, which does
 // not depend on the policy: two policies simulated with one seed see the
 // same durations.
-func (s *simulator) buildTransfers(cost CostModel, iteration int) error {
+func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 	jitter := newLogNormal(s.opt.Variability.CommSigma, s.opt.Variability.Seed, "comm-jitter", iteration)
 	s.xfers = make([]transfer, 0, len(s.xferOf))
 	for dir := range 2 {

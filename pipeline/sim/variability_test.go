@@ -9,12 +9,13 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // Without variability every iteration is the exact simulation.
 func TestVariabilityZeroIsExact(t *testing.T) {
 	tb := generate(t, "1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8})
-	cost := Explicit{TF: 1, TB: 2, Comm: 0.5}
+	cost := cost.Explicit{TF: 1, TB: 2, Comm: 0.5}
 	want := Makespan(simulateOK(t, tb, cost, Options{}))
 	it, err := SimulateIterations(tb, cost, Options{}, 3, 7)
 	if err != nil {
@@ -29,7 +30,7 @@ func TestVariabilityZeroIsExact(t *testing.T) {
 // summary is the sample mean and standard deviation (compared with gonum).
 func TestVariabilitySeeded(t *testing.T) {
 	tb := generate(t, "zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8})
-	cost := Explicit{TF: 1, TB: 1, TW: 1, Comm: 0.25}
+	cost := cost.Explicit{TF: 1, TB: 1, TW: 1, Comm: 0.25}
 	opt := Options{Variability: Variability{Sigma: 0.3, CommSigma: 0.3}}
 	a, err := SimulateIterations(tb, cost, opt, 5, 1)
 	if err != nil {
@@ -61,7 +62,7 @@ func TestVariabilitySeeded(t *testing.T) {
 // the first of the makespans.
 func TestIterationsFirstIsSimulate(t *testing.T) {
 	tb := generate(t, "1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8})
-	cost := Explicit{TF: 1, TB: 2, Comm: 0.5}
+	cost := cost.Explicit{TF: 1, TB: 2, Comm: 0.5}
 	for _, optSeed := range []uint64{9, 3} {
 		opt := Options{Policy: Ready, Variability: Variability{Seed: optSeed, Sigma: 0.3, CommSigma: 0.2}}
 		it, err := SimulateIterations(tb, cost, opt, 4, 9)
@@ -101,7 +102,7 @@ func TestVariabilityLogNormalMeanOne(t *testing.T) {
 // on one rank GPipe's makespan scales exactly, and on several the
 // straggler's busy time does.
 func TestVariabilityStraggler(t *testing.T) {
-	cost := Explicit{TF: 1, TB: 2}
+	cost := cost.Explicit{TF: 1, TB: 2}
 	one := generate(t, "gpipe", pipeline.Shape{Ranks: 1, Microbatches: 4})
 	base := Makespan(simulateOK(t, one, cost, Options{}))
 	slow := Makespan(simulateOK(t, one, cost, Options{Variability: Variability{Stragglers: map[int]float64{0: 1.5}}}))
@@ -125,7 +126,7 @@ func TestVariabilityStraggler(t *testing.T) {
 // numbers), and communication jitter leaves compute durations alone.
 func TestVariabilityCommonRandomNumbers(t *testing.T) {
 	tb := generate(t, "interleaved-1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8, Chunks: 2})
-	cost := Explicit{TF: 1, TB: 2, Comm: 0.5}
+	cost := cost.Explicit{TF: 1, TB: 2, Comm: 0.5}
 	durations := func(opt Options) map[[2]int]float64 {
 		out := map[[2]int]float64{}
 		for _, e := range simulateOK(t, tb, cost, opt).Events {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 // BaselineSchedules are Megatron-LM's pipeline schedules: 1F1B and
@@ -12,10 +12,10 @@ import (
 var BaselineSchedules = []Schedule{{"1f1b", 1}, {"interleaved-1f1b", 2}}
 
 // baseline runs Megatron-LM's way with mbs microbatches: the layers split
-// evenly by count (sim.EvenPartition: embedding with the first stage, head
+// evenly by count (cost.EvenPartition: embedding with the first stage, head
 // with the last) under each of BaselineSchedules, and keeps the faster,
 // preferring one that fits.
-func baseline(p Problem, layers []sim.Layer, mbs int) (*Candidate, int, error) {
+func baseline(p Problem, layers []cost.Layer, mbs int) (*Candidate, int, error) {
 	var best *Candidate
 	sims := 0
 	var reasons []error
@@ -25,7 +25,7 @@ func baseline(p Problem, layers []sim.Layer, mbs int) (*Candidate, int, error) {
 			reasons = append(reasons, err)
 			continue
 		}
-		part, err := sim.EvenPartition(layers, t.Stages())
+		part, err := cost.EvenPartition(layers, t.Stages())
 		if err != nil {
 			reasons = append(reasons, err)
 			continue

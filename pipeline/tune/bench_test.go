@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -11,13 +12,13 @@ import (
 // 7B on four H100s over InfiniBand NDR, 16 microbatches of one 2048-token
 // sample, every default schedule.
 func benchProblem(b *testing.B) Problem {
-	model, err := sim.LookupModel("vlm-7b")
+	model, err := cost.LookupNetwork("vlm-7b")
 	if err != nil {
 		b.Fatal(err)
 	}
-	gpu, _ := sim.LookupGPU("h100")
-	link, _ := sim.LookupLink("ib-ndr")
-	return Problem{Config: sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048},
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	return Problem{Config: cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048},
 		Ranks: 4, Microbatches: []int{16}}
 }
 
@@ -42,7 +43,7 @@ func BenchmarkSimulate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := sim.NewGPUModel(p.Config, t.Stages())
+	g, err := cost.NewGPUModel(p.Config, t.Stages())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 // chimeraFixedPeak computes, without the tuner's or the simulator's memory
@@ -15,14 +15,14 @@ import (
 // policy with the layers cut by part: rank r holds the weights, gradients
 // and Adam state of both parts it runs, r on the down pipeline and P-1-r
 // on the up one (arXiv 2107.06925, §3.1), each priced by the plain GPU
-// model of the P parts (GPUModel.StaticBytes), plus the most activation
+// model of the P parts (cost.GPUModel.StaticBytes), plus the most activation
 // bytes its row holds at once: a forward of a stage keeps that part's
-// GPUModel.ActivationBytes until the backward of the same stage and
+// cost.GPUModel.ActivationBytes until the backward of the same stage and
 // microbatch (Chimera does not split backwards).
-func chimeraFixedPeak(t *testing.T, cfg sim.GPUConfig, tab *pipeline.Table, part []int) float64 {
+func chimeraFixedPeak(t *testing.T, cfg cost.GPUConfig, tab *pipeline.Table, part []int) float64 {
 	t.Helper()
 	p := tab.Ranks()
-	g, err := sim.NewGPUModelPartition(cfg, part)
+	g, err := cost.NewGPUModelPartition(cfg, part)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,13 +55,13 @@ func chimeraFixedPeak(t *testing.T, cfg sim.GPUConfig, tab *pipeline.Table, part
 // per rank would come out lower by the static bytes of the other.
 func TestChimeraMemoryCountsBothReplicas(t *testing.T) {
 	tiny := tinyProblem(rand.New(rand.NewPCG(9, 1)), 4, 9)
-	model, err := sim.LookupModel("vlm-7b")
+	model, err := cost.LookupNetwork("vlm-7b")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gpu, _ := sim.LookupGPU("h100")
-	link, _ := sim.LookupLink("ib-ndr")
-	vlm := Problem{Config: sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048},
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	vlm := Problem{Config: cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048},
 		Ranks: 4, Microbatches: []int{8}, MemoryBytes: 1e15}
 	for _, p := range []Problem{tiny, vlm} {
 		p.Schedules = []Schedule{{"chimera", 1}}
@@ -70,23 +70,23 @@ func TestChimeraMemoryCountsBothReplicas(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(res.Candidates) == 0 {
-			t.Fatalf("%s: no Chimera candidate (skipped: %v)", p.Config.Model.Name, res.Skipped)
+			t.Fatalf("%s: no Chimera candidate (skipped: %v)", p.Config.Network.Name, res.Skipped)
 		}
-		t.Logf("%s: %d simulations", p.Config.Model.Name, res.Simulations)
+		t.Logf("%s: %d simulations", p.Config.Network.Name, res.Simulations)
 		for _, c := range res.Candidates {
 			if c.Placement != "bidirectional" || len(c.Partition) != p.Ranks {
-				t.Errorf("%s M=%d: placement %q, partition %v; want bidirectional, %d parts", p.Config.Model.Name, c.Microbatches, c.Placement, c.Partition, p.Ranks)
+				t.Errorf("%s M=%d: placement %q, partition %v; want bidirectional, %d parts", p.Config.Network.Name, c.Microbatches, c.Placement, c.Partition, p.Ranks)
 			}
 			want := chimeraFixedPeak(t, p.Config, c.Table, c.Partition)
 			if c.PeakMemory != want {
-				t.Errorf("%s M=%d %v: peak %.17g, want both replicas' static bytes plus activations, %.17g", p.Config.Model.Name, c.Microbatches, c.Partition, c.PeakMemory, want)
+				t.Errorf("%s M=%d %v: peak %.17g, want both replicas' static bytes plus activations, %.17g", p.Config.Network.Name, c.Microbatches, c.Partition, c.PeakMemory, want)
 			}
-			g, err := sim.GPUForTablePartition(p.Config, c.Table, c.Partition)
+			g, err := cost.GPUForTablePartition(p.Config, c.Table, c.Partition)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if floor := memoryFloor(c.Table, forwardStages(c.Table), true, g); floor != want {
-				t.Errorf("%s M=%d %v: Fixed memory floor %.17g, want %.17g", p.Config.Model.Name, c.Microbatches, c.Partition, floor, want)
+				t.Errorf("%s M=%d %v: Fixed memory floor %.17g, want %.17g", p.Config.Network.Name, c.Microbatches, c.Partition, floor, want)
 			}
 		}
 	}
@@ -161,7 +161,7 @@ func TestChimeraTableRejectsWrongPartition(t *testing.T) {
 		{[]int{3, 3}, "covers 6 layers; the model has 7"},
 		{[]int{7, 0}, "gives stage 1 0 layers"},
 	} {
-		if _, err := sim.GPUForTablePartition(p.Config, tab, tt.part); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := cost.GPUForTablePartition(p.Config, tab, tt.part); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("partition %v: error %v, want one mentioning %q", tt.part, err, tt.want)
 		}
 	}

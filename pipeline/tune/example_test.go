@@ -3,16 +3,16 @@ package tune_test
 import (
 	"fmt"
 
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/tune"
 )
 
 func ExampleTune() {
-	model, _ := sim.LookupModel("vlm-7b")
-	gpu, _ := sim.LookupGPU("h200")
-	link, _ := sim.LookupLink("ib-ndr")
+	model, _ := cost.LookupNetwork("vlm-7b")
+	gpu, _ := cost.LookupGPU("h200")
+	link, _ := cost.LookupLink("ib-ndr")
 	res, err := tune.Tune(tune.Problem{
-		Config:       sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048},
+		Config:       cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048},
 		Ranks:        2,
 		Microbatches: []int{4},
 		Schedules:    []tune.Schedule{{Family: "1f1b", Chunks: 1}},

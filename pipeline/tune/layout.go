@@ -2,11 +2,11 @@ package tune
 
 import (
 	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 // layout is what the tuner cuts the layers into for a table, and where the
-// pieces run: the table's model parts (sim.ModelParts), one per stage in
+// pieces run: the table's model parts (cost.ModelParts), one per stage in
 // a table without Routes, and P for Chimera's 2P stages, whose stages p
 // and P+p replicate part p on two ranks. A partition has one entry per
 // part.
@@ -18,7 +18,7 @@ type layout struct {
 }
 
 func newLayout(t *pipeline.Table) layout {
-	part, parts := sim.ModelParts(t)
+	part, parts := cost.ModelParts(t)
 	return layout{parts: parts, stagePart: part, placement: t.Placement, ranks: t.Ranks()}
 }
 

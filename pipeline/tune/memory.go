@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -29,7 +30,7 @@ func forwardStages(t *pipeline.Table) []bool {
 // sim.PeakMemory would report for the table under mem, computed without
 // simulating. A rank holds the static bytes (weights, gradients, optimizer
 // state) of all its stages for the whole run: with Routes, mem prices a
-// stage as the part it replicates (sim.GPUForTablePartition), so a
+// stage as the part it replicates (cost.GPUForTablePartition), so a
 // Chimera rank holds both its replicas' bytes. Right after a plain forward
 // of stage s it holds at least that forward's activations, since the held
 // total never falls below zero (an action that frees activations runs
@@ -47,7 +48,7 @@ func forwardStages(t *pipeline.Table) []bool {
 // priced; since a split backward holds only M_W between its I and its W,
 // the count would now have to be priced at the smallest M_W, a weaker
 // bound than the walk.)
-func memoryFloor(t *pipeline.Table, forwards []bool, fixed bool, mem sim.MemoryModel) float64 {
+func memoryFloor(t *pipeline.Table, forwards []bool, fixed bool, mem cost.Memory) float64 {
 	if fixed {
 		return slices.Max(sim.FixedPeakMemory(t, mem))
 	}
@@ -89,7 +90,7 @@ func nothingFits(p Problem, found []*Candidate) error {
 			least = c
 		}
 	}
-	g, err := sim.GPUForTablePartition(p.Config, least.Table, least.Partition)
+	g, err := cost.GPUForTablePartition(p.Config, least.Table, least.Partition)
 	if err != nil {
 		return fmt.Errorf("tune: %s: %w", least.Schedule, err)
 	}

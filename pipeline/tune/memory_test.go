@@ -7,18 +7,19 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
 // checkFloor simulates table t under the GPU model for part (one entry per
-// model part, sim.GPUForTablePartition) and fails if
+// model part, cost.GPUForTablePartition) and fails if
 // memoryFloor exceeds the peak sim.PeakMemory reports: pruning by the
 // floor would then drop a candidate that fits. Under the Fixed policy the
 // floor is the fixed-order walk (sim.FixedPeakMemory), which must equal
 // the simulated peak exactly, not merely stay below it.
-func checkFloor(t *testing.T, c sim.GPUConfig, tab *pipeline.Table, part []int, opt sim.Options, what string) {
+func checkFloor(t *testing.T, c cost.GPUConfig, tab *pipeline.Table, part []int, opt sim.Options, what string) {
 	t.Helper()
-	g, err := sim.GPUForTablePartition(c, tab, part)
+	g, err := cost.GPUForTablePartition(c, tab, part)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,15 +51,15 @@ func noisy(pol sim.Policy) sim.Options {
 // variability and two partitions each (even by count and balanced by
 // time).
 func TestMemoryFloorBelowPeak(t *testing.T) {
-	gpu, _ := sim.LookupGPU("h100")
-	link, _ := sim.LookupLink("ib-ndr")
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
 	checked := 0
 	for _, name := range []string{"gpt-1.3b", "vlm-7b", "deepseek-moe-16b"} {
-		model, err := sim.LookupModel(name)
+		model, err := cost.LookupNetwork(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
+		c := cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}
 		layers, err := c.Layers()
 		if err != nil {
 			t.Fatal(err)
@@ -74,8 +75,8 @@ func TestMemoryFloorBelowPeak(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", sc, err)
 					}
-					_, parts := sim.ModelParts(tab)
-					even, err := sim.EvenPartition(layers, parts)
+					_, parts := cost.ModelParts(tab)
+					even, err := cost.EvenPartition(layers, parts)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -119,7 +120,7 @@ func TestMemoryFloorEveryPartition(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, parts := sim.ModelParts(tab)
+				_, parts := cost.ModelParts(tab)
 				compositions(len(layers), parts, func(part []int) {
 					for _, opt := range []sim.Options{{Policy: sim.Fixed}, {Policy: sim.Ready}} {
 						checkFloor(t, p.Config, tab, part, opt, fmt.Sprintf("trial %d P=%d %s", trial, ranks, sc))

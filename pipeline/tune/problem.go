@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -27,7 +28,7 @@ func (s Schedule) String() string {
 // placement with 2 and 4 chunks, V-shaped (ZB-V and DualPipeV, which
 // needs M >= 2P and skips smaller counts), and Chimera's two pipelines
 // (one stage per rank in each: the layers are cut into P parts, each
-// replicated on two ranks, sim.ModelParts; it needs an even P and M a
+// replicated on two ranks, cost.ModelParts; it needs an even P and M a
 // multiple of P, and other shapes are skipped with the generator's
 // reason). The asynchronous families are left out because they change the
 // optimizer, not only the time.
@@ -42,7 +43,7 @@ var DefaultSchedules = []Schedule{
 type Problem struct {
 	// Config is the model, GPU, link and microbatch (b samples of s
 	// tokens) the GPU timing model prices.
-	Config sim.GPUConfig
+	Config cost.GPUConfig
 	// Ranks is the pipeline depth P.
 	Ranks int
 	// Microbatches lists the microbatch counts to try; empty means P, 2P
@@ -73,7 +74,7 @@ type Problem struct {
 const DefaultExhaustive = 300
 
 // withDefaults fills in the defaults and checks the problem.
-func (p Problem) withDefaults() (Problem, []sim.Layer, error) {
+func (p Problem) withDefaults() (Problem, []cost.Layer, error) {
 	if p.Ranks < 1 {
 		return p, nil, fmt.Errorf("tune: ranks %d must be at least 1", p.Ranks)
 	}
@@ -82,7 +83,7 @@ func (p Problem) withDefaults() (Problem, []sim.Layer, error) {
 		return p, nil, fmt.Errorf("tune: %w", err)
 	}
 	if len(layers) < p.Ranks {
-		return p, nil, fmt.Errorf("tune: model %s has %d layers, fewer than the %d ranks", p.Config.Model.Name, len(layers), p.Ranks)
+		return p, nil, fmt.Errorf("tune: model %s has %d layers, fewer than the %d ranks", p.Config.Network.Name, len(layers), p.Ranks)
 	}
 	if len(p.Microbatches) == 0 {
 		p.Microbatches = []int{p.Ranks, 2 * p.Ranks, 4 * p.Ranks}
@@ -110,7 +111,7 @@ func (p Problem) withDefaults() (Problem, []sim.Layer, error) {
 // layerSeconds returns each layer's compute time for one microbatch:
 // forward, input-gradient and weight-gradient FLOPs at the achieved
 // throughput.
-func layerSeconds(c sim.GPUConfig, layers []sim.Layer) []float64 {
+func layerSeconds(c cost.GPUConfig, layers []cost.Layer) []float64 {
 	rate := c.Throughput()
 	out := make([]float64, len(layers))
 	for i, l := range layers {

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -23,7 +24,7 @@ type Candidate struct {
 	Placement    string
 	Microbatches int
 	// Partition is the number of layers on each model part, in model
-	// order (sim.ModelParts): on each stage, or in a table with Routes on
+	// order (cost.ModelParts): on each stage, or in a table with Routes on
 	// each part that a stage of every route runs (Chimera: P parts, part
 	// p on stages p and P+p).
 	Partition []int
@@ -83,7 +84,7 @@ type Result struct {
 // search is one schedule at one microbatch count.
 type search struct {
 	p       Problem
-	layers  []sim.Layer
+	layers  []cost.Layer
 	seconds []float64
 	sched   Schedule
 	mbs     int
@@ -104,7 +105,7 @@ type search struct {
 // time from one part to another (between neighbouring parts, else off
 // the busiest rank or onto the idlest) while the simulated time per sample
 // falls (or, while no candidate fits, the peak memory or its bound).
-// The layers are cut into the table's model parts (sim.ModelParts): one
+// The layers are cut into the table's model parts (cost.ModelParts): one
 // per stage, except in a table with Routes, where the stages of each
 // route run replicas of the same parts (Chimera: P parts for 2P stages).
 // A partition whose lower bound on peak memory (static bytes plus
@@ -203,7 +204,7 @@ func (s *search) run() (*Candidate, string, error) {
 		return nil, "", err
 	}
 	starts := [][]int{balanced}
-	if even, err := sim.EvenPartition(s.layers, lay.parts); err == nil {
+	if even, err := cost.EvenPartition(s.layers, lay.parts); err == nil {
 		starts = append(starts, even)
 	}
 	starts = append(starts, rankBalanced(balanced, lay, s.seconds))
@@ -316,7 +317,7 @@ func (s *search) evaluate(part []int) (*Candidate, error) {
 	if c, ok := s.seen[key]; ok {
 		return c, nil
 	}
-	g, err := sim.GPUForTablePartition(s.p.Config, s.table, part)
+	g, err := cost.GPUForTablePartition(s.p.Config, s.table, part)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %s: %w", s.sched, err)
 	}
@@ -337,9 +338,9 @@ func (s *search) evaluate(part []int) (*Candidate, error) {
 }
 
 // simulate times table t under the GPU model with the given partition of
-// the layers into t's model parts (sim.GPUForTablePartition).
+// the layers into t's model parts (cost.GPUForTablePartition).
 func simulate(p Problem, t *pipeline.Table, sched Schedule, part []int) (*Candidate, error) {
-	g, err := sim.GPUForTablePartition(p.Config, t, part)
+	g, err := cost.GPUForTablePartition(p.Config, t, part)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %s: %w", sched, err)
 	}
@@ -347,7 +348,7 @@ func simulate(p Problem, t *pipeline.Table, sched Schedule, part []int) (*Candid
 }
 
 // simulateModel times table t under g, the GPU model built for t and part.
-func simulateModel(p Problem, t *pipeline.Table, sched Schedule, part []int, g sim.StageModel) (*Candidate, error) {
+func simulateModel(p Problem, t *pipeline.Table, sched Schedule, part []int, g cost.StageModel) (*Candidate, error) {
 	tl, err := sim.Simulate(t, g, p.Sim)
 	if err != nil {
 		return nil, fmt.Errorf("tune: simulating %s with %d microbatches, partition %v: %w", sched, t.Microbatches, part, err)

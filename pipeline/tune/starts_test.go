@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 // stageLayout is the layout of a table without Routes: one model part per
@@ -71,7 +71,7 @@ func TestRankBalanced(t *testing.T) {
 	}{"chimera", []int{3, 1, 1, 1}, chimeraLayout(t, 4), []float64{1, 1, 1, 1, 1, 1}, 3})
 	for _, tt := range tests {
 		got := rankBalanced(tt.start, tt.layout, tt.seconds)
-		if err := sim.CheckPartition(got, len(tt.seconds)); err != nil {
+		if err := cost.CheckPartition(got, len(tt.seconds)); err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}

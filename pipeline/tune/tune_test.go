@@ -7,27 +7,28 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
 // tinyModel is a random heterogeneous model of n layers: decoder layers
 // of different widths, so that layers differ in cost and in the size of
 // the activation they pass on, between an embedding and a head.
-func tinyModel(src *rand.Rand, n int) sim.Model {
-	m := sim.Model{Name: "tiny", Blocks: []sim.Block{{Kind: sim.Embedding, Count: 1, Hidden: 64, Vocab: 500}}}
+func tinyModel(src *rand.Rand, n int) cost.Network {
+	m := cost.Network{Name: "tiny", Blocks: []cost.Block{{Kind: cost.Embedding, Count: 1, Hidden: 64, Vocab: 500}}}
 	for range n - 2 {
 		h := 32 * (1 + src.IntN(4))
-		m.Blocks = append(m.Blocks, sim.Block{Kind: sim.Decoder, Count: 1, Hidden: h, Heads: 4, FFN: 4 * h})
+		m.Blocks = append(m.Blocks, cost.Block{Kind: cost.Decoder, Count: 1, Hidden: h, Heads: 4, FFN: 4 * h})
 	}
-	m.Blocks = append(m.Blocks, sim.Block{Kind: sim.Head, Count: 1, Hidden: 64, Vocab: 500 * (1 + src.IntN(8))})
+	m.Blocks = append(m.Blocks, cost.Block{Kind: cost.Head, Count: 1, Hidden: 64, Vocab: 500 * (1 + src.IntN(8))})
 	return m
 }
 
 func tinyProblem(src *rand.Rand, ranks, layers int) Problem {
-	gpu := sim.GPU{Name: "test", PeakFLOPS: 1e12, MemoryBytes: 1e12}
-	link := sim.Link{Name: "test", Latency: 1e-5, Bandwidth: 1e9}
+	gpu := cost.GPU{Name: "test", PeakFLOPS: 1e12, MemoryBytes: 1e12}
+	link := cost.Link{Name: "test", Latency: 1e-5, Bandwidth: 1e9}
 	return Problem{
-		Config:       sim.GPUConfig{Model: tinyModel(src, layers), GPU: gpu, Link: link, Microbatch: 2, Sequence: 64},
+		Config:       cost.GPUConfig{Network: tinyModel(src, layers), GPU: gpu, Link: link, Microbatch: 2, Sequence: 64},
 		Ranks:        ranks,
 		Microbatches: []int{ranks, 2 * ranks},
 		Schedules:    tinySchedules,
@@ -40,7 +41,7 @@ func tinyProblem(src *rand.Rand, ranks, layers int) Problem {
 var tinySchedules = []Schedule{{"gpipe", 1}, {"1f1b", 1}, {"zb-h1", 1}, {"interleaved-1f1b", 2}, {"zb-v", 2}, {"chimera", 1}}
 
 // bruteForce simulates every contiguous partition of the layers into the
-// model parts (sim.ModelParts) of every schedule and microbatch count and
+// model parts (cost.ModelParts) of every schedule and microbatch count and
 // returns all of them. A shape the family refuses (Chimera with an odd P)
 // has no candidates, as the tuner skips it.
 func bruteForce(t *testing.T, p Problem) []*Candidate {
@@ -58,9 +59,9 @@ func bruteForce(t *testing.T, p Problem) []*Candidate {
 				}
 				t.Fatal(err)
 			}
-			_, parts := sim.ModelParts(tab)
+			_, parts := cost.ModelParts(tab)
 			compositions(len(layers), parts, func(part []int) {
-				g, err := sim.GPUForTablePartition(p.Config, tab, part)
+				g, err := cost.GPUForTablePartition(p.Config, tab, part)
 				if err != nil {
 					t.Fatal(err)
 				}

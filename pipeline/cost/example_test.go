@@ -1,14 +1,14 @@
-package sim_test
+package cost_test
 
 import (
 	"fmt"
 
 	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"pipelab/pipeline/cost"
 )
 
 func ExampleExplicit() {
-	cost := sim.Explicit{TF: 1, TB: 1, TW: 1, Comm: 0.5}
+	cost := cost.Explicit{TF: 1, TB: 1, TW: 1, Comm: 0.5}
 	fmt.Println(cost.Compute(pipeline.F(0, 0)), cost.Compute(pipeline.B(0, 0)), cost.Compute(pipeline.W(0, 0)))
 	fmt.Println(cost.Transfer(pipeline.Act(pipeline.SendF, 0, 0), 0, 1))
 	// Output:
@@ -17,16 +17,16 @@ func ExampleExplicit() {
 }
 
 func ExampleNewGPUModel() {
-	model, _ := sim.LookupModel("llama-7b")
-	gpu, _ := sim.LookupGPU("h100")
-	link, _ := sim.LookupLink("ib-ndr")
-	g, err := sim.NewGPUModel(sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
+	model, _ := cost.LookupNetwork("llama-7b")
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	g, err := cost.NewGPUModel(cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for s := range g.Stages() {
-		c := g.StageCost(s)
+		c := g.Stage(s)
 		fmt.Printf("stage %d: %v layers, F %.2f ms, B %.2f ms, W %.2f ms, static %.1f GB, activations %.2f GB per microbatch\n",
 			s, g.Partition()[s], 1e3*c.TF, 1e3*c.TB, 1e3*c.TW, g.StaticBytes(s)/1e9, g.ActivationBytes(s)/1e9)
 	}
@@ -43,18 +43,18 @@ func ExampleNewGPUModel() {
 	// send F: 340.5 µs
 }
 
-func ExampleLookupModel() {
-	m, err := sim.LookupModel("vlm-7b")
+func ExampleLookupNetwork() {
+	m, err := cost.LookupNetwork("vlm-7b")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(m.Describe())
 	fmt.Printf("%d layers, %.2fB parameters\n", m.LayerCount(), m.Params()/1e9)
-	_, err = sim.LookupModel("gpt-5")
+	_, err = cost.LookupNetwork("gpt-5")
 	fmt.Println(err)
 	// Output:
 	// vision-embedding, 24×vision-encoder, projector, embedding, 32×decoder, head
 	// 60 layers, 7.06B parameters
-	// sim: unknown model preset "gpt-5" (known: gpt-1.3b, llama-7b, llama-13b, llama-70b, vlm-7b, deepseek-moe-16b)
+	// cost: unknown model preset "gpt-5" (known: gpt-1.3b, llama-7b, llama-13b, llama-70b, vlm-7b, deepseek-moe-16b)
 }

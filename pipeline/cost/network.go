@@ -1,4 +1,4 @@
-package sim
+package cost
 
 import (
 	"fmt"
@@ -74,10 +74,10 @@ type Block struct {
 	In int
 }
 
-// Model is a network as the timing model sees it: its blocks in pipeline
+// Network is a network as the timing model sees it: its blocks in pipeline
 // order. Homogeneous presets are an embedding, a run of decoder layers and
 // a head; heterogeneous ones mix kinds.
-type Model struct {
+type Network struct {
 	Name string
 	// Source names the paper or model card the numbers come from.
 	Source string
@@ -109,22 +109,22 @@ const BytesPerElement = 2
 // Layers expands the model into one cost per layer for microbatches of b
 // samples of s tokens, with attention as Korthikanti et al. count it (the
 // attention scores kept for the backward).
-func (m Model) Layers(b, s int) ([]Layer, error) { return m.layers(b, s, false) }
+func (m Network) Layers(b, s int) ([]Layer, error) { return m.layers(b, s, false) }
 
 // LayersFlash is Layers with FlashAttention (Dao et al., arXiv 2205.14135
 // and 2307.08691) in every transformer layer: the t×t attention scores are
 // never stored, only each head's softmax log-sum-exp, and the backward
 // recomputes the scores.
-func (m Model) LayersFlash(b, s int) ([]Layer, error) { return m.layers(b, s, true) }
+func (m Network) LayersFlash(b, s int) ([]Layer, error) { return m.layers(b, s, true) }
 
-func (m Model) layers(b, s int, flash bool) ([]Layer, error) {
+func (m Network) layers(b, s int, flash bool) ([]Layer, error) {
 	if b < 1 || s < 1 {
-		return nil, fmt.Errorf("sim: model %s: microbatch size %d and sequence length %d must be positive", m.Name, b, s)
+		return nil, fmt.Errorf("cost: model %s: microbatch size %d and sequence length %d must be positive", m.Name, b, s)
 	}
 	var out []Layer
 	for i, blk := range m.Blocks {
 		if err := blk.validate(); err != nil {
-			return nil, fmt.Errorf("sim: model %s block %d (%s): %w", m.Name, i, blk.Kind, err)
+			return nil, fmt.Errorf("cost: model %s block %d (%s): %w", m.Name, i, blk.Kind, err)
 		}
 		l := blk.layer(float64(b), float64(s), flash)
 		for range blk.Count {
@@ -132,13 +132,13 @@ func (m Model) layers(b, s int, flash bool) ([]Layer, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("sim: model %s has no layers", m.Name)
+		return nil, fmt.Errorf("cost: model %s has no layers", m.Name)
 	}
 	return out, nil
 }
 
 // Params returns the model's parameter count.
-func (m Model) Params() float64 {
+func (m Network) Params() float64 {
 	var p float64
 	for _, blk := range m.Blocks {
 		p += float64(blk.Count) * blk.params()
@@ -147,7 +147,7 @@ func (m Model) Params() float64 {
 }
 
 // LayerCount returns the number of layers of the model.
-func (m Model) LayerCount() int {
+func (m Network) LayerCount() int {
 	n := 0
 	for _, blk := range m.Blocks {
 		n += blk.Count
@@ -156,7 +156,7 @@ func (m Model) LayerCount() int {
 }
 
 // Describe summarises the blocks in one line ("embedding, 32×decoder, head").
-func (m Model) Describe() string {
+func (m Network) Describe() string {
 	parts := make([]string, len(m.Blocks))
 	for i, blk := range m.Blocks {
 		if blk.Count == 1 {

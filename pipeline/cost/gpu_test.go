@@ -1,4 +1,4 @@
-package sim
+package cost
 
 import (
 	"math"
@@ -9,8 +9,8 @@ import (
 
 // decoderOnly is n GPT-style layers (4h GELU MLP, full attention) with no
 // embedding or head, so a stage's cost is its layers' and nothing else.
-func decoderOnly(n, h, heads int) Model {
-	return Model{Name: "decoder-only", Blocks: []Block{{Kind: Decoder, Count: n, Hidden: h, Heads: heads, FFN: 4 * h}}}
+func decoderOnly(n, h, heads int) Network {
+	return Network{Name: "decoder-only", Blocks: []Block{{Kind: Decoder, Count: n, Hidden: h, Heads: heads, FFN: 4 * h}}}
 }
 
 func near(got, want float64) bool { return math.Abs(got-want) <= 1e-12*math.Abs(want) }
@@ -58,7 +58,7 @@ func TestGPUTimeIsFLOPsOverThroughput(t *testing.T) {
 	link, _ := LookupLink("nvlink")
 	const b, s, h, heads = 1, 2048, 2048, 16
 	for _, eff := range []float64{0, 0.4} {
-		c := GPUConfig{Model: decoderOnly(4, h, heads), GPU: a100, Link: link, Microbatch: b, Sequence: s, Efficiency: eff}
+		c := GPUConfig{Network: decoderOnly(4, h, heads), GPU: a100, Link: link, Microbatch: b, Sequence: s, Efficiency: eff}
 		g, err := NewGPUModel(c, 2)
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +97,7 @@ func TestGPUTransfer(t *testing.T) {
 		t.Fatal(err)
 	}
 	const b, s, h = 2, 1024, 4096
-	g, err := NewGPUModel(GPUConfig{Model: decoderOnly(3, h, 32), GPU: gpu, Link: ib, Microbatch: b, Sequence: s}, 3)
+	g, err := NewGPUModel(GPUConfig{Network: decoderOnly(3, h, 32), GPU: gpu, Link: ib, Microbatch: b, Sequence: s}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,11 +126,11 @@ func TestGPUTransfer(t *testing.T) {
 func TestGPUMemoryPerStage(t *testing.T) {
 	gpu, _ := LookupGPU("h100")
 	link, _ := LookupLink("nvlink")
-	llama, err := LookupModel("llama-7b")
+	llama, err := LookupNetwork("llama-7b")
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := NewGPUModel(GPUConfig{Model: llama, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
+	g, err := NewGPUModel(GPUConfig{Network: llama, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,8 +158,8 @@ func TestGPUMemoryPerStage(t *testing.T) {
 		t.Errorf("parameters over all stages = %.0f, want 6738415616", total)
 	}
 
-	gpt, _ := LookupModel("gpt-1.3b")
-	g, err = NewGPUModel(GPUConfig{Model: gpt, GPU: gpu, Link: link, Microbatch: 2, Sequence: 1024}, 4)
+	gpt, _ := LookupNetwork("gpt-1.3b")
+	g, err = NewGPUModel(GPUConfig{Network: gpt, GPU: gpu, Link: link, Microbatch: 2, Sequence: 1024}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,12 +191,12 @@ func equalInts(a, b []int) bool {
 func TestGPUModelPartition(t *testing.T) {
 	gpu, _ := LookupGPU("a100")
 	link, _ := LookupLink("pcie")
-	c := GPUConfig{Model: decoderOnly(6, 1024, 8), GPU: gpu, Link: link, Microbatch: 1, Sequence: 512}
+	c := GPUConfig{Network: decoderOnly(6, 1024, 8), GPU: gpu, Link: link, Microbatch: 1, Sequence: 512}
 	g, err := NewGPUModelPartition(c, []int{1, 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := g.StageCost(1).TF, 5*g.StageCost(0).TF; !near(got, want) {
+	if got, want := g.Stage(1).TF, 5*g.Stage(0).TF; !near(got, want) {
 		t.Errorf("5-layer stage forward %g, want 5 × the 1-layer stage's = %g", got, want)
 	}
 	bad := []struct {
@@ -302,7 +302,7 @@ func TestGPUModelFlashAttention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	layers, err := cfg.Model.LayersFlash(1, 2048)
+	layers, err := cfg.Network.LayersFlash(1, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,8 +317,8 @@ func TestGPUModelFlashAttention(t *testing.T) {
 		if !near(g.ActivationBytes(st), act) {
 			t.Errorf("stage %d: %v activation bytes, want %v", st, g.ActivationBytes(st), act)
 		}
-		if !near(g.StageCost(st).TB, bIn/cfg.Throughput()) {
-			t.Errorf("stage %d: T_B %v, want %v", st, g.StageCost(st).TB, bIn/cfg.Throughput())
+		if !near(g.Stage(st).TB, bIn/cfg.Throughput()) {
+			t.Errorf("stage %d: T_B %v, want %v", st, g.Stage(st).TB, bIn/cfg.Throughput())
 		}
 	}
 }

@@ -1,9 +1,9 @@
-package sim
+package cost
 
 import "pipelab/pipeline"
 
-// StageCost holds the compute times of one stage.
-type StageCost struct {
+// Stage holds the compute times of one stage.
+type Stage struct {
 	TF, TB, TW float64
 }
 
@@ -18,15 +18,15 @@ type Explicit struct {
 	Comm       float64
 	// Stages overrides the times of stage s when s < len(Stages); later
 	// stages take TF, TB and TW.
-	Stages []StageCost
+	Stages []Stage
 }
 
 // stage returns the times of stage s.
-func (e Explicit) stage(s int) StageCost {
+func (e Explicit) stage(s int) Stage {
 	if s >= 0 && s < len(e.Stages) {
 		return e.Stages[s]
 	}
-	return StageCost{TF: e.TF, TB: e.TB, TW: e.TW}
+	return Stage{TF: e.TF, TB: e.TB, TW: e.TW}
 }
 
 // Compute returns the time of a compute action; other kinds cost 0.
@@ -37,7 +37,7 @@ func (e Explicit) Compute(a pipeline.Action) float64 { return stageComputeTime(a
 // forward plus its backward (both run on one GPU). Every cost model with
 // per-stage T_F, T_B, T_W prices through it, so they cannot disagree on
 // what an action costs.
-func stageComputeTime(a pipeline.Action, stage func(int) StageCost) float64 {
+func stageComputeTime(a pipeline.Action, stage func(int) Stage) float64 {
 	switch a.Kind {
 	case pipeline.Forward:
 		return stage(a.Stage).TF

@@ -1,4 +1,4 @@
-package sim
+package cost
 
 import (
 	"math"
@@ -13,7 +13,7 @@ func TestLookupUnknownListsNames(t *testing.T) {
 	}{
 		{func(n string) error { _, err := LookupGPU(n); return err }, "a100, h100, h200"},
 		{func(n string) error { _, err := LookupLink(n); return err }, "nvlink, pcie, ib-ndr"},
-		{func(n string) error { _, err := LookupModel(n); return err }, "gpt-1.3b, llama-7b"},
+		{func(n string) error { _, err := LookupNetwork(n); return err }, "gpt-1.3b, llama-7b"},
 	}
 	for _, tt := range tests {
 		err := tt.lookup("tpu-v9")
@@ -39,7 +39,7 @@ func TestModelParamsMatchModelCards(t *testing.T) {
 		{"gpt-1.3b", 1.3e9 + 50257*2048 + 2048, 0.02, "GPT-3 XL: 1.3B with a tied head, here untied"},
 	}
 	for _, tt := range tests {
-		m, err := LookupModel(tt.name)
+		m, err := LookupNetwork(tt.name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func TestModelParamsMatchModelCards(t *testing.T) {
 }
 
 func TestPresetsAreUsable(t *testing.T) {
-	for _, m := range Models() {
+	for _, m := range Networks() {
 		if m.Source == "" {
 			t.Errorf("model %s has no source", m.Name)
 		}
@@ -71,9 +71,9 @@ func TestPresetsAreUsable(t *testing.T) {
 }
 
 func TestLookupModelCopies(t *testing.T) {
-	m, _ := LookupModel("llama-7b")
+	m, _ := LookupNetwork("llama-7b")
 	m.Blocks[1].Count = 1
-	again, _ := LookupModel("llama-7b")
+	again, _ := LookupNetwork("llama-7b")
 	if again.Blocks[1].Count != 32 {
 		t.Errorf("changing a looked-up model changed the preset: %d layers", again.Blocks[1].Count)
 	}

@@ -1,4 +1,4 @@
-package sim
+package cost
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 )
 
 func TestExplicitCompute(t *testing.T) {
-	e := Explicit{TF: 2, TB: 3, TW: 5, Comm: 7, Stages: []StageCost{{TF: 11, TB: 13, TW: 17}}}
+	e := Explicit{TF: 2, TB: 3, TW: 5, Comm: 7, Stages: []Stage{{TF: 11, TB: 13, TW: 17}}}
 	// Stage 0 takes its override, stage 1 the defaults; an unsplit B is
 	// T_B + T_W (Zero Bubble paper's split, docs/reference.md §2).
 	tests := []struct {

@@ -1,4 +1,4 @@
-package sim
+package cost
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func ModelParts(t *pipeline.Table) (part []int, parts int) {
 // table that cuts the model into more parts than it has ranks spends a
 // proportional share per action (T/V with V chunks per rank). comm is the
 // time of one transfer.
-func ForRankShare(t *pipeline.Table, share StageCost, comm float64) Explicit {
+func ForRankShare(t *pipeline.Table, share Stage, comm float64) Explicit {
 	_, parts := ModelParts(t)
 	f := float64(t.Ranks()) / float64(parts)
 	return Explicit{TF: share.TF * f, TB: share.TB * f, TW: share.TW * f, Comm: comm}
@@ -41,8 +41,8 @@ func ForRankShare(t *pipeline.Table, share StageCost, comm float64) Explicit {
 // StageModel prices compute, transfers, memory and message sizes, as the
 // GPU timing model does.
 type StageModel interface {
-	CostModel
-	MemoryModel
+	Model
+	Memory
 	MessageSizer
 }
 
@@ -86,8 +86,8 @@ func gpuForTable(cfg GPUConfig, t *pipeline.Table, layers []Layer, partition []i
 		if t.Routes != nil {
 			what = fmt.Sprintf("%d stages on %d routes", t.Stages(), len(t.Routes))
 		}
-		return nil, fmt.Errorf("sim: model %s: partition %v has %d entries; the table's %s run %d model parts, one entry each",
-			cfg.Model.Name, partition, len(partition), what, parts)
+		return nil, fmt.Errorf("cost: model %s: partition %v has %d entries; the table's %s run %d model parts, one entry each",
+			cfg.Network.Name, partition, len(partition), what, parts)
 	}
 	g, err := newGPUModel(cfg, layers, partition)
 	if err != nil {

@@ -1,4 +1,4 @@
-package sim
+package cost
 
 import (
 	"fmt"
@@ -51,8 +51,8 @@ var links = []Link{
 }
 
 // transformer builds an embedding, n identical decoder layers and a head.
-func transformer(name, source string, layers, hidden, heads, kvHeads, ffn, vocab int, gated bool) Model {
-	return Model{Name: name, Source: source, Blocks: []Block{
+func transformer(name, source string, layers, hidden, heads, kvHeads, ffn, vocab int, gated bool) Network {
+	return Network{Name: name, Source: source, Blocks: []Block{
 		{Kind: Embedding, Count: 1, Hidden: hidden, Vocab: vocab},
 		{Kind: Decoder, Count: layers, Hidden: hidden, Heads: heads, KVHeads: kvHeads, FFN: ffn, Gated: gated},
 		{Kind: Head, Count: 1, Hidden: hidden, Vocab: vocab},
@@ -60,7 +60,7 @@ func transformer(name, source string, layers, hidden, heads, kvHeads, ffn, vocab
 }
 
 // The model presets.
-var models = []Model{
+var models = []Network{
 	transformer("gpt-1.3b", "GPT-3 XL (Brown et al., arXiv 2005.14165, Table 2.1): 24 layers, d_model 2048, d_ffn 4·2048, "+
 		"GPT-2 vocabulary 50257; 16 heads of 128 as Megatron-LM's 1.3B configuration (the table's 24 heads × 128 ≠ 2048)",
 		24, 2048, 16, 0, 8192, 50257, false),
@@ -82,7 +82,7 @@ var models = []Model{
 // MLP 4096), a two-layer GELU projector 1024→4096→4096 over the 576 patch
 // tokens, and a Vicuna-7B (LLaMA-7B) decoder over the training sequence,
 // which holds the image tokens.
-var vlm7b = Model{Name: "vlm-7b",
+var vlm7b = Network{Name: "vlm-7b",
 	Source: "LLaVA-1.5 (Liu et al., arXiv 2310.03744) and the llava-hf/llava-1.5-7b-hf config: " +
 		"CLIP ViT-L/14-336 (Radford et al., arXiv 2103.00020), mlp2x_gelu projector, Vicuna-7B decoder",
 	Blocks: []Block{
@@ -99,7 +99,7 @@ var vlm7b = Model{Name: "vlm-7b",
 // width 1408, and a large vocabulary, so its head weighs like several
 // layers. Experts are taken to live on the stage's own GPU (no expert
 // parallelism, no all-to-all).
-var deepseekMoE16b = Model{Name: "deepseek-moe-16b",
+var deepseekMoE16b = Network{Name: "deepseek-moe-16b",
 	Source: "DeepSeekMoE (Dai et al., arXiv 2401.06066) and the deepseek-ai/deepseek-moe-16b-base config: " +
 		"28 layers, hidden 2048, 16 heads, first layer dense (SwiGLU 10944), then 64 routed experts top-6 + 2 shared " +
 		"of width 1408, vocabulary 102400",
@@ -117,8 +117,8 @@ func GPUs() []GPU { return slices.Clone(gpus) }
 func Links() []Link { return slices.Clone(links) }
 
 // Models returns the model presets.
-func Models() []Model {
-	out := make([]Model, len(models))
+func Networks() []Network {
+	out := make([]Network, len(models))
 	for i, m := range models {
 		out[i] = m.clone()
 	}
@@ -135,14 +135,14 @@ func LookupLink(name string) (Link, error) {
 	return lookup("link", name, links, func(l Link) string { return l.Name })
 }
 
-// LookupModel returns the model preset with the given name.
-func LookupModel(name string) (Model, error) {
-	m, err := lookup("model", name, models, func(m Model) string { return m.Name })
+// LookupNetwork returns the model preset with the given name.
+func LookupNetwork(name string) (Network, error) {
+	m, err := lookup("model", name, models, func(m Network) string { return m.Name })
 	return m.clone(), err
 }
 
 // clone copies the blocks so that callers cannot change a preset.
-func (m Model) clone() Model {
+func (m Network) clone() Network {
 	m.Blocks = slices.Clone(m.Blocks)
 	return m
 }
@@ -156,5 +156,5 @@ func lookup[T any](what, name string, list []T, nameOf func(T) string) (T, error
 		names[i] = nameOf(x)
 	}
 	var zero T
-	return zero, fmt.Errorf("sim: unknown %s preset %q (known: %s)", what, name, strings.Join(names, ", "))
+	return zero, fmt.Errorf("cost: unknown %s preset %q (known: %s)", what, name, strings.Join(names, ", "))
 }

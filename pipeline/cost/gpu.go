@@ -1,4 +1,4 @@
-package sim
+package cost
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ const (
 // every rank has, the link between ranks, and the microbatch (b samples of
 // s tokens).
 type GPUConfig struct {
-	Model      Model
+	Network    Network
 	GPU        GPU
 	Link       Link
 	Microbatch int
@@ -35,7 +35,7 @@ type GPUConfig struct {
 	// means DefaultEfficiency.
 	Efficiency float64
 	// FlashAttention prices the transformer layers as FlashAttention runs
-	// them (Model.LayersFlash): no stored attention scores, a recomputation
+	// them (Network.LayersFlash): no stored attention scores, a recomputation
 	// in the backward.
 	FlashAttention bool
 }
@@ -53,22 +53,22 @@ func (c GPUConfig) Throughput() float64 {
 // microbatch.
 func (c GPUConfig) Layers() ([]Layer, error) {
 	if c.Efficiency < 0 || c.Efficiency > 1 {
-		return nil, fmt.Errorf("sim: efficiency %g is outside (0, 1]", c.Efficiency)
+		return nil, fmt.Errorf("cost: efficiency %g is outside (0, 1]", c.Efficiency)
 	}
 	if c.GPU.PeakFLOPS <= 0 {
-		return nil, fmt.Errorf("sim: GPU %q has no positive peak FLOP/s", c.GPU.Name)
+		return nil, fmt.Errorf("cost: GPU %q has no positive peak FLOP/s", c.GPU.Name)
 	}
 	if c.Link.Bandwidth <= 0 || c.Link.Latency < 0 {
-		return nil, fmt.Errorf("sim: link %q needs a positive bandwidth and a non-negative latency", c.Link.Name)
+		return nil, fmt.Errorf("cost: link %q needs a positive bandwidth and a non-negative latency", c.Link.Name)
 	}
-	return c.Model.layers(c.Microbatch, c.Sequence, c.FlashAttention)
+	return c.Network.layers(c.Microbatch, c.Sequence, c.FlashAttention)
 }
 
 // GPUModel is the communication-aware GPU timing model: it prices each
 // stage's F, B (input gradient) and W from the FLOPs of the layers it
 // holds at the achieved throughput, each transfer as the link's latency
 // plus the boundary activation's bytes over its bandwidth, and each stage's
-// memory. It implements CostModel and WeightGradMemory; times are in
+// memory. It implements Model and WeightGradMemory; times are in
 // seconds.
 type GPUModel struct {
 	config    GPUConfig
@@ -109,7 +109,7 @@ func NewGPUModelPartition(c GPUConfig, partition []int) (*GPUModel, error) {
 
 func newGPUModel(c GPUConfig, layers []Layer, partition []int) (*GPUModel, error) {
 	if err := CheckPartition(partition, len(layers)); err != nil {
-		return nil, fmt.Errorf("sim: model %s: %w", c.Model.Name, err)
+		return nil, fmt.Errorf("cost: model %s: %w", c.Network.Name, err)
 	}
 	g := &GPUModel{config: c, partition: append([]int(nil), partition...), stages: make([]gpuStage, len(partition))}
 	rate := c.Throughput()
@@ -164,7 +164,7 @@ func EvenPartition(layers []Layer, stages int) ([]int, error) {
 	}
 	body := len(layers) - lead - trail
 	if stages < 1 || body < stages {
-		return nil, fmt.Errorf("sim: cannot split %d layers (besides embedding and head) over %d stages", body, stages)
+		return nil, fmt.Errorf("cost: cannot split %d layers (besides embedding and head) over %d stages", body, stages)
 	}
 	part := make([]int, stages)
 	for s := range part {
@@ -187,22 +187,22 @@ func (g *GPUModel) Partition() []int { return append([]int(nil), g.partition...)
 // Config returns the configuration the model was built from.
 func (g *GPUModel) Config() GPUConfig { return g.config }
 
-// StageCost returns the F, B (input gradient) and W times of stage s, in
+// Stage returns the F, B (input gradient) and W times of stage s, in
 // seconds.
 // A stage the model does not have gives NaN times.
-func (g *GPUModel) StageCost(s int) StageCost {
+func (g *GPUModel) Stage(s int) Stage {
 	if s < 0 || s >= len(g.stages) {
-		return StageCost{TF: math.NaN(), TB: math.NaN(), TW: math.NaN()}
+		return Stage{TF: math.NaN(), TB: math.NaN(), TW: math.NaN()}
 	}
 	st := g.stages[s]
-	return StageCost{TF: st.forward, TB: st.backwardInput, TW: st.weight}
+	return Stage{TF: st.forward, TB: st.backwardInput, TW: st.weight}
 }
 
 // Compute returns the time of a compute action in seconds: a full B is the
 // input- plus the weight-gradient time, an OVERLAP_F_B its forward plus its
 // backward. A stage the model does not have gives NaN, so that a table
 // that does not fit the model shows in every time derived from it.
-func (g *GPUModel) Compute(a pipeline.Action) float64 { return stageComputeTime(a, g.StageCost) }
+func (g *GPUModel) Compute(a pipeline.Action) float64 { return stageComputeTime(a, g.Stage) }
 
 // Transfer returns latency + bytes/bandwidth for the message a sends
 // between two ranks, 0 on one rank. Forward messages (SEND_F, RECV_F, or

@@ -1,0 +1,12 @@
+// Package cost prices the actions of a schedule table: the Model interface
+// (compute and transfer times), Memory (activation and static bytes, with
+// the Zero Bubble split's M_W in WeightGradMemory), MessageSizer and
+// GradientSync (the all-reduce of replicated parts' gradients); unit and
+// explicit per-stage costs; and the communication-aware GPU timing model,
+// built from a Network (per-layer FLOPs, parameters and activations of
+// dense, mixture-of-experts and vision-language transformers, with
+// FlashAttention as an option), a GPU and a Link, with its presets and the
+// pricing of tables whose stages replicate model parts (ModelParts,
+// GPUForTable). It knows tables, not time: the simulator in pipeline/sim
+// takes a Model.
+package cost
