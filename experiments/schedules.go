@@ -154,9 +154,17 @@ func addTimed(out *results.Tables, id, level string, base results.ScheduleMetric
 		m.PeakMemoryBytes = int64(slices.Max(sim.PeakMemory(tl, mem)))
 	}
 	out.Schedules = append(out.Schedules, m)
-	for _, e := range tl.Events {
-		out.Timeline = append(out.Timeline, results.TimelineEvent{ScheduleID: id, Rank: int32(e.Rank), Index: int32(e.Index),
+	out.Timeline = append(out.Timeline, TimelineEvents(id, tl)...)
+}
+
+// TimelineEvents flattens tl into rows of the timeline table under the
+// schedule id, in the timeline's order.
+func TimelineEvents(id string, tl *sim.Timeline) []results.TimelineEvent {
+	rows := make([]results.TimelineEvent, len(tl.Events))
+	for i, e := range tl.Events {
+		rows[i] = results.TimelineEvent{ScheduleID: id, Rank: int32(e.Rank), Index: int32(e.Index),
 			Kind: e.Action.Kind.String(), Stage: int32(e.Action.Stage), Microbatch: int32(e.Action.Microbatch),
-			Start: e.Start, End: e.End})
+			Start: e.Start, End: e.End}
 	}
+	return rows
 }

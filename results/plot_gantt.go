@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 	"strconv"
 
@@ -48,28 +49,55 @@ func kindColor(kind string) color.Color {
 // PlotGantt draws, to path, the timeline of one schedule as a Gantt chart:
 // one row per rank (rank 0 on top), one box per action from its start to
 // its end, coloured by kind and labelled with its microbatch (stage:
-// microbatch when a rank runs several stages) where the box is wide enough.
-// scheduleID picks the events; it may be empty when events hold one
-// schedule only. The title names the family and cost model from the
-// schedule's row in schedules when there is one (schedules may be nil).
+// microbatch when a rank runs several stages) where the box is wide enough;
+// communication runs as thin grey bars under the compute boxes, and the
+// time axis ends at the makespan. scheduleID picks the events; it may be
+// empty when events hold one schedule only. The title names the family,
+// shape and cost model from the schedule's row in schedules when there is
+// one (schedules may be nil).
 func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, scheduleID string) error {
 	if err := checkFormat(path); err != nil {
 		return err
 	}
-	mine, ranks, multiStage, err := ganttEvents(path, events, scheduleID)
+	mine, err := ganttEvents(path, events, scheduleID)
 	if err != nil {
 		return err
 	}
 	if scheduleID == "" {
 		scheduleID = mine[0].ScheduleID
 	}
-
-	title, unit := scheduleID, "cost-model units"
+	g := Gantt{Title: scheduleID, Unit: "cost-model units", Events: mine}
 	if m, ok := scheduleRow(schedules, scheduleID); ok {
-		title = fmt.Sprintf("%s: %d ranks, %d microbatches, %s cost model", m.Family, m.Ranks, m.Microbatches, m.CostModel)
-		unit = timeUnit(m.CostModel)
+		g.Title = fmt.Sprintf("%s: %d ranks, %d microbatches, %s cost model", m.Family, m.Ranks, m.Microbatches, m.CostModel)
+		g.Unit = timeUnit(m.CostModel)
 	}
-	p := newPlot(title, "time ("+unit+")", "")
+	return g.Plot(path)
+}
+
+// Gantt is a Gantt chart of one schedule's timeline, as PlotGantt draws it,
+// for callers that hold the events and know the title and time unit
+// themselves (the simulate and tune commands).
+type Gantt struct {
+	// Title heads the chart; it should name the schedule, its shape and
+	// the cost model (model, GPU, link).
+	Title string
+	// Unit is the time axis's unit ("s", "steps").
+	Unit string
+	// Events are the timeline's actions, of one schedule.
+	Events []TimelineEvent
+}
+
+// Plot draws the chart to path (.png or .svg), written atomically.
+func (g Gantt) Plot(path string) error {
+	if err := checkFormat(path); err != nil {
+		return err
+	}
+	mine, err := ganttEvents(path, g.Events, "")
+	if err != nil {
+		return err
+	}
+	ranks, multiStage := ganttShape(mine)
+	p := newPlot(g.Title, "time ("+g.Unit+")", "")
 	names := make([]string, ranks)
 	for r := range ranks {
 		names[ranks-1-r] = "rank " + strconv.Itoa(int(r))
@@ -79,8 +107,18 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 	boxes.label.Font.Size = vg.Points(7)
 	boxes.label.XAlign, boxes.label.YAlign = text.XCenter, text.YCenter
 	p.Add(boxes)
+	// The axis ends where the last action ends: no padding past the
+	// makespan, so the chart's right edge reads as the iteration's end.
+	p.X.Min, p.X.Max = 0, boxes.makespan()
+	if p.X.Max <= 0 {
+		p.X.Max = 1
+	}
 
 	kinds := legendKinds(mine)
+	labels := "box label: microbatch"
+	if multiStage {
+		labels = "box label: stage:microbatch"
+	}
 	legendStyle := p.X.Tick.Label
 	legendStyle.XAlign, legendStyle.YAlign = text.XLeft, text.YCenter
 	height := vg.Inch + vg.Length(ranks)*0.4*vg.Inch
@@ -89,15 +127,14 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 		strip.Max.Y = c.Min.Y + legendHeight
 		main.Min.Y = strip.Max.Y
 		p.Draw(main)
-		drawKindLegend(strip, kinds, legendStyle)
+		drawKindLegend(strip, kinds, labels, legendStyle)
 	})
 }
 
 // ganttEvents returns the events of scheduleID, or of the only schedule in
 // events when scheduleID is empty, after checking their ranks and
-// intervals; with the number of ranks, and whether some rank runs several
-// stages (then boxes are labelled stage:microbatch).
-func ganttEvents(path string, events []TimelineEvent, scheduleID string) (mine []TimelineEvent, ranks int32, multiStage bool, err error) {
+// intervals.
+func ganttEvents(path string, events []TimelineEvent, scheduleID string) ([]TimelineEvent, error) {
 	if scheduleID == "" {
 		var ids []string
 		for _, e := range events {
@@ -106,32 +143,50 @@ func ganttEvents(path string, events []TimelineEvent, scheduleID string) (mine [
 			}
 		}
 		if len(ids) > 1 {
-			return nil, 0, false, fmt.Errorf("results: %s: timeline holds %d schedules %q; name one", path, len(ids), ids)
+			return nil, fmt.Errorf("results: %s: timeline holds %d schedules %q; name one", path, len(ids), ids)
 		}
 		if len(ids) == 1 {
 			scheduleID = ids[0]
 		}
 	}
-	stageOf := map[int32]int32{}
+	var mine []TimelineEvent
 	for _, e := range events {
 		if e.ScheduleID != scheduleID {
 			continue
 		}
-		if e.Rank < 0 || e.Rank >= maxGanttRanks || !(e.End >= e.Start) {
-			return nil, 0, false, fmt.Errorf("results: %s: schedule %q rank %d index %d: bad rank or interval [%g, %g]", path, scheduleID, e.Rank, e.Index, e.Start, e.End)
+		if e.Rank < 0 || e.Rank >= maxGanttRanks || !(e.Start >= 0) || !(e.End >= e.Start) || math.IsInf(e.End, 0) {
+			return nil, fmt.Errorf("results: %s: schedule %q rank %d index %d: bad rank or interval [%g, %g]", path, scheduleID, e.Rank, e.Index, e.Start, e.End)
 		}
 		mine = append(mine, e)
+	}
+	if len(mine) == 0 {
+		return nil, fmt.Errorf("results: %s: no timeline events for schedule %q: %w", path, scheduleID, ErrNoData)
+	}
+	return mine, nil
+}
+
+// ganttShape returns the number of ranks of events and whether some rank
+// runs compute of several stages (then boxes are labelled
+// stage:microbatch).
+func ganttShape(events []TimelineEvent) (ranks int32, multiStage bool) {
+	stageOf := map[int32]int32{}
+	for _, e := range events {
 		ranks = max(ranks, e.Rank+1)
+		if !isCompute(e.Kind) {
+			continue
+		}
 		if s, ok := stageOf[e.Rank]; ok && s != e.Stage {
 			multiStage = true
 		}
 		stageOf[e.Rank] = e.Stage
 	}
-	if len(mine) == 0 {
-		return nil, 0, false, fmt.Errorf("results: %s: no timeline events for schedule %q: %w", path, scheduleID, ErrNoData)
-	}
-	return mine, ranks, multiStage, nil
+	return ranks, multiStage
 }
+
+// isCompute reports whether kind is a compute action, drawn as a full box;
+// every other kind (SEND, RECV, REDUCE_GRAD, ...) is drawn as a thin bar
+// under them.
+func isCompute(kind string) bool { return ganttKind(kind) >= 0 }
 
 // legendKinds lists the kinds of events for a Gantt chart's legend: those
 // with a colour of their own in legend order, then "" for all the others
@@ -141,7 +196,9 @@ func legendKinds(events []TimelineEvent) []string {
 	other := false
 	for _, e := range events {
 		if ganttKind(e.Kind) < 0 {
-			other = true
+			// Zero-length bookkeeping (a RECV that waited for nothing)
+			// draws nothing, so it gets no legend entry.
+			other = other || e.End > e.Start
 		} else if !slices.Contains(kinds, e.Kind) {
 			kinds = append(kinds, e.Kind)
 		}
@@ -161,9 +218,10 @@ const maxGanttRanks = 1024
 const legendHeight = 0.35 * vg.Inch
 
 // drawKindLegend draws one swatch and name per kind, left to right, in
-// the strip c; the empty kind stands for every kind without a colour of
-// its own (communication and bookkeeping actions).
-func drawKindLegend(c draw.Canvas, kinds []string, sty text.Style) {
+// the strip c, then the key of the boxes' labels; the empty kind stands for
+// every kind without a colour of its own (communication and bookkeeping
+// actions).
+func drawKindLegend(c draw.Canvas, kinds []string, labels string, sty text.Style) {
 	r := c.Rectangle
 	c.FillPolygon(color.White, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
 	side := vg.Points(9)
@@ -179,6 +237,7 @@ func drawKindLegend(c draw.Canvas, kinds []string, sty text.Style) {
 		c.FillText(sty, vg.Point{X: x + side + vg.Points(4), Y: y}, name)
 		x += side + vg.Points(12) + sty.Width(name)
 	}
+	c.FillText(sty, vg.Point{X: x + vg.Points(8), Y: y}, labels)
 }
 
 // scheduleRow returns the row of id in schedules, preferring the
@@ -202,19 +261,24 @@ type ganttBoxes struct {
 	label      text.Style
 }
 
-// Plot draws one box per event.
+// Plot draws one box per compute event and a thin bar under the boxes per
+// communication event.
 func (g *ganttBoxes) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	edge := draw.LineStyle{Color: color.White, Width: vg.Points(0.5)}
 	for _, e := range g.events {
 		y := float64(g.ranks - 1 - e.Rank)
+		lo, hi := y-0.2, y+0.4
+		if !isCompute(e.Kind) {
+			lo, hi = y-0.4, y-0.25
+		}
 		x0, x1 := trX(e.Start), trX(e.End)
-		y0, y1 := trY(y-0.4), trY(y+0.4)
+		y0, y1 := trY(lo), trY(hi)
 		box := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 		c.FillPolygon(kindColor(e.Kind), c.ClipPolygonXY(box))
 		c.StrokeLines(edge, c.ClipLinesXY(append(box, box[0]))...)
 		lbl := g.text(e)
-		if lbl != "" && g.label.Width(lbl) < x1-x0-vg.Points(1) {
+		if isCompute(e.Kind) && lbl != "" && g.label.Width(lbl) < x1-x0-vg.Points(1) {
 			c.FillText(g.label, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, lbl)
 		}
 	}
@@ -231,11 +295,16 @@ func (g *ganttBoxes) text(e TimelineEvent) string {
 	return strconv.Itoa(int(e.Microbatch))
 }
 
-// DataRange spans the events' times and the ranks' rows.
-func (g *ganttBoxes) DataRange() (xmin, xmax, ymin, ymax float64) {
-	xmin, xmax = g.events[0].Start, g.events[0].End
+// makespan is the end of the last event.
+func (g *ganttBoxes) makespan() float64 {
+	end := 0.0
 	for _, e := range g.events {
-		xmin, xmax = min(xmin, e.Start), max(xmax, e.End)
+		end = max(end, e.End)
 	}
-	return xmin, xmax, -0.5, float64(g.ranks) - 0.5
+	return end
+}
+
+// DataRange spans the timeline from 0 to its makespan and the ranks' rows.
+func (g *ganttBoxes) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return 0, g.makespan(), -0.5, float64(g.ranks) - 0.5
 }

@@ -191,3 +191,41 @@ func TestRankFamilies(t *testing.T) {
 		t.Errorf("ranks %v, want %v", got, want)
 	}
 }
+
+// TestGanttKeyAndAxis checks what a reader needs from the one Gantt
+// renderer: the key of the box labels, and a time axis that ends at the
+// makespan (the last tick label is the makespan of the timeline, 0..8 for
+// this 1F1B-like grid, and nothing past it).
+func TestGanttKeyAndAxis(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.svg")
+	g := Gantt{Title: "test: 2 ranks", Unit: "steps", Events: []TimelineEvent{
+		{Rank: 0, Index: 0, Kind: "F", Microbatch: 0, Start: 0, End: 1},
+		{Rank: 1, Index: 0, Kind: "F", Stage: 1, Microbatch: 0, Start: 1, End: 2},
+		{Rank: 1, Index: 1, Kind: "B", Stage: 1, Microbatch: 0, Start: 2, End: 4},
+		{Rank: 0, Index: 1, Kind: "B", Microbatch: 0, Start: 4, End: 8},
+	}}
+	if err := g.Plot(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(b)
+	for _, want := range []string{"box label: microbatch", "time (steps)", "test: 2 ranks"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+	if strings.Contains(svg, ">10<") || strings.Contains(svg, ">9<") {
+		t.Error("the time axis runs past the makespan 8")
+	}
+	if strings.Contains(svg, "communication") {
+		t.Error("the legend names communication, which this timeline has none of")
+	}
+	bad := g
+	bad.Events = append([]TimelineEvent{{Rank: 0, Kind: "F", Start: -1, End: 0}}, g.Events...)
+	if err := bad.Plot(path); err == nil {
+		t.Error("an event starting before 0 was drawn")
+	}
+}

@@ -324,6 +324,17 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d%s; seconds)", c.presets.model, c.presets.gpu, c.presets.link, c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
 }
 
+// unit names the time unit of the flags' cost model, for axis labels.
+func (c *costFlags) unit() string {
+	switch c.kind() {
+	case "gpu":
+		return "s"
+	case "explicit":
+		return "cost units"
+	}
+	return "steps"
+}
+
 // costNote names the GPU model's options that are not the default.
 func (c *costFlags) costNote() string {
 	var note string

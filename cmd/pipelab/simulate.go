@@ -155,7 +155,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeTimelineFiles(tl, f.trace, f.gantt); err != nil {
+	if err := writeTimelineFiles(tl, f.trace, f.gantt, rep.Cost, f.costs.unit()); err != nil {
 		return err
 	}
 	return f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) })
@@ -325,15 +325,15 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 }
 
 // writeTimelineFiles writes the Chrome trace and the Gantt chart the flags
-// ask for.
-func writeTimelineFiles(tl *sim.Timeline, trace, gantt string) error {
+// ask for; costName and unit title the chart.
+func writeTimelineFiles(tl *sim.Timeline, trace, gantt, costName, unit string) error {
 	if trace != "" {
 		if err := writeOutputFile("trace", trace, func(w io.Writer) error { return sim.WriteChromeTrace(w, tl) }); err != nil {
 			return err
 		}
 	}
 	if gantt != "" {
-		if err := sim.SaveGantt(tl, gantt); err != nil {
+		if err := writeGantt(gantt, tl, costName, unit); err != nil {
 			return fmt.Errorf("--gantt: %w", err)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
 	"pipelab/pipeline/tune"
 )
 
@@ -190,16 +189,21 @@ func (f tuneFlags) writeFiles(res *tune.Result) error {
 		}
 	}
 	if f.gantt != "" {
-		if err := sim.SaveGantt(res.Best.Timeline, f.gantt); err != nil {
+		if err := writeGantt(f.gantt, res.Best.Timeline, "tuned, "+f.costName(), "s"); err != nil {
 			return fmt.Errorf("--gantt: %w", err)
 		}
 	}
 	if f.baselineGantt != "" {
-		if err := sim.SaveGantt(res.Baseline.Timeline, f.baselineGantt); err != nil {
+		if err := writeGantt(f.baselineGantt, res.Baseline.Timeline, "baseline, "+f.costName(), "s"); err != nil {
 			return fmt.Errorf("--baseline-gantt: %w", err)
 		}
 	}
 	return nil
+}
+
+// costName names the GPU model the tuner prices with, for chart titles.
+func (f tuneFlags) costName() string {
+	return fmt.Sprintf("GPU model (%s on %s over %s)", f.presets.model, f.presets.gpu, f.presets.link)
 }
 
 func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {

@@ -4,6 +4,6 @@
 // metrics computed from the resulting Timeline (time, bubbles,
 // communication waits, activations and memory, with the Zero Bubble split
 // of activation memory under a cost.Memory), the all-reduce of replicated
-// parts' gradients as events, closed forms per family, Chrome trace export
-// and Gantt pictures.
+// parts' gradients as events, closed forms per family and Chrome trace
+// export. Pictures are drawn by package results, which alone draws.
 package sim
