@@ -7,7 +7,35 @@ func init() {
 		Name:     "interleaved-1f1b",
 		Summary:  "interleaved 1F1B (Megatron-LM, arXiv 2104.04473): V chunks per rank in loop placement, depth-first groups of P microbatches",
 		Generate: interleaved1F1B,
+		torchOrder: func(t *Table) ([][]Action, bool) {
+			p, m, v := t.Ranks(), t.Microbatches, t.Stages()/t.Ranks()
+			g, err := interleavedGroup(p, m)
+			if err != nil {
+				return nil, false
+			}
+			return torchRows(t, func(r, n int) int { return interleavedTorchPad(p, m, v, g, r, n) }), true
+		},
 	})
+}
+
+// interleavedTorchPad is the number of bubbles ScheduleInterleaved1F1B's
+// pipeline_order (_get_1f1b_rank_ops) puts before the n-th action of rank
+// r: r before the first; after the w warm-up forwards, enough for the first
+// backward to come at step PV + 2(P-1-r), none if it is late already; and
+// one before each of the w cool-down backwards, the last ones of the row.
+func interleavedTorchPad(p, m, v, g, r, n int) int {
+	w, total := interleavedWarmup(p, r, v, m, g), m*v
+	pad := 0
+	if n == 0 {
+		pad += r
+	}
+	if n == w && w > 0 {
+		pad += max(0, p*v+2*(p-1-r)-(w+r))
+	}
+	if n >= 2*total-w {
+		pad++
+	}
+	return pad
 }
 
 // interleaved1F1B builds Megatron-LM's interleaved one-forward-one-backward

@@ -328,7 +328,7 @@ func TestSimulateExplicitCommsAsWritten(t *testing.T) {
 // lowering (docs/reference.md §3; the comms file merged adjacent I, W into B).
 func TestSimulateLoweredFixtureMatchesCompute(t *testing.T) {
 	read := func(name string) *pipeline.Table {
-		f, err := os.Open(filepath.Join("..", "..", "..", "shared", "fixtures", "torch", name))
+		f, err := os.Open(filepath.Join("..", "testdata", "torch", name))
 		if err != nil {
 			t.Fatal(err)
 		}
