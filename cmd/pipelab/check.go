@@ -52,7 +52,7 @@ type checkReport struct {
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("check", "FILE.csv [--format text|json] [--merge-iw=false]", checkDescription, stderr)
+	fs := newFlags("check", "FILE.csv|- [--format text|json] [--merge-iw=false]", checkDescription, stderr)
 	var output outputFlag
 	output.register(fs)
 	mergeIW := fs.Bool("merge-iw", true, "merge adjacent I and W into B before lowering a compute_only file")
@@ -68,7 +68,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if file == "" || fs.NArg() > 0 {
-		return flagProblem(fs, stderr, "check", errors.New("want exactly one FILE.csv"))
+		return flagProblem(fs, stderr, "check", errors.New("want exactly one FILE.csv, or - for standard input"))
 	}
 	if err := output.check(); err != nil {
 		return flagProblem(fs, stderr, "check", err)
