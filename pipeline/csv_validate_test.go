@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -124,4 +125,161 @@ func TestReadCSVByteOrderMark(t *testing.T) {
 	if want := [][]Action{{F(0, 0), B(0, 0)}}; !rowsEqual(tb.Rows, want) {
 		t.Errorf("rows %v, want %v", tb.Rows, want)
 	}
+}
+
+// pyValidate re-computes, for the test, whether PyTorch's
+// _validate_schedule (torch/distributed/pipelining/schedules.py) accepts
+// rows, given the stage and microbatch counts: it walks every rank's row
+// keeping per stage the sets of microbatches with an F, B, I and W, raises
+// on a B or I without an earlier F, a W without an earlier I, or a stage on
+// two ranks, and then on any stage whose F count is not M, whose I and W
+// counts differ, or whose B + (I+W)/2 is not M.
+func pyValidate(rows [][]Action, stages, microbatches int) bool {
+	sets := make([]map[Kind]map[int]bool, stages)
+	for s := range sets {
+		sets[s] = map[Kind]map[int]bool{Forward: {}, Backward: {}, BackwardInput: {}, BackwardWeight: {}}
+	}
+	rankOf := map[int]int{}
+	for r, row := range rows {
+		for _, a := range row {
+			for _, sub := range subActions(a) {
+				set := sets[sub.Stage]
+				switch sub.Kind {
+				case Backward, BackwardInput:
+					if !set[Forward][sub.Microbatch] {
+						return false
+					}
+				case BackwardWeight:
+					if !set[BackwardInput][sub.Microbatch] {
+						return false
+					}
+				}
+				if sub.Kind.IsCompute() {
+					set[sub.Kind][sub.Microbatch] = true
+				}
+				if owner, ok := rankOf[sub.Stage]; ok && owner != r {
+					return false
+				}
+				rankOf[sub.Stage] = r
+			}
+		}
+	}
+	for _, set := range sets {
+		f, b, i, w := len(set[Forward]), len(set[Backward]), len(set[BackwardInput]), len(set[BackwardWeight])
+		if f != microbatches || i != w || b+(i+w)/2 != microbatches {
+			return false
+		}
+	}
+	return true
+}
+
+// TestValidateCSVAgreesWithPyTorch compares ValidateCSV's verdict with
+// pyValidate's on random small files: schedules of the generated families
+// with one cell deleted, moved or replaced, and rows of random actions.
+// Files where pipelab is stricter on purpose are left out: those that
+// repeat an action (PyTorch counts distinct microbatches) and those read
+// with Routes (Chimera's pipelines, which PyTorch has not). ReadCSV's own
+// refusals (a stage on two ranks, stages or microbatches not numbered
+// from 0 without gaps) count as refusals: each of those files breaks one of
+// PyTorch's rules too, given the counts ReadCSV would infer.
+func TestValidateCSVAgreesWithPyTorch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 1))
+	kinds := []Kind{Forward, Backward, BackwardInput, BackwardWeight}
+	var bases [][][]Action
+	for _, name := range []string{"gpipe", "1f1b", "interleaved-1f1b", "zb-h1", "zb-v", "interleaved-zb", "dualpipev"} {
+		for _, sh := range []Shape{{Ranks: 2, Microbatches: 4}, {Ranks: 2, Microbatches: 2}} {
+			if tb, err := Generate(name, sh); err == nil {
+				bases = append(bases, tb.Rows)
+			}
+		}
+	}
+	compared, refused := 0, 0
+	for trial := range 20000 {
+		var rows [][]Action
+		if trial%2 == 0 {
+			rows = mutate(rng, bases[rng.IntN(len(bases))])
+		} else {
+			rows = randomRows(rng, kinds)
+		}
+		text := csvOf(t, rows)
+		tb, err := ReadCSV(strings.NewReader(text), "r.csv")
+		if err == nil && (tb.Routes != nil || repeats(tb.Rows)) {
+			continue
+		}
+		got := err == nil && ValidateCSV(tb, "r.csv") == nil
+		want := err == nil && pyValidate(tb.Rows, tb.Stages(), tb.Microbatches)
+		if err != nil {
+			want = false
+		}
+		if got != want {
+			t.Fatalf("%q: ValidateCSV accepts = %v, PyTorch's rules accept = %v (ReadCSV: %v, ValidateCSV: %v)",
+				text, got, want, err, ValidateCSV(tb, "r.csv"))
+		}
+		compared++
+		if !got {
+			refused++
+		}
+	}
+	t.Logf("compared %d files with PyTorch's rules, %d refused by both", compared, refused)
+	if compared < 5000 || refused == 0 || refused == compared {
+		t.Fatalf("compared %d files, %d refused: too few of one verdict to mean anything", compared, refused)
+	}
+}
+
+// mutate returns a copy of rows with one action deleted, moved to another
+// place in its row, or replaced by another kind.
+func mutate(rng *rand.Rand, rows [][]Action) [][]Action {
+	out := make([][]Action, len(rows))
+	for r, row := range rows {
+		out[r] = withoutBubbles(row)
+	}
+	r := rng.IntN(len(out))
+	row := out[r]
+	if len(row) == 0 {
+		return out
+	}
+	i := rng.IntN(len(row))
+	a := row[i]
+	switch rng.IntN(3) {
+	case 0:
+		out[r] = append(row[:i:i], row[i+1:]...)
+	case 1:
+		rest := append(row[:i:i], row[i+1:]...)
+		j := rng.IntN(len(rest) + 1)
+		out[r] = append(rest[:j:j], append([]Action{a}, rest[j:]...)...)
+	default:
+		if a.Kind != OverlapFB {
+			row[i].Kind = []Kind{Forward, Backward, BackwardInput, BackwardWeight}[rng.IntN(4)]
+		}
+	}
+	return out
+}
+
+// randomRows returns one or two rows of up to eight random compute actions
+// on stages 0..2 and microbatches 0..1.
+func randomRows(rng *rand.Rand, kinds []Kind) [][]Action {
+	rows := make([][]Action, 1+rng.IntN(2))
+	for r := range rows {
+		for range rng.IntN(9) {
+			rows[r] = append(rows[r], Act(kinds[rng.IntN(len(kinds))], rng.IntN(3), rng.IntN(2)))
+		}
+	}
+	return rows
+}
+
+// repeats reports whether some stage runs one kind of compute action twice
+// for one microbatch.
+func repeats(rows [][]Action) bool {
+	seen := map[Action]bool{}
+	for _, row := range rows {
+		for _, a := range row {
+			for _, sub := range subActions(a) {
+				if sub.Kind.IsCompute() && seen[sub] {
+					return true
+				}
+				seen[sub] = true
+			}
+		}
+	}
+	return false
 }
