@@ -5,7 +5,7 @@ import "fmt"
 func init() {
 	registerFamily(Family{
 		Name:     "interleaved-1f1b",
-		Summary:  "interleaved 1F1B (Megatron-LM, arXiv 2104.04473): V chunks per rank in loop placement, depth-first groups of P microbatches",
+		Summary:  "interleaved 1F1B (Megatron-LM, arXiv 2104.04473): V chunks per rank in loop placement, depth-first groups of M/max(1, ⌊M/P⌋) microbatches (P when P divides M), as PyTorch runs it",
 		Generate: interleaved1F1B,
 		torchOrder: func(t *Table) ([][]Action, bool) {
 			p, m, v := t.Ranks(), t.Microbatches, t.Stages()/t.Ranks()
