@@ -13,7 +13,7 @@ import (
 // two runs share a stream.
 type Stream uint64
 
-// The named streams of a run (DESIGN.md, "Randomness is explicit").
+// The named streams of a run (docs/design.md, "Conventions kept throughout": randomness).
 const (
 	StreamData     Stream = iota + 1 // synthetic data sets
 	StreamNoise                      // additive gradient noise

@@ -38,25 +38,35 @@ func malformedAt(name string, p cellPos, format string, args ...any) error {
 	return &ParseError{File: name, Line: p.line, Cell: p.cell, Reason: fmt.Sprintf(format, args...)}
 }
 
+// byteOrderMark is what spreadsheet programs put before the first cell of a
+// file they save as UTF-8 CSV.
+const byteOrderMark = "\ufeff"
+
 // ReadCSV reads a schedule in PyTorch's CSV format (docs/reference.md §3): no
 // header, line i holds rank i's actions in order, an empty cell is a bubble,
 // lines end in "\n" or "\r\n" and may differ in length. As with Python's csv
 // reader, an empty line is a rank with no actions.
 //
+// A UTF-8 byte order mark before the first cell is skipped.
+//
 // The placement is inferred from the cells (every stage must appear on
 // exactly one rank, and stages are numbered 0..S-1), and so is the
 // microbatch count (microbatches are numbered 0..M-1). So are the routes:
-// the stages a microbatch's actions name must be one contiguous range, and
-// when some microbatch does not name every stage (Chimera's two
-// pipelines), each distinct range becomes a Route and MicrobatchRoute says
-// which one each microbatch takes; otherwise Routes stays nil. name is used
-// in error messages only. Every rejection is a *ParseError naming name, a
-// line and a cell, and wraps ErrMalformed.
+// when the ranges of stages the microbatches' actions name are disjoint
+// and together cover every stage (Chimera's two pipelines), each distinct
+// range becomes a Route and MicrobatchRoute says which one each microbatch
+// takes; otherwise Routes stays nil and every microbatch is taken to run on
+// every stage. name is used in error messages only. Every rejection is a
+// *ParseError naming name, a line and a cell, and wraps ErrMalformed.
+//
+// ReadCSV checks the cells and the placement only; ValidateCSV checks the
+// order of the actions as PyTorch's loader does.
 func ReadCSV(r io.Reader, name string) (*Table, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: read %s: %w", name, err)
 	}
+	data = bytes.TrimPrefix(data, []byte(byteOrderMark))
 	if len(data) == 0 {
 		return nil, malformedAt(name, cellPos{1, 1}, "empty file: no ranks")
 	}

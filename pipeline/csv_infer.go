@@ -59,54 +59,48 @@ func inferShape(t *Table, name string) error {
 		t.Placement[s] = stageRank[s]
 	}
 	t.Microbatches = maxMB + 1
-	return inferRoutes(t, name)
+	inferRoutes(t)
+	return nil
 }
 
 // inferRoutes fills in t's Routes and MicrobatchRoute when the cells show
-// that microbatches do not all traverse every stage, as in Chimera's two
-// pipelines: the stages a microbatch's actions name must be one contiguous
-// range, and each distinct range becomes a Route, in order of first and
-// last stage. When every microbatch names every stage, the table keeps nil
-// Routes, as PyTorch's schedules have. A microbatch that skips a stage
-// inside its range is malformed.
-func inferRoutes(t *Table, name string) error {
+// that the microbatches run in separate pipelines, as in Chimera's two: the
+// range of stages a microbatch's actions name (lowest to highest) is its
+// route, and when the distinct ranges are disjoint and together cover every
+// stage, each becomes a Route, in stage order. Otherwise, and in particular
+// when every microbatch names every stage, the table keeps nil Routes as
+// PyTorch's schedules have, and every microbatch must run on every stage:
+// ValidateCSV then reports what a microbatch is missing.
+func inferRoutes(t *Table) {
 	n := t.Microbatches
-	// Group, by microbatch, the stages its actions name (a counting sort;
-	// inferShape made sure no group is empty).
-	start := make([]int, n+1)
-	forEachStep(t, func(_ cellPos, sub Action) { start[sub.Microbatch+1]++ })
-	for m := range n {
-		start[m+1] += start[m]
-	}
-	stages, fill := make([]int, start[n]), slices.Clone(start[:n])
-	forEachStep(t, func(_ cellPos, sub Action) {
-		stages[fill[sub.Microbatch]] = sub.Stage
-		fill[sub.Microbatch]++
-	})
 	routeOf := make([]Route, n)
-	everyStage := true
-	for m := range n {
-		group := stages[start[m]:start[m+1]]
-		slices.Sort(group)
-		for i := 1; i < len(group); i++ {
-			if group[i] > group[i-1]+1 {
-				return skippedStage(t, name, m, group[i-1], group[i])
-			}
+	for m := range routeOf {
+		routeOf[m] = Route{First: -1}
+	}
+	forEachStep(t, func(_ cellPos, sub Action) {
+		rt := &routeOf[sub.Microbatch]
+		if rt.First < 0 {
+			*rt = Route{sub.Stage, sub.Stage}
+			return
 		}
-		routeOf[m] = Route{group[0], group[len(group)-1]}
-		everyStage = everyStage && routeOf[m] == Route{0, t.Stages() - 1}
+		rt.First, rt.Last = min(rt.First, sub.Stage), max(rt.Last, sub.Stage)
+	})
+	routes := slices.Clone(routeOf)
+	slices.SortFunc(routes, compareRoutes)
+	routes = slices.Compact(routes)
+	if len(routes) < 2 || routes[0].First != 0 || routes[len(routes)-1].Last != t.Stages()-1 {
+		return
 	}
-	if everyStage {
-		return nil
+	for i := 1; i < len(routes); i++ {
+		if routes[i].First != routes[i-1].Last+1 {
+			return
+		}
 	}
-	t.Routes = slices.Clone(routeOf)
-	slices.SortFunc(t.Routes, compareRoutes)
-	t.Routes = slices.Clip(slices.Compact(t.Routes))
+	t.Routes = slices.Clip(routes)
 	t.MicrobatchRoute = make([]int, n)
 	for m, rt := range routeOf {
 		t.MicrobatchRoute[m], _ = slices.BinarySearchFunc(t.Routes, rt, compareRoutes)
 	}
-	return nil
 }
 
 // compareRoutes orders routes by first stage, then last.
@@ -126,18 +120,4 @@ func forEachStep(t *Table, visit func(cellPos, Action)) {
 			}
 		}
 	}
-}
-
-// skippedStage reports microbatch m, whose actions name stages below and
-// above but none between, at the first cell naming m on stage above.
-func skippedStage(t *Table, name string, m, below, above int) error {
-	var at cellPos
-	forEachStep(t, func(p cellPos, sub Action) {
-		if at.line == 0 && sub.Microbatch == m && sub.Stage == above {
-			at = p
-		}
-	})
-	return malformedAt(name, at,
-		"microbatch %d runs on stages %d and %d but on none between (no action of it names stage %d): "+
-			"a microbatch flows through one contiguous range of stages", m, below, above, below+1)
 }

@@ -14,12 +14,14 @@ import (
 
 // torchFixtures holds the schedule files of PyTorch's test_schedule.py
 // (ScheduleInterleavedZeroBubble, 2 ranks, 2 stages per rank, 8
-// microbatches), before and after lowering (docs/reference.md §3).
+// microbatches, before and after lowering; ScheduleDualPipeV, 4 ranks, 10
+// microbatches; docs/reference.md §3, provenance in its README.md).
 const torchFixtures = "testdata/torch"
 
 var (
-	fixtureCompute = filepath.Join(torchFixtures, "zb1p_2rank_2stagep_compute.csv")
-	fixtureComms   = filepath.Join(torchFixtures, "zb1p_2rank_2stagep_comms.csv")
+	fixtureCompute   = filepath.Join(torchFixtures, "zb1p_2rank_2stagep_compute.csv")
+	fixtureComms     = filepath.Join(torchFixtures, "zb1p_2rank_2stagep_comms.csv")
+	fixtureDualPipeV = filepath.Join(torchFixtures, "dualpipev_4rank_10mb.csv")
 )
 
 // readCSVFile reads a schedule file or fails the test.
@@ -197,10 +199,6 @@ func TestReadCSVErrors(t *testing.T) {
 		{"stage gap", "0F0\r\n2F0\r\n", 2, 1, "stage 2 appears but stage 1 appears in no cell"},
 		{"microbatch gap", "0F0,0F2\r\n", 1, 2, "microbatch 2 appears but microbatch 1 appears in no cell"},
 		{"quoted", "\"0F0\",0F1\r\n", 1, 1, "quoted cell"},
-		// Microbatch 0 is on stages 0 and 2; stage 1 exists (microbatch 1
-		// runs there) but microbatch 0 skips it.
-		{"microbatch skips a stage", "0F0,0B0\r\n1F1\r\n2F0,2B0\r\n", 3, 1, "microbatch 0 runs on stages 0 and 2 but on none between (no action of it names stage 1)"},
-		{"overlap skips a stage", "0F0,0F1\r\n1F0\r\n(2F1;2B0)OVERLAP_F_B\r\n", 3, 1, "microbatch 1 runs on stages 0 and 2 but on none between"},
 		{"stray carriage return", "0F0,0F1\r0F2\r\n", 1, 2, "carriage return inside a line"},
 	}
 	for _, tc := range tests {
@@ -293,14 +291,19 @@ func TestReadCSVRoutes(t *testing.T) {
 		{"lowered two pipelines", "0F0,0SEND_F0,3RECV_F1,3F1,3B1,3SEND_B1,0RECV_B0,0B0\r\n" +
 			"2F1,2SEND_F1,1RECV_F0,1F0,1B0,1SEND_B0,2RECV_B1,2B1\r\n", []Route{{0, 1}, {2, 3}}, []int{0, 1}},
 		{"one stage each", "0F0,0B0\r\n1F1,1B1\r\n", []Route{{0, 0}, {1, 1}}, []int{0, 1}},
-		// Microbatch 0 takes the later route: routes are ordered by stage,
-		// not by microbatch.
-		{"nested", "0F1,0B1\r\n1F0,1F1,1B1,1B0\r\n", []Route{{0, 1}, {1, 1}}, []int{1, 0}},
-		// REDUCE_GRAD names stage 1 but no microbatch, so no microbatch
-		// reaches stage 1.
-		{"stage without microbatches", "0F0,0B0,0F1,0B1\r\n1REDUCE_GRAD\r\n", []Route{{0, 0}}, []int{0, 0}},
-		// OVERLAP_F_B names two microbatches: 0 on stages 0..1, 1 on 1.
-		{"overlap", "0F0,0B0\r\n1F1,(1F0;1B1)OVERLAP_F_B,1B0\r\n", []Route{{0, 1}, {1, 1}}, []int{0, 1}},
+		// Three pipelines, stages 0, 1..2 and 3; microbatch 0 takes the
+		// middle one: routes are ordered by stage, not by microbatch.
+		{"three pipelines", "0F1,0B1\r\n1F0,2F0,2B0,1B0\r\n3F2,3B2\r\n", []Route{{0, 0}, {1, 2}, {3, 3}}, []int{1, 0, 2}},
+		// Ranges that overlap are not separate pipelines: every microbatch
+		// must then run on every stage (ValidateCSV says which do not).
+		{"nested", "0F1,0B1\r\n1F0,1F1,1B1,1B0\r\n", nil, nil},
+		{"overlap", "0F0,0B0\r\n1F1,(1F0;1B1)OVERLAP_F_B,1B0\r\n", nil, nil},
+		// REDUCE_GRAD names stage 1 but no microbatch, so the one range,
+		// stage 0, does not cover every stage.
+		{"stage without microbatches", "0F0,0B0,0F1,0B1\r\n1REDUCE_GRAD\r\n", nil, nil},
+		// Ranges 0 and 2 leave stage 1 (held by microbatch 1's range 1..2)
+		// to an overlapping range.
+		{"gap", "0F0,0B0\r\n1F1\r\n2F0,2F1\r\n", nil, nil},
 	}
 	for _, tc := range tests {
 		tb, err := ReadCSV(strings.NewReader(tc.in), tc.name+".csv")

@@ -132,3 +132,42 @@ func ExampleLockstepSchedule() {
 	// stage 0:      F1 SEND_F1      F2 SEND_F2       .       . RECV_B1      B1       . RECV_B2      B2
 	// stage 1:       . RECV_F1       . RECV_F2      F1      B1 SEND_B1      F2      B2 SEND_B2       .
 }
+
+// ValidateCSV checks a file's order as PyTorch's loader does: here stage 1
+// backwards microbatch 0 without having forwarded it.
+func ExampleValidateCSV() {
+	t, err := pipeline.ReadCSV(strings.NewReader("0F0,,0B0\r\n,1B0\r\n"), "x.csv")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(pipeline.ValidateCSV(t, "x.csv"))
+	// Output:
+	// x.csv:2: cell 2: 1B0 before 1F0, or without it (rule: a B or I comes after the F of its stage and microbatch)
+}
+
+// TorchOrder lays a generated GPipe table out as PyTorch's ScheduleGPipe
+// does: r empty cells before rank r's first forward and 3(P-1-r) before its
+// first backward. The generated rows (printed first) are the unit-time
+// grid, in which rank 0 waits two steps for rank 1's first backward.
+func ExampleTorchOrder() {
+	t, err := pipeline.Generate("gpipe", pipeline.Shape{Ranks: 2, Microbatches: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, rows := range [][][]pipeline.Action{t.Rows, pipeline.TorchOrder(t).Rows} {
+		for _, row := range rows {
+			cells := make([]string, len(row))
+			for i, a := range row {
+				cells[i] = a.String()
+			}
+			fmt.Printf("%q\n", strings.Join(cells, ","))
+		}
+	}
+	// Output:
+	// "0F0,0F1,,,0B0,0B1"
+	// ",1F0,1F1,1B0,1B1"
+	// "0F0,0F1,,,,0B0,0B1"
+	// ",1F0,1F1,1B0,1B1"
+}

@@ -27,10 +27,10 @@ func ExampleGenerate() {
 // A family that cannot build a shape says which of its constraints the
 // shape breaks.
 func ExampleGenerate_refused() {
-	_, err := pipeline.Generate("interleaved-1f1b", pipeline.Shape{Ranks: 4, Microbatches: 6, Chunks: 2})
+	_, err := pipeline.Generate("interleaved-1f1b", pipeline.Shape{Ranks: 4, Microbatches: 9, Chunks: 2})
 	fmt.Println(err)
 	// Output:
-	// pipeline: interleaved-1f1b: microbatches must be a multiple of ranks (M mod P = 0): got M = 6, P = 4
+	// pipeline: interleaved-1f1b: microbatches (9) must be a multiple of the number of rounds max(1, microbatches/ranks) = 2
 }
 
 // Generated tables are timelines too: asynchronous PipeDream places each

@@ -33,6 +33,12 @@ type Family struct {
 	// Generate builds the family's table for a shape, or says which
 	// constraint of the family the shape breaks.
 	Generate func(Shape) (*Table, error)
+
+	// torchOrder lays a generated table's rows out as PyTorch's
+	// pipeline_order for the family does (TorchOrder), or reports false
+	// for a shape PyTorch does not build; nil for a family PyTorch lacks
+	// or whose rows are PyTorch's already.
+	torchOrder func(*Table) ([][]Action, bool)
 }
 
 // familyOrder is the order "pipelab kinds" lists the families in.

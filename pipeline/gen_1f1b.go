@@ -5,7 +5,33 @@ func init() {
 		Name:     "1f1b",
 		Summary:  "1F1B (PipeDream-Flush, Megatron-LM): P-r-1 warm-up forwards on rank r, then one forward one backward",
 		Generate: oneFOneB,
+		torchOrder: func(t *Table) ([][]Action, bool) {
+			p, m := t.Ranks(), t.Microbatches
+			if m < p {
+				return nil, false // Schedule1F1B refuses fewer microbatches than stages
+			}
+			return torchRows(t, func(r, n int) int { return oneFOneBTorchPad(p, m, r, n) }), true
+		},
 	})
+}
+
+// oneFOneBTorchPad is the number of bubbles Schedule1F1B's pipeline_order
+// puts before the n-th action of rank r (M >= P): r before the first, 2w
+// after the w = P-1-r warm-up forwards, and one before each of the w
+// cool-down backwards, the last 2M-w.. actions.
+func oneFOneBTorchPad(p, m, r, n int) int {
+	w := p - 1 - r
+	pad := 0
+	if n == 0 {
+		pad += r
+	}
+	if n == w {
+		pad += 2 * w
+	}
+	if n >= 2*m-w {
+		pad++
+	}
+	return pad
 }
 
 // oneFOneB builds the synchronous one-forward-one-backward schedule

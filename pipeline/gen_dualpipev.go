@@ -7,6 +7,8 @@ func init() {
 		Name:     "dualpipev",
 		Summary:  "DualPipeV (DeepSeek-V3 arXiv 2412.19437 §3.2, \"cut-in-half\" DualPipe, PyTorch ScheduleDualPipeV): 2 chunks per rank in a V, F&B overlapped",
 		Generate: dualPipeV,
+		// ScheduleDualPipeV's pipeline_order has no bubbles at all.
+		torchOrder: func(t *Table) ([][]Action, bool) { return DropBubbles(t).Rows, true },
 	})
 }
 

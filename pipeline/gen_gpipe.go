@@ -5,7 +5,24 @@ func init() {
 		Name:     "gpipe",
 		Summary:  "GPipe (arXiv 1811.06965): every forward, then every backward; one stage per rank",
 		Generate: gpipe,
+		torchOrder: func(t *Table) ([][]Action, bool) {
+			p, m := t.Ranks(), t.Microbatches
+			return torchRows(t, func(r, n int) int { return gpipeTorchPad(p, m, r, n) }), true
+		},
 	})
+}
+
+// gpipeTorchPad is the number of bubbles ScheduleGPipe's pipeline_order
+// puts before the n-th action of rank r: r before the first forward, and
+// 3(P-1-r) before the first backward.
+func gpipeTorchPad(p, m, r, n int) int {
+	switch n {
+	case 0:
+		return r
+	case m:
+		return 3 * (p - 1 - r)
+	}
+	return 0
 }
 
 // gpipe builds the GPipe schedule (Huang et al., arXiv 1811.06965) as

@@ -32,10 +32,43 @@ func TestInterleavedWarmup(t *testing.T) {
 	}
 }
 
-func TestInterleavedRefusesMicrobatchesNotMultipleOfRanks(t *testing.T) {
-	_, err := Generate("interleaved-1f1b", Shape{Ranks: 4, Microbatches: 6, Chunks: 2})
-	if err == nil || !strings.Contains(err.Error(), "multiple of ranks") {
-		t.Fatalf("M = 6, P = 4: %v, want the M mod P = 0 constraint named", err)
+// TestInterleavedMicrobatchCounts checks that interleaved 1F1B takes the
+// microbatch counts PyTorch's ScheduleInterleaved1F1B takes and refuses the
+// others: PyTorch (schedules.py) runs max(1, M // P) rounds and raises
+// unless M % rounds == 0, so P = 4 builds M = 3, 10 and 15 and refuses M = 9.
+// Every accepted shape must lower and complete in PyTorch's lockstep check.
+func TestInterleavedMicrobatchCounts(t *testing.T) {
+	for p := 1; p <= 5; p++ {
+		for m := 1; m <= 16; m++ {
+			for v := 1; v <= 3; v++ {
+				sh := Shape{Ranks: p, Microbatches: m, Chunks: v}
+				rounds := max(1, m/p)
+				tb, err := Generate("interleaved-1f1b", sh)
+				if m%rounds != 0 {
+					if err == nil || !strings.Contains(err.Error(), "multiple of the number of rounds") {
+						t.Errorf("%+v: %v, want the rounds constraint named (PyTorch refuses M = %d with %d rounds)", sh, err, m, rounds)
+					}
+					continue
+				}
+				if err != nil {
+					t.Errorf("%+v: %v, but PyTorch builds it (%d rounds of %d)", sh, err, rounds, m/rounds)
+					continue
+				}
+				low, err := Lower(DropBubbles(tb))
+				if err != nil {
+					t.Errorf("%+v: lower: %v", sh, err)
+					continue
+				}
+				if _, err := Lockstep(low); err != nil {
+					t.Errorf("%+v: lockstep: %v", sh, err)
+				}
+			}
+		}
+	}
+	for _, m := range []int{3, 10, 15} {
+		if _, err := Generate("interleaved-1f1b", Shape{Ranks: 4, Microbatches: m, Chunks: 2}); err != nil {
+			t.Errorf("P = 4, V = 2, M = %d: %v; PyTorch builds it", m, err)
+		}
 	}
 }
 

@@ -5,6 +5,18 @@ func init() {
 		Name:     "looped-bfs",
 		Summary:  "looped breadth-first (PyTorch ScheduleLoopedBFS, arXiv 2211.05953): V chunks per rank, each chunk's forwards for all microbatches at once",
 		Generate: loopedBFS,
+		torchOrder: func(t *Table) ([][]Action, bool) {
+			p, forwards := t.Ranks(), t.Stages()/t.Ranks()*t.Microbatches
+			return torchRows(t, func(r, n int) int {
+				switch n {
+				case 0:
+					return r
+				case forwards:
+					return 2 * (p - 1 - r) // ScheduleLoopedBFS: two per hop to the last rank
+				}
+				return 0
+			}), true
+		},
 	})
 }
 

@@ -4,9 +4,10 @@ import "fmt"
 
 func init() {
 	registerFamily(Family{
-		Name:     "zb-v",
-		Summary:  "zero bubble ZB-V (arXiv 2401.10241 §6, PyTorch ScheduleZBVZeroBubble): 2 chunks per rank in a V placement, I and W split",
-		Generate: zeroBubbleV,
+		Name:       "zb-v",
+		Summary:    "zero bubble ZB-V (arXiv 2401.10241 §6, PyTorch ScheduleZBVZeroBubble): 2 chunks per rank in a V placement, I and W split",
+		Generate:   zeroBubbleV,
+		torchOrder: zbvTorchOrder,
 	})
 }
 
@@ -37,44 +38,7 @@ func zeroBubbleV(sh Shape) (*Table, error) {
 	n := max(m, 2*p-1)
 	orders := make([][]Action, p)
 	for r := range orders {
-		z := zbvRank{stage: [2]int{r, 2*p - 1 - r}}
-		for range 2*(p-r) - 1 {
-			z.emit(Forward, 0)
-		}
-		for range r {
-			z.emit(Forward, 1)
-			z.emit(Forward, 0)
-		}
-		for range p - r {
-			z.emit(Forward, 1)
-			z.emit(BackwardInput, 1)
-			z.emit(BackwardWeight, 1)
-		}
-		for z.next[Forward][1] < z.next[Forward][0] || z.next[Forward][0] < n {
-			if z.next[Forward][0] < n {
-				z.emit(Forward, 0)
-			}
-			z.emit(BackwardInput, 0)
-			z.emit(BackwardWeight, 0)
-			z.emit(Forward, 1)
-			z.emit(BackwardInput, 1)
-			z.emit(BackwardWeight, 1)
-		}
-		for range r {
-			z.emit(BackwardInput, 0)
-			z.emit(BackwardInput, 1)
-		}
-		for range p - r {
-			z.emit(BackwardInput, 0)
-			z.emit(BackwardWeight, 0)
-		}
-		for z.next[BackwardWeight][1] < z.next[BackwardInput][1] {
-			z.emit(BackwardWeight, 1)
-		}
-		for z.next[BackwardWeight][0] < z.next[BackwardInput][0] {
-			z.emit(BackwardWeight, 0)
-		}
-		for _, a := range z.order {
+		for _, a := range zbvOrder(p, r, n) {
 			if a.Microbatch < m {
 				orders[r] = append(orders[r], a)
 			}
@@ -82,6 +46,66 @@ func zeroBubbleV(sh Shape) (*Table, error) {
 	}
 	t := &Table{Placement: VPlacement(2*p, p), Microbatches: m, Update: Flush}
 	return placeUnitTime(t, orders, nil)
+}
+
+// zbvOrder returns rank r's ZB-V order for n microbatches, n >= 2P-1.
+func zbvOrder(p, r, n int) []Action {
+	z := zbvRank{stage: [2]int{r, 2*p - 1 - r}}
+	for range 2*(p-r) - 1 {
+		z.emit(Forward, 0)
+	}
+	for range r {
+		z.emit(Forward, 1)
+		z.emit(Forward, 0)
+	}
+	for range p - r {
+		z.emit(Forward, 1)
+		z.emit(BackwardInput, 1)
+		z.emit(BackwardWeight, 1)
+	}
+	for z.next[Forward][1] < z.next[Forward][0] || z.next[Forward][0] < n {
+		if z.next[Forward][0] < n {
+			z.emit(Forward, 0)
+		}
+		z.emit(BackwardInput, 0)
+		z.emit(BackwardWeight, 0)
+		z.emit(Forward, 1)
+		z.emit(BackwardInput, 1)
+		z.emit(BackwardWeight, 1)
+	}
+	for range r {
+		z.emit(BackwardInput, 0)
+		z.emit(BackwardInput, 1)
+	}
+	for range p - r {
+		z.emit(BackwardInput, 0)
+		z.emit(BackwardWeight, 0)
+	}
+	for z.next[BackwardWeight][1] < z.next[BackwardInput][1] {
+		z.emit(BackwardWeight, 1)
+	}
+	for z.next[BackwardWeight][0] < z.next[BackwardInput][0] {
+		z.emit(BackwardWeight, 0)
+	}
+	return z.order
+}
+
+// zbvTorchOrder lays a ZB-V table out as ScheduleZBVZeroBubble's
+// pipeline_order: r bubbles before rank r's order for max(M, 2P-1)
+// microbatches, whose actions on microbatches M and above are bubbles.
+func zbvTorchOrder(t *Table) ([][]Action, bool) {
+	p, m := t.Ranks(), t.Microbatches
+	rows := make([][]Action, p)
+	for r := range rows {
+		rows[r] = make([]Action, r)
+		for _, a := range zbvOrder(p, r, max(m, 2*p-1)) {
+			if a.Microbatch >= m {
+				a = Action{}
+			}
+			rows[r] = append(rows[r], a)
+		}
+	}
+	return rows, true
 }
 
 // zbvRank builds one rank's ZB-V order: the stages of its two chunks and,

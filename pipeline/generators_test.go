@@ -27,7 +27,7 @@ func shapeGrid() []Shape {
 var refusals = map[string][]string{
 	"gpipe":            {"chunks must be 1"},
 	"1f1b":             {"chunks must be 1"},
-	"interleaved-1f1b": {"multiple of ranks (M mod P = 0)"},
+	"interleaved-1f1b": {"multiple of the number of rounds"},
 	"zb-h1":            {"chunks must be 1"},
 	"zb-h2":            {"chunks must be 1"},
 	"zb-v":             {"chunks must be 2"},

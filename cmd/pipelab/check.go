@@ -19,20 +19,28 @@ func init() {
 
 const checkDescription = `
 Reads a schedule in PyTorch's CSV format (torch.distributed.pipelining: row i
-is rank i's actions, an empty cell a bubble), infers its placement and
-microbatch count, and runs PyTorch's unit-time lockstep check on it.
+is rank i's actions, an empty cell a bubble) from FILE.csv, or from standard
+input when FILE.csv is -, infers its placement and microbatch count, checks
+the order of its actions as PyTorch's loader does (_validate_schedule: a B
+or I after its F, a W after its I, one B or one I and W per microbatch and
+stage, every microbatch forwarded and backwarded on every stage, a stage on
+one rank), and runs PyTorch's unit-time lockstep check on it.
 
-A compute_only file (F, B, I, W only) is lowered first as PyTorch's runtime
-lowers a loaded file: bubbles are dropped, then SEND and RECV actions are
-added (_add_send_recv). Before that, adjacent I and W of the same stage and
-microbatch are merged into B (_merge_bw), as PyTorch's own test of this path
-does; --merge-iw=false keeps them apart, as the runtime does. The runtime's
-UNSHARD, RESHARD and REDUCE_GRAD passes are not applied: they add no wait
-between ranks. A compute_comms file is checked as it is.
+A file without SEND or RECV actions is a compute order (compute_only; it may
+carry REDUCE_GRAD, UNSHARD and RESHARD, as PyTorch's own orders do) and is
+lowered first as PyTorch's runtime lowers a loaded file: bubbles are dropped,
+then SEND and RECV actions are added (_add_send_recv). Before that, adjacent
+I and W of the same stage and microbatch are merged into B (_merge_bw), as
+PyTorch's own test of this path does; --merge-iw=false keeps them apart, as
+the runtime does. The runtime's UNSHARD, RESHARD and REDUCE_GRAD passes are
+not applied: they add no wait between ranks. A file with SEND or RECV
+actions (compute_comms), or one without bubbles that lowering would not
+change (a single rank's, as "pipelab schedule --comms" prints it), is checked
+as it is.
 
-A malformed file is reported as FILE:LINE: cell N: reason; a schedule whose
-ranks wait on each other forever is reported with the step, the blocked
-ranks and what they wait for. Both exit non-zero.`
+A malformed file is reported as FILE:LINE: cell N: reason, naming the rule
+it breaks; a schedule whose ranks wait on each other forever is reported
+with the step, the blocked ranks and what they wait for. Both exit non-zero.`
 
 // checkReport is what "pipelab check" prints.
 type checkReport struct {
@@ -44,7 +52,7 @@ type checkReport struct {
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("check", "FILE.csv [--format text|json] [--merge-iw=false]", checkDescription, stderr)
+	fs := newFlags("check", "FILE.csv|- [--format text|json] [--merge-iw=false]", checkDescription, stderr)
 	var output outputFlag
 	output.register(fs)
 	mergeIW := fs.Bool("merge-iw", true, "merge adjacent I and W into B before lowering a compute_only file")
@@ -60,7 +68,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if file == "" || fs.NArg() > 0 {
-		return flagProblem(fs, stderr, "check", errors.New("want exactly one FILE.csv"))
+		return flagProblem(fs, stderr, "check", errors.New("want exactly one FILE.csv, or - for standard input"))
 	}
 	if err := output.check(); err != nil {
 		return flagProblem(fs, stderr, "check", err)
@@ -76,46 +84,77 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	})
 }
 
-// checkFile reads, lowers if needed, and simulates one schedule file.
+// checkStdin is where "pipelab check -" reads; tests replace it.
+var checkStdin io.Reader = os.Stdin
+
+// stdinName names standard input in error messages.
+const stdinName = "<stdin>"
+
+// checkFile reads, validates, lowers if needed, and simulates one schedule
+// file ("-" for standard input).
 func checkFile(file string, mergeIW bool) (checkReport, error) {
-	f, err := os.Open(file)
+	name, in := file, checkStdin
+	if file == "-" {
+		name = stdinName
+	} else {
+		f, err := os.Open(file)
+		if err != nil {
+			return checkReport{}, err
+		}
+		defer f.Close()
+		in = f
+	}
+	t, err := pipeline.ReadCSV(in, name)
 	if err != nil {
 		return checkReport{}, err
 	}
-	defer f.Close()
-	t, err := pipeline.ReadCSV(f, file)
-	if err != nil {
+	if err := pipeline.ValidateCSV(t, name); err != nil {
 		return checkReport{}, err
 	}
 	rep := checkReport{Format: "compute_only", Ranks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches}
-	comms := t
-	if isComputeComms(t) {
+	comms, err := lowerForCheck(t, mergeIW)
+	if err != nil {
+		return rep, fmt.Errorf("%s: %w", name, err)
+	}
+	if comms == t {
 		rep.Format = "compute_comms"
-		if err := noBubbles(t, file); err != nil {
+		if err := noBubbles(t, name); err != nil {
 			return rep, err
-		}
-	} else {
-		if mergeIW {
-			t = pipeline.MergeIW(t)
-		} else {
-			t = pipeline.DropBubbles(t)
-		}
-		if comms, err = pipeline.Lower(t); err != nil {
-			return rep, fmt.Errorf("%s: %w", file, err)
 		}
 	}
 	if rep.Steps, err = pipeline.Lockstep(comms); err != nil {
-		return rep, fmt.Errorf("%s: %w", file, err)
+		return rep, fmt.Errorf("%s: %w", name, err)
 	}
 	return rep, nil
 }
 
-// isComputeComms reports whether a table holds anything but compute
-// actions, which makes it PyTorch's compute_comms format.
-func isComputeComms(t *pipeline.Table) bool {
+// lowerForCheck returns the table to step: t itself when it is already
+// lowered (it has SEND or RECV actions, or it has no bubbles and lowering
+// would add nothing, as on a single rank), or else t lowered as PyTorch's
+// runtime lowers a loaded compute order, with I and W merged first if
+// mergeIW is set.
+func lowerForCheck(t *pipeline.Table, mergeIW bool) (*pipeline.Table, error) {
+	if t.HasComms() {
+		return t, nil
+	}
+	lowered, err := pipeline.Lower(pipeline.DropBubbles(t))
+	if err != nil {
+		return nil, err
+	}
+	if !lowered.HasComms() && !hasBubbles(t) {
+		return t, nil
+	}
+	if mergeIW {
+		return pipeline.Lower(pipeline.MergeIW(t))
+	}
+	return lowered, nil
+}
+
+// hasBubbles reports whether a table has an empty cell.
+func hasBubbles(t *pipeline.Table) bool {
 	for _, row := range t.Rows {
 		for _, a := range row {
-			if !a.IsBubble() && !a.Kind.IsCompute() {
+			if a.IsBubble() {
 				return true
 			}
 		}

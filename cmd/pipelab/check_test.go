@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,5 +124,94 @@ func TestCheckHelp(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "usage: pipelab check FILE.csv") || !strings.Contains(errb.String(), "-merge-iw") {
 		t.Errorf("--help printed %q", errb.String())
+	}
+}
+
+// TestCheckValidates runs the malformed example and one file per
+// rule of PyTorch's _validate_schedule through "pipelab check": each is
+// refused before lowering with the file, line, cell and rule (the rules
+// themselves are tested in pipeline's TestValidateCSVRefuses).
+func TestCheckValidates(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"B without F", "0F0,,0B0\r\n,1B0\r\n", ":2: cell 2: 1B0 before 1F0, or without it (rule: a B or I comes after the F"},
+		{"W without I", "0F0,0W0\r\n", ":1: cell 2: 0W0 before 0I0, or without it (rule: a W comes after the I"},
+		{"B and I", "0F0,0B0,0I0,0W0\r\n", ":1: cell 3: 0I0 after 0B0 at cell 2 (rule: a microbatch is backwarded on a stage by one B or by one I and one W"},
+		{"never backwarded", "0F0,0F1,0B0\r\n", ":1: cell 2: 0F1 is never backwarded"},
+		{"missing forward", "0F0,0F1,0B0,0B1\r\n,1F0,1B0\r\n", ":2: cell 2: stage 1 forwards 1 of its 2 microbatches: microbatch 1 has no 1F1"},
+		{"I without W", "0F0,0I0\r\n", ":1: cell 2: 0I0 has no 0W0: stage 0 runs 1 I but 0 W"},
+	}
+	for _, tc := range tests {
+		path := writeFile(t, "bad.csv", tc.in)
+		var out, errb bytes.Buffer
+		if code := run([]string{"check", path}, &out, &errb); code != 1 || !strings.Contains(errb.String(), path+tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q", tc.name, code, errb.String(), path+tc.want)
+		}
+		if out.Len() > 0 {
+			t.Errorf("%s: printed %q for a refused file", tc.name, out.String())
+		}
+	}
+}
+
+// checkJSON runs "pipelab check --format json" with args and the given
+// standard input, and decodes the report.
+func checkJSON(t *testing.T, stdin string, args ...string) checkReport {
+	t.Helper()
+	defer func(r io.Reader) { checkStdin = r }(checkStdin)
+	checkStdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	if code := run(append([]string{"check", "--format", "json"}, args...), &out, &errb); code != 0 {
+		t.Fatalf("check %v: exit %d, stderr %q", args, code, errb.String())
+	}
+	var got checkReport
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("check %v: output %q is not JSON: %v", args, out.String(), err)
+	}
+	return got
+}
+
+// TestCheckRoundTrips covers the files check used to misread.
+func TestCheckRoundTrips(t *testing.T) {
+	// A single rank's split-backward schedule as "schedule --comms" prints
+	// it: one stage, so no SEND or RECV, and no bubbles. It is already
+	// lowered, so check steps it as it is, one action a step: 4 microbatches
+	// x (F, I, W) = 12 steps, as PyTorch's _simulate_comms_compute counts
+	// it, not 8 after merging I and W.
+	var csv, errb bytes.Buffer
+	if code := run([]string{"schedule", "--kind", "zb-h1", "--stages", "1", "--microbatches", "4", "--comms", "--format", "csv"}, &csv, &errb); code != 0 {
+		t.Fatalf("schedule: exit %d, %s", code, errb.String())
+	}
+	if got, want := checkJSON(t, "", writeFile(t, "a.csv", csv.String())), (checkReport{Format: "compute_comms", Ranks: 1, Stages: 1, Microbatches: 4, Steps: 12}); got != want {
+		t.Errorf("zb-h1 on one rank, --comms: %+v, want %+v", got, want)
+	}
+
+	// GPipe on 2 ranks with 2 microbatches as newer PyTorch builds its
+	// order (_add_reduce_grad: bubbles dropped, a REDUCE_GRAD after each
+	// stage's last backward). It has no SEND or RECV, so it is a compute
+	// order to lower, not a compute_comms file that deadlocks. REDUCE_GRAD
+	// runs at once: rank 1 runs its own in a step in which it waits anyway,
+	// and rank 0's comes after its last backward, which ends the schedule,
+	// so the count is the one without REDUCE_GRAD plus one.
+	plain := checkJSON(t, "", writeFile(t, "g.csv", "0F0,0F1,0B0,0B1\r\n1F0,1F1,1B0,1B1\r\n"))
+	reduce := checkJSON(t, "", writeFile(t, "gr.csv", "0F0,0F1,0B0,0B1,0REDUCE_GRAD\r\n1F0,1F1,1B0,1B1,1REDUCE_GRAD\r\n"))
+	if reduce.Format != "compute_only" || reduce.Steps != plain.Steps+1 {
+		t.Errorf("with REDUCE_GRAD: %+v; want compute_only and %d steps (%d without it, plus one)", reduce, plain.Steps+1, plain.Steps)
+	}
+
+	// A byte order mark, as spreadsheet programs write, changes nothing;
+	// "-" reads standard input and names it in messages.
+	simple := "0F0,0F1,,0B0,,0B1\r\n,1F0,1B0,1F1,1B1,\r\n"
+	want := checkJSON(t, "", writeFile(t, "s.csv", simple))
+	if got := checkJSON(t, "", writeFile(t, "bom.csv", "\ufeff"+simple)); got != want {
+		t.Errorf("with a byte order mark: %+v, want %+v", got, want)
+	}
+	if got := checkJSON(t, simple, "-"); got != want {
+		t.Errorf("from standard input: %+v, want %+v", got, want)
+	}
+	defer func(r io.Reader) { checkStdin = r }(checkStdin)
+	checkStdin = strings.NewReader("0F0,,0B0\r\n,1B0\r\n")
+	var out bytes.Buffer
+	errb.Reset()
+	if code := run([]string{"check", "-"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "<stdin>:2: cell 2: 1B0 before 1F0") {
+		t.Errorf("malformed standard input: exit %d, stderr %q", code, errb.String())
 	}
 }

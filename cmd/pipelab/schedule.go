@@ -24,7 +24,10 @@ step, "." for a bubble; with one stage per rank it is drawn as the papers
 draw it (microbatches from 1, "stage s:" labels). The csv format is PyTorch's
 schedule CSV (torch.distributed.pipelining), compute_only, or compute_comms
 with --comms, which first adds the SEND/RECV actions PyTorch's
-_add_send_recv would.`
+_add_send_recv would. For the families PyTorch has (gpipe, 1f1b,
+interleaved-1f1b, looped-bfs, interleaved-zb, zb-v, dualpipev) the
+compute_only file has the cells of PyTorch's pipeline_order, its empty cells
+included, rather than the grid's bubbles (docs/csv.md).`
 
 // scheduleFlags are the command's flags, kept together so that checks can
 // name the flag that was wrong.
@@ -60,6 +63,9 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if f.format == "csv" {
+		if !f.comms {
+			t = pipeline.TorchOrder(t)
+		}
 		return pipeline.WriteCSV(stdout, t)
 	}
 	style := pipeline.TorchStyle
