@@ -25,7 +25,7 @@ func ExampleZBAuto() {
 		}
 	}
 	// Output:
-	// zb-auto: 48 (heuristic (fill warm-up, skip forwards, small gaps if largest))
+	// zb-auto: 48 (heuristic (fill warm-up, skip forwards, fill small gaps))
 	// zb-h1: 55
 	// zb-h2: 49
 }

@@ -7,9 +7,8 @@ import (
 	"pipelab/pipeline"
 )
 
-// zbKnobs are the heuristic's options, the paper's three binary
-// hyperparameters (arXiv 2401.10241, §3) with a third setting added to the
-// last: every combination is tried.
+// zbKnobs are the heuristic's three binary options, the paper's
+// hyperparameters (arXiv 2401.10241, §3): every combination is tried.
 type zbKnobs struct {
 	// fillWarmup lets the warm-up start one more forward while the rank
 	// would otherwise idle before its first backward arrives, even if
@@ -20,36 +19,19 @@ type zbKnobs struct {
 	// next rank skip a round's forward when running it would delay the
 	// round's backward, which is on the critical path.
 	skipForwards bool
-	// smallGaps says when a W goes into a gap shorter than T_W.
-	smallGaps gapRule
+	// fillSmallGaps puts a W into a gap shorter than T_W even where
+	// leaving the gap idle would not raise the largest accumulated bubble
+	// of any rank (where it would, the gap is always filled), delaying the
+	// action after the gap by the rest of the W.
+	fillSmallGaps bool
 }
-
-// gapRule says when the heuristic puts a W into a gap shorter than T_W,
-// delaying the action after the gap by the rest of the W.
-type gapRule uint8
-
-const (
-	// gapIfLargest fills the gap if leaving it idle would raise the
-	// largest accumulated bubble of any rank: the paper's rule.
-	gapIfLargest gapRule = iota
-	// gapAlways fills every such gap (the paper's other setting).
-	gapAlways
-	// gapNever leaves such gaps idle: Ws go only where they fit whole or
-	// where the limit forces them, as in ZB-H1 and ZB-H2. Not one of the
-	// paper's settings; it keeps the heuristic from delaying the critical
-	// path early, while every rank's bubble is still 0 and any gap
-	// raises the largest.
-	gapNever
-)
-
-var gapRuleNames = [...]string{gapIfLargest: "small gaps if largest", gapAlways: "all small gaps", gapNever: "no small gaps"}
 
 func allZBKnobs() []zbKnobs {
 	var out []zbKnobs
 	for _, a := range []bool{true, false} {
 		for _, b := range []bool{true, false} {
-			for _, c := range []gapRule{gapIfLargest, gapAlways, gapNever} {
-				out = append(out, zbKnobs{fillWarmup: a, skipForwards: b, smallGaps: c})
+			for _, c := range []bool{true, false} {
+				out = append(out, zbKnobs{fillWarmup: a, skipForwards: b, fillSmallGaps: c})
 			}
 		}
 	}
@@ -64,7 +46,13 @@ func (k zbKnobs) String() string {
 	if k.skipForwards {
 		on = append(on, "skip forwards")
 	}
-	return strings.Join(append(on, gapRuleNames[k.smallGaps]), ", ")
+	if k.fillSmallGaps {
+		on = append(on, "fill small gaps")
+	}
+	if len(on) == 0 {
+		return "no options"
+	}
+	return strings.Join(on, ", ")
 }
 
 // zbBuilder places the actions of one run of the heuristic, rank by rank,
@@ -83,8 +71,8 @@ func (k zbKnobs) String() string {
 // backward the rank runs its oldest pending Ws: as many as the limit needs
 // to make room for a forward, then as many as fit in the gap before the
 // action's input arrives, and one more into a gap too short for it if
-// leaving the gap would raise the largest accumulated bubble (or as the
-// smallGaps option says otherwise). The Ws still pending close each row.
+// leaving the gap would raise the largest accumulated bubble (or always,
+// with fillSmallGaps). The Ws still pending close each row.
 type zbBuilder struct {
 	st     []StageTimes
 	m      int
@@ -281,7 +269,8 @@ func (b *zbBuilder) backward(r int) {
 
 // fillGap runs pending Ws on rank r before an action whose input arrives
 // at ready: those that end by then, and one more into the rest of the gap
-// as the smallGaps rule says.
+// if leaving it idle would raise the largest accumulated bubble, or if
+// fillSmallGaps.
 func (b *zbBuilder) fillGap(r int, ready float64) {
 	tw := b.st[r].TW
 	for b.nw[r] < b.nb[r] && b.free[r]+tw <= ready {
@@ -290,13 +279,8 @@ func (b *zbBuilder) fillGap(r int, ready float64) {
 	if b.nw[r] == b.nb[r] || b.free[r] >= ready {
 		return
 	}
-	switch b.knobs.smallGaps {
-	case gapAlways:
+	if b.knobs.fillSmallGaps || b.idle[r]+ready-b.free[r] > b.maxIdle() {
 		b.put(r, pipeline.BackwardWeight)
-	case gapIfLargest:
-		if b.idle[r]+ready-b.free[r] > b.maxIdle() {
-			b.put(r, pipeline.BackwardWeight)
-		}
 	}
 }
 

@@ -56,8 +56,12 @@ func handcrafted(t *testing.T, family string, p, m int) *pipeline.Table {
 // -v; docs/zb-auto.md reports the counts).
 func TestZBAutoNeverSlowerThanHandcrafted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 2401))
-	type tally struct{ wins, ties, losses int }
-	var h1, h2 tally
+	type tally struct {
+		wins, ties, losses int
+		worst              float64 // the heuristic's largest makespan over the handcrafted one's
+		best               float64 // zb-auto's smallest
+	}
+	h1, h2 := tally{best: 1}, tally{best: 1}
 	for _, p := range []int{2, 3, 4, 6, 8} {
 		for _, m := range []int{p, 2 * p, 3*p + 1, 4 * p} {
 			for range 6 {
@@ -85,6 +89,8 @@ func TestZBAutoNeverSlowerThanHandcrafted(t *testing.T) {
 							heur = min(heur, cand.Makespan)
 						}
 					}
+					c.tally.worst = max(c.tally.worst, heur/want)
+					c.tally.best = min(c.tally.best, got/want)
 					switch {
 					case heur < want*(1-1e-9):
 						c.tally.wins++
