@@ -53,7 +53,8 @@ type ZBAutoSchedule struct {
 	// Source names the candidate that won: the heuristic with its options,
 	// or a handcrafted schedule (zb-h1, zb-h2) when that was faster.
 	Source string
-	// Candidates holds every candidate tried, in the order tried.
+	// Candidates holds every candidate timed (those within the limit),
+	// in the order tried.
 	Candidates []ZBAutoCandidate
 }
 

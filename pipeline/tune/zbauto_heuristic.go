@@ -62,7 +62,7 @@ func (k zbKnobs) String() string {
 // as never busy.
 //
 // The run goes in rounds, one per microbatch i. Round 0 is the warm-up:
-// every rank runs its warm-up forwards (warmups), then microbatch 0's
+// every rank runs its warm-up forwards (warmupCounts), then microbatch 0's
 // backward I passes from the last rank to the first. Every later round
 // runs a forward on each rank from the first to the last (unless it has
 // none left, its upstream has not run that forward, the limit leaves no W

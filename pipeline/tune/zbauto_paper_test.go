@@ -63,7 +63,7 @@ func TestZBAutoPaperConfigurations(t *testing.T) {
 						t.Errorf("%s limit 2P, M_W/M_B %.3f: bubble rate %.4f, not clearly below ZB-H2's %.4f", c.name, share, r, wantRate)
 					}
 				}
-				if auto.Makespan > want*(1+1e-12) || r > wantRate+1e-12 {
+				if auto.Makespan > want*(1+1e-9) || r > wantRate+1e-9 {
 					t.Errorf("%s limit %d: %.6f ms (bubble rate %.4f) behind the handcrafted %.6f (%.4f)", c.name, limit, auto.Makespan, r, want, wantRate)
 				}
 			}

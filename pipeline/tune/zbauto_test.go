@@ -80,7 +80,7 @@ func TestZBAutoNeverSlowerThanHandcrafted(t *testing.T) {
 					if got != auto.Makespan {
 						t.Fatalf("P %d M %d: the grid layout changed the makespan: %g, chosen at %g", p, m, got, auto.Makespan)
 					}
-					if got > want*(1+1e-12) {
+					if got > want*(1+1e-9) { // equal makespans to a rounding go by span (ZBAuto)
 						t.Errorf("P %d M %d limit %d: zb-auto %g slower than %s %g (times %v)", p, m, c.limit, got, c.family, want, st)
 					}
 					heur := math.Inf(1)
