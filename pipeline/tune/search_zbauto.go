@@ -39,6 +39,7 @@ func (s *search) tableFor(g sim.StageModel) (*pipeline.Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
+	s.sims += auto.Simulations
 	return auto.Table, nil
 }
 

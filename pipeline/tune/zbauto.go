@@ -56,6 +56,9 @@ type ZBAutoSchedule struct {
 	// Candidates holds every candidate timed (those within the limit),
 	// in the order tried.
 	Candidates []ZBAutoCandidate
+	// Simulations counts the sim.Simulate calls made: one per candidate
+	// and one to lay the winner out.
+	Simulations int
 }
 
 // ZBAutoCandidate is one schedule the automatic scheduler timed.
@@ -131,6 +134,7 @@ func ZBAuto(p ZBAutoProblem) (*ZBAutoSchedule, error) {
 		}
 		peak := slices.Max(sim.FixedPeakActivations(t))
 		tl, err := sim.Simulate(t, cost, sim.Options{})
+		out.Simulations++
 		if err != nil {
 			return fmt.Errorf("tune: zb-auto: %s: %w", source, err)
 		}
@@ -159,7 +163,11 @@ func ZBAuto(p ZBAutoProblem) (*ZBAutoSchedule, error) {
 			return nil, err
 		}
 	}
+	if best == nil {
+		return nil, fmt.Errorf("tune: zb-auto: no schedule holds at most %d activations per rank", limit)
+	}
 	t, err := unitGrid(best)
+	out.Simulations++
 	if err != nil {
 		return nil, err
 	}
