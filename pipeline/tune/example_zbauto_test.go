@@ -3,6 +3,7 @@ package tune_test
 import (
 	"fmt"
 
+	"pipelab/pipeline/sim"
 	"pipelab/pipeline/tune"
 )
 
@@ -28,4 +29,16 @@ func ExampleZBAuto() {
 	// zb-auto: 48 (heuristic (fill warm-up, skip forwards, fill small gaps))
 	// zb-h1: 55
 	// zb-h2: 49
+}
+
+// The automatic schedule's inputs read from a cost model: here explicit
+// times with a transfer of 0.5 between ranks; a model without M_W keeps
+// the whole activation until W (share 1).
+func ExampleStageTimesOf() {
+	cost := sim.Explicit{TF: 2, TB: 2, TW: 1, Comm: 0.5}
+	fmt.Println(tune.StageTimesOf(cost, 3))
+	fmt.Println(tune.WeightGradShareOf(nil, 3))
+	// Output:
+	// [{2 2 1 0.5} {2 2 1 0.5} {2 2 1 0}]
+	// 1
 }
