@@ -39,7 +39,8 @@ a chunk of a family with V chunks per rank holds 1/V, an activation of one
 of Chimera's replicas a whole M_B. With --model the peak memory (weights,
 gradients, optimizer state and activations) is shown too. The cost flags
 are those of "pipelab simulate"; --kinds takes family[:chunks] items, e.g.
-interleaved-1f1b:4.`
+interleaved-1f1b:4, and zb-auto is built from those costs within
+--max-activations.`
 
 const defaultCompareKinds = "gpipe,1f1b,chimera,hanayo,zb-h1,interleaved-1f1b"
 
@@ -70,19 +71,22 @@ type compareReport struct {
 }
 
 type compareFamily struct {
-	name   string
-	chunks int
+	name           string
+	chunks         int
+	maxActivations int // zb-auto's limit
 }
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", "--stages P --microbatches M [--kinds LIST] [cost flags] [--format text|json]", compareDescription, stderr)
 	var stages, microbatches int
 	var kinds string
+	var maxActivations int
 	var costs costFlags
 	var output outputFlag
 	fs.IntVar(&stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&microbatches, "microbatches", 0, "microbatches M of one iteration")
 	fs.StringVar(&kinds, "kinds", defaultCompareKinds, "comma-separated family[:chunks] list")
+	fs.IntVar(&maxActivations, "max-activations", 0, "zb-auto: microbatches of activations (M_B) a rank may hold; 0 means P")
 	costs.register(fs)
 	output.register(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -90,6 +94,9 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	costs.set = setFlags(fs)
 	families, err := checkCompare(fs.Args(), stages, microbatches, kinds, &output, &costs)
+	if err == nil {
+		err = withMaxActivations(families, maxActivations, costs.set["max-activations"])
+	}
 	if err != nil {
 		return flagProblem(fs, stderr, "compare", err)
 	}
@@ -140,7 +147,7 @@ func checkCompare(rest []string, stages, microbatches int, kinds string, output 
 func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (compareRow, string) {
 	row := compareRow{Kind: fam.name}
 	sh := pipeline.Shape{Ranks: stages, Microbatches: microbatches, Chunks: fam.chunks, LocalSteps: 1}
-	t, err := pipeline.Generate(fam.name, sh)
+	t, err := fam.generate(sh, costs)
 	if err != nil {
 		row.Note = err.Error()
 		return row, ""

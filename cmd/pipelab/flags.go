@@ -13,6 +13,7 @@ import (
 
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
+	"pipelab/pipeline/tune"
 )
 
 // Flag groups several subcommands declare alike: each registers its flags
@@ -112,13 +113,14 @@ func writeOutputFile(name, path string, write func(io.Writer) error) error {
 	return nil
 }
 
-// familyNames lists the schedule families in registry order.
+// familyNames lists the schedule families in registry order, then
+// zb-auto, which is built from costs (zbauto.go).
 func familyNames() []string {
 	var names []string
 	for _, f := range pipeline.Families() {
 		names = append(names, f.Name)
 	}
-	return names
+	return append(names, tune.ZBAutoFamily)
 }
 
 // unknownFamily says that name is not a schedule family, or returns nil.
@@ -130,12 +132,13 @@ func unknownFamily(name string) error {
 }
 
 // shapeFlags are a generated schedule's family and shape: --kind,
-// --stages, --microbatches, --chunks and --local-steps, and with
-// registerFamilyOptions --replicas and --noam.
+// --stages, --microbatches, --chunks, --local-steps and --max-activations,
+// and with registerFamilyOptions --replicas and --noam.
 type shapeFlags struct {
 	kind                         string
 	stages, microbatches, chunks int
 	replicas, localSteps, noam   int
+	maxActivations               int
 }
 
 func (s *shapeFlags) register(fs *flag.FlagSet) {
@@ -144,6 +147,7 @@ func (s *shapeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.microbatches, "microbatches", 0, "microbatches M of one iteration (N for pipedream and localsgd)")
 	fs.IntVar(&s.chunks, "chunks", 0, "chunks (stages) per rank V; 0 takes the family's default")
 	fs.IntVar(&s.localSteps, "local-steps", 0, "localsgd: local steps H between averagings")
+	fs.IntVar(&s.maxActivations, "max-activations", 0, "zb-auto: microbatches of activations (M_B) a rank may hold; 0 means P")
 }
 
 // registerFamilyOptions adds the options of the pipedream and localsgd

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/tune"
 )
 
 func init() {
@@ -27,7 +28,7 @@ func runKinds(args []string, stdout, stderr io.Writer) error {
 	if err := noArguments(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "kinds", err)
 	}
-	families := pipeline.Families()
+	families := append(pipeline.Families(), pipeline.Family{Name: tune.ZBAutoFamily, Summary: zbAutoSummary})
 	width := 0
 	for _, f := range families {
 		width = max(width, len(f.Name))

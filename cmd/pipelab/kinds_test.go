@@ -8,14 +8,14 @@ import (
 )
 
 // TestKindsListsEveryFamily checks one line per registered family, name
-// first, then its summary.
+// first, then its summary, and last zb-auto's.
 func TestKindsListsEveryFamily(t *testing.T) {
 	code, out, errs := runCLI("kinds")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	families := pipeline.Families()
+	families := append(pipeline.Families(), pipeline.Family{Name: "zb-auto", Summary: zbAutoSummary})
 	if len(lines) != len(families) {
 		t.Fatalf("%d lines for %d families:\n%s", len(lines), len(families), out)
 	}

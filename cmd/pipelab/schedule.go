@@ -27,12 +27,14 @@ with --comms, which first adds the SEND/RECV actions PyTorch's
 _add_send_recv would. For the families PyTorch has (gpipe, 1f1b,
 interleaved-1f1b, looped-bfs, interleaved-zb, zb-v, dualpipev) the
 compute_only file has the cells of PyTorch's pipeline_order, its empty cells
-included, rather than the grid's bubbles (docs/csv.md).`
+included, rather than the grid's bubbles (docs/csv.md). --kind zb-auto is built from costs, the cost flags of
+"pipelab simulate" (unit times without them), within --max-activations.`
 
 // scheduleFlags are the command's flags, kept together so that checks can
 // name the flag that was wrong.
 type scheduleFlags struct {
 	shapeFlags
+	costs  costFlags
 	format string
 	comms  bool
 	set    map[string]bool // flags given on the command line
@@ -45,14 +47,16 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 	f.registerFamilyOptions(fs)
 	fs.StringVar(&f.format, "format", "text", "output: text (the grid) or csv (PyTorch's schedule CSV)")
 	fs.BoolVar(&f.comms, "comms", false, "add SEND/RECV actions (PyTorch's lowering) before printing")
+	f.costs.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	f.set = setFlags(fs)
+	f.costs.set = f.set
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "schedule", err)
 	}
-	t, err := f.generate()
+	t, err := f.generateFor(&f.costs)
 	if err != nil {
 		return err
 	}
@@ -87,6 +91,9 @@ func (f *scheduleFlags) check(rest []string) error {
 		return fmt.Errorf("--kind %w", err)
 	}
 	if err := f.shapeFlags.check(); err != nil {
+		return err
+	}
+	if err := f.checkZBAuto(); err != nil {
 		return err
 	}
 	switch {

@@ -35,7 +35,8 @@ replicas of one share and each costs T; --comm is per transfer.
 
 --policy ready lets each rank run, whenever it is free, the best-ranked of
 its ready actions (--hint table, bf or bfw) without holding more
-activations than the fixed order does (--cap raises or lowers that cap).
+activations than the fixed order does (--cap N sets that cap, --cap +K
+raises each rank's by K).
 With the table hint a rank first waits for its row's next action as long
 as the fixed order would (--patience plan, the default), so that without
 variability ready and fixed agree; --patience none runs the best-ranked
@@ -72,7 +73,7 @@ type simulateFlags struct {
 	costs              costFlags
 	policy, hint       string
 	patience           string
-	activationCap      int
+	activationCap      capFlag
 	jitter, commJitter float64
 	stragglers         map[int]float64
 	iterations         int
@@ -130,7 +131,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.policy, "policy", "fixed", "execution policy: fixed (row order) or ready (best-ranked ready action)")
 	fs.StringVar(&f.hint, "hint", "table", "ready policy's ranking: table, bf (backward first) or bfw (I, then F, then W)")
 	fs.StringVar(&f.patience, "patience", "plan", "ready policy, table hint: wait for the row's next action as long as the fixed order would (plan) or not at all (none)")
-	fs.IntVar(&f.activationCap, "cap", 0, "ready policy: activations a rank may hold (0: its peak under the fixed order)")
+	fs.Var(&f.activationCap, "cap", "ready policy: activations a rank may hold, N (0: its peak under the fixed order), or +K above that peak")
 	fs.Float64Var(&f.jitter, "jitter", 0, "σ of the log-normal (mean 1) noise on every compute action")
 	fs.Float64Var(&f.commJitter, "comm-jitter", 0, "σ of the log-normal (mean 1) noise on every transfer")
 	fs.Func("straggler", "RANK:FACTOR, a rank whose compute is FACTOR times slower (repeatable)", f.addStraggler)
@@ -208,13 +209,13 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 			return opt, err
 		}
 	}
+	if err := f.shape.checkMaxActivations(set); err != nil {
+		return opt, err
+	}
 	if err := atLeast("iterations", f.iterations, 1); err != nil {
 		return opt, err
 	}
-	switch {
-	case f.activationCap < 0:
-		return opt, fmt.Errorf("--cap must not be negative, got %d", f.activationCap)
-	case !(f.jitter >= 0) || !(f.commJitter >= 0):
+	if !(f.jitter >= 0) || !(f.commJitter >= 0) {
 		return opt, fmt.Errorf("--jitter and --comm-jitter must be at least 0, got %g and %g", f.jitter, f.commJitter)
 	}
 	if err := f.output.check(); err != nil {
@@ -242,7 +243,7 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 	if set["patience"] && opt.Hint != sim.TableOrder {
 		return opt, fmt.Errorf("--patience applies to --hint table only: the %v hint ranks by kind and has no plan to wait for", opt.Hint)
 	}
-	opt.ActivationCap = f.activationCap
+	opt.ActivationCap, opt.ActivationSlack = f.activationCap.cap, f.activationCap.slack
 	opt.Variability = sim.Variability{Seed: f.seed, Sigma: f.jitter, CommSigma: f.commJitter, Stragglers: f.stragglers}
 	if f.costs.kind() == "lockstep" && (opt.Policy != sim.Fixed || !opt.Variability.IsZero() || f.iterations > 1) {
 		return opt, fmt.Errorf("--cost lockstep is PyTorch's fixed unit-time check: no --policy ready, variability or --iterations")
@@ -256,7 +257,7 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 // table generates or reads the schedule.
 func (f *simulateFlags) table() (*pipeline.Table, error) {
 	if f.schedule == "" {
-		return f.shape.generate()
+		return f.shape.generateFor(&f.costs)
 	}
 	file, err := os.Open(f.schedule)
 	if err != nil {

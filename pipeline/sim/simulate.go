@@ -19,6 +19,9 @@ type Options struct {
 	// means each rank's peak under the fixed order (FixedPeakActivations),
 	// so that readiness never buys speed with memory it does not have.
 	ActivationCap int
+	// ActivationSlack, with ActivationCap 0, raises each rank's cap to its
+	// fixed-order peak plus this many activations (--cap +k).
+	ActivationSlack int
 	// Patience says how long a free rank under the Ready policy waits for
 	// its row's next action before it runs another: by default, with the
 	// table hint, as long as the fixed order would (see WaitAsPlanned).
@@ -188,14 +191,14 @@ func checkInputs(t *pipeline.Table, cost cost.Model, opt Options) error {
 	if opt.Patience > NoWait {
 		return fmt.Errorf("sim: simulate: unknown patience %v", opt.Patience)
 	}
-	if opt.ActivationCap < 0 {
-		return fmt.Errorf("sim: simulate: activation cap %d is negative", opt.ActivationCap)
+	if opt.ActivationCap < 0 || opt.ActivationSlack < 0 {
+		return fmt.Errorf("sim: simulate: activation cap %d or slack %d is negative", opt.ActivationCap, opt.ActivationSlack)
 	}
 	return opt.Variability.validate(t.Ranks())
 }
 
 // setCaps sets each rank's activation cap for the Ready policy: the
-// option's, or the rank's peak under the fixed order.
+// option's, or the rank's peak under the fixed order plus the slack.
 func (s *simulator) setCaps() {
 	if s.opt.ActivationCap > 0 {
 		for r := range s.ranks {
@@ -204,7 +207,7 @@ func (s *simulator) setCaps() {
 		return
 	}
 	for r, peak := range fixedPeaks(s.t, s.rule) {
-		s.ranks[r].cap = peak
+		s.ranks[r].cap = peak + s.opt.ActivationSlack
 	}
 }
 

@@ -14,4 +14,10 @@
 // iteration; a candidate whose lower bound on peak memory already exceeds
 // the limit is dropped without simulating. The result is set against a Megatron-LM baseline that splits
 // the layers evenly by count.
+//
+// ZBAuto builds the Zero Bubble paper's automatic schedule (zb-auto) from
+// plain per-stage times (StageTimes: T_F, T_B, T_W and the transfer time)
+// within a limit on the activations a rank holds; the tuner builds it for
+// every partition it tries, from that partition's times, with the largest
+// limit its memory leaves (docs/zb-auto.md).
 package tune

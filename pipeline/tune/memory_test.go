@@ -68,7 +68,7 @@ func TestMemoryFloorBelowPeak(t *testing.T) {
 		for _, ranks := range []int{2, 4} {
 			for _, sc := range DefaultSchedules {
 				for _, m := range []int{ranks, 2 * ranks} {
-					tab, err := pipeline.Generate(sc.Family, pipeline.Shape{Ranks: ranks, Microbatches: m, Chunks: sc.Chunks})
+					tab, err := defaultScheduleTable(c, sc, pipeline.Shape{Ranks: ranks, Microbatches: m, Chunks: sc.Chunks})
 					if err != nil && sc.Family == "dualpipev" && m < 2*ranks {
 						continue // DualPipeV needs M >= 2P, and refuses M = P
 					}
@@ -184,4 +184,27 @@ func TestPruningKeepsChoice(t *testing.T) {
 		t.Error("the memory floor pruned no candidate in any case")
 	}
 	t.Logf("pruning saved %d simulations over the cases", saved)
+}
+
+// defaultScheduleTable generates one of DefaultSchedules for a shape;
+// zb-auto, which depends on the costs, is built from the GPU model's even
+// cut of c with the limit 2P.
+func defaultScheduleTable(c cost.GPUConfig, sc Schedule, sh pipeline.Shape) (*pipeline.Table, error) {
+	if sc.Family != ZBAutoFamily {
+		return pipeline.Generate(sc.Family, sh)
+	}
+	shape, err := pipeline.Generate("zb-h1", sh)
+	if err != nil {
+		return nil, err
+	}
+	g, err := cost.GPUForTable(c, shape)
+	if err != nil {
+		return nil, err
+	}
+	auto, err := ZBAuto(ZBAutoProblem{Stages: StageTimesOf(g, sh.Ranks), Microbatches: sh.Microbatches,
+		MaxActivations: 2 * sh.Ranks, WeightGradShare: WeightGradShareOf(g, sh.Ranks)})
+	if err != nil {
+		return nil, err
+	}
+	return auto.Table, nil
 }

@@ -30,10 +30,12 @@ func (s Schedule) String() string {
 // (one stage per rank in each: the layers are cut into P parts, each
 // replicated on two ranks, cost.ModelParts; it needs an even P and M a
 // multiple of P, and other shapes are skipped with the generator's
-// reason). The asynchronous families are left out because they change the
-// optimizer, not only the time.
+// reason), and the Zero Bubble paper's automatic schedule (zb-auto, built
+// for each partition from its costs within the memory limit, see
+// search.tableFor). The asynchronous families are left out because they
+// change the optimizer, not only the time.
 var DefaultSchedules = []Schedule{
-	{"gpipe", 1}, {"1f1b", 1}, {"zb-h1", 1}, {"zb-h2", 1},
+	{"gpipe", 1}, {"1f1b", 1}, {"zb-h1", 1}, {"zb-h2", 1}, {ZBAutoFamily, 1},
 	{"interleaved-1f1b", 2}, {"interleaved-1f1b", 4}, {"looped-bfs", 2},
 	{"interleaved-zb", 2}, {"zb-v", 2}, {"dualpipev", 2}, {"hanayo", 2}, {"chimera", 1},
 }

@@ -186,7 +186,7 @@ func Tune(p Problem) (*Result, error) {
 // multiple of P), or cuts the model into more parts than it has layers, is
 // a reason to skip, not an error.
 func (s *search) run() (*Candidate, string, error) {
-	t, err := pipeline.Generate(s.sched.Family, pipeline.Shape{Ranks: s.p.Ranks, Microbatches: s.mbs, Chunks: s.sched.Chunks})
+	t, err := s.shapeTable()
 	if err != nil {
 		return nil, fmt.Sprintf("%s with %d microbatches: %v", s.sched, s.mbs, err), nil
 	}
@@ -258,7 +258,7 @@ func (s *search) timed(best *Candidate) (*Candidate, error) {
 		return best, nil
 	}
 	s.sims++
-	return simulate(s.p, s.table, s.sched, best.Partition)
+	return simulate(s.p, best.Table, s.sched, best.Partition)
 }
 
 // climb moves one layer from one model part to another, taking the best
@@ -321,12 +321,16 @@ func (s *search) evaluate(part []int) (*Candidate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tune: %s: %w", s.sched, err)
 	}
+	t, err := s.tableFor(g)
+	if err != nil {
+		return nil, err
+	}
 	var c *Candidate
-	if floor := memoryFloor(s.table, s.forwards, s.p.Sim.Policy == sim.Fixed, g); !s.p.simulateAll && floor > s.p.MemoryBytes {
-		c = &Candidate{Schedule: s.sched, Placement: placementName(s.table), Microbatches: s.table.Microbatches,
-			Partition: slices.Clone(part), PeakMemory: floor, Table: s.table, bounded: true}
+	if floor := memoryFloor(t, s.forwards, s.p.Sim.Policy == sim.Fixed, g); !s.p.simulateAll && floor > s.p.MemoryBytes {
+		c = &Candidate{Schedule: s.sched, Placement: placementName(t), Microbatches: t.Microbatches,
+			Partition: slices.Clone(part), PeakMemory: floor, Table: t, bounded: true}
 	} else {
-		if c, err = simulateModel(s.p, s.table, s.sched, part, g); err != nil {
+		if c, err = simulateModel(s.p, t, s.sched, part, g); err != nil {
 			return nil, err
 		}
 		s.sims++

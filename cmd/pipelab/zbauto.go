@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
+	"pipelab/pipeline/tune"
+)
+
+// The Zero Bubble paper's automatic schedule (--kind zb-auto) is built
+// from costs, not from a shape alone, so the commands that take a kind
+// build it here from the cost flags in force.
+
+const zbAutoSummary = "zero bubble automatic schedule (arXiv 2401.10241, §3): built from the costs in force, Ws placed in the bubbles they leave, within --max-activations (default P)"
+
+// generateFor builds the flags' schedule; zb-auto is built from the cost
+// flags, every other family from the shape alone.
+func (s *shapeFlags) generateFor(costs *costFlags) (*pipeline.Table, error) {
+	if s.kind != tune.ZBAutoFamily {
+		return s.generate()
+	}
+	return zbAutoTable(s.stages, s.microbatches, s.chunks, s.maxActivations, costs)
+}
+
+// checkMaxActivations refuses --max-activations where it means nothing.
+func (s *shapeFlags) checkMaxActivations(set map[string]bool) error {
+	switch {
+	case set["max-activations"] && s.kind != tune.ZBAutoFamily:
+		return fmt.Errorf("--max-activations applies to --kind zb-auto only")
+	case s.maxActivations < 0:
+		return fmt.Errorf("--max-activations must be at least 1 (0 for P), got %d", s.maxActivations)
+	}
+	return nil
+}
+
+// zbAutoTable builds zb-auto for P ranks and M microbatches from the costs
+// the flags put in force: explicit times, the GPU model (whose M_W / M_B
+// makes the limit one in M_B, as the paper sets it), or unit times for
+// --cost unit and lockstep.
+func zbAutoTable(p, m, chunks, limit int, costs *costFlags) (*pipeline.Table, error) {
+	where := fmt.Sprintf("--kind zb-auto --stages %d --microbatches %d", p, m)
+	if chunks > 1 {
+		return nil, fmt.Errorf("%s: the automatic schedule places one stage per rank, so --chunks must be 1, got %d", where, chunks)
+	}
+	shape, err := pipeline.Generate("zb-h1", pipeline.Shape{Ranks: p, Microbatches: m})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	var model cost.Model = cost.Unit{}
+	var mem cost.Memory
+	if k := costs.kind(); k == "explicit" || k == "gpu" {
+		pr, err := costs.pricingFor(shape)
+		if err != nil {
+			return nil, err
+		}
+		model, mem = pr.cost, pr.memory
+	}
+	s, err := tune.ZBAuto(tune.ZBAutoProblem{
+		Stages: tune.StageTimesOf(model, p), Microbatches: m, MaxActivations: limit,
+		WeightGradShare: tune.WeightGradShareOf(mem, p),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	return s.Table, nil
+}
+
+// checkZBAuto refuses cost flags and --max-activations for a family that
+// does not take them (schedule prints a shape's table otherwise).
+func (f *scheduleFlags) checkZBAuto() error {
+	if err := f.checkMaxActivations(f.set); err != nil {
+		return err
+	}
+	if f.kind == tune.ZBAutoFamily {
+		return f.costs.check()
+	}
+	for _, name := range []string{"cost", "fwd", "bwd", "wgrad", "comm", "model", "gpu", "link", "microbatch-size", "seq-len", "flash-attention"} {
+		if f.set[name] {
+			return fmt.Errorf("--%s: cost flags apply to --kind zb-auto only, the schedule built from costs", name)
+		}
+	}
+	return nil
+}
+
+// withMaxActivations gives compare's zb-auto items the limit, and refuses
+// a limit given without one.
+func withMaxActivations(families []compareFamily, limit int, set bool) error {
+	has := false
+	for i := range families {
+		if families[i].name == tune.ZBAutoFamily {
+			families[i].maxActivations, has = limit, true
+		}
+	}
+	switch {
+	case set && !has:
+		return fmt.Errorf("--max-activations applies to zb-auto only, which --kinds does not list")
+	case limit < 0:
+		return fmt.Errorf("--max-activations must be at least 1 (0 for P), got %d", limit)
+	}
+	return nil
+}
+
+// generate builds one of compare's families: zb-auto from the costs.
+func (fam compareFamily) generate(sh pipeline.Shape, costs *costFlags) (*pipeline.Table, error) {
+	if fam.name == tune.ZBAutoFamily {
+		return zbAutoTable(sh.Ranks, sh.Microbatches, sh.Chunks, fam.maxActivations, costs)
+	}
+	return pipeline.Generate(fam.name, sh)
+}
