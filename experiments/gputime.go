@@ -21,14 +21,21 @@ func gpuModel(c CostSpec, stages int) (*cost.GPUModel, error) {
 	}
 	gm, err := cost.NewGPUModel(cfg, stages)
 	if err != nil {
-		return nil, fmt.Errorf("experiments: %d stages of %s: %w", stages, c.Preset, err)
+		return nil, fmt.Errorf("experiments: %d stages of %s: %w", stages, c.modelLabel(), err)
 	}
 	return gm, nil
 }
 
-// gpuConfig looks up the presets c names.
+// gpuConfig looks up the presets c names, reading the model from its
+// model_config when it has one.
 func gpuConfig(c CostSpec) (cost.GPUConfig, error) {
-	m, err := cost.LookupNetwork(c.Preset)
+	var m cost.Network
+	var err error
+	if c.ModelConfig != "" {
+		m, err = cost.ReadHFConfig(c.configPath())
+	} else {
+		m, err = cost.LookupNetwork(c.Preset)
+	}
 	if err != nil {
 		return cost.GPUConfig{}, err
 	}

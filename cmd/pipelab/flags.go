@@ -179,12 +179,15 @@ func (s *shapeFlags) generate() (*pipeline.Table, error) {
 	return t, nil
 }
 
-// presetFlags choose the GPU timing model's presets and workload: --model,
-// --gpu, --link, --microbatch-size and --seq-len.
+// presetFlags choose the GPU timing model's presets and workload: --model
+// (or --model-config), --gpu, --link, --microbatch-size and --seq-len.
 type presetFlags struct {
-	model, gpu, link       string
+	model, modelConfig     string
+	gpu, link              string
 	microbatchSize, seqLen int
 	flash                  bool
+	// fromConfig is the network check read from --model-config.
+	fromConfig cost.Network
 }
 
 // register declares the flags; modelHelp describes --model, and note ends
@@ -192,6 +195,7 @@ type presetFlags struct {
 // cost model of several).
 func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.StringVar(&p.model, "model", "", modelHelp)
+	fs.StringVar(&p.modelConfig, "model-config", "", "a HuggingFace config.json to build the model from, instead of --model")
 	fs.StringVar(&p.gpu, "gpu", "h100", "GPU preset"+note)
 	fs.StringVar(&p.link, "link", "ib-ndr", "link preset between ranks"+note)
 	fs.IntVar(&p.microbatchSize, "microbatch-size", 1, "samples per microbatch b"+note)
@@ -199,18 +203,47 @@ func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
 }
 
+// given reports whether a model is named, by preset or by config file.
+func (p *presetFlags) given() bool { return p.model != "" || p.modelConfig != "" }
+
+// modelName is the preset's name or the config file's path.
+func (p *presetFlags) modelName() string {
+	if p.modelConfig != "" {
+		return p.modelConfig
+	}
+	return p.model
+}
+
 func (p *presetFlags) check() error {
+	if p.model != "" && p.modelConfig != "" {
+		return fmt.Errorf("--model and --model-config exclude each other")
+	}
+	if p.modelConfig != "" {
+		var err error
+		if p.fromConfig, err = cost.ReadHFConfig(p.modelConfig); err != nil {
+			return fmt.Errorf("--model-config: %w", err)
+		}
+	}
 	if p.microbatchSize < 1 || p.seqLen < 1 {
 		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", p.microbatchSize, p.seqLen)
 	}
 	return nil
 }
 
-// config looks the presets up, naming the flag of one that is unknown.
+// config looks the presets up, naming the flag of one that is unknown, and
+// takes the network check read from --model-config.
 func (p *presetFlags) config() (cost.GPUConfig, error) {
-	model, err := cost.LookupNetwork(p.model)
-	if err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--model: %w", err)
+	model := p.fromConfig
+	var err error
+	switch {
+	case p.modelConfig == "":
+		if model, err = cost.LookupNetwork(p.model); err != nil {
+			return cost.GPUConfig{}, fmt.Errorf("--model: %w", err)
+		}
+	case model.Blocks == nil: // checked on a copy
+		if model, err = cost.ReadHFConfig(p.modelConfig); err != nil {
+			return cost.GPUConfig{}, fmt.Errorf("--model-config: %w", err)
+		}
 	}
 	gpu, err := cost.LookupGPU(p.gpu)
 	if err != nil {
@@ -247,7 +280,7 @@ func (c *costFlags) register(fs *flag.FlagSet) {
 // or "lockstep".
 func (c *costFlags) kind() string {
 	switch {
-	case c.presets.model != "":
+	case c.presets.given():
 		return "gpu"
 	case c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]:
 		return "explicit"
@@ -262,11 +295,11 @@ func (c *costFlags) check() error {
 	switch {
 	case c.cost != "unit" && c.cost != "lockstep":
 		return fmt.Errorf("--cost must be unit or lockstep, got %q", c.cost)
-	case c.set["cost"] && (explicit || c.presets.model != ""):
+	case c.set["cost"] && (explicit || c.presets.given()):
 		return fmt.Errorf("--cost %s cannot be combined with explicit (--fwd ...) or GPU (--model) costs", c.cost)
-	case explicit && c.presets.model != "":
+	case explicit && c.presets.given():
 		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
-	case gpuOnly && c.presets.model == "":
+	case gpuOnly && !c.presets.given():
 		return fmt.Errorf("--gpu, --link, --microbatch-size and --seq-len need --model")
 	case explicit && (c.fwd <= 0 || c.bwd <= 0):
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
@@ -321,7 +354,7 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 		share.TW += sc.TW / float64(t.Ranks())
 	}
 	return pricing{cost: gm, memory: gm, sizer: gm, share: share,
-		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d%s; seconds)", c.presets.model, c.presets.gpu, c.presets.link, c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
+		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d%s; seconds)", c.presets.modelName(), c.presets.gpu, c.presets.link, c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
 }
 
 // costNote names the GPU model's options that are not the default.

@@ -28,7 +28,8 @@ compute_only or with SEND/RECV (which are then timed as written).
 Costs: --cost unit (every compute action one step, transfers free), --cost
 lockstep (PyTorch's unit-time lockstep check of the lowered table, read as a
 grid), explicit times (--fwd, --bwd, --wgrad, --comm), or the GPU timing
-model (--model, --gpu, --link; "pipelab presets" lists them). Explicit and
+model (--model, --gpu, --link; "pipelab presets" lists them; --model-config
+reads the model from a HuggingFace config.json instead). Explicit and
 GPU times are those of one rank's share of the model: a family with V chunks
 per rank spends T/V per chunk, while Chimera's two stages per rank are
 replicas of one share and each costs T; --comm is per transfer.

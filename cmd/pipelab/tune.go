@@ -78,7 +78,7 @@ type tuneFlags struct {
 }
 
 func runTune(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tune", "--model M --gpu G --link L --stages P [--microbatches M] [--memory GIB] [--out FILE.csv] [--format text|json]",
+	fs := newFlags("tune", "(--model M | --model-config FILE.json) --gpu G --link L --stages P [--microbatches M] [--memory GIB] [--out FILE.csv] [--format text|json]",
 		tuneDescription, stderr)
 	var f tuneFlags
 	f.presets.register(fs, "model preset (pipelab presets lists them)", "")
@@ -118,8 +118,8 @@ func (f tuneFlags) check(rest []string) error {
 		return err
 	}
 	switch {
-	case f.presets.model == "":
-		return errors.New("--model is required")
+	case !f.presets.given():
+		return errors.New("--model is required (or --model-config)")
 	case f.stages < 1:
 		return atLeast("stages", f.stages, 1)
 	case f.microbatches < 0:
@@ -209,7 +209,7 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	}
 	b, base := res.Best, res.Baseline
 	return tuneReport{
-		Model: f.presets.model, GPU: f.presets.gpu, Link: f.presets.link, Stages: f.stages, MemoryLimit: limit,
+		Model: f.presets.modelName(), GPU: f.presets.gpu, Link: f.presets.link, Stages: f.stages, MemoryLimit: limit,
 		Schedule: b.Schedule.Family, Chunks: chunks(b.Table), Placement: b.Placement,
 		Microbatches: b.Microbatches, Partition: b.Partition,
 		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,

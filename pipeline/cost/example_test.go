@@ -2,6 +2,7 @@ package cost_test
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
@@ -57,4 +58,20 @@ func ExampleLookupNetwork() {
 	// vision-embedding, 24×vision-encoder, projector, embedding, 32×decoder, head
 	// 60 layers, 7.06B parameters
 	// cost: unknown model preset "gpt-5" (known: gpt-1.3b, llama-7b, llama-13b, llama-70b, vlm-7b, deepseek-moe-16b)
+}
+
+func ExampleReadHFConfig() {
+	n, err := cost.ReadHFConfig(filepath.Join("testdata", "hf", "mixtral-8x7b-v0.1.json"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(n.Describe())
+	fmt.Printf("%.2fB parameters\n", n.Params()/1e9)
+	_, err = cost.ParseHFConfig([]byte(`{"model_type": "t5"}`), "t5/config.json")
+	fmt.Println(err)
+	// Output:
+	// embedding, 32×moe, head
+	// 46.70B parameters
+	// cost: t5/config.json: field "model_type": architecture "t5" is not supported (known: llama, mistral, qwen2, gpt2, gpt_neox, mixtral, deepseek)
 }
