@@ -39,15 +39,21 @@ func gpuConfig(c CostSpec) (cost.GPUConfig, error) {
 	if err != nil {
 		return cost.GPUConfig{}, err
 	}
-	g, err := cost.LookupGPU(c.GPU)
-	if err != nil {
+	cfg := cost.GPUConfig{Network: m, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}
+	if c.Hardware != "" {
+		h, err := cost.ReadHardware(c.hardwareFile())
+		if err != nil {
+			return cost.GPUConfig{}, err
+		}
+		return h.Apply(cfg), nil
+	}
+	if cfg.GPU, err = cost.LookupGPU(c.GPU); err != nil {
 		return cost.GPUConfig{}, err
 	}
-	l, err := cost.LookupLink(c.Link)
-	if err != nil {
+	if cfg.Link, err = cost.LookupLink(c.Link); err != nil {
 		return cost.GPUConfig{}, err
 	}
-	return cost.GPUConfig{Network: m, GPU: g, Link: l, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}, nil
+	return cfg, nil
 }
 
 // AveragingTime is what one LocalSGD averaging costs under the GPU model:

@@ -91,3 +91,51 @@ func TestSpecModelConfigRejects(t *testing.T) {
 		}
 	}
 }
+
+// hardware, taken from the spec's directory, gives the GPU and links; a
+// file with the a100 and nvlink presets' numbers times as gpu: a100,
+// link: nvlink does, and a bad file is an error naming the key.
+func TestSpecHardware(t *testing.T) {
+	dir := t.TempDir()
+	hw := "gpu: {name: a100, peak_flops: 312e12, memory_bytes: 80e9}\nlink: {name: nvlink, latency: 3e-6, bandwidth: 450e9}\n"
+	if err := os.WriteFile(filepath.Join(dir, "hw.yaml"), []byte(hw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(spec, []byte(base+"cost: {model: gpu, hardware: hw.yaml}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadSpecFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPreset, err := ParseSpec("p.yaml", []byte(base+"cost: {model: gpu, gpu: a100, link: nvlink}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := gpuModel(s.Cost, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := gpuModel(byPreset.Cost, 4)
+	for st := range 4 {
+		if a.Stage(st) != b.Stage(st) {
+			t.Errorf("stage %d: %+v, presets %+v", st, a.Stage(st), b.Stage(st))
+		}
+	}
+	if s.Cost.label() == byPreset.Cost.label() || !strings.Contains(s.Cost.label(), "hardware/hw.yaml") {
+		t.Errorf("label %q should name the hardware file", s.Cost.label())
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"cost: {model: gpu, hardware: hw.yaml, gpu: h100}", "drop gpu and link"},
+		{"cost: {model: gpu, hardware: none.yaml}", "none.yaml"},
+	} {
+		if err := os.WriteFile(spec, []byte(base+tt.text+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadSpecFile(spec)
+		if err == nil || !strings.Contains(err.Error(), "s.yaml:15: cost.hardware") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want s.yaml:15: cost.hardware and %q", tt.text, err, tt.want)
+		}
+	}
+}

@@ -155,8 +155,12 @@ type CostSpec struct {
 	// instead of Preset (cost.ReadHFConfig); a relative path is taken from
 	// the spec file's directory.
 	ModelConfig string `yaml:"model_config"`
-	// modelConfigPath is ModelConfig as the spec's reader resolved it.
-	modelConfigPath string
+	// Hardware is a hardware file (cost.ReadHardware) to take the GPU and
+	// the links from instead of GPU and Link, a relative path likewise.
+	Hardware string `yaml:"hardware"`
+	// modelConfigPath and hardwarePath are ModelConfig and Hardware as the
+	// spec's reader resolved them.
+	modelConfigPath, hardwarePath string
 	// Microbatch and Sequence size one microbatch of the timed model:
 	// samples and tokens per sample (defaults 1 and 2048).
 	Microbatch int `yaml:"microbatch"`

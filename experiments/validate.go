@@ -376,8 +376,8 @@ func (m *MethodSpec) validate(v validator, i int) error {
 
 func (c *CostSpec) validate(v validator) error {
 	if c.Model == "unit" {
-		if c.Preset != "" || c.ModelConfig != "" || c.GPU != "" || c.Link != "" || c.Microbatch != 0 || c.Sequence != 0 || c.FlashAttention {
-			return v.fail("preset, model_config, gpu, link, microbatch, sequence and flash_attention need model: gpu", "cost")
+		if c.Preset != "" || c.ModelConfig != "" || c.GPU != "" || c.Link != "" || c.Hardware != "" || c.Microbatch != 0 || c.Sequence != 0 || c.FlashAttention {
+			return v.fail("preset, model_config, gpu, link, hardware, microbatch, sequence and flash_attention need model: gpu", "cost")
 		}
 		return nil
 	}
@@ -397,8 +397,17 @@ func (c *CostSpec) validate(v validator) error {
 	if c.ModelConfig == "" {
 		def(&c.Preset, DefaultGPU.Preset)
 	}
-	def(&c.GPU, DefaultGPU.GPU)
-	def(&c.Link, DefaultGPU.Link)
+	if c.Hardware != "" {
+		if c.GPU != "" || c.Link != "" {
+			return v.fail("hardware gives the GPU and the links: drop gpu and link", "cost", "hardware")
+		}
+		if _, err := cost.ReadHardware(c.hardwareFile()); err != nil {
+			return v.fail(err.Error(), "cost", "hardware")
+		}
+	} else {
+		def(&c.GPU, DefaultGPU.GPU)
+		def(&c.Link, DefaultGPU.Link)
+	}
 	if c.Microbatch == 0 {
 		c.Microbatch = DefaultGPU.Microbatch
 	}
@@ -408,10 +417,10 @@ func (c *CostSpec) validate(v validator) error {
 	if _, err := cost.LookupNetwork(c.Preset); c.ModelConfig == "" && err != nil {
 		return v.fail(err.Error(), "cost", "preset")
 	}
-	if _, err := cost.LookupGPU(c.GPU); err != nil {
+	if _, err := cost.LookupGPU(c.GPU); c.Hardware == "" && err != nil {
 		return v.fail(err.Error(), "cost", "gpu")
 	}
-	if _, err := cost.LookupLink(c.Link); err != nil {
+	if _, err := cost.LookupLink(c.Link); c.Hardware == "" && err != nil {
 		return v.fail(err.Error(), "cost", "link")
 	}
 	if c.Microbatch < 1 || c.Sequence < 1 {

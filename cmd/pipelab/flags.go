@@ -179,83 +179,6 @@ func (s *shapeFlags) generate() (*pipeline.Table, error) {
 	return t, nil
 }
 
-// presetFlags choose the GPU timing model's presets and workload: --model
-// (or --model-config), --gpu, --link, --microbatch-size and --seq-len.
-type presetFlags struct {
-	model, modelConfig     string
-	gpu, link              string
-	microbatchSize, seqLen int
-	flash                  bool
-	// fromConfig is the network check read from --model-config.
-	fromConfig cost.Network
-}
-
-// register declares the flags; modelHelp describes --model, and note ends
-// the help of the other four (" (with --model)" where the GPU model is one
-// cost model of several).
-func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
-	fs.StringVar(&p.model, "model", "", modelHelp)
-	fs.StringVar(&p.modelConfig, "model-config", "", "a HuggingFace config.json to build the model from, instead of --model")
-	fs.StringVar(&p.gpu, "gpu", "h100", "GPU preset"+note)
-	fs.StringVar(&p.link, "link", "ib-ndr", "link preset between ranks"+note)
-	fs.IntVar(&p.microbatchSize, "microbatch-size", 1, "samples per microbatch b"+note)
-	fs.IntVar(&p.seqLen, "seq-len", 2048, "sequence length s in tokens"+note)
-	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
-}
-
-// given reports whether a model is named, by preset or by config file.
-func (p *presetFlags) given() bool { return p.model != "" || p.modelConfig != "" }
-
-// modelName is the preset's name or the config file's path.
-func (p *presetFlags) modelName() string {
-	if p.modelConfig != "" {
-		return p.modelConfig
-	}
-	return p.model
-}
-
-func (p *presetFlags) check() error {
-	if p.model != "" && p.modelConfig != "" {
-		return fmt.Errorf("--model and --model-config exclude each other")
-	}
-	if p.modelConfig != "" {
-		var err error
-		if p.fromConfig, err = cost.ReadHFConfig(p.modelConfig); err != nil {
-			return fmt.Errorf("--model-config: %w", err)
-		}
-	}
-	if p.microbatchSize < 1 || p.seqLen < 1 {
-		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", p.microbatchSize, p.seqLen)
-	}
-	return nil
-}
-
-// config looks the presets up, naming the flag of one that is unknown, and
-// takes the network check read from --model-config.
-func (p *presetFlags) config() (cost.GPUConfig, error) {
-	model := p.fromConfig
-	var err error
-	switch {
-	case p.modelConfig == "":
-		if model, err = cost.LookupNetwork(p.model); err != nil {
-			return cost.GPUConfig{}, fmt.Errorf("--model: %w", err)
-		}
-	case model.Blocks == nil: // checked on a copy
-		if model, err = cost.ReadHFConfig(p.modelConfig); err != nil {
-			return cost.GPUConfig{}, fmt.Errorf("--model-config: %w", err)
-		}
-	}
-	gpu, err := cost.LookupGPU(p.gpu)
-	if err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
-	}
-	link, err := cost.LookupLink(p.link)
-	if err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--link: %w", err)
-	}
-	return cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}, nil
-}
-
 // costFlags are the cost flags "simulate" and "compare" share.
 type costFlags struct {
 	cost                  string
@@ -291,7 +214,7 @@ func (c *costFlags) kind() string {
 // check names the cost flag that is wrong.
 func (c *costFlags) check() error {
 	explicit := c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]
-	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["microbatch-size"] || c.set["seq-len"]
+	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["hardware"] || c.set["microbatch-size"] || c.set["seq-len"]
 	switch {
 	case c.cost != "unit" && c.cost != "lockstep":
 		return fmt.Errorf("--cost must be unit or lockstep, got %q", c.cost)
@@ -300,7 +223,7 @@ func (c *costFlags) check() error {
 	case explicit && c.presets.given():
 		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
 	case gpuOnly && !c.presets.given():
-		return fmt.Errorf("--gpu, --link, --microbatch-size and --seq-len need --model")
+		return fmt.Errorf("--gpu, --link, --hardware, --microbatch-size and --seq-len need --model")
 	case explicit && (c.fwd <= 0 || c.bwd <= 0):
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
 	case c.wgrad < 0 || c.comm < 0:
@@ -354,7 +277,7 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 		share.TW += sc.TW / float64(t.Ranks())
 	}
 	return pricing{cost: gm, memory: gm, sizer: gm, share: share,
-		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d%s; seconds)", c.presets.modelName(), c.presets.gpu, c.presets.link, c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
+		name: fmt.Sprintf("GPU model (%s on %s, b=%d, s=%d%s; seconds)", c.presets.modelName(), hardwareName(cfg), c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
 }
 
 // costNote names the GPU model's options that are not the default.

@@ -85,7 +85,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
 	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
-	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: %g)", cost.DefaultEfficiency))
+	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: the hardware file's, or %g)", cost.DefaultEfficiency))
 	fs.StringVar(&f.schedules, "schedules", "", "comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
@@ -149,7 +149,9 @@ func (f tuneFlags) problem() (tune.Problem, error) {
 	if err != nil {
 		return tune.Problem{}, err
 	}
-	cfg.Efficiency = f.efficiency
+	if f.efficiency != 0 { // else the hardware file's, or the default
+		cfg.Efficiency = f.efficiency
+	}
 	p := tune.Problem{Config: cfg, Ranks: f.stages, MemoryBytes: f.memoryGiB * (1 << 30)}
 	if f.microbatches > 0 {
 		p.Microbatches = []int{f.microbatches}
@@ -209,7 +211,7 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	}
 	b, base := res.Best, res.Baseline
 	return tuneReport{
-		Model: f.presets.modelName(), GPU: f.presets.gpu, Link: f.presets.link, Stages: f.stages, MemoryLimit: limit,
+		Model: f.presets.modelName(), GPU: p.Config.GPU.Name, Link: p.Config.Link.Name, Stages: f.stages, MemoryLimit: limit,
 		Schedule: b.Schedule.Family, Chunks: chunks(b.Table), Placement: b.Placement,
 		Microbatches: b.Microbatches, Partition: b.Partition,
 		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,
