@@ -188,6 +188,7 @@ type costFlags struct {
 	// GPU model (simulate --partition); nil cuts the model evenly.
 	partition []int
 	set       map[string]bool
+	measured  measuredFlags
 }
 
 func (c *costFlags) register(fs *flag.FlagSet) {
@@ -197,12 +198,15 @@ func (c *costFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&c.wgrad, "wgrad", 0, "weight-gradient time T_W")
 	fs.Float64Var(&c.comm, "comm", 0, "time of one transfer between ranks")
 	c.presets.register(fs, "model preset for the GPU timing model", " (with --model)")
+	c.measured.register(fs)
 }
 
-// kind says which cost model the flags ask for: "gpu", "explicit", "unit"
-// or "lockstep".
+// kind says which cost model the flags ask for: "gpu", "explicit",
+// "measured", "unit" or "lockstep".
 func (c *costFlags) kind() string {
 	switch {
+	case c.measured.given():
+		return "measured"
 	case c.presets.given():
 		return "gpu"
 	case c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]:
@@ -228,6 +232,11 @@ func (c *costFlags) check() error {
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
 	case c.wgrad < 0 || c.comm < 0:
 		return fmt.Errorf("--wgrad and --comm must not be negative, got %g and %g", c.wgrad, c.comm)
+	case c.measured.given() && (c.set["cost"] || explicit || c.presets.given()):
+		return fmt.Errorf("measured costs (--costs, --profile) exclude --cost, explicit (--fwd ...) and GPU (--model) costs")
+	}
+	if c.measured.given() {
+		return c.measured.check()
 	}
 	return c.presets.check()
 }
@@ -248,6 +257,8 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	switch c.kind() {
 	case "unit":
 		return pricing{cost: cost.Unit{}, share: unitShare(t), name: "unit"}, nil
+	case "measured":
+		return c.measured.pricingFor(t)
 	case "explicit":
 		share := cost.Stage{TF: c.fwd, TB: c.bwd, TW: c.wgrad}
 		return pricing{cost: cost.ForRankShare(t, share, c.comm), share: share,

@@ -152,6 +152,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := f.costs.measured.fits(t); err != nil {
+		return flagProblem(fs, stderr, "simulate", err)
+	}
 	rep, tl, err := f.simulate(t, opt)
 	if err != nil {
 		return err

@@ -241,23 +241,29 @@ func (c GPUConfig) LinkBetween(from, to int) Link {
 // RECV_F by the receiving stage and RECV_B likewise, so both are mapped to
 // the boundary they cross.
 func (g *GPUModel) MessageBytes(a pipeline.Action) float64 {
-	var boundary int // the message crosses from stage boundary to boundary+1
+	b, ok := boundary(a)
+	if !ok || b >= len(g.stages)-1 {
+		return 0
+	}
+	return g.stages[b].output
+}
+
+// boundary returns b when the message a carries crosses from stage b to
+// b+1: forward messages (SEND_F, or the forward itself when the table has
+// no explicit comms) leave the sending stage, backward ones (SEND_B, B, I)
+// arrive at the stage before it, and PyTorch names RECV_F and RECV_B by the
+// receiving stage.
+func boundary(a pipeline.Action) (int, bool) {
+	var b int
 	switch a.Kind {
-	case pipeline.SendF, pipeline.Forward:
-		boundary = a.Stage
-	case pipeline.RecvF:
-		boundary = a.Stage - 1
-	case pipeline.SendB, pipeline.Backward, pipeline.BackwardInput:
-		boundary = a.Stage - 1
-	case pipeline.RecvB:
-		boundary = a.Stage
+	case pipeline.SendF, pipeline.Forward, pipeline.RecvB:
+		b = a.Stage
+	case pipeline.RecvF, pipeline.SendB, pipeline.Backward, pipeline.BackwardInput:
+		b = a.Stage - 1
 	default:
-		return 0
+		return 0, false
 	}
-	if boundary < 0 || boundary >= len(g.stages)-1 {
-		return 0
-	}
-	return g.stages[boundary].output
+	return b, b >= 0
 }
 
 // ActivationBytes returns what one microbatch's forward on stage s keeps
