@@ -41,6 +41,10 @@ With the table hint a rank first waits for its row's next action as long
 as the fixed order would (--patience plan, the default), so that without
 variability ready and fixed agree; --patience none runs the best-ranked
 ready action at once, as the RRFP runtime does.
+Each rank's idle time is split into bubble (nothing it could run) and comm
+wait (an input produced but still in flight); the text says which is which
+under the rank table, and docs/validation.md shows both on published
+configurations.
 --jitter, --comm-jitter and --straggler add seeded variability; with
 --iterations K the makespan's mean and spread over K iterations are
 reported too. --trace writes a Chrome trace, --gantt a PNG or SVG chart.`
@@ -104,9 +108,11 @@ type simulateReport struct {
 }
 
 type rankReport struct {
-	Rank            int     `json:"rank"`
-	Busy            float64 `json:"busy"`
+	Rank int     `json:"rank"`
+	Busy float64 `json:"busy"`
+	// Idle is Bubble + CommWait (idleSplitNote).
 	Idle            float64 `json:"idle"`
+	Bubble          float64 `json:"bubble"`
 	CommWait        float64 `json:"comm_wait"`
 	PeakActivations int     `json:"peak_activations"`
 	PeakMemoryBytes float64 `json:"peak_memory_bytes"`
@@ -322,7 +328,7 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 	vol := sim.Communication(tl, pr.sizer)
 	rep.Messages, rep.CommBytes = vol.Messages, vol.Bytes
 	for _, st := range sim.RankStats(tl, pr.memory) {
-		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, CommWait: st.CommWait,
+		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, Bubble: max(st.Idle-st.CommWait, 0), CommWait: st.CommWait,
 			PeakActivations: st.PeakActivations, PeakMemoryBytes: st.PeakMemoryBytes})
 	}
 	return rep, tl, nil
@@ -370,13 +376,24 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 	if rep.CommBytes > 0 {
 		fmt.Fprintf(&b, " (%.4g bytes)", rep.CommBytes)
 	}
-	b.WriteString("\n\nrank        busy        idle   comm wait  peak act  peak memory\n")
+	b.WriteString("\n\nrank        busy        idle      bubble   comm wait  peak act  peak memory\n")
 	for _, r := range rep.Ranks {
-		fmt.Fprintf(&b, "%4d  %10.6g  %10.6g  %10.6g  %8d  %11s\n", r.Rank, r.Busy, r.Idle, r.CommWait, r.PeakActivations, gib(r.PeakMemoryBytes))
+		fmt.Fprintf(&b, "%4d  %10.6g  %10.6g  %10.6g  %10.6g  %8d  %11s\n", r.Rank, r.Busy, r.Idle, r.Bubble, r.CommWait, r.PeakActivations, gib(r.PeakMemoryBytes))
 	}
+	b.WriteString(idleSplitNote)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// idleSplitNote says, under the rank table, which part of the idle time is
+// which (sim.RankStat.CommWait).
+const idleSplitNote = `
+idle = bubble + comm wait. comm wait: idle time spent waiting for a transfer,
+after the input's producer had finished and before the input arrived (zero
+when transfers are free). bubble: the rest of the idle time, when the
+schedule left the rank nothing it could run (warm-up, cool-down, waiting
+for a producer's compute).
+`
 
 // gib formats bytes in GiB, or "-" for none.
 func gib(bytes float64) string {
