@@ -94,3 +94,18 @@ func TestMeasuredFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// tune --costs picks among the schedules with the measured stage count;
+// with the Zero Bubble 1.5B profile on 8 ranks ZB-H2 beats the 1F1B
+// baseline (pipeline/tune's TestTuneMeasured has the closed forms).
+func TestTuneCostsFlag(t *testing.T) {
+	var rep tuneReport
+	runJSON(t, []string{"tune", "--stages", "8", "--microbatches", "24", "--costs", zbCosts(t, 8, "0.601"), "--format", "json"}, &rep)
+	if rep.Schedule != "zb-h2" || rep.BaselineSchedule != "1f1b" || rep.Speedup <= 1 || rep.Microbatches != 24 {
+		t.Errorf("tuned %+v", rep)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"tune", "--stages", "3", "--costs", zbCosts(t, 8, "0.601")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "8 measured stages do not split over 3 ranks") {
+		t.Errorf("8 stages on 3 ranks: exit %d, %q", code, errb.String())
+	}
+}

@@ -38,7 +38,12 @@ split); --gantt and
 --baseline-gantt draw the two timelines (PNG or SVG by extension). Without
 --microbatches the tuner tries P, 2P and 4P: time per sample falls as the
 count grows, so it picks the largest that fits. "pipelab presets" lists the
-models, GPUs and links.`
+models, GPUs and links; --model-config and --hardware take a HuggingFace
+config.json and a hardware file instead.
+
+With --costs or --profile (measured per-stage times) the stages are fixed:
+the tuner chooses the schedule and the microbatch count among the families
+whose tables have the measured number of stages, with no memory model.`
 
 // tuneReport is what "pipelab tune" prints as JSON. Times are seconds,
 // memory bytes.
@@ -75,6 +80,7 @@ type tuneFlags struct {
 	schedules                 string
 	out, gantt, baselineGantt string
 	output                    outputFlag
+	measured                  measuredFlags
 }
 
 func runTune(args []string, stdout, stderr io.Writer) error {
@@ -91,8 +97,12 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
 	f.output.register(fs)
+	f.measured.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.measured.given() {
+		return f.runMeasured(fs, stdout, stderr)
 	}
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "tune", err)
