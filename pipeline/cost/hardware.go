@@ -85,7 +85,7 @@ func ParseHardware(data []byte, name string) (Hardware, error) {
 	case inter && !nodes:
 		return Hardware{}, p.fail(top.node, "ranks_per_node", "missing: inter_node_link needs the number of ranks on a node")
 	case nodes:
-		n, err := p.number(top, "ranks_per_node", "", 1)
+		n, err := p.number(top, "ranks_per_node", "", true)
 		if err != nil {
 			return Hardware{}, err
 		}
@@ -167,10 +167,10 @@ func (p hwParser) sub(s section, key string, allowed []string) (section, error) 
 	return p.mapping(v, join(s.path, key), allowed)
 }
 
-// number reads a number at least least under key; def, when not empty,
-// is the text of the default for a key that may be left out (then 0 is
-// returned).
-func (p hwParser) number(s section, key, def string, least float64) (float64, error) {
+// number reads a number under key, above zero when positive is set and
+// at least zero otherwise; def, when not empty, names the default of a key
+// that may be left out (then 0 is returned).
+func (p hwParser) number(s section, key, def string, positive bool) (float64, error) {
 	full := join(s.path, key)
 	v, ok := s.values[key]
 	if !ok {
@@ -184,8 +184,11 @@ func (p hwParser) number(s section, key, def string, least float64) (float64, er
 	if v.Kind != yaml.ScalarNode || quoted || err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
 		return 0, p.fail(v, full, "want a number, got %q", v.Value)
 	}
-	if x < least {
-		return 0, p.fail(v, full, "%g is below %g", x, least)
+	switch {
+	case positive && x <= 0:
+		return 0, p.fail(v, full, "must be positive, got %g", x)
+	case x < 0:
+		return 0, p.fail(v, full, "must not be negative, got %g", x)
 	}
 	return x, nil
 }
@@ -229,13 +232,13 @@ func (p hwParser) gpuEntry(m section) (GPU, float64, error) {
 	if g.Name, err = p.text(m, "name", true); err != nil {
 		return GPU{}, 0, err
 	}
-	if g.PeakFLOPS, err = p.number(m, "peak_flops", "", math.SmallestNonzeroFloat64); err != nil {
+	if g.PeakFLOPS, err = p.number(m, "peak_flops", "", true); err != nil {
 		return GPU{}, 0, err
 	}
-	if g.MemoryBytes, err = p.number(m, "memory_bytes", "", math.SmallestNonzeroFloat64); err != nil {
+	if g.MemoryBytes, err = p.number(m, "memory_bytes", "", true); err != nil {
 		return GPU{}, 0, err
 	}
-	eff, err := p.number(m, "efficiency", "DefaultEfficiency", math.SmallestNonzeroFloat64)
+	eff, err := p.number(m, "efficiency", "DefaultEfficiency", true)
 	if err != nil {
 		return GPU{}, 0, err
 	}
@@ -262,10 +265,10 @@ func (p hwParser) linkEntry(m section) (Link, error) {
 	if l.Name, err = p.text(m, "name", true); err != nil {
 		return Link{}, err
 	}
-	if l.Latency, err = p.number(m, "latency", "", 0); err != nil {
+	if l.Latency, err = p.number(m, "latency", "", false); err != nil {
 		return Link{}, err
 	}
-	if l.Bandwidth, err = p.number(m, "bandwidth", "", math.SmallestNonzeroFloat64); err != nil {
+	if l.Bandwidth, err = p.number(m, "bandwidth", "", true); err != nil {
 		return Link{}, err
 	}
 	if l.Source, err = p.text(m, "source", false); err != nil {
