@@ -84,12 +84,28 @@ func (c *hfConfig) optional(field string, def, least int) (int, error) {
 	return c.integer(field, least)
 }
 
+// hfMaxSize bounds every size a config gives, and hfMaxLayers its layer
+// count, so that a corrupt file cannot make the model enormous.
+const (
+	hfMaxSize   = 1 << 31
+	hfMaxLayers = 1 << 16
+)
+
 func (c *hfConfig) integer(field string, least int) (int, error) {
 	var f float64
-	if err := json.Unmarshal(c.fields[field], &f); err != nil || f != math.Trunc(f) || f < float64(least) || f > 1<<40 {
-		return 0, c.fail(field, "want an integer of at least %d, got %s", least, c.fields[field])
+	if err := json.Unmarshal(c.fields[field], &f); err != nil || f != math.Trunc(f) || f < float64(least) || f > hfMaxSize {
+		return 0, c.fail(field, "want an integer from %d to %d, got %s", least, hfMaxSize, c.fields[field])
 	}
 	return int(f), nil
+}
+
+// layerCount returns a required layer count, at most hfMaxLayers.
+func (c *hfConfig) layerCount(field string) (int, error) {
+	n, err := c.positive(field)
+	if err == nil && n > hfMaxLayers {
+		return 0, c.fail(field, "%d layers exceed %d", n, hfMaxLayers)
+	}
+	return n, err
 }
 
 // flag returns a boolean field, def when absent or null.
@@ -186,7 +202,7 @@ func (c *hfConfig) llamaFamily() ([]Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	layers, err := c.positive("num_hidden_layers")
+	layers, err := c.layerCount("num_hidden_layers")
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +309,7 @@ func (c *hfConfig) gpt2() ([]Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	layers, err := c.positive("n_layer")
+	layers, err := c.layerCount("n_layer")
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +344,7 @@ func (c *hfConfig) gptNeoX() ([]Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	layers, err := c.positive("num_hidden_layers")
+	layers, err := c.layerCount("num_hidden_layers")
 	if err != nil {
 		return nil, err
 	}
