@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -55,7 +56,7 @@ func FuzzProfile(f *testing.F) {
 	f.Add([]byte(`[{"ph": "X", "name": "PP:3F0", "dur": 1}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var p profileSums
-		if err := p.add(data, "f.json"); err == nil {
+		if err := p.read(bytes.NewReader(data), "f.json"); err == nil {
 			if m, err := p.measured("f.json"); err == nil && len(m.Comm) != len(m.Stages)-1 {
 				t.Errorf("%d stages, %d transfers", len(m.Stages), len(m.Comm))
 			}

@@ -1,8 +1,10 @@
 package cost
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -37,23 +39,20 @@ func ReadProfile(paths ...string) (Measured, error) {
 	}
 	var p profileSums
 	for _, path := range paths {
-		b, err := os.ReadFile(path)
+		f, err := os.Open(path)
 		if err != nil {
 			return Measured{}, fmt.Errorf("cost: profile: %w", err)
 		}
-		if err := p.add(b, path); err != nil {
+		err = p.read(f, path)
+		f.Close()
+		if err != nil {
 			return Measured{}, err
 		}
 	}
 	return p.measured(strings.Join(paths, ", "))
 }
 
-// traceFile is the part of a Chrome trace ReadProfile reads; the JSON
-// array form (events only) is accepted too.
-type traceFile struct {
-	TraceEvents []traceRecord `json:"traceEvents"`
-}
-
+// traceRecord is the part of a trace event ReadProfile reads.
 type traceRecord struct {
 	Name  string   `json:"name"`
 	Cat   string   `json:"cat"`
@@ -72,47 +71,108 @@ type regionKey struct {
 	kind  string
 }
 
-func (p *profileSums) add(data []byte, name string) error {
-	var tf traceFile
-	if err := json.Unmarshal(data, &tf); err != nil {
-		var events []traceRecord
-		if err2 := json.Unmarshal(data, &events); err2 != nil {
-			return fmt.Errorf("cost: %s: not a Chrome trace (a JSON object with traceEvents, or an array of events): %w", name, err)
-		}
-		tf.TraceEvents = events
+// read adds the regions of one trace file, decoded event by event so that
+// a trace of any size takes little memory. Of a file's regions it keeps
+// the gpu_user_annotation ones when there are any, all otherwise.
+func (p *profileSums) read(r io.Reader, name string) error {
+	dec := json.NewDecoder(bufio.NewReader(r))
+	notTrace := func(err error) error {
+		return fmt.Errorf("cost: %s: not a Chrome trace (a JSON object with traceEvents, or an array of events): %v", name, err)
 	}
-	gpu := false
-	for _, e := range tf.TraceEvents {
-		if e.Cat == "gpu_user_annotation" && ProfileRegion.MatchString(e.Name) {
-			gpu = true
-			break
+	tok, err := dec.Token()
+	if err != nil {
+		return notTrace(err)
+	}
+	var gpu, all profileSums
+	events := func() error {
+		for i := 0; dec.More(); i++ {
+			var e traceRecord
+			if err := dec.Decode(&e); err != nil {
+				return notTrace(fmt.Errorf("traceEvents[%d]: %v", i, err))
+			}
+			if err := all.event(e, i, name); err != nil {
+				return err
+			}
+			if e.Cat == "gpu_user_annotation" {
+				if err := gpu.event(e, i, name); err != nil {
+					return err
+				}
+			}
 		}
+		_, err := dec.Token() // the closing ]
+		return err
+	}
+	switch tok {
+	case json.Delim('['):
+		if err := events(); err != nil {
+			return err
+		}
+	case json.Delim('{'):
+		for dec.More() {
+			key, err := dec.Token()
+			if err != nil {
+				return notTrace(err)
+			}
+			if key != "traceEvents" {
+				var skip json.RawMessage
+				if err := dec.Decode(&skip); err != nil {
+					return notTrace(err)
+				}
+				continue
+			}
+			if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+				return notTrace(fmt.Errorf("traceEvents is not an array"))
+			}
+			if err := events(); err != nil {
+				return err
+			}
+		}
+	default:
+		return notTrace(fmt.Errorf("it starts with %v", tok))
+	}
+	chosen := all
+	if len(gpu.count) > 0 {
+		chosen = gpu
+	}
+	if len(chosen.count) == 0 {
+		return fmt.Errorf("cost: %s: no regions named PP:<stage><F|B|I|W|SEND_F|SEND_B><microbatch> (as torch.distributed.pipelining annotates its actions) or <stage><kind><microbatch> (pipelab's traces)", name)
+	}
+	p.merge(chosen)
+	return nil
+}
+
+// event adds event i if it is a complete event of a region ReadProfile
+// reads.
+func (p *profileSums) event(e traceRecord, i int, name string) error {
+	m := ProfileRegion.FindStringSubmatch(e.Name)
+	if m == nil || e.Phase != "X" {
+		return nil
+	}
+	if e.Dur == nil || *e.Dur < 0 {
+		return fmt.Errorf("cost: %s: traceEvents[%d] (%s): an X event needs a non-negative dur", name, i, e.Name)
+	}
+	stage, err := strconv.Atoi(m[1])
+	if err != nil || stage > 1<<16 {
+		return fmt.Errorf("cost: %s: traceEvents[%d] (%s): stage %s out of range", name, i, e.Name, m[1])
 	}
 	if p.sum == nil {
 		p.sum, p.count = map[regionKey]float64{}, map[regionKey]int{}
 	}
-	found := 0
-	for i, e := range tf.TraceEvents {
-		m := ProfileRegion.FindStringSubmatch(e.Name)
-		if m == nil || e.Phase != "X" || gpu && e.Cat != "gpu_user_annotation" {
-			continue
-		}
-		if e.Dur == nil || *e.Dur < 0 {
-			return fmt.Errorf("cost: %s: traceEvents[%d] (%s): an X event needs a non-negative dur", name, i, e.Name)
-		}
-		stage, err := strconv.Atoi(m[1])
-		if err != nil || stage > 1<<16 {
-			return fmt.Errorf("cost: %s: traceEvents[%d] (%s): stage %s out of range", name, i, e.Name, m[1])
-		}
-		k := regionKey{stage, m[2]}
-		p.sum[k] += *e.Dur / 1e6
-		p.count[k]++
-		found++
-	}
-	if found == 0 {
-		return fmt.Errorf("cost: %s: no regions named PP:<stage><F|B|I|W|SEND_F|SEND_B><microbatch> (as torch.distributed.pipelining annotates its actions) or <stage><kind><microbatch> (pipelab's traces)", name)
-	}
+	k := regionKey{stage, m[2]}
+	p.sum[k] += *e.Dur / 1e6
+	p.count[k]++
 	return nil
+}
+
+// merge adds q's regions to p's.
+func (p *profileSums) merge(q profileSums) {
+	if p.sum == nil {
+		p.sum, p.count = map[regionKey]float64{}, map[regionKey]int{}
+	}
+	for k, n := range q.count {
+		p.sum[k] += q.sum[k]
+		p.count[k] += n
+	}
 }
 
 func (p *profileSums) mean(stage int, kind string) (float64, bool) {
