@@ -25,3 +25,8 @@ fuzz:
 
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab
+
+# The timing model beside published measurements: the tables of docs/validation.md.
+.PHONY: validate
+validate:
+	$(GO) run ./cmd/pipelab validate

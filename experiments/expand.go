@@ -222,7 +222,7 @@ func (c CostSpec) label() string {
 	if c.Model != "gpu" {
 		return c.Model
 	}
-	label := fmt.Sprintf("gpu/%s/%s/%s/b%d/s%d", c.Preset, c.GPU, c.Link, c.Microbatch, c.Sequence)
+	label := fmt.Sprintf("gpu/%s/%s/b%d/s%d", c.modelLabel(), c.deviceLabel("/"), c.Microbatch, c.Sequence)
 	if c.FlashAttention {
 		label += "/flash" // only then, so that other runs keep their ids
 	}

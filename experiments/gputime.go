@@ -21,26 +21,39 @@ func gpuModel(c CostSpec, stages int) (*cost.GPUModel, error) {
 	}
 	gm, err := cost.NewGPUModel(cfg, stages)
 	if err != nil {
-		return nil, fmt.Errorf("experiments: %d stages of %s: %w", stages, c.Preset, err)
+		return nil, fmt.Errorf("experiments: %d stages of %s: %w", stages, c.modelLabel(), err)
 	}
 	return gm, nil
 }
 
-// gpuConfig looks up the presets c names.
+// gpuConfig looks up the presets c names, reading the model from its
+// model_config when it has one.
 func gpuConfig(c CostSpec) (cost.GPUConfig, error) {
-	m, err := cost.LookupNetwork(c.Preset)
+	var m cost.Network
+	var err error
+	if c.ModelConfig != "" {
+		m, err = cost.ReadHFConfig(c.configPath())
+	} else {
+		m, err = cost.LookupNetwork(c.Preset)
+	}
 	if err != nil {
 		return cost.GPUConfig{}, err
 	}
-	g, err := cost.LookupGPU(c.GPU)
-	if err != nil {
+	cfg := cost.GPUConfig{Network: m, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}
+	if c.Hardware != "" {
+		h, err := cost.ReadHardware(c.hardwareFile())
+		if err != nil {
+			return cost.GPUConfig{}, err
+		}
+		return h.Apply(cfg), nil
+	}
+	if cfg.GPU, err = cost.LookupGPU(c.GPU); err != nil {
 		return cost.GPUConfig{}, err
 	}
-	l, err := cost.LookupLink(c.Link)
-	if err != nil {
+	if cfg.Link, err = cost.LookupLink(c.Link); err != nil {
 		return cost.GPUConfig{}, err
 	}
-	return cost.GPUConfig{Network: m, GPU: g, Link: l, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}, nil
+	return cfg, nil
 }
 
 // AveragingTime is what one LocalSGD averaging costs under the GPU model:

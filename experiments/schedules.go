@@ -81,7 +81,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 func scheduleID(c CostSpec, ranks, microbatches int, family, level string) string {
 	timing := "unit"
 	if c.Model == "gpu" {
-		timing = fmt.Sprintf("gpu-%s-%s-%s", c.Preset, c.GPU, c.Link)
+		timing = fmt.Sprintf("gpu-%s-%s", c.modelLabel(), c.deviceLabel("-"))
 		if c.FlashAttention {
 			timing += "-flash"
 		}

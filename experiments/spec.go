@@ -147,10 +147,20 @@ type CostSpec struct {
 	// Model is unit (every op one step) or gpu.
 	Model string `yaml:"model"`
 	// Preset, GPU and Link name the GPU model's model, device and link
-	// presets (pipeline/sim).
+	// presets (pipeline/cost).
 	Preset string `yaml:"preset"`
 	GPU    string `yaml:"gpu"`
 	Link   string `yaml:"link"`
+	// ModelConfig is a HuggingFace config.json to build the model from
+	// instead of Preset (cost.ReadHFConfig); a relative path is taken from
+	// the spec file's directory.
+	ModelConfig string `yaml:"model_config"`
+	// Hardware is a hardware file (cost.ReadHardware) to take the GPU and
+	// the links from instead of GPU and Link, a relative path likewise.
+	Hardware string `yaml:"hardware"`
+	// modelConfigPath and hardwarePath are ModelConfig and Hardware as the
+	// spec's reader resolved them.
+	modelConfigPath, hardwarePath string
 	// Microbatch and Sequence size one microbatch of the timed model:
 	// samples and tokens per sample (defaults 1 and 2048).
 	Microbatch int `yaml:"microbatch"`
@@ -205,6 +215,7 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 		}
 		return nil, yamlError(file, err)
 	}
+	s.Cost.resolve(file)
 	if err := s.validate(&root); err != nil {
 		if se, ok := err.(*SpecError); ok {
 			se.File = file

@@ -376,32 +376,51 @@ func (m *MethodSpec) validate(v validator, i int) error {
 
 func (c *CostSpec) validate(v validator) error {
 	if c.Model == "unit" {
-		if c.Preset != "" || c.GPU != "" || c.Link != "" || c.Microbatch != 0 || c.Sequence != 0 || c.FlashAttention {
-			return v.fail("preset, gpu, link, microbatch, sequence and flash_attention need model: gpu", "cost")
+		if c.Preset != "" || c.ModelConfig != "" || c.GPU != "" || c.Link != "" || c.Hardware != "" || c.Microbatch != 0 || c.Sequence != 0 || c.FlashAttention {
+			return v.fail("preset, model_config, gpu, link, hardware, microbatch, sequence and flash_attention need model: gpu", "cost")
 		}
 		return nil
+	}
+	if c.ModelConfig != "" {
+		if c.Preset != "" {
+			return v.fail("preset and model_config exclude each other", "cost", "model_config")
+		}
+		if _, err := cost.ReadHFConfig(c.configPath()); err != nil {
+			return v.fail(err.Error(), "cost", "model_config")
+		}
 	}
 	def := func(p *string, d string) {
 		if *p == "" {
 			*p = d
 		}
 	}
-	def(&c.Preset, DefaultGPU.Preset)
-	def(&c.GPU, DefaultGPU.GPU)
-	def(&c.Link, DefaultGPU.Link)
+	if c.ModelConfig == "" {
+		def(&c.Preset, DefaultGPU.Preset)
+	}
+	if c.Hardware != "" {
+		if c.GPU != "" || c.Link != "" {
+			return v.fail("hardware gives the GPU and the links: drop gpu and link", "cost", "hardware")
+		}
+		if _, err := cost.ReadHardware(c.hardwareFile()); err != nil {
+			return v.fail(err.Error(), "cost", "hardware")
+		}
+	} else {
+		def(&c.GPU, DefaultGPU.GPU)
+		def(&c.Link, DefaultGPU.Link)
+	}
 	if c.Microbatch == 0 {
 		c.Microbatch = DefaultGPU.Microbatch
 	}
 	if c.Sequence == 0 {
 		c.Sequence = DefaultGPU.Sequence
 	}
-	if _, err := cost.LookupNetwork(c.Preset); err != nil {
+	if _, err := cost.LookupNetwork(c.Preset); c.ModelConfig == "" && err != nil {
 		return v.fail(err.Error(), "cost", "preset")
 	}
-	if _, err := cost.LookupGPU(c.GPU); err != nil {
+	if _, err := cost.LookupGPU(c.GPU); c.Hardware == "" && err != nil {
 		return v.fail(err.Error(), "cost", "gpu")
 	}
-	if _, err := cost.LookupLink(c.Link); err != nil {
+	if _, err := cost.LookupLink(c.Link); c.Hardware == "" && err != nil {
 		return v.fail(err.Error(), "cost", "link")
 	}
 	if c.Microbatch < 1 || c.Sequence < 1 {

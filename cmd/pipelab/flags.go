@@ -183,50 +183,6 @@ func (s *shapeFlags) generate() (*pipeline.Table, error) {
 	return t, nil
 }
 
-// presetFlags choose the GPU timing model's presets and workload: --model,
-// --gpu, --link, --microbatch-size and --seq-len.
-type presetFlags struct {
-	model, gpu, link       string
-	microbatchSize, seqLen int
-	flash                  bool
-}
-
-// register declares the flags; modelHelp describes --model, and note ends
-// the help of the other four (" (with --model)" where the GPU model is one
-// cost model of several).
-func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
-	fs.StringVar(&p.model, "model", "", modelHelp)
-	fs.StringVar(&p.gpu, "gpu", "h100", "GPU preset"+note)
-	fs.StringVar(&p.link, "link", "ib-ndr", "link preset between ranks"+note)
-	fs.IntVar(&p.microbatchSize, "microbatch-size", 1, "samples per microbatch b"+note)
-	fs.IntVar(&p.seqLen, "seq-len", 2048, "sequence length s in tokens"+note)
-	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
-}
-
-func (p *presetFlags) check() error {
-	if p.microbatchSize < 1 || p.seqLen < 1 {
-		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", p.microbatchSize, p.seqLen)
-	}
-	return nil
-}
-
-// config looks the presets up, naming the flag of one that is unknown.
-func (p *presetFlags) config() (cost.GPUConfig, error) {
-	model, err := cost.LookupNetwork(p.model)
-	if err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--model: %w", err)
-	}
-	gpu, err := cost.LookupGPU(p.gpu)
-	if err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
-	}
-	link, err := cost.LookupLink(p.link)
-	if err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--link: %w", err)
-	}
-	return cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}, nil
-}
-
 // costFlags are the cost flags "simulate" and "compare" share.
 type costFlags struct {
 	cost                  string
@@ -236,6 +192,7 @@ type costFlags struct {
 	// GPU model (simulate --partition); nil cuts the model evenly.
 	partition []int
 	set       map[string]bool
+	measured  measuredFlags
 }
 
 func (c *costFlags) register(fs *flag.FlagSet) {
@@ -245,13 +202,16 @@ func (c *costFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&c.wgrad, "wgrad", 0, "weight-gradient time T_W")
 	fs.Float64Var(&c.comm, "comm", 0, "time of one transfer between ranks")
 	c.presets.register(fs, "model preset for the GPU timing model", " (with --model)")
+	c.measured.register(fs)
 }
 
-// kind says which cost model the flags ask for: "gpu", "explicit", "unit"
-// or "lockstep".
+// kind says which cost model the flags ask for: "gpu", "explicit",
+// "measured", "unit" or "lockstep".
 func (c *costFlags) kind() string {
 	switch {
-	case c.presets.model != "":
+	case c.measured.given():
+		return "measured"
+	case c.presets.given():
 		return "gpu"
 	case c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]:
 		return "explicit"
@@ -262,20 +222,25 @@ func (c *costFlags) kind() string {
 // check names the cost flag that is wrong.
 func (c *costFlags) check() error {
 	explicit := c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]
-	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["microbatch-size"] || c.set["seq-len"]
+	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["hardware"] || c.set["microbatch-size"] || c.set["seq-len"]
 	switch {
 	case c.cost != "unit" && c.cost != "lockstep":
 		return fmt.Errorf("--cost must be unit or lockstep, got %q", c.cost)
-	case c.set["cost"] && (explicit || c.presets.model != ""):
+	case c.set["cost"] && (explicit || c.presets.given()):
 		return fmt.Errorf("--cost %s cannot be combined with explicit (--fwd ...) or GPU (--model) costs", c.cost)
-	case explicit && c.presets.model != "":
+	case explicit && c.presets.given():
 		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
-	case gpuOnly && c.presets.model == "":
-		return fmt.Errorf("--gpu, --link, --microbatch-size and --seq-len need --model")
+	case gpuOnly && !c.presets.given():
+		return fmt.Errorf("--gpu, --link, --hardware, --microbatch-size and --seq-len need --model")
 	case explicit && (c.fwd <= 0 || c.bwd <= 0):
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
 	case c.wgrad < 0 || c.comm < 0:
 		return fmt.Errorf("--wgrad and --comm must not be negative, got %g and %g", c.wgrad, c.comm)
+	case c.measured.given() && (c.set["cost"] || explicit || c.presets.given()):
+		return fmt.Errorf("measured costs (--costs, --profile) exclude --cost, explicit (--fwd ...) and GPU (--model) costs")
+	}
+	if c.measured.given() {
+		return c.measured.check()
 	}
 	return c.presets.check()
 }
@@ -296,6 +261,8 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	switch c.kind() {
 	case "unit":
 		return pricing{cost: cost.Unit{}, share: unitShare(t), name: "unit"}, nil
+	case "measured":
+		return c.measured.pricingFor(t)
 	case "explicit":
 		share := cost.Stage{TF: c.fwd, TB: c.bwd, TW: c.wgrad}
 		return pricing{cost: cost.ForRankShare(t, share, c.comm), share: share,
@@ -325,7 +292,7 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 		share.TW += sc.TW / float64(t.Ranks())
 	}
 	return pricing{cost: gm, memory: gm, sizer: gm, share: share,
-		name: fmt.Sprintf("GPU model (%s on %s over %s, b=%d, s=%d%s; seconds)", c.presets.model, c.presets.gpu, c.presets.link, c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
+		name: fmt.Sprintf("GPU model (%s on %s, b=%d, s=%d%s; seconds)", c.presets.modelName(), hardwareName(cfg), c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
 }
 
 // unit names the time unit of the flags' cost model, for axis labels.

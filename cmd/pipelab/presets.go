@@ -21,7 +21,9 @@ Lists the presets that --gpu, --link and --model accept: GPUs (dense bf16
 peak and memory, from the vendors' datasheets), links (latency and bandwidth
 per direction) and models (their layers in pipeline order, with the sizes
 from the papers and model cards named as sources). docs/presets.md explains
-where each number comes from.`
+where each number comes from. --format yaml prints the GPUs and links as the
+entries a --hardware file takes under gpu: and link: (SI units), to copy
+into a file of one's own.`
 
 type presetGPU struct {
 	Name        string  `json:"name"`
@@ -68,14 +70,21 @@ type presetList struct {
 }
 
 func runPresets(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("presets", "[--format text|json]", presetsDescription, stderr)
+	fs := newFlags("presets", "[--format text|json|yaml]", presetsDescription, stderr)
 	var output outputFlag
-	output.register(fs)
+	fs.StringVar(&output.format, "format", "text", "output format: text, json, or yaml (GPUs and links as hardware-file entries)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := firstError(noArguments(fs.Args()), output.check()); err != nil {
+	var formatErr error
+	if f := output.format; f != "text" && f != "json" && f != "yaml" {
+		formatErr = fmt.Errorf("--format must be text, json or yaml, got %q", f)
+	}
+	if err := firstError(noArguments(fs.Args()), formatErr); err != nil {
 		return flagProblem(fs, stderr, "presets", err)
+	}
+	if output.format == "yaml" {
+		return cost.WriteHardwarePresets(stdout)
 	}
 	list := listPresets()
 	return output.write(stdout, list, func() error { return writePresetsText(stdout, list) })

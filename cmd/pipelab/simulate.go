@@ -28,7 +28,8 @@ compute_only or with SEND/RECV (which are then timed as written).
 Costs: --cost unit (every compute action one step, transfers free), --cost
 lockstep (PyTorch's unit-time lockstep check of the lowered table, read as a
 grid), explicit times (--fwd, --bwd, --wgrad, --comm), or the GPU timing
-model (--model, --gpu, --link; "pipelab presets" lists them). Explicit and
+model (--model, --gpu, --link; "pipelab presets" lists them; --model-config
+reads the model from a HuggingFace config.json instead). Explicit and
 GPU times are those of one rank's share of the model: a family with V chunks
 per rank spends T/V per chunk, while Chimera's two stages per rank are
 replicas of one share and each costs T; --comm is per transfer.
@@ -41,6 +42,10 @@ With the table hint a rank first waits for its row's next action as long
 as the fixed order would (--patience plan, the default), so that without
 variability ready and fixed agree; --patience none runs the best-ranked
 ready action at once, as the RRFP runtime does.
+Each rank's idle time is split into bubble (nothing it could run) and comm
+wait (an input produced but still in flight); the text says which is which
+under the rank table, and docs/validation.md shows both on published
+configurations.
 --jitter, --comm-jitter and --straggler add seeded variability; with
 --iterations K the makespan's mean and spread over K iterations are
 reported too. --trace writes a Chrome trace, --gantt a PNG or SVG chart.`
@@ -104,9 +109,11 @@ type simulateReport struct {
 }
 
 type rankReport struct {
-	Rank            int     `json:"rank"`
-	Busy            float64 `json:"busy"`
+	Rank int     `json:"rank"`
+	Busy float64 `json:"busy"`
+	// Idle is Bubble + CommWait (idleSplitNote).
 	Idle            float64 `json:"idle"`
+	Bubble          float64 `json:"bubble"`
 	CommWait        float64 `json:"comm_wait"`
 	PeakActivations int     `json:"peak_activations"`
 	PeakMemoryBytes float64 `json:"peak_memory_bytes"`
@@ -151,6 +158,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	t, err := f.table()
 	if err != nil {
 		return err
+	}
+	if err := f.costs.measured.fits(t); err != nil {
+		return flagProblem(fs, stderr, "simulate", err)
 	}
 	rep, tl, err := f.simulate(t, opt)
 	if err != nil {
@@ -319,7 +329,7 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 	vol := sim.Communication(tl, pr.sizer)
 	rep.Messages, rep.CommBytes = vol.Messages, vol.Bytes
 	for _, st := range sim.RankStats(tl, pr.memory) {
-		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, CommWait: st.CommWait,
+		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, Bubble: max(st.Idle-st.CommWait, 0), CommWait: st.CommWait,
 			PeakActivations: st.PeakActivations, PeakMemoryBytes: st.PeakMemoryBytes})
 	}
 	return rep, tl, nil
@@ -367,13 +377,24 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 	if rep.CommBytes > 0 {
 		fmt.Fprintf(&b, " (%.4g bytes)", rep.CommBytes)
 	}
-	b.WriteString("\n\nrank        busy        idle   comm wait  peak act  peak memory\n")
+	b.WriteString("\n\nrank        busy        idle      bubble   comm wait  peak act  peak memory\n")
 	for _, r := range rep.Ranks {
-		fmt.Fprintf(&b, "%4d  %10.6g  %10.6g  %10.6g  %8d  %11s\n", r.Rank, r.Busy, r.Idle, r.CommWait, r.PeakActivations, gib(r.PeakMemoryBytes))
+		fmt.Fprintf(&b, "%4d  %10.6g  %10.6g  %10.6g  %10.6g  %8d  %11s\n", r.Rank, r.Busy, r.Idle, r.Bubble, r.CommWait, r.PeakActivations, gib(r.PeakMemoryBytes))
 	}
+	b.WriteString(idleSplitNote)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// idleSplitNote says, under the rank table, which part of the idle time is
+// which (sim.RankStat.CommWait).
+const idleSplitNote = `
+idle = bubble + comm wait. comm wait: idle time spent waiting for a transfer,
+after the input's producer had finished and before the input arrived (zero
+when transfers are free). bubble: the rest of the idle time, when the
+schedule left the rank nothing it could run (warm-up, cool-down, waiting
+for a producer's compute).
+`
 
 // gib formats bytes in GiB, or "-" for none.
 func gib(bytes float64) string {

@@ -37,7 +37,12 @@ split); --gantt and
 --baseline-gantt draw the two timelines (PNG or SVG by extension). Without
 --microbatches the tuner tries P, 2P and 4P: time per sample falls as the
 count grows, so it picks the largest that fits. "pipelab presets" lists the
-models, GPUs and links.`
+models, GPUs and links; --model-config and --hardware take a HuggingFace
+config.json and a hardware file instead.
+
+With --costs or --profile (measured per-stage times) the stages are fixed:
+the tuner chooses the schedule and the microbatch count among the families
+whose tables have the measured number of stages, with no memory model.`
 
 // tuneReport is what "pipelab tune" prints as JSON. Times are seconds,
 // memory bytes.
@@ -74,24 +79,29 @@ type tuneFlags struct {
 	schedules                 string
 	out, gantt, baselineGantt string
 	output                    outputFlag
+	measured                  measuredFlags
 }
 
 func runTune(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tune", "--model M --gpu G --link L --stages P [--microbatches M] [--memory GIB] [--out FILE.csv] [--format text|json]",
+	fs := newFlags("tune", "(--model M | --model-config FILE.json) --gpu G --link L --stages P [--microbatches M] [--memory GIB] [--out FILE.csv] [--format text|json]",
 		tuneDescription, stderr)
 	var f tuneFlags
 	f.presets.register(fs, "model preset (pipelab presets lists them)", "")
 	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
 	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
-	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: %g)", cost.DefaultEfficiency))
+	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: the hardware file's, or %g)", cost.DefaultEfficiency))
 	fs.StringVar(&f.schedules, "schedules", "", "comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
 	f.output.register(fs)
+	f.measured.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.measured.given() {
+		return f.runMeasured(fs, stdout, stderr)
 	}
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "tune", err)
@@ -117,8 +127,8 @@ func (f tuneFlags) check(rest []string) error {
 		return err
 	}
 	switch {
-	case f.presets.model == "":
-		return errors.New("--model is required")
+	case !f.presets.given():
+		return errors.New("--model is required (or --model-config)")
 	case f.stages < 1:
 		return atLeast("stages", f.stages, 1)
 	case f.microbatches < 0:
@@ -148,7 +158,9 @@ func (f tuneFlags) problem() (tune.Problem, error) {
 	if err != nil {
 		return tune.Problem{}, err
 	}
-	cfg.Efficiency = f.efficiency
+	if f.efficiency != 0 { // else the hardware file's, or the default
+		cfg.Efficiency = f.efficiency
+	}
 	p := tune.Problem{Config: cfg, Ranks: f.stages, MemoryBytes: f.memoryGiB * (1 << 30)}
 	if f.microbatches > 0 {
 		p.Microbatches = []int{f.microbatches}
@@ -213,7 +225,7 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	}
 	b, base := res.Best, res.Baseline
 	return tuneReport{
-		Model: f.presets.model, GPU: f.presets.gpu, Link: f.presets.link, Stages: f.stages, MemoryLimit: limit,
+		Model: f.presets.modelName(), GPU: p.Config.GPU.Name, Link: p.Config.Link.Name, Stages: f.stages, MemoryLimit: limit,
 		Schedule: b.Schedule.Family, Chunks: chunks(b.Table), Placement: b.Placement,
 		Microbatches: b.Microbatches, Partition: b.Partition,
 		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,

@@ -6,14 +6,16 @@ package cost
 // it makes that all-reduce free.
 type GradientSync interface {
 	// AllReduce returns how long all-reducing the weight gradients of
-	// stage s among n replicas of its model part takes.
-	AllReduce(s, n int) float64
+	// stage s among the replicas of its model part, on the given ranks,
+	// takes.
+	AllReduce(s int, ranks []int) float64
 }
 
-// AllReduce prices a ring all-reduce of stage s's bf16 gradients among n
-// ranks over the model's link (RingAllReduce).
-func (g *GPUModel) AllReduce(s, n int) float64 {
-	return RingAllReduce(g.Params(s)*GradientBytesPerParam, n, g.config.Link)
+// AllReduce prices a ring all-reduce of stage s's bf16 gradients among the
+// ranks, in the order given, over the links that join neighbours of the
+// ring (RingAllReduceOver).
+func (g *GPUModel) AllReduce(s int, ranks []int) float64 {
+	return RingAllReduceOver(g.Params(s)*GradientBytesPerParam, ranks, g.config.LinkBetween)
 }
 
 // RingAllReduce returns how long a ring all-reduce of the given bytes
@@ -32,5 +34,24 @@ func RingAllReduce(bytes float64, n int, link Link) float64 {
 	return 2*(r-1)/r*bytes/link.Bandwidth + 2*(r-1)*link.Latency
 }
 
+// RingAllReduceOver is RingAllReduce on a ring of the given ranks whose
+// neighbours (ranks[i], ranks[i+1 mod n]) may be joined by different links
+// (linkOf): the ring moves in lockstep, so each of its 2(n-1) steps takes
+// the slowest hop's time, the smallest bandwidth and the largest latency
+// of the ring. On one link it is RingAllReduce.
+func RingAllReduceOver(bytes float64, ranks []int, linkOf func(from, to int) Link) float64 {
+	n := len(ranks)
+	if n < 2 {
+		return 0
+	}
+	slowest := linkOf(ranks[0], ranks[1%n])
+	for i := range ranks {
+		l := linkOf(ranks[i], ranks[(i+1)%n])
+		slowest.Bandwidth = min(slowest.Bandwidth, l.Bandwidth)
+		slowest.Latency = max(slowest.Latency, l.Latency)
+	}
+	return RingAllReduce(bytes, n, slowest)
+}
+
 // AllReduce prices the all-reduce of the part stage s runs.
-func (m replicated) AllReduce(s, n int) float64 { return m.g.AllReduce(m.stage(s), n) }
+func (m replicated) AllReduce(s int, ranks []int) float64 { return m.g.AllReduce(m.stage(s), ranks) }

@@ -7,6 +7,9 @@
 // dense, mixture-of-experts and vision-language transformers, with
 // FlashAttention as an option), a GPU and a Link, with its presets and the
 // pricing of tables whose stages replicate model parts (ModelParts,
-// GPUForTable). It knows tables, not time: the simulator in pipeline/sim
-// takes a Model.
+// GPUForTable). Its inputs come from presets, HuggingFace config.json files
+// (ReadHFConfig), hardware files (ReadHardware: a GPU, and the links within
+// and between nodes), and measurements (Measured, from a costs CSV or a
+// PyTorch profiler trace: ReadCostsCSV, ReadProfile). It knows tables, not
+// time: the simulator in pipeline/sim takes a Model.
 package cost

@@ -2,6 +2,8 @@ package cost_test
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
@@ -57,4 +59,82 @@ func ExampleLookupNetwork() {
 	// vision-embedding, 24×vision-encoder, projector, embedding, 32×decoder, head
 	// 60 layers, 7.06B parameters
 	// cost: unknown model preset "gpt-5" (known: gpt-1.3b, llama-7b, llama-13b, llama-70b, vlm-7b, deepseek-moe-16b)
+}
+
+func ExampleReadHFConfig() {
+	n, err := cost.ReadHFConfig(filepath.Join("testdata", "hf", "mixtral-8x7b-v0.1.json"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(n.Describe())
+	fmt.Printf("%.2fB parameters\n", n.Params()/1e9)
+	_, err = cost.ParseHFConfig([]byte(`{"model_type": "t5"}`), "t5/config.json")
+	fmt.Println(err)
+	// Output:
+	// embedding, 32×moe, head
+	// 46.70B parameters
+	// cost: t5/config.json: field "model_type": architecture "t5" is not supported (known: llama, mistral, qwen2, gpt2, gpt_neox, mixtral, deepseek)
+}
+
+func ExampleParseHardware() {
+	file := `gpu: {name: a100-40g, peak_flops: 312e12, efficiency: 0.45, memory_bytes: 40e9}
+link: {name: nvlink3, latency: 3e-6, bandwidth: 300e9}
+ranks_per_node: 8
+inter_node_link: {name: roce, latency: 8e-6, bandwidth: 25e9}
+`
+	h, err := cost.ParseHardware([]byte(file), "cluster.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg := h.Apply(cost.GPUConfig{})
+	fmt.Println(cfg.LinkBetween(6, 7).Name, cfg.LinkBetween(7, 8).Name, cfg.Throughput()/1e12)
+	_, err = cost.ParseHardware([]byte("gpu: {name: g, peak_flops: -1, memory_bytes: 4e10}\n"), "bad.yaml")
+	fmt.Println(err)
+	// Output:
+	// nvlink3 roce 140.4
+	// cost: bad.yaml:1: gpu.peak_flops: must be positive, got -1
+}
+
+func ExampleParseCostsCSV() {
+	file := "stage,fwd_ms,bwd_ms,wgrad_ms,comm_ms\n0,18.5,18.1,9.3,0.6\n1,18.5,18.1,9.3,\n"
+	m, err := cost.ParseCostsCSV([]byte(file), "costs.csv")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tab, _ := pipeline.Generate("1f1b", pipeline.Shape{Ranks: 2, Microbatches: 2})
+	e, _ := m.ForTable(tab)
+	fmt.Printf("B on stage 1: %.1f ms, a message: %.1f ms\n", 1e3*e.Compute(pipeline.B(1, 0)), 1e3*e.Transfer(pipeline.Act(pipeline.SendF, 0, 0), 0, 1))
+	// Output:
+	// B on stage 1: 27.4 ms, a message: 0.6 ms
+}
+
+func ExampleReadProfile() {
+	m, err := cost.ReadProfile(filepath.Join("testdata", "profile", "rank0.json"), filepath.Join("testdata", "profile", "rank1.json"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for s, st := range m.Stages {
+		fmt.Printf("stage %d: F %.2f ms, B %.2f ms, W %.2f ms\n", s, 1e3*st.TF, 1e3*st.TB, 1e3*st.TW)
+	}
+	fmt.Printf("transfer: %.2f ms\n", 1e3*m.Comm[0])
+	// Output:
+	// stage 0: F 1.50 ms, B 1.45 ms, W 0.90 ms
+	// stage 1: F 1.50 ms, B 1.45 ms, W 0.90 ms
+	// transfer: 0.11 ms
+}
+
+func ExampleWriteHardwarePresets() {
+	var b strings.Builder
+	if err := cost.WriteHardwarePresets(&b); err != nil {
+		fmt.Println(err)
+		return
+	}
+	gpus, links, err := cost.ParseHardwarePresets([]byte(b.String()), "presets.yaml")
+	fmt.Println(len(gpus), len(links), gpus[0].Name, links[0].Name, err)
+	// Output:
+	// 3 3 a100 nvlink <nil>
 }

@@ -19,6 +19,9 @@ type Explicit struct {
 	// Stages overrides the times of stage s when s < len(Stages); later
 	// stages take TF, TB and TW.
 	Stages []Stage
+	// Comms overrides Comm for the messages between stages s and s+1
+	// (the activation forward, the gradient back) when s < len(Comms).
+	Comms []float64
 }
 
 // stage returns the times of stage s.
@@ -55,10 +58,14 @@ func stageComputeTime(a pipeline.Action, stage func(int) Stage) float64 {
 	return 0
 }
 
-// Transfer returns Comm between different ranks and 0 on one rank.
-func (e Explicit) Transfer(_ pipeline.Action, from, to int) float64 {
+// Transfer returns the time of the boundary a's message crosses (Comms,
+// else Comm) between different ranks and 0 on one rank.
+func (e Explicit) Transfer(a pipeline.Action, from, to int) float64 {
 	if from == to {
 		return 0
+	}
+	if b, ok := boundary(a); ok && b < len(e.Comms) {
+		return e.Comms[b]
 	}
 	return e.Comm
 }

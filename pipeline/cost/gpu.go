@@ -23,14 +23,20 @@ const (
 )
 
 // GPUConfig is what a GPU timing model is built from: a model, the GPU
-// every rank has, the link between ranks, and the microbatch (b samples of
+// every rank has, the links between ranks, and the microbatch (b samples of
 // s tokens).
 type GPUConfig struct {
-	Network    Network
-	GPU        GPU
-	Link       Link
-	Microbatch int
-	Sequence   int
+	Network Network
+	GPU     GPU
+	// Link joins every two ranks, or, with RanksPerNode set, two ranks of
+	// one node.
+	Link Link
+	// RanksPerNode, when positive, groups the ranks into nodes (rank r on
+	// node r / RanksPerNode), and InterNode joins ranks of different nodes.
+	RanksPerNode int
+	InterNode    Link
+	Microbatch   int
+	Sequence     int
 	// Efficiency is the achieved share of the GPU's peak, in (0, 1]; zero
 	// means DefaultEfficiency.
 	Efficiency float64
@@ -60,6 +66,9 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 	}
 	if c.Link.Bandwidth <= 0 || c.Link.Latency < 0 {
 		return nil, fmt.Errorf("cost: link %q needs a positive bandwidth and a non-negative latency", c.Link.Name)
+	}
+	if c.RanksPerNode < 0 || c.RanksPerNode > 0 && (c.InterNode.Bandwidth <= 0 || c.InterNode.Latency < 0) {
+		return nil, fmt.Errorf("cost: %d ranks per node need an inter-node link with a positive bandwidth and a non-negative latency", c.RanksPerNode)
 	}
 	return c.Network.layers(c.Microbatch, c.Sequence, c.FlashAttention)
 }
@@ -205,7 +214,8 @@ func (g *GPUModel) Stage(s int) Stage {
 func (g *GPUModel) Compute(a pipeline.Action) float64 { return stageComputeTime(a, g.Stage) }
 
 // Transfer returns latency + bytes/bandwidth for the message a sends
-// between two ranks, 0 on one rank. Forward messages (SEND_F, RECV_F, or
+// between two ranks over the link that joins them (LinkBetween), 0 on one
+// rank. Forward messages (SEND_F, RECV_F, or
 // the forward itself when the table has no explicit comms) carry the
 // activation at the boundary after the sending stage, backward ones (SEND_B,
 // RECV_B, B, I) the gradient at the boundary before it: s·b·h elements of
@@ -214,30 +224,46 @@ func (g *GPUModel) Transfer(a pipeline.Action, from, to int) float64 {
 	if from == to {
 		return 0
 	}
-	return g.config.Link.Latency + g.MessageBytes(a)/g.config.Link.Bandwidth
+	l := g.config.LinkBetween(from, to)
+	return l.Latency + g.MessageBytes(a)/l.Bandwidth
+}
+
+// LinkBetween returns the link that joins ranks from and to: InterNode
+// when RanksPerNode puts them on different nodes, Link otherwise.
+func (c GPUConfig) LinkBetween(from, to int) Link {
+	if c.RanksPerNode > 0 && from/c.RanksPerNode != to/c.RanksPerNode {
+		return c.InterNode
+	}
+	return c.Link
 }
 
 // MessageBytes returns the bytes of the message a carries. PyTorch names
 // RECV_F by the receiving stage and RECV_B likewise, so both are mapped to
 // the boundary they cross.
 func (g *GPUModel) MessageBytes(a pipeline.Action) float64 {
-	var boundary int // the message crosses from stage boundary to boundary+1
+	b, ok := boundary(a)
+	if !ok || b >= len(g.stages)-1 {
+		return 0
+	}
+	return g.stages[b].output
+}
+
+// boundary returns b when the message a carries crosses from stage b to
+// b+1: forward messages (SEND_F, or the forward itself when the table has
+// no explicit comms) leave the sending stage, backward ones (SEND_B, B, I)
+// arrive at the stage before it, and PyTorch names RECV_F and RECV_B by the
+// receiving stage.
+func boundary(a pipeline.Action) (int, bool) {
+	var b int
 	switch a.Kind {
-	case pipeline.SendF, pipeline.Forward:
-		boundary = a.Stage
-	case pipeline.RecvF:
-		boundary = a.Stage - 1
-	case pipeline.SendB, pipeline.Backward, pipeline.BackwardInput:
-		boundary = a.Stage - 1
-	case pipeline.RecvB:
-		boundary = a.Stage
+	case pipeline.SendF, pipeline.Forward, pipeline.RecvB:
+		b = a.Stage
+	case pipeline.RecvF, pipeline.SendB, pipeline.Backward, pipeline.BackwardInput:
+		b = a.Stage - 1
 	default:
-		return 0
+		return 0, false
 	}
-	if boundary < 0 || boundary >= len(g.stages)-1 {
-		return 0
-	}
-	return g.stages[boundary].output
+	return b, b >= 0
 }
 
 // ActivationBytes returns what one microbatch's forward on stage s keeps

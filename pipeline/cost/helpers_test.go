@@ -1,6 +1,9 @@
 package cost
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // presetConfig is the GPU timing model of the named presets for
 // microbatches of one 2048-token sample.
@@ -20,3 +23,5 @@ func presetConfig(t *testing.T, model, gpu, link string) GPUConfig {
 	}
 	return GPUConfig{Network: m, GPU: g, Link: l, Microbatch: 1, Sequence: 2048}
 }
+
+func writeText(path, text string) error { return os.WriteFile(path, []byte(text), 0o644) }

@@ -72,6 +72,19 @@ type Block struct {
 	// In is the input width of a Projector, or the pixels per patch times
 	// channels (3p²) of a VisionEmbedding.
 	In int
+	// Positions is the length of an Embedding's learned position table
+	// (GPT-2); 0 for rotary or no positions.
+	Positions int
+	// Bias marks GPT-style layers: LayerNorms with a bias (2h parameters,
+	// not RMSNorm's h) and a bias on every linear layer of a transformer
+	// layer. QKVBias puts biases on the query, key and value projections
+	// only (Qwen2). Both change parameters, not FLOPs.
+	Bias, QKVBias bool
+	// Tied marks a Head whose projection is the embedding's matrix
+	// (tie_word_embeddings): Network.Params counts it once, while the
+	// stage holding the head still holds, and prices, its copy, as
+	// Megatron-LM keeps one on the last stage.
+	Tied bool
 }
 
 // Network is a network as the timing model sees it: its blocks in pipeline
@@ -137,11 +150,15 @@ func (m Network) layers(b, s int, flash bool) ([]Layer, error) {
 	return out, nil
 }
 
-// Params returns the model's parameter count.
+// Params returns the model's parameter count: each tied head's matrix,
+// which is the embedding's, is counted once.
 func (m Network) Params() float64 {
 	var p float64
 	for _, blk := range m.Blocks {
 		p += float64(blk.Count) * blk.params()
+		if blk.Kind == Head && blk.Tied {
+			p -= float64(blk.Count) * float64(blk.Vocab) * float64(blk.Hidden)
+		}
 	}
 	return p
 }
@@ -181,8 +198,14 @@ func (blk Block) validate() error {
 		if blk.Hidden < 1 || blk.Heads < 1 || blk.FFN < 1 || blk.Hidden%blk.Heads != 0 {
 			return fmt.Errorf("hidden %d, heads %d, ffn %d: need positive sizes, hidden a multiple of heads", blk.Hidden, blk.Heads, blk.FFN)
 		}
-		if blk.Kind == MoE && (blk.Experts < 1 || blk.Active < 1 || blk.Active > blk.Experts) {
-			return fmt.Errorf("experts %d, active %d: need 1 ≤ active ≤ experts", blk.Experts, blk.Active)
+		if blk.Kind == MoE && (blk.Experts < 1 || blk.Active < 1 || blk.Active > blk.Experts || blk.Shared < 0) {
+			return fmt.Errorf("experts %d, active %d, shared %d: need 1 ≤ active ≤ experts and shared ≥ 0", blk.Experts, blk.Active, blk.Shared)
+		}
+		if blk.Kind == MoE && blk.Bias {
+			return fmt.Errorf("an MoE layer takes no Bias (the GPT-style biases of dense layers)")
+		}
+		if blk.KVHeads < 0 || blk.KVHeads > 0 && blk.Heads%blk.KVHeads != 0 {
+			return fmt.Errorf("heads %d, kv heads %d: the key/value heads must divide the heads", blk.Heads, blk.KVHeads)
 		}
 	case VisionEmbedding, Projector:
 		if blk.Hidden < 1 || blk.In < 1 || blk.Tokens < 1 {
@@ -200,55 +223,6 @@ func (blk Block) tokens(s float64) float64 {
 		return float64(blk.Tokens)
 	}
 	return s
-}
-
-// kvWidth is the width of the keys (and of the values): KVHeads × head size.
-func (blk Block) kvWidth() float64 {
-	kv := blk.KVHeads
-	if kv == 0 {
-		kv = blk.Heads
-	}
-	return float64(kv * (blk.Hidden / blk.Heads))
-}
-
-func (blk Block) mlpMatrices() float64 {
-	if blk.Gated {
-		return 3
-	}
-	return 2
-}
-
-// attentionParams: Q and O are h×h, K and V are h×kv.
-func (blk Block) attentionParams() float64 {
-	h := float64(blk.Hidden)
-	return 2*h*h + 2*h*blk.kvWidth()
-}
-
-// mlpParams is one MLP of width FFN.
-func (blk Block) mlpParams() float64 {
-	return blk.mlpMatrices() * float64(blk.Hidden) * float64(blk.FFN)
-}
-
-// params counts weights; norms count h each, biases are left out (the
-// LLaMA family has none), so GPT and ViT counts are short by their biases.
-func (blk Block) params() float64 {
-	h := float64(blk.Hidden)
-	switch blk.Kind {
-	case Embedding:
-		return float64(blk.Vocab) * h
-	case Head:
-		return float64(blk.Vocab)*h + h
-	case Decoder, VisionEncoder:
-		return blk.attentionParams() + blk.mlpParams() + 2*h
-	case MoE:
-		experts := float64(blk.Experts + blk.Shared)
-		return blk.attentionParams() + experts*blk.mlpParams() + h*float64(blk.Experts) + 2*h
-	case VisionEmbedding:
-		return float64(blk.In)*h + float64(blk.Tokens)*h
-	case Projector:
-		return float64(blk.In)*h + h*h
-	}
-	return 0
 }
 
 // layer prices one layer of the block. For transformer layers (Zero Bubble

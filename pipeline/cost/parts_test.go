@@ -46,8 +46,8 @@ func TestGPUForTablePartition(t *testing.T) {
 		if priced.MessageBytes(f) != plain.MessageBytes(pipeline.F(q, 0)) {
 			t.Errorf("stage %d: message %g bytes, want part %d's %g", s, priced.MessageBytes(f), q, plain.MessageBytes(pipeline.F(q, 0)))
 		}
-		if sync.AllReduce(s, 2) != plain.AllReduce(q, 2) {
-			t.Errorf("stage %d: all-reduce %g, want part %d's %g", s, sync.AllReduce(s, 2), q, plain.AllReduce(q, 2))
+		if sync.AllReduce(s, []int{0, 1}) != plain.AllReduce(q, []int{0, 1}) {
+			t.Errorf("stage %d: all-reduce %g, want part %d's %g", s, sync.AllReduce(s, []int{0, 1}), q, plain.AllReduce(q, []int{0, 1}))
 		}
 	}
 

@@ -54,7 +54,11 @@ func (s *simulator) syncGradients(model cost.Model) []Event {
 		if start < 0 {
 			continue
 		}
-		end := start + sync.AllReduce(group[0], len(group))
+		ranks := make([]int, len(group))
+		for i, st := range group {
+			ranks[i] = s.t.Placement[st]
+		}
+		end := start + sync.AllReduce(group[0], ranks)
 		for _, st := range group {
 			a := pipeline.Action{Kind: pipeline.ReduceGrad, Stage: st, Microbatch: pipeline.NoMicrobatch}
 			events = append(events, Event{Rank: s.t.Placement[st], Index: -1, Action: a, Start: start, End: end})

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"pipelab/pipeline/cost"
+)
+
+// presetFlags choose the GPU timing model's presets and workload: --model
+// (or --model-config), --gpu and --link (or --hardware), --microbatch-size
+// and --seq-len.
+type presetFlags struct {
+	model, modelConfig     string
+	gpu, link, hardware    string
+	microbatchSize, seqLen int
+	flash                  bool
+	fs                     *flag.FlagSet
+	// fromConfig and fromHardware are what check read from --model-config
+	// and --hardware.
+	fromConfig   cost.Network
+	fromHardware cost.Hardware
+}
+
+// register declares the flags; modelHelp describes --model, and note ends
+// the help of the other four (" (with --model)" where the GPU model is one
+// cost model of several).
+func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
+	fs.StringVar(&p.model, "model", "", modelHelp)
+	fs.StringVar(&p.modelConfig, "model-config", "", "a HuggingFace config.json to build the model from, instead of --model")
+	fs.StringVar(&p.gpu, "gpu", "h100", "GPU preset"+note)
+	fs.StringVar(&p.link, "link", "ib-ndr", "link preset between ranks"+note)
+	fs.StringVar(&p.hardware, "hardware", "", "a hardware file (YAML: gpu, link, ranks_per_node, inter_node_link) instead of --gpu and --link"+note)
+	fs.IntVar(&p.microbatchSize, "microbatch-size", 1, "samples per microbatch b"+note)
+	fs.IntVar(&p.seqLen, "seq-len", 2048, "sequence length s in tokens"+note)
+	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
+	p.fs = fs
+}
+
+// given reports whether a model is named, by preset or by config file.
+func (p *presetFlags) given() bool { return p.model != "" || p.modelConfig != "" }
+
+// modelName is the preset's name or the config file's path.
+func (p *presetFlags) modelName() string {
+	if p.modelConfig != "" {
+		return p.modelConfig
+	}
+	return p.model
+}
+
+func (p *presetFlags) check() error {
+	if p.model != "" && p.modelConfig != "" {
+		return fmt.Errorf("--model and --model-config exclude each other")
+	}
+	if p.modelConfig != "" {
+		var err error
+		if p.fromConfig, err = cost.ReadHFConfig(p.modelConfig); err != nil {
+			return fmt.Errorf("--model-config: %w", err)
+		}
+	}
+	if p.hardware != "" {
+		if set := setFlags(p.fs); set["gpu"] || set["link"] {
+			return fmt.Errorf("--hardware gives the GPU and the links: drop --gpu and --link")
+		}
+		var err error
+		if p.fromHardware, err = cost.ReadHardware(p.hardware); err != nil {
+			return fmt.Errorf("--hardware: %w", err)
+		}
+	}
+	if p.microbatchSize < 1 || p.seqLen < 1 {
+		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", p.microbatchSize, p.seqLen)
+	}
+	return nil
+}
+
+// config looks the presets up, naming the flag of one that is unknown, and
+// takes the network check read from --model-config.
+func (p *presetFlags) config() (cost.GPUConfig, error) {
+	model := p.fromConfig
+	var err error
+	switch {
+	case p.modelConfig == "":
+		if model, err = cost.LookupNetwork(p.model); err != nil {
+			return cost.GPUConfig{}, fmt.Errorf("--model: %w", err)
+		}
+	case model.Blocks == nil: // checked on a copy
+		if model, err = cost.ReadHFConfig(p.modelConfig); err != nil {
+			return cost.GPUConfig{}, fmt.Errorf("--model-config: %w", err)
+		}
+	}
+	cfg := cost.GPUConfig{Network: model, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}
+	if p.hardware != "" {
+		h := p.fromHardware
+		if h.GPU.Name == "" { // checked on a copy
+			if h, err = cost.ReadHardware(p.hardware); err != nil {
+				return cost.GPUConfig{}, fmt.Errorf("--hardware: %w", err)
+			}
+		}
+		return h.Apply(cfg), nil
+	}
+	if cfg.GPU, err = cost.LookupGPU(p.gpu); err != nil {
+		return cost.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
+	}
+	if cfg.Link, err = cost.LookupLink(p.link); err != nil {
+		return cost.GPUConfig{}, fmt.Errorf("--link: %w", err)
+	}
+	return cfg, nil
+}
+
+// hardwareName says which GPU and links the model runs on: the presets'
+// names, or the hardware file's GPU and links.
+func hardwareName(cfg cost.GPUConfig) string {
+	s := fmt.Sprintf("%s over %s", cfg.GPU.Name, cfg.Link.Name)
+	if cfg.RanksPerNode > 0 {
+		s += fmt.Sprintf(" within nodes of %d ranks, %s between them", cfg.RanksPerNode, cfg.InterNode.Name)
+	}
+	return s
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"pipelab/pipeline/tune"
+)
+
+// runMeasured is "tune" on measured stage times (--costs or --profile):
+// the stages are fixed, so only the schedule and the microbatch count are
+// chosen, and there is no memory model.
+func (f *tuneFlags) runMeasured(fs *flag.FlagSet, stdout, stderr io.Writer) error {
+	if err := f.checkMeasured(fs); err != nil {
+		return flagProblem(fs, stderr, "tune", err)
+	}
+	p := tune.MeasuredProblem{Costs: f.measured.read, Ranks: f.stages}
+	if f.microbatches > 0 {
+		p.Microbatches = []int{f.microbatches}
+	}
+	if f.schedules != "" {
+		var err error
+		if p.Schedules, err = parseSchedules(f.schedules); err != nil {
+			return flagProblem(fs, stderr, "tune", err)
+		}
+	}
+	res, err := tune.TuneMeasured(p)
+	if err != nil {
+		return err
+	}
+	if err := f.writeFiles(res); err != nil {
+		return err
+	}
+	rep := tuneReport{Model: "measured (" + f.measured.read.Source + ")", Stages: f.stages,
+		Schedule: res.Best.Schedule.Family, Chunks: chunks(res.Best.Table), Placement: res.Best.Placement,
+		Microbatches: res.Best.Microbatches, TunedMakespan: res.Best.Makespan, TunedPerSample: res.Best.PerSample,
+		BaselineSchedule: res.Baseline.Schedule.Family, BaselineChunks: chunks(res.Baseline.Table),
+		BaselineMakespan: res.Baseline.Makespan, BaselinePerSample: res.Baseline.PerSample, BaselineFits: true,
+		Speedup: res.Speedup, Simulations: res.Simulations}
+	return f.output.write(stdout, rep, func() error { return writeTuneMeasuredText(stdout, rep, res) })
+}
+
+// checkMeasured names the flag that is wrong for measured costs.
+func (f *tuneFlags) checkMeasured(fs *flag.FlagSet) error {
+	set := setFlags(fs)
+	for _, name := range []string{"model", "model-config", "gpu", "link", "hardware", "microbatch-size", "seq-len", "flash-attention", "memory", "efficiency"} {
+		if set[name] {
+			return fmt.Errorf("--%s does not apply to measured costs (--costs, --profile): they fix the stages' times and carry no memory", name)
+		}
+	}
+	switch {
+	case len(fs.Args()) > 0:
+		return noArguments(fs.Args())
+	case f.stages < 1:
+		return atLeast("stages", f.stages, 1)
+	case f.microbatches < 0:
+		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
+	}
+	if err := f.output.check(); err != nil {
+		return err
+	}
+	if err := f.measured.check(); err != nil {
+		return err
+	}
+	if n := len(f.measured.read.Stages); n < f.stages || n%f.stages != 0 {
+		return fmt.Errorf("--stages %d: the %d measured stages do not split over %d ranks", f.stages, n, f.stages)
+	}
+	return nil
+}
+
+func writeTuneMeasuredText(w io.Writer, rep tuneReport, res *tune.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s on %d ranks (no memory model: every candidate fits)\n", rep.Model, rep.Stages)
+	line := func(name string, c tune.Candidate) {
+		fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches: makespan %.4f s, %.3f ms per microbatch\n",
+			name, c.Schedule, c.Placement, c.Microbatches, c.Makespan, 1e3*c.PerSample)
+	}
+	line("tuned:", res.Best)
+	line("baseline:", res.Baseline)
+	fmt.Fprintf(&b, "speedup:  %.3f× over the Megatron-LM baseline (%d simulations)\n", rep.Speedup, rep.Simulations)
+	if len(res.Skipped) > 0 {
+		fmt.Fprintf(&b, "not run: %s\n", strings.Join(res.Skipped, "; "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

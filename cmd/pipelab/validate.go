@@ -1,0 +1,41 @@
+package main
+
+import (
+	"io"
+
+	"pipelab/experiments"
+)
+
+func init() {
+	register(command{
+		name:    "validate",
+		summary: "check the timing model against published measurements (docs/validation.md)",
+		run:     runValidate,
+	})
+}
+
+const validateDescription = `
+Prints pipelab's predictions beside published measurements, each with its
+error: the Zero Bubble paper's per-stage F, B, W and transfer times
+(Appendix D), throughput and memory (Table 4) on its GPT configurations
+(Table 3), what Megatron-LM's SC21 paper publishes that a pipeline-only
+model can check, and the activation formulas of the Zero Bubble and
+DualPipe schedules. The GPU model's efficiency is calibrated on the
+smallest configuration only. docs/validation.md is this output, explained.`
+
+func runValidate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("validate", "[--format text|json]", validateDescription, stderr)
+	var output outputFlag
+	output.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := firstError(noArguments(fs.Args()), output.check()); err != nil {
+		return flagProblem(fs, stderr, "validate", err)
+	}
+	v, err := experiments.ValidateTimingModel()
+	if err != nil {
+		return err
+	}
+	return output.write(stdout, v, func() error { return v.WriteText(stdout) })
+}

@@ -1,0 +1,367 @@
+package cost
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Hardware is a cluster as a hardware file describes it: the GPU of every
+// rank with its achieved efficiency, the link between ranks of one node
+// and, for a cluster of several nodes, the link between nodes.
+//
+// The file is YAML, in SI units:
+//
+//	gpu:
+//	  name: a100-40g
+//	  peak_flops: 312e12      # dense bf16, FLOP/s
+//	  efficiency: 0.45        # achieved share of the peak; default DefaultEfficiency
+//	  memory_bytes: 40e9
+//	link:                     # between ranks of one node (every two ranks without nodes)
+//	  name: nvlink3
+//	  latency: 3e-6           # seconds
+//	  bandwidth: 300e9        # bytes per second, each direction
+//	ranks_per_node: 8         # rank r is on node r / ranks_per_node
+//	inter_node_link:          # between ranks of different nodes
+//	  name: roce-200g
+//	  latency: 8e-6
+//	  bandwidth: 25e9
+//
+// Every gpu and link entry may carry a source. WriteHardwarePresets prints
+// the GPU and link presets as entries of this form.
+type Hardware struct {
+	GPU GPU
+	// Efficiency is the achieved share of the peak, in (0, 1]; zero
+	// means DefaultEfficiency.
+	Efficiency float64
+	Link       Link
+	// RanksPerNode and InterNode are GPUConfig's: zero for one node.
+	RanksPerNode int
+	InterNode    Link
+}
+
+// Apply returns c with the hardware's GPU, efficiency and links.
+func (h Hardware) Apply(c GPUConfig) GPUConfig {
+	c.GPU, c.Efficiency, c.Link = h.GPU, h.Efficiency, h.Link
+	c.RanksPerNode, c.InterNode = h.RanksPerNode, h.InterNode
+	return c
+}
+
+// ReadHardware reads a hardware file. A missing, negative or unknown key
+// is an error naming the file, the line and the key.
+func ReadHardware(path string) (Hardware, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Hardware{}, fmt.Errorf("cost: hardware file: %w", err)
+	}
+	return ParseHardware(b, path)
+}
+
+// ParseHardware is ReadHardware of a file's bytes; name is the file named
+// in errors.
+func ParseHardware(data []byte, name string) (Hardware, error) {
+	p := hwParser{file: name}
+	top, err := p.document(data, []string{"gpu", "link", "ranks_per_node", "inter_node_link"})
+	if err != nil {
+		return Hardware{}, err
+	}
+	var h Hardware
+	if h.GPU, h.Efficiency, err = p.gpu(top, "gpu", true); err != nil {
+		return Hardware{}, err
+	}
+	if h.Link, err = p.link(top, "link"); err != nil {
+		return Hardware{}, err
+	}
+	_, nodes := top.values["ranks_per_node"]
+	_, inter := top.values["inter_node_link"]
+	switch {
+	case nodes && !inter:
+		return Hardware{}, p.fail(top.node, "inter_node_link", "missing: ranks_per_node splits the ranks into nodes, so the link between them is needed")
+	case inter && !nodes:
+		return Hardware{}, p.fail(top.node, "ranks_per_node", "missing: inter_node_link needs the number of ranks on a node")
+	case nodes:
+		n, err := p.number(top, "ranks_per_node", "", true)
+		if err != nil {
+			return Hardware{}, err
+		}
+		if n != math.Trunc(n) || n > 1<<20 {
+			return Hardware{}, p.fail(top.values["ranks_per_node"], "ranks_per_node", "want a whole number of ranks, got %s", top.values["ranks_per_node"].Value)
+		}
+		h.RanksPerNode = int(n)
+		if h.InterNode, err = p.link(top, "inter_node_link"); err != nil {
+			return Hardware{}, err
+		}
+	}
+	return h, nil
+}
+
+// hwParser reads the YAML of hardware files, naming the file, the line
+// and the key of what is wrong.
+type hwParser struct{ file string }
+
+// section is a YAML mapping with its values by key.
+type section struct {
+	path   string // the key path of the mapping, "" at the top
+	node   *yaml.Node
+	values map[string]*yaml.Node
+}
+
+func (p hwParser) fail(n *yaml.Node, key, format string, args ...any) error {
+	return fmt.Errorf("cost: %s:%d: %s: %s", p.file, n.Line, key, fmt.Sprintf(format, args...))
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// document parses data as one YAML mapping with the allowed keys.
+func (p hwParser) document(data []byte, allowed []string) (section, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return section{}, fmt.Errorf("cost: %s: %v", p.file, err)
+	}
+	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 {
+		return section{}, fmt.Errorf("cost: %s: empty hardware file", p.file)
+	}
+	return p.mapping(root.Content[0], "", allowed)
+}
+
+// mapping reads node as a mapping of the allowed keys.
+func (p hwParser) mapping(node *yaml.Node, path string, allowed []string) (section, error) {
+	what := path
+	if what == "" {
+		what = "the file"
+	}
+	if node.Kind != yaml.MappingNode {
+		return section{}, fmt.Errorf("cost: %s:%d: %s: want a mapping of %v", p.file, node.Line, what, allowed)
+	}
+	s := section{path: path, node: node, values: map[string]*yaml.Node{}}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		k, v := node.Content[i], node.Content[i+1]
+		key := join(path, k.Value)
+		if !slices.Contains(allowed, k.Value) {
+			return section{}, p.fail(k, key, "unknown key (known: %v)", allowed)
+		}
+		if _, dup := s.values[k.Value]; dup {
+			return section{}, p.fail(k, key, "given twice")
+		}
+		s.values[k.Value] = v
+	}
+	return s, nil
+}
+
+// sub returns the mapping under key, which must be there.
+func (p hwParser) sub(s section, key string, allowed []string) (section, error) {
+	v, ok := s.values[key]
+	if !ok {
+		return section{}, p.fail(s.node, join(s.path, key), "missing")
+	}
+	return p.mapping(v, join(s.path, key), allowed)
+}
+
+// number reads a number under key, above zero when positive is set and
+// at least zero otherwise; def, when not empty, names the default of a key
+// that may be left out (then 0 is returned).
+func (p hwParser) number(s section, key, def string, positive bool) (float64, error) {
+	full := join(s.path, key)
+	v, ok := s.values[key]
+	if !ok {
+		if def != "" {
+			return 0, nil
+		}
+		return 0, p.fail(s.node, full, "missing")
+	}
+	x, err := strconv.ParseFloat(v.Value, 64)
+	quoted := v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
+	if v.Kind != yaml.ScalarNode || quoted || err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, p.fail(v, full, "want a number, got %q", v.Value)
+	}
+	switch {
+	case positive && x <= 0:
+		return 0, p.fail(v, full, "must be positive, got %g", x)
+	case x < 0:
+		return 0, p.fail(v, full, "must not be negative, got %g", x)
+	}
+	return x, nil
+}
+
+// text reads a string under key; required says whether it may be left out.
+func (p hwParser) text(s section, key string, required bool) (string, error) {
+	v, ok := s.values[key]
+	switch {
+	case !ok && required:
+		return "", p.fail(s.node, join(s.path, key), "missing")
+	case !ok:
+		return "", nil
+	case v.Kind != yaml.ScalarNode || v.Value == "":
+		return "", p.fail(v, join(s.path, key), "want a non-empty string")
+	}
+	return v.Value, nil
+}
+
+var (
+	gpuKeys  = []string{"name", "peak_flops", "efficiency", "memory_bytes", "source"}
+	linkKeys = []string{"name", "latency", "bandwidth", "source"}
+)
+
+// gpu reads the GPU under key; efficiency says whether the key may carry
+// one (a hardware file's gpu may, a preset's may not).
+func (p hwParser) gpu(s section, key string, efficiency bool) (GPU, float64, error) {
+	allowed := gpuKeys
+	if !efficiency {
+		allowed = slices.DeleteFunc(slices.Clone(gpuKeys), func(k string) bool { return k == "efficiency" })
+	}
+	m, err := p.sub(s, key, allowed)
+	if err != nil {
+		return GPU{}, 0, err
+	}
+	return p.gpuEntry(m)
+}
+
+func (p hwParser) gpuEntry(m section) (GPU, float64, error) {
+	var g GPU
+	var err error
+	if g.Name, err = p.text(m, "name", true); err != nil {
+		return GPU{}, 0, err
+	}
+	if g.PeakFLOPS, err = p.number(m, "peak_flops", "", true); err != nil {
+		return GPU{}, 0, err
+	}
+	if g.MemoryBytes, err = p.number(m, "memory_bytes", "", true); err != nil {
+		return GPU{}, 0, err
+	}
+	eff, err := p.number(m, "efficiency", "DefaultEfficiency", true)
+	if err != nil {
+		return GPU{}, 0, err
+	}
+	if eff > 1 {
+		return GPU{}, 0, p.fail(m.values["efficiency"], join(m.path, "efficiency"), "%g is above 1 (a share of the peak)", eff)
+	}
+	if g.Source, err = p.text(m, "source", false); err != nil {
+		return GPU{}, 0, err
+	}
+	return g, eff, nil
+}
+
+func (p hwParser) link(s section, key string) (Link, error) {
+	m, err := p.sub(s, key, linkKeys)
+	if err != nil {
+		return Link{}, err
+	}
+	return p.linkEntry(m)
+}
+
+func (p hwParser) linkEntry(m section) (Link, error) {
+	var l Link
+	var err error
+	if l.Name, err = p.text(m, "name", true); err != nil {
+		return Link{}, err
+	}
+	if l.Latency, err = p.number(m, "latency", "", false); err != nil {
+		return Link{}, err
+	}
+	if l.Bandwidth, err = p.number(m, "bandwidth", "", true); err != nil {
+		return Link{}, err
+	}
+	if l.Source, err = p.text(m, "source", false); err != nil {
+		return Link{}, err
+	}
+	return l, nil
+}
+
+// WriteHardwarePresets writes the GPU and link presets as YAML lists
+// (gpus, links) whose entries are what a hardware file takes under gpu and
+// link (ParseHardwarePresets reads it back).
+func WriteHardwarePresets(w io.Writer) error {
+	gpuList := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, g := range gpus {
+		gpuList.Content = append(gpuList.Content, gpuNode(g))
+	}
+	linkList := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, l := range links {
+		linkList.Content = append(linkList.Content, linkNode(l))
+	}
+	doc := &yaml.Node{Kind: yaml.MappingNode, HeadComment: "The GPU and link presets, each entry in the form a --hardware file takes under gpu: and link:\n" +
+		"(peak_flops in FLOP/s, dense bf16; memory_bytes in bytes; latency in seconds; bandwidth in bytes per second, each direction)."}
+	doc.Content = append(doc.Content, str("gpus"), gpuList, str("links"), linkList)
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("cost: %w", err)
+	}
+	return enc.Close()
+}
+
+// ParseHardwarePresets reads what WriteHardwarePresets writes, with the
+// entry rules of a hardware file (a preset GPU has no efficiency).
+func ParseHardwarePresets(data []byte, name string) ([]GPU, []Link, error) {
+	p := hwParser{file: name}
+	top, err := p.document(data, []string{"gpus", "links"})
+	if err != nil {
+		return nil, nil, err
+	}
+	var gs []GPU
+	var ls []Link
+	for _, key := range []string{"gpus", "links"} {
+		seq, ok := top.values[key]
+		if !ok {
+			return nil, nil, p.fail(top.node, key, "missing")
+		}
+		if seq.Kind != yaml.SequenceNode {
+			return nil, nil, p.fail(seq, key, "want a list")
+		}
+		for i, item := range seq.Content {
+			path := fmt.Sprintf("%s[%d]", key, i)
+			if key == "gpus" {
+				m, err := p.mapping(item, path, slices.DeleteFunc(slices.Clone(gpuKeys), func(k string) bool { return k == "efficiency" }))
+				if err != nil {
+					return nil, nil, err
+				}
+				g, _, err := p.gpuEntry(m)
+				if err != nil {
+					return nil, nil, err
+				}
+				gs = append(gs, g)
+				continue
+			}
+			m, err := p.mapping(item, path, linkKeys)
+			if err != nil {
+				return nil, nil, err
+			}
+			l, err := p.linkEntry(m)
+			if err != nil {
+				return nil, nil, err
+			}
+			ls = append(ls, l)
+		}
+	}
+	return gs, ls, nil
+}
+
+func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: s} }
+
+func num(x float64) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatFloat(x, 'g', -1, 64)}
+}
+
+func gpuNode(g GPU) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		str("name"), str(g.Name), str("peak_flops"), num(g.PeakFLOPS), str("memory_bytes"), num(g.MemoryBytes),
+		str("source"), str(g.Source),
+	}}
+}
+
+func linkNode(l Link) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		str("name"), str(l.Name), str("latency"), num(l.Latency), str("bandwidth"), num(l.Bandwidth),
+		str("source"), str(l.Source),
+	}}
+}

@@ -1,0 +1,394 @@
+package cost
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+)
+
+// HFArchitectures lists the HuggingFace model_type values ReadHFConfig
+// reads.
+var HFArchitectures = []string{"llama", "mistral", "qwen2", "gpt2", "gpt_neox", "mixtral", "deepseek"}
+
+// ReadHFConfig reads a HuggingFace config.json into a Network: the
+// Llama/Mistral/Qwen2 family (gated decoders, grouped-query attention,
+// Qwen2's Q/K/V biases), GPT-2 and GPT-NeoX (LayerNorms and linear layers
+// with biases, GPT-2's learned positions) and the mixture-of-experts
+// Mixtral and DeepSeekMoE (routed experts, top-k, shared experts, dense
+// first layers). The fields read per model_type are in docs/presets.md.
+// A missing or ill-typed field, a value the timing model cannot
+// represent, or an unknown model_type is an error naming the file and the
+// field.
+func ReadHFConfig(path string) (Network, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Network{}, fmt.Errorf("cost: model config: %w", err)
+	}
+	return ParseHFConfig(b, path)
+}
+
+// ParseHFConfig is ReadHFConfig of the bytes of a config.json; name is the
+// file named in errors and the Network's name.
+func ParseHFConfig(data []byte, name string) (Network, error) {
+	c := hfConfig{name: name}
+	if err := json.Unmarshal(data, &c.fields); err != nil {
+		return Network{}, fmt.Errorf("cost: %s: not a JSON object: %w", name, err)
+	}
+	net, err := c.network()
+	if err != nil {
+		return Network{}, err
+	}
+	for i, blk := range net.Blocks {
+		if err := blk.validate(); err != nil {
+			return Network{}, fmt.Errorf("cost: %s: block %d (%s): %w", name, i, blk.Kind, err)
+		}
+	}
+	return net, nil
+}
+
+// hfConfig is a parsed config.json with the accessors that name the field
+// that is wrong.
+type hfConfig struct {
+	name   string
+	fields map[string]json.RawMessage
+	kind   string
+}
+
+func (c *hfConfig) fail(field, format string, args ...any) error {
+	return fmt.Errorf("cost: %s: field %q: %s", c.name, field, fmt.Sprintf(format, args...))
+}
+
+// has reports whether the field is present and not null.
+func (c *hfConfig) has(field string) bool {
+	raw, ok := c.fields[field]
+	return ok && string(raw) != "null"
+}
+
+// positive returns a required positive integer field.
+func (c *hfConfig) positive(field string) (int, error) {
+	if !c.has(field) {
+		return 0, c.fail(field, "missing (model_type %s needs it)", c.kind)
+	}
+	return c.integer(field, 1)
+}
+
+// optional returns an integer field at least least, or def when it is
+// absent or null.
+func (c *hfConfig) optional(field string, def, least int) (int, error) {
+	if !c.has(field) {
+		return def, nil
+	}
+	return c.integer(field, least)
+}
+
+// hfMaxSize bounds every size a config gives, and hfMaxLayers its layer
+// count, so that a corrupt file cannot make the model enormous.
+const (
+	hfMaxSize   = 1 << 31
+	hfMaxLayers = 1 << 16
+)
+
+func (c *hfConfig) integer(field string, least int) (int, error) {
+	var f float64
+	if err := json.Unmarshal(c.fields[field], &f); err != nil || f != math.Trunc(f) || f < float64(least) || f > hfMaxSize {
+		return 0, c.fail(field, "want an integer from %d to %d, got %s", least, hfMaxSize, c.fields[field])
+	}
+	return int(f), nil
+}
+
+// layerCount returns a required layer count, at most hfMaxLayers.
+func (c *hfConfig) layerCount(field string) (int, error) {
+	n, err := c.positive(field)
+	if err == nil && n > hfMaxLayers {
+		return 0, c.fail(field, "%d layers exceed %d", n, hfMaxLayers)
+	}
+	return n, err
+}
+
+// flag returns a boolean field, def when absent or null.
+func (c *hfConfig) flag(field string, def bool) (bool, error) {
+	if !c.has(field) {
+		return def, nil
+	}
+	var v bool
+	if err := json.Unmarshal(c.fields[field], &v); err != nil {
+		return false, c.fail(field, "want true or false, got %s", c.fields[field])
+	}
+	return v, nil
+}
+
+// refuse is an error when a boolean field the timing model cannot price
+// is true.
+func (c *hfConfig) refuse(field, why string) error {
+	v, err := c.flag(field, false)
+	if err != nil {
+		return err
+	}
+	if v {
+		return c.fail(field, "true is not modelled: %s", why)
+	}
+	return nil
+}
+
+// network builds the Network of the config's model_type.
+func (c *hfConfig) network() (Network, error) {
+	known := strings.Join(HFArchitectures, ", ")
+	if !c.has("model_type") {
+		return Network{}, fmt.Errorf("cost: %s: field \"model_type\": missing (known: %s)", c.name, known)
+	}
+	if err := json.Unmarshal(c.fields["model_type"], &c.kind); err != nil {
+		return Network{}, c.fail("model_type", "want a string, got %s", c.fields["model_type"])
+	}
+	if !slices.Contains(HFArchitectures, c.kind) {
+		return Network{}, c.fail("model_type", "architecture %q is not supported (known: %s)", c.kind, known)
+	}
+	var (
+		blocks []Block
+		err    error
+	)
+	switch c.kind {
+	case "gpt2":
+		blocks, err = c.gpt2()
+	case "gpt_neox":
+		blocks, err = c.gptNeoX()
+	default:
+		blocks, err = c.llamaFamily()
+	}
+	if err != nil {
+		return Network{}, err
+	}
+	return Network{Name: c.name, Source: fmt.Sprintf("HuggingFace config %s (model_type %s)", c.name, c.kind), Blocks: blocks}, nil
+}
+
+// attention reads the hidden size, the heads and the key/value heads
+// under the given field names, and checks that head_dim, when the config
+// sets it, is hidden/heads (the timing model's head size).
+func (c *hfConfig) attention(hiddenField, headsField string) (hidden, heads, kvHeads int, err error) {
+	if hidden, err = c.positive(hiddenField); err != nil {
+		return
+	}
+	if heads, err = c.positive(headsField); err != nil {
+		return
+	}
+	if hidden%heads != 0 {
+		return 0, 0, 0, c.fail(headsField, "%d heads do not divide %s %d", heads, hiddenField, hidden)
+	}
+	if kvHeads, err = c.optional("num_key_value_heads", heads, 1); err != nil {
+		return
+	}
+	if heads%kvHeads != 0 {
+		return 0, 0, 0, c.fail("num_key_value_heads", "%d key/value heads do not divide %d heads", kvHeads, heads)
+	}
+	if c.has("head_dim") {
+		d, err := c.integer("head_dim", 1)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if d != hidden/heads {
+			return 0, 0, 0, c.fail("head_dim", "%d differs from %s/%s = %d, which the timing model assumes", d, hiddenField, headsField, hidden/heads)
+		}
+	}
+	return hidden, heads, kvHeads, nil
+}
+
+// llamaFamily reads Llama, Mistral, Qwen2 (dense, gated MLP, RMSNorm),
+// Mixtral (every layer MoE) and DeepSeekMoE (dense first layers, then MoE
+// every moe_layer_freq layers, with shared experts).
+func (c *hfConfig) llamaFamily() ([]Block, error) {
+	hidden, heads, kvHeads, err := c.attention("hidden_size", "num_attention_heads")
+	if err != nil {
+		return nil, err
+	}
+	layers, err := c.layerCount("num_hidden_layers")
+	if err != nil {
+		return nil, err
+	}
+	ffn, err := c.positive("intermediate_size")
+	if err != nil {
+		return nil, err
+	}
+	vocab, err := c.positive("vocab_size")
+	if err != nil {
+		return nil, err
+	}
+	tied, err := c.flag("tie_word_embeddings", false)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range []string{"attention_bias", "mlp_bias"} {
+		if err := c.refuse(f, "the timing model's llama-family layers have no linear biases"); err != nil {
+			return nil, err
+		}
+	}
+	dense := Block{Kind: Decoder, Hidden: hidden, Heads: heads, KVHeads: kvHeads, FFN: ffn, Gated: true, QKVBias: c.kind == "qwen2"}
+	if dense.KVHeads == dense.Heads {
+		dense.KVHeads = 0
+	}
+	kinds := make([]Block, layers)
+	for i := range kinds {
+		kinds[i] = dense
+	}
+	switch c.kind {
+	case "mixtral":
+		moe, err := c.experts(dense, "num_local_experts", "intermediate_size", "")
+		if err != nil {
+			return nil, err
+		}
+		for i := range kinds {
+			kinds[i] = moe
+		}
+	case "deepseek":
+		if err := c.deepseekLayers(dense, kinds); err != nil {
+			return nil, err
+		}
+	}
+	out := []Block{{Kind: Embedding, Count: 1, Hidden: hidden, Vocab: vocab}}
+	out = append(out, runs(kinds)...)
+	return append(out, Block{Kind: Head, Count: 1, Hidden: hidden, Vocab: vocab, Tied: tied}), nil
+}
+
+// experts turns dense into an MoE layer from the named fields: the routed
+// experts, their width, the shared experts (none when sharedField is
+// empty) and num_experts_per_tok, the top-k.
+func (c *hfConfig) experts(dense Block, expertsField, widthField, sharedField string) (Block, error) {
+	moe := dense
+	moe.Kind = MoE
+	var err error
+	if moe.Experts, err = c.positive(expertsField); err != nil {
+		return moe, err
+	}
+	if moe.FFN, err = c.positive(widthField); err != nil {
+		return moe, err
+	}
+	if moe.Active, err = c.positive("num_experts_per_tok"); err != nil {
+		return moe, err
+	}
+	if moe.Active > moe.Experts {
+		return moe, c.fail("num_experts_per_tok", "%d exceeds the %d experts of %s", moe.Active, moe.Experts, expertsField)
+	}
+	if sharedField != "" {
+		if moe.Shared, err = c.optional(sharedField, 0, 0); err != nil {
+			return moe, err
+		}
+	}
+	return moe, nil
+}
+
+// deepseekLayers makes layer i of kinds an MoE layer when i ≥
+// first_k_dense_replace and i is a multiple of moe_layer_freq, as
+// DeepSeekMoE's modelling code does; the others stay dense.
+func (c *hfConfig) deepseekLayers(dense Block, kinds []Block) error {
+	moe, err := c.experts(dense, "n_routed_experts", "moe_intermediate_size", "n_shared_experts")
+	if err != nil {
+		return err
+	}
+	first, err := c.optional("first_k_dense_replace", 0, 0)
+	if err != nil {
+		return err
+	}
+	freq, err := c.optional("moe_layer_freq", 1, 1)
+	if err != nil {
+		return err
+	}
+	for i := range kinds {
+		if i >= first && i%freq == 0 {
+			kinds[i] = moe
+		}
+	}
+	return nil
+}
+
+// gpt2 reads GPT-2: n_embd, n_layer, n_head, n_inner (null: 4·n_embd),
+// vocab_size and n_positions, learned positions, a GELU MLP, biases
+// everywhere and the head tied to the embedding.
+func (c *hfConfig) gpt2() ([]Block, error) {
+	hidden, heads, _, err := c.attention("n_embd", "n_head")
+	if err != nil {
+		return nil, err
+	}
+	layers, err := c.layerCount("n_layer")
+	if err != nil {
+		return nil, err
+	}
+	ffn, err := c.optional("n_inner", 4*hidden, 1)
+	if err != nil {
+		return nil, err
+	}
+	vocab, err := c.positive("vocab_size")
+	if err != nil {
+		return nil, err
+	}
+	positions, err := c.positive("n_positions")
+	if err != nil {
+		return nil, err
+	}
+	tied, err := c.flag("tie_word_embeddings", true)
+	if err != nil {
+		return nil, err
+	}
+	return []Block{
+		{Kind: Embedding, Count: 1, Hidden: hidden, Vocab: vocab, Positions: positions},
+		{Kind: Decoder, Count: layers, Hidden: hidden, Heads: heads, FFN: ffn, Bias: true},
+		{Kind: Head, Count: 1, Hidden: hidden, Vocab: vocab, Bias: true, Tied: tied},
+	}, nil
+}
+
+// gptNeoX reads GPT-NeoX (Pythia): rotary positions, a GELU MLP, biases
+// everywhere, an untied head unless tie_word_embeddings says otherwise.
+// Its parallel residual changes neither FLOPs nor parameters.
+func (c *hfConfig) gptNeoX() ([]Block, error) {
+	hidden, heads, _, err := c.attention("hidden_size", "num_attention_heads")
+	if err != nil {
+		return nil, err
+	}
+	layers, err := c.layerCount("num_hidden_layers")
+	if err != nil {
+		return nil, err
+	}
+	ffn, err := c.positive("intermediate_size")
+	if err != nil {
+		return nil, err
+	}
+	vocab, err := c.positive("vocab_size")
+	if err != nil {
+		return nil, err
+	}
+	tied, err := c.flag("tie_word_embeddings", false)
+	if err != nil {
+		return nil, err
+	}
+	bias, err := c.flag("attention_bias", true)
+	if err != nil {
+		return nil, err
+	}
+	if !bias {
+		return nil, c.fail("attention_bias", "false is not modelled: GPT-NeoX layers are priced with their biases")
+	}
+	return []Block{
+		{Kind: Embedding, Count: 1, Hidden: hidden, Vocab: vocab},
+		{Kind: Decoder, Count: layers, Hidden: hidden, Heads: heads, FFN: ffn, Bias: true},
+		{Kind: Head, Count: 1, Hidden: hidden, Vocab: vocab, Bias: true, Tied: tied},
+	}, nil
+}
+
+// runs merges consecutive equal layers into blocks.
+func runs(layers []Block) []Block {
+	var out []Block
+	for _, l := range layers {
+		if n := len(out); n > 0 && sameLayer(out[n-1], l) {
+			out[n-1].Count++
+			continue
+		}
+		l.Count = 1
+		out = append(out, l)
+	}
+	return out
+}
+
+func sameLayer(a, b Block) bool {
+	a.Count, b.Count = 0, 0
+	return a == b
+}
