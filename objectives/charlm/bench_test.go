@@ -9,7 +9,7 @@ import (
 // BenchmarkGradient times one Gradient call at the default configuration
 // (embed 64, 4 heads, sequence 32, batch 16) for S = 4 and S = 8.
 func BenchmarkGradient(b *testing.B) {
-	text, _ := DefaultCorpus(1, 1<<16)
+	text, _ := MarkovCorpus(1, 1<<16)
 	for _, stages := range []int{4, 8} {
 		b.Run(fmt.Sprintf("S=%d", stages), func(b *testing.B) {
 			cfg := DefaultConfig()
@@ -33,7 +33,7 @@ func BenchmarkGradient(b *testing.B) {
 // BenchmarkLoss times one Loss call (DefaultEvalBatches forward passes)
 // at the default configuration.
 func BenchmarkLoss(b *testing.B) {
-	text, _ := DefaultCorpus(1, 1<<16)
+	text, _ := MarkovCorpus(1, 1<<16)
 	m, err := New(DefaultConfig(), text)
 	if err != nil {
 		b.Fatal(err)

@@ -9,7 +9,7 @@ import (
 // Build a two-block model on the default corpus, evaluate it, and take
 // one plain SGD step on batch 0.
 func Example() {
-	text, floor := charlm.DefaultCorpus(1, 10_000)
+	text, floor := charlm.MarkovCorpus(1, 10_000)
 	cfg := charlm.Config{Stages: 4, Embed: 16, Heads: 2, SeqLen: 8, Batch: 4, Seed: 1}
 	m, err := charlm.New(cfg, text)
 	if err != nil {

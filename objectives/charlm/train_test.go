@@ -35,7 +35,7 @@ func TestSGDApproachesFloorDefaultConfig(t *testing.T) {
 
 func checkSGD(t *testing.T, cfg Config, steps int, within float64) {
 	t.Helper()
-	text, floor := DefaultCorpus(1, 1<<17)
+	text, floor := MarkovCorpus(1, 1<<17)
 	m, err := New(cfg, text)
 	if err != nil {
 		t.Fatal(err)

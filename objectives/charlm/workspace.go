@@ -17,7 +17,7 @@ type workspace struct {
 
 func (m *Model) newWorkspace() *workspace {
 	n, e := m.cfg.Batch*m.cfg.SeqLen, m.cfg.Embed
-	layers := m.cfg.Stages - 2
+	layers := m.cfg.layers()
 	ws := &workspace{
 		stream:       make([][]float64, layers+1),
 		blocks:       make([]blockCache, layers),
