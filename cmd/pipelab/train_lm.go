@@ -67,8 +67,8 @@ func (f *trainFlags) checkLM() error {
 	return nil
 }
 
-// buildLM loads the corpus and builds the model; its errors name the
-// corpus.
+// buildLM loads the corpus and builds the model; an unusable corpus is an
+// error naming it, a model too large for memory one naming its size.
 func (f *trainFlags) buildLM() error {
 	text, err := charlm.OpenCorpus(f.lm.corpus, f.seed, f.n)
 	if err != nil {
@@ -77,8 +77,11 @@ func (f *trainFlags) buildLM() error {
 	cfg := charlm.DefaultConfig()
 	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = f.stages, f.lm.blocksPerStage, f.batchSize, f.seed
 	m, err := charlm.New(cfg, text)
-	if err != nil {
+	if errors.Is(err, charlm.ErrCorpus) {
 		return fmt.Errorf("--corpus %s: %w", f.lm.corpus, err)
+	}
+	if err != nil {
+		return err
 	}
 	f.lm.model = m
 	return nil

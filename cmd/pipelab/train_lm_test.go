@@ -61,6 +61,7 @@ func TestTrainLMErrors(t *testing.T) {
 		{"not UTF-8", with("--corpus", file("latin1.txt", "na\xefve text")), "latin1.txt: invalid UTF-8 at byte offset 2"},
 		// Batch 16 × sequence 32: at least 10·513 - 9 = 5121 characters.
 		{"too short", with("--corpus", file("short.txt", strings.Repeat("x", 5120))), "--corpus " + filepath.Join(dir, "short.txt") + ": charlm: invalid corpus: 5120 characters, need at least 5121"},
+		{"too many blocks", with("--blocks-per-stage", "100000"), "charlm: invalid config: the workspaces of 100000 GPT blocks"},
 		{"missing file", with("--corpus", filepath.Join(dir, "nothing.txt")), "nothing.txt: no such file"},
 	}
 	for _, c := range cases {

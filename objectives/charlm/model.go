@@ -51,6 +51,10 @@ func New(cfg Config, corpus []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if floats := workspaceFloats(cfg, len(vocab)); floats > MaxWorkspaceBytes/8 {
+		return nil, fmt.Errorf("%w: the workspaces of %d GPT blocks at Batch = %d, SeqLen = %d, Embed = %d need %.3g GiB, more than %d GiB",
+			ErrConfig, cfg.layers(), cfg.Batch, cfg.SeqLen, cfg.Embed, floats*8/(1<<30), MaxWorkspaceBytes>>30)
+	}
 	ids, heldOut, err := split(all, cfg.Batch*cfg.SeqLen)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w (Batch·SeqLen = %d·%d)", ErrCorpus, err, cfg.Batch, cfg.SeqLen)

@@ -34,6 +34,7 @@ func TestNewRejects(t *testing.T) {
 		// Batch·SeqLen = 8: the held-out ⌈n/10⌉ needs 9 characters, so n ≥ 81.
 		{"corpus one short", valid, text[:80], ErrCorpus, "80 characters, need at least 81: 72 to train on and 9 held out"},
 		{"empty corpus", valid, nil, ErrCorpus, "0 characters"},
+		{"workspaces over the limit", with(func(c *Config) { c.BlocksPerStage = 1 << 20 }), text, ErrConfig, "workspaces of 1048576 GPT blocks"},
 		{"negative blocks per stage", with(func(c *Config) { c.BlocksPerStage = -1 }), text, ErrConfig, "BlocksPerStage = -1"},
 		{"negative validation batches", with(func(c *Config) { c.ValidationBatches = -2 }), text, ErrConfig, "ValidationBatches = -2"},
 		{"invalid UTF-8", valid, []byte("abcdéf\xffghijklmnop"), ErrCorpus, "byte offset 7"},
