@@ -37,7 +37,7 @@ var _ objectives.Validated = (*Model)(nil)
 // New builds the model for cfg on a UTF-8 corpus. The vocabulary is the
 // set of distinct characters (runes) of the whole corpus. The model trains
 // on the first TrainingCharacters(n) of its n characters and holds out the
-// rest, the last tenth, for ValidationLoss (Split). Batch b covers the
+// rest, the last tenth, for ValidationLoss. Batch b covers the
 // b-th run of Batch·SeqLen consecutive training characters: its row r
 // reads SeqLen characters starting at b·Batch·SeqLen + r·SeqLen and
 // predicts each one's successor; the held-out text is cut into windows of
