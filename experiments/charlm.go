@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,9 +11,10 @@ import (
 )
 
 // validateCharLM fills charlm's defaults (the shipped corpus, one block
-// per middle stage) and checks its keys; a corpus file is read and
-// measured against the batch shape now, so that a file the runs cannot
-// use is an error naming the key before anything runs.
+// per middle stage) and checks its keys, then checks every stage count's
+// model on the corpus (charlm.Check: its length against the batch shape,
+// the model's memory), so that a run that cannot be built is an error
+// naming the key before anything runs.
 func (s *Spec) validateCharLM(v validator) error {
 	if s.Corpus == "" {
 		s.Corpus = charlm.CorpusTinyShakespeare
@@ -20,24 +22,38 @@ func (s *Spec) validateCharLM(v validator) error {
 	if s.BlocksPerStage == 0 {
 		s.BlocksPerStage = 1
 	}
+	markov := s.Corpus == charlm.CorpusMarkov
 	switch {
 	case s.BlocksPerStage < 1:
 		return v.fail(fmt.Sprintf("must be at least 1, got %d", s.BlocksPerStage), "blocks_per_stage")
-	case s.Corpus == charlm.CorpusMarkov && s.N < 1:
+	case markov && s.N < 1:
 		return v.fail("the markov corpus needs n, its length in training characters", "n")
-	case s.Corpus != charlm.CorpusMarkov && s.N != 0 && len(s.Objectives) == 1:
+	case !markov && s.N != 0 && len(s.Objectives) == 1:
 		return v.fail(fmt.Sprintf("n sizes the markov corpus only; corpus %s has its own length", s.Corpus), "n")
-	case s.Corpus == charlm.CorpusMarkov || s.Corpus == charlm.CorpusTinyShakespeare || s.Batch < 1:
-		return nil
+	case s.Batch < 1:
+		return nil // reported with the batch key
 	}
-	text, err := charlm.ReadCorpus(s.Corpus)
-	if err == nil {
-		cfg := charlm.DefaultConfig()
-		cfg.Stages, cfg.Batch = 3, s.Batch
-		_, err = charlm.New(cfg, text)
-	}
+	// The markov text's length, all Check reads of it, does not depend on
+	// the seed.
+	text, err := charlm.OpenCorpus(s.Corpus, 0, s.N)
 	if err != nil {
 		return v.fail(err.Error(), "corpus")
+	}
+	for j, st := range s.Stages {
+		if st < 3 {
+			continue // reported with the stages key
+		}
+		cfg := charlm.DefaultConfig()
+		cfg.Stages, cfg.BlocksPerStage, cfg.Batch = st, s.BlocksPerStage, s.Batch
+		err := charlm.Check(cfg, text)
+		switch {
+		case errors.Is(err, charlm.ErrCorpus) && markov:
+			return v.fail(err.Error(), "n")
+		case errors.Is(err, charlm.ErrCorpus):
+			return v.fail(err.Error(), "corpus")
+		case err != nil:
+			return v.fail(err.Error(), "stages", j)
+		}
 	}
 	return nil
 }

@@ -34,6 +34,10 @@ func TestCharLMKeysRejected(t *testing.T) {
 		{"markov without n", lmSpec + "corpus: markov\n", "n: the markov corpus needs n"},
 		{"n with the shipped text", lmSpec + "n: 5000\n", "s.yaml:9: n: n sizes the markov corpus only; corpus tinyshakespeare has its own length"},
 		{"empty corpus file", lmSpec + "corpus: " + empty + "\n", "s.yaml:9: corpus: charlm: invalid corpus " + empty + ": empty"},
+		// Batch 16 × sequence 32 needs 10·513 − 9 = 5121 characters: n = 4608
+		// training characters make a text of 5120.
+		{"markov too short", strings.Replace(lmSpec, "batch: 1", "batch: 16", 1) + "corpus: markov\nn: 4608\n", "s.yaml:10: n: charlm: invalid corpus: 5120 characters, need at least 5121"},
+		{"too many blocks", lmSpec + "blocks_per_stage: 100000\n", "s.yaml:3: stages[0]: charlm: invalid config: the workspaces of 100000 GPT blocks"},
 		{"corpus without charlm", strings.Replace(lmSpec, "[charlm]", "[quadratic]\nn: 40\nd: 8", 1) + "corpus: markov\n",
 			"corpus: applies to the charlm objective only"},
 		{"blocks without charlm", strings.Replace(lmSpec, "[charlm]", "[quadratic]\nn: 40\nd: 8", 1) + "blocks_per_stage: 2\n",

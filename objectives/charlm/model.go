@@ -44,20 +44,9 @@ var _ objectives.Validated = (*Model)(nil)
 // the same shape. Each split must hold at least Batch·SeqLen + 1
 // characters.
 func New(cfg Config, corpus []byte) (*Model, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	vocab, all, err := tokenize(corpus)
+	vocab, ids, heldOut, err := prepare(cfg, corpus)
 	if err != nil {
 		return nil, err
-	}
-	if floats := workspaceFloats(cfg, len(vocab)); floats > MaxWorkspaceBytes/8 {
-		return nil, fmt.Errorf("%w: the workspaces of %d GPT blocks at Batch = %d, SeqLen = %d, Embed = %d need %.3g GiB, more than %d GiB",
-			ErrConfig, cfg.layers(), cfg.Batch, cfg.SeqLen, cfg.Embed, floats*8/(1<<30), MaxWorkspaceBytes>>30)
-	}
-	ids, heldOut, err := split(all, cfg.Batch*cfg.SeqLen)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w (Batch·SeqLen = %d·%d)", ErrCorpus, err, cfg.Batch, cfg.SeqLen)
 	}
 	perBatch := cfg.Batch * cfg.SeqLen
 	m := &Model{
@@ -75,6 +64,34 @@ func New(cfg Config, corpus []byte) (*Model, error) {
 	m.offsets = m.stageOffsets()
 	m.ws = m.newWorkspace()
 	return m, nil
+}
+
+// Check returns the error New would return for cfg and corpus, without
+// allocating the model: a spec checks its runs with it before any runs.
+func Check(cfg Config, corpus []byte) error {
+	_, _, _, err := prepare(cfg, corpus)
+	return err
+}
+
+// prepare validates cfg, tokenizes the corpus, bounds the workspaces'
+// memory and splits the characters.
+func prepare(cfg Config, corpus []byte) (vocab []rune, training, heldOut []int32, err error) {
+	if err := cfg.validate(); err != nil {
+		return nil, nil, nil, err
+	}
+	vocab, all, err := tokenize(corpus)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if floats := workspaceFloats(cfg, len(vocab)); floats > MaxWorkspaceBytes/8 {
+		return nil, nil, nil, fmt.Errorf("%w: the workspaces of %d GPT blocks at Batch = %d, SeqLen = %d, Embed = %d need %.3g GiB, more than %d GiB",
+			ErrConfig, cfg.layers(), cfg.Batch, cfg.SeqLen, cfg.Embed, floats*8/(1<<30), MaxWorkspaceBytes>>30)
+	}
+	training, heldOut, err = split(all, cfg.Batch*cfg.SeqLen)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: %w (Batch·SeqLen = %d·%d)", ErrCorpus, err, cfg.Batch, cfg.SeqLen)
+	}
+	return vocab, training, heldOut, nil
 }
 
 // spread picks k of n batches (def if k is 0, at most all of them) evenly:

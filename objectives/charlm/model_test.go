@@ -46,6 +46,9 @@ func TestNewRejects(t *testing.T) {
 			if !errors.Is(err, tt.sentinel) {
 				t.Fatalf("err = %v, want %v", err, tt.sentinel)
 			}
+			if check := Check(tt.cfg, tt.corpus); check == nil || check.Error() != err.Error() {
+				t.Errorf("Check = %v, want New's error %v", check, err)
+			}
 			if !strings.Contains(err.Error(), tt.mention) {
 				t.Errorf("err = %q, want it to mention %q", err, tt.mention)
 			}
