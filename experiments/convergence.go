@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"pipelab/objectives"
-	"pipelab/objectives/charlm"
 	"pipelab/optim"
 	"pipelab/results"
 )
@@ -36,12 +35,7 @@ func buildObjective(r Run) (objectives.Objective, error) {
 		}
 		return objectives.NewLogistic(data, r.Stages, r.Batch, objectives.DefaultL2, objectives.DefaultNoise)
 	case "charlm":
-		// n is the corpus length in characters; the model is the paper's
-		// small LM (charlm.DefaultConfig) with the run's stages and batch.
-		corpus, _ := charlm.DefaultCorpus(r.DataSeed, r.N) // its entropy floor is not recorded
-		cfg := charlm.DefaultConfig()
-		cfg.Stages, cfg.Batch, cfg.Seed = r.Stages, r.Batch, r.DataSeed
-		return charlm.New(cfg, corpus)
+		return buildCharLM(r)
 	}
 	return nil, fmt.Errorf("unknown objective %q", r.Objective)
 }

@@ -50,6 +50,11 @@ type Run struct {
 	PerIteration int
 	Cost         CostSpec
 	Select       string
+
+	// Corpus and BlocksPerStage are charlm's text and its GPT blocks per
+	// middle stage.
+	Corpus         string
+	BlocksPerStage int
 }
 
 // Expand lists the runs of a validated spec in a fixed order.
@@ -61,6 +66,9 @@ func (s *Spec) Expand() []Run {
 		r.Cost = s.Cost
 		r.LogEvery = s.LogEvery
 		r.Select = s.Select
+		if r.Objective == "charlm" {
+			r.Corpus, r.BlocksPerStage = s.Corpus, s.BlocksPerStage
+		}
 		r.Name = r.canonical(s.Seed)
 		sum := sha256.Sum256([]byte(r.Name))
 		r.ID = hex.EncodeToString(sum[:8])
@@ -179,6 +187,9 @@ func (r Run) canonical(seed uint64) string {
 		kv("n", num(r.N))
 		kv("d", num(r.D))
 		kv("batch", num(r.Batch))
+	}
+	if r.Objective == "charlm" {
+		r.charLMName(kv)
 	}
 	if r.Family != "" {
 		kv("family", r.Family)

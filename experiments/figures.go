@@ -154,7 +154,7 @@ var figureLM = Figure{
 	Specs: func(quick bool) []*Spec {
 		// One gradient of the model costs about 0.1 s of CPU at batch 16
 		// (charlm's BenchmarkGradient), so the quick size is small.
-		s := &Spec{Name: "lm", Seed: 1, Objectives: []string{"charlm"},
+		s := &Spec{Name: "lm", Seed: 1, Objectives: []string{"charlm"}, Corpus: "markov",
 			N: pick(quick, 1<<14, 1<<16), Batch: pick(quick, 8, 16),
 			Stages: []int{4}, Budget: []float64{pick(quick, 100.0, 600)}, LogEvery: pick(quick, 20, 0),
 			Methods: []MethodSpec{

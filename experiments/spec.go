@@ -46,10 +46,17 @@ type Spec struct {
 	// charlm.
 	Objectives []string `yaml:"objectives"`
 	// N is the number of samples, D the dimension, Batch the batch size
-	// (linear objectives; charlm uses Batch as sequences per batch).
+	// (linear objectives; charlm uses Batch as sequences per batch and N
+	// as the markov corpus's length).
 	N     int `yaml:"n"`
 	D     int `yaml:"d"`
 	Batch int `yaml:"batch"`
+	// Corpus is charlm's text: tinyshakespeare (the default, shipped with
+	// charlm), markov (the generated chain, n characters to train on) or
+	// the path of a UTF-8 text file, relative to the working directory.
+	// BlocksPerStage is charlm's GPT blocks per middle stage (default 1).
+	Corpus         string `yaml:"corpus"`
+	BlocksPerStage int    `yaml:"blocks_per_stage"`
 
 	// Methods lists the optimizers with their step-size grids.
 	Methods []MethodSpec `yaml:"methods"`

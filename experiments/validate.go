@@ -135,6 +135,9 @@ func (s *Spec) validate(root *yaml.Node) error {
 			}
 		}
 	}
+	if err := s.refuseCharLMKeys(v); err != nil {
+		return err
+	}
 	switch s.Experiment {
 	case Convergence:
 		return s.validateConvergence(v)
@@ -180,6 +183,9 @@ func (s *Spec) validateConvergence(v validator) error {
 			return v.fail(fmt.Sprintf("objective %s needs n and d of at least 1", o), "objectives", i)
 		}
 		if o == "charlm" {
+			if err := s.validateCharLM(v); err != nil {
+				return err
+			}
 			for j, st := range s.Stages {
 				if st < 3 {
 					return v.fail(fmt.Sprintf("charlm needs at least 3 stages, got %d", st), "stages", j)

@@ -9,6 +9,9 @@
 // updates (Tracked) let a replay cost what the pipeline itself would, one
 // forward and one backward per microbatch, instead of a full gradient per
 // block update and a full loss per record.
+// Problems with a held-out set (Validated: the character LM, on the last
+// tenth of its corpus) also report a validation loss on data they never
+// train on.
 //
 // Every random draw comes from one of a run's named streams (NewRand with
 // StreamData, StreamNoise or StreamSampling), so the data set, the gradient

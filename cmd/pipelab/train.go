@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"pipelab/objectives"
-	"pipelab/objectives/charlm"
 	"pipelab/optim"
 	"pipelab/pipeline"
 	"pipelab/pipeline/sim"
@@ -48,11 +46,15 @@ iterations, rounding N or T up. The overshoot past T is reported.
 Objectives and their defaults (§1.7): quadratic (n 2000, d 512, batch 100),
 tridiagonal (n 600, d 512, batch 5, μ 0.01), logistic (n 600, d 512, batch
 10, --l2 1e-4, --noise 0.5), generated from --seed, or read from --data X.csv
---labels y.csv; lm, the character language model (S ≥ 3, embed 64, 4 heads,
-sequence 32, batch 16, default step 0.0625) on --corpus FILE or n characters
-of the default Markov corpus (n default 100000). The loss is logged every
---log-every block updates (default: 100 points); rpd has no timeline, so its
-time is its iteration count.`
+--labels y.csv; lm, the character language model (S ≥ 3, --blocks-per-stage K
+GPT blocks on each middle stage, default 1; embed 64, 4 heads, sequence 32,
+batch 16, step 0.0625, N 200) on --corpus: tinyshakespeare (the default,
+shipped with pipelab), markov (a generated chain with a known loss floor, n
+training characters, default 100000) or a UTF-8 text FILE; it trains on the
+first 90% of the text and prints its validation loss on the last 10%. The loss
+is logged every --log-every block updates (default: 100 points; lm: every 20
+microbatches, 20·S updates); rpd has no timeline, so its time is its iteration
+count.`
 
 // trainFlags holds the flags of "pipelab train".
 type trainFlags struct {
@@ -60,7 +62,7 @@ type trainFlags struct {
 	stages, microbatches int
 	timeBudget, stepSize float64
 	batchSize, n, d      int
-	data, labels, corpus string
+	data, labels         string
 	l2, noise            float64
 	delta                int
 	delays               string
@@ -69,6 +71,7 @@ type trainFlags struct {
 	seed                 uint64
 	logEvery             int
 	output               outputFlag
+	lm                   lmFlags
 	set                  map[string]bool
 }
 
@@ -80,11 +83,10 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in unit steps (instead of --microbatches)")
 	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for lm, default 0.0625)")
 	fs.IntVar(&f.batchSize, "batch-size", 0, "rows (lm: sequences) per batch (default per objective)")
-	fs.IntVar(&f.n, "n", 0, "rows of generated data (lm: characters of the default corpus)")
+	fs.IntVar(&f.n, "n", 0, "rows of generated data (lm: training characters of the markov corpus)")
 	fs.IntVar(&f.d, "d", 0, "parameters of generated data (default 512)")
 	fs.StringVar(&f.data, "data", "", "X.csv: one example per line, comma-separated")
 	fs.StringVar(&f.labels, "labels", "", "y.csv: one target per line")
-	fs.StringVar(&f.corpus, "corpus", "", "UTF-8 text file for lm")
 	fs.Float64Var(&f.l2, "l2", objectives.DefaultL2, "logistic L2 weight λ")
 	fs.Float64Var(&f.noise, "noise", objectives.DefaultNoise, "logistic additive gradient noise σ")
 	fs.IntVar(&f.delta, "delta", -1, "rpd uniform delay bound δ (default ⌊S² - S/2⌋)")
@@ -95,12 +97,16 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the data and of every random stream of the run")
 	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: 100 points)")
 	f.output.register(fs)
+	f.lm.register(fs)
 }
 
 // check validates the flags and fills the objective's defaults, naming
 // the flag that is wrong.
 func (f *trainFlags) check(rest []string) error {
 	if err := noArguments(rest); err != nil {
+		return err
+	}
+	if err := f.checkLM(); err != nil {
 		return err
 	}
 	switch {
@@ -122,8 +128,6 @@ func (f *trainFlags) check(rest []string) error {
 		return errors.New("--data replaces --n and --d, and lm reads --corpus instead")
 	case f.objective != "logistic" && (f.set["l2"] || f.set["noise"]):
 		return errors.New("--l2 and --noise apply to the logistic objective only")
-	case f.objective != "lm" && f.corpus != "":
-		return errors.New("--corpus applies to lm only")
 	}
 	if err := f.output.check(); err != nil {
 		return err
@@ -135,9 +139,6 @@ func (f *trainFlags) check(rest []string) error {
 		"quadratic": {2000, 512, 100}, "tridiagonal": {600, 512, 5}, "logistic": {600, 512, 10}, "lm": {100000, 0, 16},
 	}[f.objective]
 	f.n, f.d, f.batchSize = orDefault(f.n, defaults[0]), orDefault(f.d, defaults[1]), orDefault(f.batchSize, defaults[2])
-	if f.objective == "lm" && !f.set["step-size"] {
-		f.stepSize = 0.0625
-	}
 	if !(f.stepSize > 0) {
 		return fmt.Errorf("--step-size must be positive, got %g", f.stepSize)
 	}
@@ -149,6 +150,9 @@ func (f *trainFlags) check(rest []string) error {
 	}
 	f.replicas = orDefault(f.replicas, f.stages)
 	f.flushMicrobatches = orDefault(f.flushMicrobatches, f.stages)
+	if f.objective == "lm" {
+		return f.buildLM()
+	}
 	return nil
 }
 
@@ -183,6 +187,9 @@ type trainReport struct {
 	FinalLoss    finiteOrNil `json:"final_loss"`
 	Diverged     bool        `json:"diverged"`
 	Curve        []curvePt   `json:"curve"`
+
+	// ValidationLoss is the held-out loss at the final point (lm only).
+	ValidationLoss *finiteOrNil `json:"validation_loss,omitempty"`
 }
 
 type curvePt struct {
@@ -227,6 +234,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	rep.TimeSteps, rep.BlockUpdates, rep.Microbatches = res.Time, res.BlockUpdates, res.Microbatches
 	rep.FinalLoss, rep.Diverged = finiteOrNil(res.FinalLoss), res.Diverged
+	rep.ValidationLoss = validationLoss(obj, res.X)
 	if rep.TimeBudget > 0 && f.method != "rpd" {
 		rep.Overshoot = res.Time - rep.TimeBudget
 	}
@@ -239,18 +247,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 // buildObjective makes the objective the flags name.
 func (f *trainFlags) buildObjective() (objectives.Objective, error) {
 	if f.objective == "lm" {
-		text := []byte(nil)
-		if f.corpus != "" {
-			var err error
-			if text, err = os.ReadFile(f.corpus); err != nil {
-				return nil, err
-			}
-		} else {
-			text, _ = charlm.DefaultCorpus(f.seed, f.n)
-		}
-		cfg := charlm.DefaultConfig()
-		cfg.Stages, cfg.Batch, cfg.Seed = f.stages, f.batchSize, f.seed
-		return charlm.New(cfg, text)
+		return f.lm.model, nil
 	}
 	var data *objectives.Dataset
 	var err error
@@ -359,7 +356,11 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 			fmt.Fprintf(&b, " (budget %g, overshoot %g)", rep.TimeBudget, rep.Overshoot)
 		}
 	}
-	fmt.Fprintf(&b, "\nblock updates: %d\nstep size:     %g\nfinal loss:    %.6g\ndiverged:      %v\ncurve:\n", rep.BlockUpdates, rep.StepSize, float64(rep.FinalLoss), rep.Diverged)
+	fmt.Fprintf(&b, "\nblock updates: %d\nstep size:     %g\nfinal loss:    %.6g\n", rep.BlockUpdates, rep.StepSize, float64(rep.FinalLoss))
+	if rep.ValidationLoss != nil {
+		fmt.Fprintf(&b, "validation loss: %.6g\n", float64(*rep.ValidationLoss))
+	}
+	fmt.Fprintf(&b, "diverged:      %v\ncurve:\n", rep.Diverged)
 	fmt.Fprintf(&b, "  %10s %10s %14s\n", "time", "updates", "loss")
 	for _, p := range rep.Curve {
 		fmt.Fprintf(&b, "  %10g %10d %14.6g\n", p.Time, p.BlockUpdates, float64(p.Loss))

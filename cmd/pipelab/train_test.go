@@ -91,15 +91,6 @@ func TestTrainDiverged(t *testing.T) {
 	}
 }
 
-// The character LM trains under PipeDream (N·S block updates) and its
-// loss stays finite.
-func TestTrainLM(t *testing.T) {
-	rep := trainJSON(t, "--objective", "lm", "--stages", "3", "--n", "3000", "--batch-size", "2", "--method", "pd", "--microbatches", "6")
-	if rep["block_updates"] != 18.0 || rep["diverged"] != false {
-		t.Errorf("block updates %v, diverged %v", rep["block_updates"], rep["diverged"])
-	}
-}
-
 func TestTrainErrors(t *testing.T) {
 	trace := writeFile(t, "trace.csv", "0,0,0,0\n1,0,x,0\n")
 	base := []string{"--objective", "quadratic", "--n", "20", "--d", "4", "--batch-size", "5", "--stages", "2", "--step-size", "0.1"}
@@ -115,7 +106,6 @@ func TestTrainErrors(t *testing.T) {
 		{"l2 on quadratic", append(base, "--method", "pd", "--microbatches", "4", "--l2", "0.1"), 2, "logistic objective only"},
 		{"bad method", append(base, "--method", "adam", "--microbatches", "4"), 2, "--method"},
 		{"trace with a bad cell", append(base, "--method", "rpd", "--delays", trace, "--microbatches", "1"), 1, "line 2 column 3"},
-		{"lm with two stages", []string{"--objective", "lm", "--stages", "2", "--method", "pd", "--microbatches", "2"}, 1, "Stages = 2"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

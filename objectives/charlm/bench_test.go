@@ -6,45 +6,84 @@ import (
 	"time"
 )
 
+// benchCorpora are the corpora the benchmarks compare: 65536 training
+// characters of the Markov chain (vocabulary 24) and the shipped text
+// (vocabulary 65), whose larger vocabulary widens the embedding and the
+// head.
+var benchCorpora = []struct {
+	name string
+	text func() []byte
+}{
+	{"markov", func() []byte { t, _ := MarkovCorpus(1, 1<<16); return t }},
+	{"tinyshakespeare", TinyShakespeare},
+}
+
 // BenchmarkGradient times one Gradient call at the default configuration
-// (embed 64, 4 heads, sequence 32, batch 16) for S = 4 and S = 8.
+// (embed 64, 4 heads, sequence 32, batch 16) for S = 4 and S = 8 on each
+// corpus.
 func BenchmarkGradient(b *testing.B) {
-	text, _ := DefaultCorpus(1, 1<<16)
-	for _, stages := range []int{4, 8} {
-		b.Run(fmt.Sprintf("S=%d", stages), func(b *testing.B) {
-			cfg := DefaultConfig()
-			cfg.Stages = stages
-			m, err := New(cfg, text)
-			if err != nil {
-				b.Fatal(err)
-			}
-			x := m.Init()
-			g := make([]float64, m.Dim())
-			b.ReportAllocs()
-			cpu := startCPU()
-			for i := 0; b.Loop(); i++ {
-				m.Gradient(g, x, i, nil)
-			}
-			cpu.report(b)
-		})
+	for _, c := range benchCorpora {
+		text := c.text()
+		for _, stages := range []int{4, 8} {
+			b.Run(fmt.Sprintf("%s/S=%d", c.name, stages), func(b *testing.B) {
+				cfg := DefaultConfig()
+				cfg.Stages = stages
+				m, err := New(cfg, text)
+				if err != nil {
+					b.Fatal(err)
+				}
+				x := m.Init()
+				g := make([]float64, m.Dim())
+				b.ReportAllocs()
+				cpu := startCPU()
+				for i := 0; b.Loop(); i++ {
+					m.Gradient(g, x, i, nil)
+				}
+				cpu.report(b)
+			})
+		}
 	}
 }
 
 // BenchmarkLoss times one Loss call (DefaultEvalBatches forward passes)
-// at the default configuration.
+// and one ValidationLoss call (DefaultValidationBatches) at the default
+// configuration on each corpus.
 func BenchmarkLoss(b *testing.B) {
-	text, _ := DefaultCorpus(1, 1<<16)
-	m, err := New(DefaultConfig(), text)
-	if err != nil {
-		b.Fatal(err)
+	for _, c := range benchCorpora {
+		m, err := New(DefaultConfig(), c.text())
+		if err != nil {
+			b.Fatal(err)
+		}
+		x := m.Init()
+		for _, l := range []struct {
+			name string
+			f    func([]float64) float64
+		}{{"Loss", m.Loss}, {"ValidationLoss", m.ValidationLoss}} {
+			b.Run(c.name+"/"+l.name, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu := startCPU()
+				for b.Loop() {
+					l.f(x)
+				}
+				cpu.report(b)
+			})
+		}
 	}
-	x := m.Init()
-	b.ReportAllocs()
-	cpu := startCPU()
-	for b.Loop() {
-		m.Loss(x)
+}
+
+// BenchmarkNew times building the model on each corpus: tokenizing the
+// text, splitting it and allocating the workspaces.
+func BenchmarkNew(b *testing.B) {
+	for _, c := range benchCorpora {
+		text := c.text()
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := New(DefaultConfig(), text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
-	cpu.report(b)
 }
 
 // cpuClock measures the process CPU time spent in a benchmark loop: the

@@ -11,8 +11,11 @@ var ErrConfig = errors.New("charlm: invalid config")
 // Config sizes the model and its batches.
 type Config struct {
 	// Stages is the number of pipeline stages S ≥ 3: the embedding, S-2
-	// GPT blocks and the head.
+	// stages of GPT blocks and the head.
 	Stages int
+	// BlocksPerStage is the number of GPT blocks K each of the S-2 middle
+	// stages holds, K·(S-2) in all; 0 means 1.
+	BlocksPerStage int
 	// Embed is the width of the residual stream; Heads must divide it.
 	Embed int
 	// Heads is the number of attention heads per block.
@@ -25,6 +28,11 @@ type Config struct {
 	// over the corpus; 0 means DefaultEvalBatches, and it is capped at
 	// the number of batches.
 	EvalBatches int
+	// ValidationBatches is how many windows of Batch sequences of the
+	// held-out text ValidationLoss averages over, spread evenly over it;
+	// 0 means DefaultValidationBatches, and it is capped at the number of
+	// windows the held-out text holds.
+	ValidationBatches int
 	// Seed seeds the initial point (Init).
 	Seed uint64
 }
@@ -33,19 +41,32 @@ type Config struct {
 // Config.EvalBatches is 0.
 const DefaultEvalBatches = 8
 
-// DefaultConfig returns the small LM of docs/reference.md §1.7: four stages,
-// embedding width 64, 4 heads, sequences of 32 characters, batches of 16
-// sequences. (The step 0.0625 given there is the optimizer's, not the
-// model's.)
+// DefaultValidationBatches is the number of held-out windows
+// ValidationLoss averages over when Config.ValidationBatches is 0: as many
+// forward passes as Loss costs.
+const DefaultValidationBatches = 8
+
+// DefaultConfig returns the small LM of docs/reference.md §1.7: four stages
+// with one GPT block on each middle stage, embedding width 64, 4 heads,
+// sequences of 32 characters, batches of 16 sequences. (The step 0.0625
+// given there is the optimizer's, not the model's.)
 func DefaultConfig() Config {
-	return Config{Stages: 4, Embed: 64, Heads: 4, SeqLen: 32, Batch: 16, Seed: 1}
+	return Config{Stages: 4, BlocksPerStage: 1, Embed: 64, Heads: 4, SeqLen: 32, Batch: 16, Seed: 1}
 }
+
+// blocksPerStage is K with the zero value read as 1.
+func (c Config) blocksPerStage() int { return max(c.BlocksPerStage, 1) }
+
+// layers is the number of GPT blocks L = K·(S-2).
+func (c Config) layers() int { return c.blocksPerStage() * (c.Stages - 2) }
 
 // validate reports the first field that is out of range.
 func (c Config) validate() error {
 	switch {
 	case c.Stages < 3:
 		return fmt.Errorf("%w: Stages = %d, need at least 3 (embedding, one block, head)", ErrConfig, c.Stages)
+	case c.BlocksPerStage < 0:
+		return fmt.Errorf("%w: BlocksPerStage = %d, need 0 (one block) or more", ErrConfig, c.BlocksPerStage)
 	case c.Embed < 1:
 		return fmt.Errorf("%w: Embed = %d, need at least 1", ErrConfig, c.Embed)
 	case c.Heads < 1:
@@ -58,6 +79,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: Batch = %d, need at least 1", ErrConfig, c.Batch)
 	case c.EvalBatches < 0:
 		return fmt.Errorf("%w: EvalBatches = %d, need 0 (default) or more", ErrConfig, c.EvalBatches)
+	case c.ValidationBatches < 0:
+		return fmt.Errorf("%w: ValidationBatches = %d, need 0 (default) or more", ErrConfig, c.ValidationBatches)
 	}
 	return nil
 }

@@ -1,156 +1,90 @@
 package charlm
 
 import (
-	"math"
-	"math/rand/v2"
-	"slices"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"unicode/utf8"
 )
 
-// The default corpus is text from a stationary first-order Markov chain,
-// so the best achievable cross-entropy (the chain's entropy rate) is known
-// exactly.
+// The corpus names OpenCorpus knows; any other name is a file's path.
 const (
-	// corpusAlphabet holds the chain's 24 printable characters.
-	corpusAlphabet = "abcdefghijklmnopqrstuvw "
-	// corpusSuccessors is how many characters may follow each character.
-	corpusSuccessors = 3
-	// corpusStream is the PCG stream of DefaultCorpus ("corpus" in ASCII).
-	corpusStream = 0x636f72707573
+	// CorpusTinyShakespeare is the shipped text (TinyShakespeare), the
+	// default.
+	CorpusTinyShakespeare = "tinyshakespeare"
+	// CorpusMarkov is the generated Markov chain with its known loss
+	// floor (MarkovCorpus).
+	CorpusMarkov = "markov"
 )
 
-// markovChain is a first-order Markov chain over an alphabet with sparse
-// transitions: state i moves to next[i][j] with probability prob[i][j].
-type markovChain struct {
-	alphabet string
-	next     [][]int
-	prob     [][]float64
+// MaxCorpusBytes bounds a user's corpus file: the model keeps 8 bytes
+// per character while it tokenizes, so 64 MiB of text costs about half a
+// gigabyte, and the file is refused rather than read past this size.
+const MaxCorpusBytes = 64 << 20
+
+// OpenCorpus returns the text a corpus name stands for: the shipped Tiny
+// Shakespeare for CorpusTinyShakespeare or "", n training characters of
+// the Markov chain drawn from seed for CorpusMarkov (MarkovCorpus), and
+// otherwise the user's file at that path (ReadCorpus). seed and n matter
+// for CorpusMarkov only.
+func OpenCorpus(name string, seed uint64, n int) ([]byte, error) {
+	switch name {
+	case "", CorpusTinyShakespeare:
+		return TinyShakespeare(), nil
+	case CorpusMarkov:
+		text, _ := MarkovCorpus(seed, n)
+		return text, nil
+	}
+	return ReadCorpus(name)
 }
 
-// randomSparseChain draws a chain in which each of the n states has k
-// distinct successors: always its cyclic successor i+1 mod n (which makes
-// the chain irreducible), and k-1 more drawn uniformly; state 0 always has
-// itself among its successors (a self-loop makes the chain aperiodic).
-// Transition probabilities are Dirichlet(1, …, 1), i.e. normalised
-// exponential draws.
-func randomSparseChain(rng *rand.Rand, alphabet string, k int) markovChain {
-	n := len(alphabet)
-	c := markovChain{alphabet: alphabet, next: make([][]int, n), prob: make([][]float64, n)}
-	for i := range n {
-		succ := []int{(i + 1) % n}
-		if i == 0 {
-			succ = append(succ, 0)
-		}
-		for len(succ) < k {
-			j := rng.IntN(n)
-			if !slices.Contains(succ, j) {
-				succ = append(succ, j)
-			}
-		}
-		w := make([]float64, k)
-		var sum float64
-		for j := range w {
-			w[j] = rng.ExpFloat64()
-			sum += w[j]
-		}
-		for j := range w {
-			w[j] /= sum
-		}
-		c.next[i], c.prob[i] = succ, w
+// ReadCorpus reads a user's corpus file: UTF-8 text, not empty, at most
+// MaxCorpusBytes long. Its errors are one line that names the file and
+// wraps ErrCorpus when the text is unusable. Whether the text is long
+// enough depends on the model's batch shape, which New checks.
+func ReadCorpus(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("charlm: corpus %w", err)
 	}
-	return c
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxCorpusBytes {
+		return nil, fmt.Errorf("%w %s: longer than %d bytes", ErrCorpus, path, MaxCorpusBytes)
+	}
+	text, err := io.ReadAll(io.LimitReader(f, MaxCorpusBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("charlm: corpus %w", err)
+	}
+	if err := checkText(text); err != nil {
+		return nil, fmt.Errorf("%w %s: %w", ErrCorpus, path, err)
+	}
+	return text, nil
 }
 
-// stationary returns the chain's stationary distribution π = πP by power
-// iteration from the uniform distribution, stopping when an iteration
-// moves π by less than 1e-15 in L1 norm (or after 1e6 iterations). The
-// chain must be irreducible and aperiodic for this to converge.
-func (c markovChain) stationary() []float64 {
-	n := len(c.next)
-	pi := make([]float64, n)
-	nextPi := make([]float64, n)
-	for i := range pi {
-		pi[i] = 1 / float64(n)
+// checkText refuses an empty text, one longer than MaxCorpusBytes and
+// invalid UTF-8 (naming the byte offset of the first bad byte).
+func checkText(text []byte) error {
+	switch {
+	case len(text) == 0:
+		return errors.New("empty")
+	case len(text) > MaxCorpusBytes:
+		return fmt.Errorf("longer than %d bytes", MaxCorpusBytes)
+	case !utf8.Valid(text):
+		return fmt.Errorf("invalid UTF-8 at byte offset %d", invalidOffset(text))
 	}
-	for range 1_000_000 {
-		clear(nextPi)
-		for i, succ := range c.next {
-			for j, s := range succ {
-				nextPi[s] += pi[i] * c.prob[i][j]
-			}
-		}
-		var moved float64
-		for i := range pi {
-			moved += math.Abs(nextPi[i] - pi[i])
-		}
-		pi, nextPi = nextPi, pi
-		if moved < 1e-15 {
-			break
-		}
-	}
-	return pi
+	return nil
 }
 
-// entropyRate returns H = Σ_i π_i·H(P_i) in nats: the entropy of the next
-// character given the current one, averaged over the stationary
-// distribution. No predictor of a stationary sample can have a lower
-// expected cross-entropy per character.
-func (c markovChain) entropyRate() float64 {
-	pi := c.stationary()
-	var h float64
-	for i, p := range c.prob {
-		var hi float64
-		for _, q := range p {
-			if q > 0 {
-				hi -= q * math.Log(q)
-			}
+// invalidOffset returns the byte offset of the first invalid UTF-8
+// sequence of text, or len(text) if there is none.
+func invalidOffset(text []byte) int {
+	for off := 0; off < len(text); {
+		r, size := utf8.DecodeRune(text[off:])
+		if r == utf8.RuneError && size == 1 {
+			return off
 		}
-		h += pi[i] * hi
+		off += size
 	}
-	return h
-}
-
-// sample returns n characters of the chain, the first drawn from the
-// stationary distribution so that the whole text is stationary.
-func (c markovChain) sample(rng *rand.Rand, n int) []byte {
-	text := make([]byte, max(n, 0))
-	if n <= 0 {
-		return text
-	}
-	state := draw(rng, c.stationary(), nil)
-	for i := range text {
-		text[i] = c.alphabet[state]
-		state = draw(rng, c.prob[state], c.next[state])
-	}
-	return text
-}
-
-// draw picks index j with probability p[j] (returning next[j] if next is
-// not nil).
-func draw(rng *rand.Rand, p []float64, next []int) int {
-	u := rng.Float64()
-	j := len(p) - 1
-	for i, q := range p {
-		if u < q {
-			j = i
-			break
-		}
-		u -= q
-	}
-	if next != nil {
-		return next[j]
-	}
-	return j
-}
-
-// DefaultCorpus returns n characters (n bytes; none if n ≤ 0) of text
-// drawn from a first-order Markov chain over 24 printable characters
-// (a–w and space) in which each character has 3 possible successors, and
-// the chain's entropy rate floor in nats per character: the cross-entropy
-// of a perfect next-character predictor, which Loss can approach but (up
-// to the sampling noise of a finite corpus) not beat. The chain and the
-// text are drawn from rand.NewPCG(seed, corpusStream).
-func DefaultCorpus(seed uint64, n int) (text []byte, floor float64) {
-	rng := rand.New(rand.NewPCG(seed, corpusStream))
-	chain := randomSparseChain(rng, corpusAlphabet, corpusSuccessors)
-	return chain.sample(rng, n), chain.entropyRate()
+	return len(text)
 }

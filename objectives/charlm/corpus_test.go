@@ -2,112 +2,163 @@ package charlm
 
 import (
 	"bytes"
+	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
-// binaryEntropy is -p·log p - (1-p)·log(1-p) in nats.
-func binaryEntropy(p float64) float64 {
-	return -p*math.Log(p) - (1-p)*math.Log(1-p)
-}
-
-// TestEntropyRateClosedForm checks entropyRate on chains built by hand.
-func TestEntropyRateClosedForm(t *testing.T) {
-	const a, b = 0.3, 0.1
+// TestReadCorpusRejects: each unusable file is one line of error that
+// names the file and says what is wrong with it.
+func TestReadCorpusRejects(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	big := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxCorpusBytes+1); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
-		name  string
-		chain markovChain
-		want  float64
+		name, path, mention string
+		sentinel            error
 	}{
-		{
-			// Two states flipping with probabilities a and b: the
-			// stationary distribution is (b, a)/(a+b), so
-			// H = (b·h(a) + a·h(b))/(a+b) with h the binary entropy.
-			name: "two-state",
-			chain: markovChain{alphabet: "xy", next: [][]int{{0, 1}, {0, 1}},
-				prob: [][]float64{{1 - a, a}, {b, 1 - b}}},
-			want: (b*binaryEntropy(a) + a*binaryEntropy(b)) / (a + b),
-		},
-		{
-			// Every state has 3 equally likely successors: H = log 3
-			// whatever the stationary distribution.
-			name: "uniform successors",
-			chain: markovChain{alphabet: "wxyz",
-				next: [][]int{{0, 1, 2}, {2, 3, 0}, {3, 0, 1}, {0, 1, 2}},
-				prob: [][]float64{{1. / 3, 1. / 3, 1. / 3}, {1. / 3, 1. / 3, 1. / 3}, {1. / 3, 1. / 3, 1. / 3}, {1. / 3, 1. / 3, 1. / 3}}},
-			want: math.Log(3),
-		},
-		{
-			// Transitions with probability 1 carry no information.
-			name:  "deterministic transitions",
-			chain: markovChain{alphabet: "pq", next: [][]int{{0}, {0}}, prob: [][]float64{{1}, {1}}},
-			want:  0,
-		},
+		{"empty", write("empty.txt", nil), "empty.txt: empty", ErrCorpus},
+		{"invalid UTF-8", write("latin1.txt", []byte("caf\xe9 au lait")), "latin1.txt: invalid UTF-8 at byte offset 3", ErrCorpus},
+		{"too long", big, "big.txt: longer than 67108864 bytes", ErrCorpus},
+		{"missing", filepath.Join(dir, "missing.txt"), "missing.txt", os.ErrNotExist},
+		{"a directory", dir, filepath.Base(dir), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.chain.entropyRate(); math.Abs(got-tt.want) > 1e-12 {
-				t.Errorf("entropyRate = %.15f, want %.15f", got, tt.want)
+			_, err := ReadCorpus(tt.path)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if tt.sentinel != nil && !errors.Is(err, tt.sentinel) {
+				t.Errorf("err = %v, want it to wrap %v", err, tt.sentinel)
+			}
+			if msg := err.Error(); !strings.Contains(msg, tt.mention) || strings.Contains(msg, "\n") {
+				t.Errorf("err = %q, want one line mentioning %q", msg, tt.mention)
 			}
 		})
 	}
 }
 
-// TestDefaultCorpusFloorMatchesSample estimates the conditional entropy
-// H(X_t | X_{t-1}) of a long default corpus from its own bigram counts,
-// with no access to the chain: Σ_ab (c_ab/N)·log(c_a/c_ab). By the
-// ergodic theorem this converges to the entropy rate; the standard error
-// at N = 10⁶ is about 1e-3 (per-character log-loss sd ≲ 1) and the
-// plug-in bias about (bigrams - characters)/2N ≈ 2e-5, so a tolerance of
-// 5e-3 is several standard errors.
-func TestDefaultCorpusFloorMatchesSample(t *testing.T) {
-	for _, seed := range []uint64{1, 2, 3} {
-		text, floor := DefaultCorpus(seed, 1_000_000)
-		var pair [256][256]float64
-		var single [256]float64
-		for i := 1; i < len(text); i++ {
-			pair[text[i-1]][text[i]]++
-			single[text[i-1]]++
+func TestOpenCorpus(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mine.txt")
+	mine := []byte("Größe ist relativ.\n")
+	if err := os.WriteFile(path, mine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	markov, _ := MarkovCorpus(3, 500)
+	tests := []struct {
+		name string
+		want []byte
+	}{
+		{"", TinyShakespeare()},
+		{CorpusTinyShakespeare, TinyShakespeare()},
+		{CorpusMarkov, markov},
+		{path, mine},
+	}
+	for _, tt := range tests {
+		got, err := OpenCorpus(tt.name, 3, 500)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.name, err)
 		}
-		n := float64(len(text) - 1)
-		var h float64
-		for a := range pair {
-			for b := range pair[a] {
-				if c := pair[a][b]; c > 0 {
-					h += c / n * math.Log(single[a]/c)
-				}
-			}
-		}
-		t.Logf("seed %d: floor %.5f nats, sample estimate %.5f", seed, floor, h)
-		if math.Abs(h-floor) > 5e-3 {
-			t.Errorf("seed %d: floor %.5f, sample conditional entropy %.5f", seed, floor, h)
+		if !bytes.Equal(got, tt.want) {
+			t.Errorf("%q: %d bytes, not the %d expected", tt.name, len(got), len(tt.want))
 		}
 	}
 }
 
-func TestDefaultCorpusText(t *testing.T) {
-	a, floorA := DefaultCorpus(5, 1000)
-	b, floorB := DefaultCorpus(5, 1000)
-	c, _ := DefaultCorpus(6, 1000)
-	if !bytes.Equal(a, b) || floorA != floorB {
-		t.Error("same seed gave different corpora")
-	}
-	if bytes.Equal(a, c) {
-		t.Error("seeds 5 and 6 gave the same corpus")
-	}
-	if len(a) != 1000 {
-		t.Errorf("len = %d, want 1000", len(a))
-	}
-	for i, ch := range a {
-		if !bytes.ContainsRune([]byte(corpusAlphabet), rune(ch)) {
-			t.Fatalf("byte %d = %q is not in the alphabet %q", i, ch, corpusAlphabet)
+// FuzzReadCorpus feeds arbitrary bytes through the user-file path: write
+// the file, ReadCorpus, New on a small model. Either step may refuse the
+// text, always with ErrCorpus and one line; a text both accept is valid
+// UTF-8, and the model's splits, vocabulary and losses must be
+// consistent with it. testdata/fuzz holds the inputs that once failed.
+func FuzzReadCorpus(f *testing.F) {
+	f.Add([]byte(""))
+	f.Add([]byte("short"))
+	f.Add([]byte("caf\xe9"))
+	f.Add(bytes.Repeat([]byte("ab\u00e9\u4e16 "), 20))
+	f.Add(TinyShakespeare()[:300])
+	cfg := Config{Stages: 3, Embed: 2, Heads: 1, SeqLen: 2, Batch: 1}
+	dir := f.TempDir()
+	path := filepath.Join(dir, "corpus.txt")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
 		}
-	}
-	// At most 3 successors per character: the floor is at most log 3.
-	if floorA <= 0 || floorA > math.Log(corpusSuccessors) {
-		t.Errorf("floor = %g, want in (0, log %d]", floorA, corpusSuccessors)
-	}
-	if empty, _ := DefaultCorpus(5, 0); len(empty) != 0 {
-		t.Errorf("n = 0 gave %d bytes", len(empty))
+		text, err := ReadCorpus(path)
+		if err != nil {
+			oneLineCorpusError(t, err)
+			if len(data) > 0 && utf8.Valid(data) {
+				t.Fatalf("refused valid UTF-8: %v", err)
+			}
+			return
+		}
+		if !bytes.Equal(text, data) || !utf8.Valid(text) {
+			t.Fatal("ReadCorpus returned other bytes than the file's, or invalid UTF-8")
+		}
+		m, err := New(cfg, text)
+		n := utf8.RuneCount(text)
+		if err != nil {
+			oneLineCorpusError(t, err)
+			// Batch·SeqLen = 2: New needs at least 10·3 - 9 = 21 characters.
+			if n >= 21 {
+				t.Fatalf("refused %d characters: %v", n, err)
+			}
+			return
+		}
+		train, held := m.Characters()
+		if train != TrainingCharacters(n) || train+held != n || m.Batches() < 1 || len(m.ValidationBatches()) < 1 {
+			t.Fatalf("%d characters split as %d + %d, %d batches, %d validation windows", n, train, held, m.Batches(), len(m.ValidationBatches()))
+		}
+		distinct := map[rune]bool{}
+		for _, r := range string(text) {
+			distinct[r] = true
+		}
+		if len(m.Vocabulary()) != len(distinct) {
+			t.Fatalf("vocabulary of %d, text has %d distinct characters", len(m.Vocabulary()), len(distinct))
+		}
+		// At Init the head's LayerNorm has gain 1 and bias 0, so its output
+		// rows have norm at most √E, and every logit is bounded by
+		// M = √E·max_j ‖W_{:,j}‖₂ (Cauchy–Schwarz). The cross-entropy
+		// logsumexp(l) − l_target then lies within 2M of log V (0 for a
+		// one-character vocabulary).
+		x := m.Init()
+		v := len(distinct)
+		w := m.headParams(x).out
+		var widest float64
+		for j := range v {
+			var sq float64
+			for i := range cfg.Embed {
+				sq += w[i*v+j] * w[i*v+j]
+			}
+			widest = max(widest, math.Sqrt(sq))
+		}
+		bound := 2 * math.Sqrt(float64(cfg.Embed)) * widest
+		logV := math.Log(float64(v))
+		if l, vl := m.Loss(x), m.ValidationLoss(x); math.Abs(l-logV) > bound || math.Abs(vl-logV) > bound {
+			t.Fatalf("loss %g, validation loss %g at Init, want log %d = %g within %g", l, vl, v, logV, bound)
+		}
+	})
+}
+
+func oneLineCorpusError(t *testing.T, err error) {
+	t.Helper()
+	if !errors.Is(err, ErrCorpus) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("error %q is not one line wrapping ErrCorpus", err)
 	}
 }

@@ -1,24 +1,31 @@
 // Package charlm implements a small character-level GPT as an
-// objectives.Objective, with hand-written forward and backward passes in
+// objectives.Objective with a held-out validation loss
+// (objectives.Validated), with hand-written forward and backward passes in
 // float64 (docs/reference.md §1.7, "Small LM").
 //
 // For S ≥ 3 pipeline stages, stage 0 adds a token embedding and a learned
-// position embedding, stages 1..S-2 are one pre-LayerNorm GPT block each
-// (causal multi-head attention with QKV and output projections, a 4× GELU
-// MLP, residual connections), and stage S-1 is a final LayerNorm and a
-// linear head without bias. The loss is the mean next-character
-// cross-entropy in nats. The parameters are one flat []float64, stage s
-// owning the contiguous block Blocks()[s]:Blocks()[s+1].
+// position embedding, stages 1..S-2 hold K pre-LayerNorm GPT blocks each
+// (Config.BlocksPerStage, default 1; causal multi-head attention with QKV
+// and output projections, a 4× GELU MLP, residual connections), and stage
+// S-1 is a final LayerNorm and a linear head without bias. The loss is
+// the mean next-character cross-entropy in nats. The parameters are one
+// flat []float64, stage s owning the contiguous block
+// Blocks()[s]:Blocks()[s+1].
 //
 // The corpus is any UTF-8 text: its characters are runes, and the
-// vocabulary is the sorted set of distinct runes in it. Batch b is the
-// b-th run of Batch·SeqLen consecutive characters, cut into Batch rows;
-// batches are visited cyclically (b mod Batches). Loss averages a fixed,
-// evenly spread evaluation set of batches (EvalBatches).
+// vocabulary is the sorted set of distinct runes in it. The model trains
+// on the first nine tenths of its characters and holds out the last tenth
+// (TrainingCharacters). Batch b is the b-th run of Batch·SeqLen
+// consecutive training characters, cut into Batch rows; batches are
+// visited cyclically (b mod Batches). Loss averages a fixed, evenly spread
+// set of training batches (EvalBatches), ValidationLoss a fixed, evenly
+// spread set of held-out windows of the same shape (ValidationBatches).
 //
-// DefaultCorpus generates text from a seeded sparse Markov chain whose
-// entropy rate, returned with the text, is the loss floor of a perfect
-// predictor.
+// TinyShakespeare returns the shipped corpus, the default (data/README.md
+// gives its provenance); MarkovCorpus generates text from a seeded sparse
+// Markov chain whose entropy rate, returned with the text, is the loss
+// floor of a perfect predictor; ReadCorpus reads a user's file, and
+// OpenCorpus picks one of the three by name.
 //
 // A Model reuses preallocated workspaces, so Gradient does not allocate
 // and a Model must not be used from two goroutines at once; Clone gives

@@ -6,10 +6,10 @@ import (
 	"pipelab/objectives/charlm"
 )
 
-// Build a two-block model on the default corpus, evaluate it, and take
+// Build a two-block model on the Markov corpus, evaluate it, and take
 // one plain SGD step on batch 0.
 func Example() {
-	text, floor := charlm.DefaultCorpus(1, 10_000)
+	text, floor := charlm.MarkovCorpus(1, 10_000)
 	cfg := charlm.Config{Stages: 4, Embed: 16, Heads: 2, SeqLen: 8, Batch: 4, Seed: 1}
 	m, err := charlm.New(cfg, text)
 	if err != nil {
@@ -34,4 +34,30 @@ func Example() {
 	// entropy-rate floor 0.860 nats
 	// loss at Init 3.180 nats (log 24 = 3.178)
 	// batch 0 loss lower after the step: true
+}
+
+// Build a model with two blocks on its one middle stage on the shipped
+// corpus (OpenCorpus with the name "tinyshakespeare" does the same) and
+// evaluate it on the held-out last tenth of the text.
+func ExampleTinyShakespeare() {
+	text := charlm.TinyShakespeare()
+	cfg := charlm.Config{Stages: 3, BlocksPerStage: 2, Embed: 16, Heads: 2, SeqLen: 16, Batch: 8, Seed: 1}
+	m, err := charlm.New(cfg, text)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	train, heldOut := m.Characters()
+	fmt.Printf("%d characters: %d to train on, %d held out\n", len(text), train, heldOut)
+	// Stages: (65 + 16)·16 = 1296 embedding parameters, 2·(12·16² + 13·16)
+	// = 6560 in the two blocks, 2·16 + 16·65 = 1072 in the head; the 871
+	// held-out windows of 8·16 characters are sampled at ⌊i·871/8⌋.
+	fmt.Printf("vocabulary %d characters, stages %v\n", len(m.Vocabulary()), m.Blocks())
+	fmt.Printf("validation windows %v\n", m.ValidationBatches())
+	fmt.Printf("validation loss at Init %.3f nats (log 65 = 4.174)\n", m.ValidationLoss(m.Init()))
+	// Output:
+	// 1115394 characters: 1003854 to train on, 111540 held out
+	// vocabulary 65 characters, stages [0 1296 7856 8928]
+	// validation windows [0 108 217 326 435 544 653 762]
+	// validation loss at Init 4.175 nats (log 65 = 4.174)
 }

@@ -27,13 +27,14 @@ func perturbedPoint(m *Model, seed uint64) []float64 {
 // BatchLoss over every parameter; the expected value is the numerical
 // derivative itself.
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
-	text, _ := DefaultCorpus(3, 200)
+	text, _ := MarkovCorpus(3, 200)
 	tests := []struct {
 		name string
 		cfg  Config
 	}{
 		{"S=4 embed 8 heads 2 seq 6 batch 2", tinyConfig()},
 		{"S=3 embed 6 heads 3 seq 5 batch 3", Config{Stages: 3, Embed: 6, Heads: 3, SeqLen: 5, Batch: 3, Seed: 2}},
+		{"S=4 K=2 embed 4 heads 2 seq 4 batch 2", Config{Stages: 4, BlocksPerStage: 2, Embed: 4, Heads: 2, SeqLen: 4, Batch: 2, Seed: 4}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -35,7 +35,7 @@ func (m *Model) Init() []float64 {
 	e := m.embeddingParams(x)
 	normal(e.token, initStd)
 	normal(e.position, initStd)
-	layers := m.cfg.Stages - 2
+	layers := m.cfg.layers()
 	residualStd := initStd / math.Sqrt(2*float64(layers))
 	for l := range layers {
 		p := m.blockParams(x, l)

@@ -1,14 +1,14 @@
 package charlm
 
 // stageOffsets returns the S+1 stage offsets: the embedding holds
-// (vocab + seq)·embed parameters, each block 12·embed² + 13·embed, the
-// head (2 + vocab)·embed.
+// (vocab + seq)·embed parameters, each middle stage K blocks of
+// 12·embed² + 13·embed, the head (2 + vocab)·embed.
 func (m *Model) stageOffsets() []int {
 	e, v := m.cfg.Embed, len(m.vocab)
 	sizes := make([]int, 0, m.cfg.Stages)
 	sizes = append(sizes, (v+m.cfg.SeqLen)*e)
 	for range m.cfg.Stages - 2 {
-		sizes = append(sizes, m.block.size())
+		sizes = append(sizes, m.cfg.blocksPerStage()*m.block.size())
 	}
 	sizes = append(sizes, (2+v)*e)
 	offsets := make([]int, len(sizes)+1)
@@ -29,8 +29,12 @@ func (m *Model) embeddingParams(v []float64) embeddingParams {
 	return embeddingParams{token: p[:n:n], position: p[n:]}
 }
 
+// blockParams returns GPT block layer's weights: block layer mod K of
+// stage 1 + layer/K, the blocks of a stage laid out in order.
 func (m *Model) blockParams(v []float64, layer int) blockParams {
-	return m.block.params(m.stage(v, layer+1))
+	k, n := m.cfg.blocksPerStage(), m.block.size()
+	within := layer % k * n
+	return m.block.params(m.stage(v, 1+layer/k)[within : within+n : within+n])
 }
 
 func (m *Model) headParams(v []float64) headParams {

@@ -18,10 +18,13 @@ import (
 type Model struct {
 	cfg     Config
 	vocab   []rune
-	ids     []int32
+	ids     []int32 // the training split
 	batches int
 	eval    []int
 	offsets []int
+
+	heldOut    []int32 // the validation split, never trained on
+	validation []int   // the windows of heldOut ValidationLoss averages
 
 	embed embedding
 	block block
@@ -29,54 +32,80 @@ type Model struct {
 	ws    *workspace
 }
 
-var _ objectives.Objective = (*Model)(nil)
+var _ objectives.Validated = (*Model)(nil)
 
 // New builds the model for cfg on a UTF-8 corpus. The vocabulary is the
-// set of distinct characters (runes) of the corpus. Batch b covers the
-// b-th run of Batch·SeqLen consecutive characters: its row r reads
-// SeqLen characters starting at b·Batch·SeqLen + r·SeqLen and predicts
-// each one's successor, so the corpus must hold at least
-// Batch·SeqLen + 1 characters.
+// set of distinct characters (runes) of the whole corpus. The model trains
+// on the first TrainingCharacters(n) of its n characters and holds out the
+// rest, the last tenth, for ValidationLoss. Batch b covers the
+// b-th run of Batch·SeqLen consecutive training characters: its row r
+// reads SeqLen characters starting at b·Batch·SeqLen + r·SeqLen and
+// predicts each one's successor; the held-out text is cut into windows of
+// the same shape. Each split must hold at least Batch·SeqLen + 1
+// characters.
 func New(cfg Config, corpus []byte) (*Model, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	vocab, ids, err := tokenize(corpus)
+	vocab, ids, heldOut, err := prepare(cfg, corpus)
 	if err != nil {
 		return nil, err
 	}
 	perBatch := cfg.Batch * cfg.SeqLen
-	if len(ids) < perBatch+1 {
-		return nil, fmt.Errorf("%w: %d characters, need at least Batch·SeqLen + 1 = %d·%d + 1 = %d",
-			ErrCorpus, len(ids), cfg.Batch, cfg.SeqLen, perBatch+1)
-	}
 	m := &Model{
 		cfg:     cfg,
 		vocab:   vocab,
 		ids:     ids,
+		heldOut: heldOut,
 		batches: (len(ids) - 1) / perBatch,
 		embed:   embedding{batch: cfg.Batch, seq: cfg.SeqLen, vocab: len(vocab), embed: cfg.Embed},
 		block:   newBlock(cfg.Batch, cfg.SeqLen, cfg.Embed, cfg.Heads),
 		head:    head{tokens: perBatch, embed: cfg.Embed, vocab: len(vocab)},
 	}
-	m.eval = evalBatches(m.batches, cfg.EvalBatches)
+	m.eval = spread(m.batches, cfg.EvalBatches, DefaultEvalBatches)
+	m.validation = spread((len(heldOut)-1)/perBatch, cfg.ValidationBatches, DefaultValidationBatches)
 	m.offsets = m.stageOffsets()
 	m.ws = m.newWorkspace()
 	return m, nil
 }
 
-// evalBatches spreads k batches (DefaultEvalBatches if k is 0, at most
-// all of them) evenly over the corpus: batch i·n/k for i < k.
-func evalBatches(n, k int) []int {
+// Check returns the error New would return for cfg and corpus, without
+// allocating the model: a spec checks its runs with it before any runs.
+func Check(cfg Config, corpus []byte) error {
+	_, _, _, err := prepare(cfg, corpus)
+	return err
+}
+
+// prepare validates cfg, tokenizes the corpus, bounds the workspaces'
+// memory and splits the characters.
+func prepare(cfg Config, corpus []byte) (vocab []rune, training, heldOut []int32, err error) {
+	if err := cfg.validate(); err != nil {
+		return nil, nil, nil, err
+	}
+	vocab, all, err := tokenize(corpus)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if floats := workspaceFloats(cfg, len(vocab)); floats > MaxWorkspaceBytes/8 {
+		return nil, nil, nil, fmt.Errorf("%w: the workspaces of %d GPT blocks at Batch = %d, SeqLen = %d, Embed = %d need %.3g GiB, more than %d GiB",
+			ErrConfig, cfg.layers(), cfg.Batch, cfg.SeqLen, cfg.Embed, floats*8/(1<<30), MaxWorkspaceBytes>>30)
+	}
+	training, heldOut, err = split(all, cfg.Batch*cfg.SeqLen)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: %w (Batch·SeqLen = %d·%d)", ErrCorpus, err, cfg.Batch, cfg.SeqLen)
+	}
+	return vocab, training, heldOut, nil
+}
+
+// spread picks k of n batches (def if k is 0, at most all of them) evenly:
+// batch i·n/k for i < k.
+func spread(n, k, def int) []int {
 	if k == 0 {
-		k = DefaultEvalBatches
+		k = def
 	}
 	k = min(k, n)
-	eval := make([]int, k)
-	for i := range eval {
-		eval[i] = i * n / k
+	picked := make([]int, k)
+	for i := range picked {
+		picked[i] = i * n / k
 	}
-	return eval
+	return picked
 }
 
 // Clone returns a model on the same corpus and configuration with its own
@@ -97,6 +126,14 @@ func (m *Model) Vocabulary() []rune { return slices.Clone(m.vocab) }
 // EvalBatches returns the batches whose mean loss Loss reports.
 func (m *Model) EvalBatches() []int { return slices.Clone(m.eval) }
 
+// ValidationBatches returns the held-out windows whose mean loss
+// ValidationLoss reports: window j covers held-out characters
+// j·Batch·SeqLen .. (j+1)·Batch·SeqLen and their successors.
+func (m *Model) ValidationBatches() []int { return slices.Clone(m.validation) }
+
+// Characters returns the number of training and held-out characters.
+func (m *Model) Characters() (training, heldOut int) { return len(m.ids), len(m.heldOut) }
+
 // Dim is the number of parameters.
 func (m *Model) Dim() int { return m.offsets[len(m.offsets)-1] }
 
@@ -116,11 +153,25 @@ func (m *Model) Loss(x []float64) float64 {
 	return sum / float64(len(m.eval))
 }
 
+// ValidationLoss returns the mean next-character cross-entropy (nats)
+// over the held-out windows (ValidationBatches), text the model never
+// trains on.
+func (m *Model) ValidationLoss(x []float64) float64 {
+	m.checkLength("x", x)
+	var sum float64
+	for _, j := range m.validation {
+		inputs, targets := m.window(m.heldOut, j)
+		sum += m.forward(x, inputs, targets)
+	}
+	return sum / float64(len(m.validation))
+}
+
 // BatchLoss returns the mean next-character cross-entropy (nats) of batch
 // b mod Batches at x.
 func (m *Model) BatchLoss(x []float64, b int) float64 {
 	m.checkLength("x", x)
-	return m.forward(x, b)
+	inputs, targets := m.batch(b)
+	return m.forward(x, inputs, targets)
 }
 
 // Gradient writes into g the gradient of BatchLoss(x, b) with respect to
@@ -128,8 +179,9 @@ func (m *Model) BatchLoss(x []float64, b int) float64 {
 func (m *Model) Gradient(g, x []float64, b int, _ *rand.Rand) {
 	m.checkLength("x", x)
 	m.checkLength("g", g)
-	m.forward(x, b)
-	m.backward(g, x, b)
+	inputs, targets := m.batch(b)
+	m.forward(x, inputs, targets)
+	m.backward(g, x, inputs, targets)
 }
 
 // checkLength panics on a parameter or gradient vector of the wrong

@@ -10,7 +10,7 @@ import (
 )
 
 func TestNewRejects(t *testing.T) {
-	text, _ := DefaultCorpus(1, 1000)
+	text, _ := MarkovCorpus(1, 1000)
 	valid := Config{Stages: 3, Embed: 8, Heads: 2, SeqLen: 4, Batch: 2}
 	with := func(f func(*Config)) Config {
 		c := valid
@@ -31,7 +31,12 @@ func TestNewRejects(t *testing.T) {
 		{"zero sequence", with(func(c *Config) { c.SeqLen = 0 }), text, ErrConfig, "SeqLen = 0"},
 		{"zero batch", with(func(c *Config) { c.Batch = 0 }), text, ErrConfig, "Batch = 0"},
 		{"negative eval batches", with(func(c *Config) { c.EvalBatches = -1 }), text, ErrConfig, "EvalBatches = -1"},
-		{"corpus one short", valid, text[:8], ErrCorpus, "8 characters, need at least"},
+		// Batch·SeqLen = 8: the held-out ⌈n/10⌉ needs 9 characters, so n ≥ 81.
+		{"corpus one short", valid, text[:80], ErrCorpus, "80 characters, need at least 81: 72 to train on and 9 held out"},
+		{"empty corpus", valid, nil, ErrCorpus, "0 characters"},
+		{"workspaces over the limit", with(func(c *Config) { c.BlocksPerStage = 1 << 20 }), text, ErrConfig, "workspaces of 1048576 GPT blocks"},
+		{"negative blocks per stage", with(func(c *Config) { c.BlocksPerStage = -1 }), text, ErrConfig, "BlocksPerStage = -1"},
+		{"negative validation batches", with(func(c *Config) { c.ValidationBatches = -2 }), text, ErrConfig, "ValidationBatches = -2"},
 		{"invalid UTF-8", valid, []byte("abcdéf\xffghijklmnop"), ErrCorpus, "byte offset 7"},
 		{"truncated rune", valid, []byte("abcdefghijklmnop\xc3"), ErrCorpus, "byte offset 16"},
 	}
@@ -40,6 +45,9 @@ func TestNewRejects(t *testing.T) {
 			_, err := New(tt.cfg, tt.corpus)
 			if !errors.Is(err, tt.sentinel) {
 				t.Fatalf("err = %v, want %v", err, tt.sentinel)
+			}
+			if check := Check(tt.cfg, tt.corpus); check == nil || check.Error() != err.Error() {
+				t.Errorf("Check = %v, want New's error %v", check, err)
 			}
 			if !strings.Contains(err.Error(), tt.mention) {
 				t.Errorf("err = %q, want it to mention %q", err, tt.mention)
@@ -74,13 +82,21 @@ func TestLayout(t *testing.T) {
 	if m.Dim() != want[len(want)-1] {
 		t.Errorf("Dim = %d, want %d", m.Dim(), want[len(want)-1])
 	}
-	// (240 - 1) / (3·7) = 11 whole batches.
-	if m.Batches() != 11 {
-		t.Errorf("Batches = %d, want 11", m.Batches())
+	// ⌊9·240/10⌋ = 216 training characters, 24 held out.
+	if train, held := m.Characters(); train != 216 || held != 24 {
+		t.Errorf("Characters = %d, %d, want 216, 24", train, held)
 	}
-	// Eight evaluation batches spread as i·11/8.
-	if got, want := m.EvalBatches(), []int{0, 1, 2, 4, 5, 6, 8, 9}; !slices.Equal(got, want) {
+	// (216 - 1) / (3·7) = 10 whole batches.
+	if m.Batches() != 10 {
+		t.Errorf("Batches = %d, want 10", m.Batches())
+	}
+	// Eight evaluation batches spread as i·10/8.
+	if got, want := m.EvalBatches(), []int{0, 1, 2, 3, 5, 6, 7, 8}; !slices.Equal(got, want) {
 		t.Errorf("EvalBatches = %v, want %v", got, want)
+	}
+	// (24 - 1) / (3·7) = 1 held-out window.
+	if got := m.ValidationBatches(); !slices.Equal(got, []int{0}) {
+		t.Errorf("ValidationBatches = %v, want [0]", got)
 	}
 }
 
@@ -88,7 +104,7 @@ func TestLayout(t *testing.T) {
 // normalised features the logits have sd 0.02·√E = 0.16 at E = 64, so the
 // loss is that of a uniform prediction, log V, plus about sd²/2 ≈ 0.013.
 func TestInitialLoss(t *testing.T) {
-	text, _ := DefaultCorpus(1, 20_000)
+	text, _ := MarkovCorpus(1, 20_000)
 	cfg := DefaultConfig()
 	cfg.EvalBatches = 2
 	m, err := New(cfg, text)
@@ -114,7 +130,7 @@ func TestInitialLoss(t *testing.T) {
 // only, not on earlier calls, on which Model computes it (Clone), or on b
 // being taken modulo Batches.
 func TestGradientIsAPureFunction(t *testing.T) {
-	text, _ := DefaultCorpus(2, 400)
+	text, _ := MarkovCorpus(2, 400)
 	m, err := New(tinyConfig(), text)
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +160,7 @@ func TestGradientIsAPureFunction(t *testing.T) {
 // TestClonesInParallel runs clones from several goroutines (meaningful
 // under -race) and compares with the sequential result.
 func TestClonesInParallel(t *testing.T) {
-	text, _ := DefaultCorpus(2, 400)
+	text, _ := MarkovCorpus(2, 400)
 	m, err := New(tinyConfig(), text)
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +189,7 @@ func TestClonesInParallel(t *testing.T) {
 }
 
 func TestGradientDoesNotAllocate(t *testing.T) {
-	text, _ := DefaultCorpus(2, 400)
+	text, _ := MarkovCorpus(2, 400)
 	m, err := New(tinyConfig(), text)
 	if err != nil {
 		t.Fatal(err)

@@ -1,21 +1,26 @@
 package charlm
 
-// batch returns batch b's input and target characters, each
-// Batch·SeqLen long: the targets are the inputs shifted by one.
+// batch returns training batch b mod Batches: its input and target
+// characters, each Batch·SeqLen long.
 func (m *Model) batch(b int) (inputs, targets []int32) {
 	b %= m.batches
 	if b < 0 {
 		b += m.batches
 	}
-	n := m.cfg.Batch * m.cfg.SeqLen
-	start := b * n
-	return m.ids[start : start+n], m.ids[start+1 : start+n+1]
+	return m.window(m.ids, b)
 }
 
-// forward runs every stage on batch b at x, keeping the activations, and
-// returns the batch's mean cross-entropy.
-func (m *Model) forward(x []float64, b int) float64 {
-	inputs, targets := m.batch(b)
+// window returns the j-th run of Batch·SeqLen characters of ids as inputs
+// and, shifted by one, as targets.
+func (m *Model) window(ids []int32, j int) (inputs, targets []int32) {
+	n := m.cfg.Batch * m.cfg.SeqLen
+	start := j * n
+	return ids[start : start+n], ids[start+1 : start+n+1]
+}
+
+// forward runs every stage on one batch at x, keeping the activations,
+// and returns the batch's mean cross-entropy.
+func (m *Model) forward(x []float64, inputs, targets []int32) float64 {
 	ws := m.ws
 	m.embed.forward(ws.stream[0], inputs, m.embeddingParams(x))
 	for l := range ws.blocks {
@@ -25,9 +30,8 @@ func (m *Model) forward(x []float64, b int) float64 {
 }
 
 // backward writes into g the gradient of the loss of the preceding
-// forward call on batch b at x.
-func (m *Model) backward(g, x []float64, b int) {
-	inputs, targets := m.batch(b)
+// forward call, on the same batch, at x.
+func (m *Model) backward(g, x []float64, inputs, targets []int32) {
 	ws := m.ws
 	clear(g)
 	clear(ws.grad)

@@ -13,12 +13,13 @@ var long = flag.Bool("charlm.long", false, "run the default-configuration SGD te
 // chain's entropy rate (measured: 1.07× after 1000 steps, and between
 // 1.04× and 1.09× from step 800 to 1500, see docs/charlm.md) without falling below it by more than the evaluation
 // noise (32 batches of 128 characters: sd about 0.01 nats), which would
-// mean the model sees the characters it predicts.
+// mean the model sees the characters it predicts; the validation loss on
+// the held-out continuation of the chain must meet the same bounds.
 func TestSGDApproachesFloor(t *testing.T) {
 	if raceEnabled {
 		t.Skip("one goroutine, nothing to race; ten times slower under -race")
 	}
-	checkSGD(t, Config{Stages: 4, Embed: 16, Heads: 4, SeqLen: 16, Batch: 8, EvalBatches: 32, Seed: 1}, 1000, 1.15)
+	checkSGD(t, Config{Stages: 4, Embed: 16, Heads: 4, SeqLen: 16, Batch: 8, EvalBatches: 32, ValidationBatches: 32, Seed: 1}, 1000, 1.15)
 }
 
 // TestSGDApproachesFloorDefaultConfig is the same at the default
@@ -29,13 +30,13 @@ func TestSGDApproachesFloorDefaultConfig(t *testing.T) {
 		t.Skip("minutes long: run with -charlm.long")
 	}
 	cfg := DefaultConfig()
-	cfg.EvalBatches = 32
+	cfg.EvalBatches, cfg.ValidationBatches = 32, 32
 	checkSGD(t, cfg, 3000, 1.10)
 }
 
 func checkSGD(t *testing.T, cfg Config, steps int, within float64) {
 	t.Helper()
-	text, floor := DefaultCorpus(1, 1<<17)
+	text, floor := MarkovCorpus(1, 1<<17)
 	m, err := New(cfg, text)
 	if err != nil {
 		t.Fatal(err)
@@ -59,5 +60,12 @@ func checkSGD(t *testing.T, cfg Config, steps int, within float64) {
 	}
 	if loss < floor-0.05 {
 		t.Errorf("loss %.4f is below the entropy-rate floor %.4f by more than the evaluation noise", loss, floor)
+	}
+	// The held-out text continues the same chain, so the validation loss
+	// obeys the same bounds.
+	val := m.ValidationLoss(x)
+	t.Logf("validation loss %.4f nats, ratio %.4f", val, val/floor)
+	if val > within*floor || val < floor-0.05 {
+		t.Errorf("validation loss %.4f after %d steps, want within [floor - 0.05, %.2f × floor] = [%.4f, %.4f]", val, steps, within, floor-0.05, within*floor)
 	}
 }

@@ -17,7 +17,7 @@ type workspace struct {
 
 func (m *Model) newWorkspace() *workspace {
 	n, e := m.cfg.Batch*m.cfg.SeqLen, m.cfg.Embed
-	layers := m.cfg.Stages - 2
+	layers := m.cfg.layers()
 	ws := &workspace{
 		stream:       make([][]float64, layers+1),
 		blocks:       make([]blockCache, layers),
@@ -39,4 +39,23 @@ func (m *Model) newWorkspace() *workspace {
 	ws.linear.a = make([]float64, max(4*e*max(e, n), e*v))
 	ws.linear.b = make([]float64, n*max(4*e, v))
 	return ws
+}
+
+// MaxWorkspaceBytes bounds the memory New allocates for a model's
+// workspaces, so that a configuration too large for the machine is an
+// error instead of an out-of-memory crash.
+const MaxWorkspaceBytes = 2 << 30
+
+// workspaceFloats bounds the number of float64s newWorkspace allocates
+// (tested): per GPT block its output and caches (20·n·e + 2n + B·H·T² for
+// n = B·T tokens), plus the embedding's output, the head's caches and the
+// shared scratch. It counts in float64, which cannot overflow where the
+// ints of an absurd configuration would.
+func workspaceFloats(cfg Config, vocab int) float64 {
+	b, t, e, h, v := float64(cfg.Batch), float64(cfg.SeqLen), float64(cfg.Embed), float64(cfg.Heads), float64(vocab)
+	n := b * t
+	perBlock := 20*n*e + 2*n + b*h*t*t
+	head := 3*n*e + n + 2*n*v
+	scratch := 11*n*e + t + max(4*e*max(e, n), e*v) + n*max(4*e, v)
+	return float64(cfg.layers())*perBlock + n*e + head + scratch
 }

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+
+	"pipelab/objectives"
+	"pipelab/objectives/charlm"
+)
+
+// The character LM's defaults in "pipelab train" (docs/charlm.md): with
+// them, pd on the shipped corpus with S = 4 ends well below the text's
+// unigram entropy in well under a minute of one core.
+const (
+	// lmStepSize is the step size of docs/reference.md §1.7.
+	lmStepSize = 0.0625
+	// lmMicrobatches is the run length when neither --microbatches nor
+	// --time-budget is given.
+	lmMicrobatches = 200
+	// lmRecordMicrobatches is the default logging interval in
+	// microbatches (S block updates each): a record costs the 16 forward
+	// passes of Loss and ValidationLoss, about 6 gradients.
+	lmRecordMicrobatches = 20
+)
+
+// lmFlags are the character LM's own flags of "pipelab train".
+type lmFlags struct {
+	corpus         string
+	blocksPerStage int
+	model          *charlm.Model // built by check, so a bad corpus is bad input
+}
+
+func (f *lmFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.corpus, "corpus", charlm.CorpusTinyShakespeare,
+		"lm corpus: tinyshakespeare (shipped), markov (generated, --n characters) or a UTF-8 text FILE")
+	fs.IntVar(&f.blocksPerStage, "blocks-per-stage", 1, "lm GPT blocks K on each middle stage")
+}
+
+// checkLM refuses the LM's flags with another objective, fills the LM's
+// defaults, and builds the model, so that an unusable corpus file is
+// reported, naming it, before anything runs.
+func (f *trainFlags) checkLM() error {
+	if f.objective != "lm" {
+		if f.set["corpus"] || f.set["blocks-per-stage"] {
+			return errors.New("--corpus and --blocks-per-stage apply to lm only")
+		}
+		return nil
+	}
+	switch {
+	case f.stages < 3:
+		return fmt.Errorf("--stages must be at least 3 for lm (embedding, blocks, head), got %d", f.stages)
+	case f.lm.blocksPerStage < 1:
+		return atLeast("blocks-per-stage", f.lm.blocksPerStage, 1)
+	case f.set["n"] && f.lm.corpus != charlm.CorpusMarkov:
+		return fmt.Errorf("--n sizes the markov corpus only; --corpus %s has its own length", f.lm.corpus)
+	}
+	if !f.set["step-size"] {
+		f.stepSize = lmStepSize
+	}
+	if !f.set["microbatches"] && !f.set["time-budget"] {
+		f.microbatches, f.set["microbatches"] = lmMicrobatches, true
+	}
+	if !f.set["log-every"] {
+		f.logEvery = lmRecordMicrobatches * f.stages
+	}
+	return nil
+}
+
+// buildLM loads the corpus and builds the model; an unusable corpus is an
+// error naming it, a model too large for memory one naming its size.
+func (f *trainFlags) buildLM() error {
+	text, err := charlm.OpenCorpus(f.lm.corpus, f.seed, f.n)
+	if err != nil {
+		return err
+	}
+	cfg := charlm.DefaultConfig()
+	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = f.stages, f.lm.blocksPerStage, f.batchSize, f.seed
+	m, err := charlm.New(cfg, text)
+	if errors.Is(err, charlm.ErrCorpus) {
+		return fmt.Errorf("--corpus %s: %w", f.lm.corpus, err)
+	}
+	if err != nil {
+		return err
+	}
+	f.lm.model = m
+	return nil
+}
+
+// validationLoss is the held-out loss at the run's final point x of an
+// objective that has one (the LM), nil otherwise.
+func validationLoss(obj objectives.Objective, x []float64) *finiteOrNil {
+	v, ok := obj.(objectives.Validated)
+	if !ok {
+		return nil
+	}
+	loss := finiteOrNil(v.ValidationLoss(x))
+	return &loss
+}

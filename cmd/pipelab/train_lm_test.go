@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// lmSmall is a fast LM run on the markov corpus: S = 3 and batches of two
+// sequences.
+var lmSmall = []string{"--objective", "lm", "--stages", "3", "--corpus", "markov", "--n", "3000", "--batch-size", "2", "--method", "pd"}
+
+// The character LM trains under PipeDream (N·S block updates), its loss
+// stays finite, and the report carries its validation loss.
+func TestTrainLM(t *testing.T) {
+	rep := trainJSON(t, append(lmSmall, "--microbatches", "6")...)
+	if rep["block_updates"] != 18.0 || rep["diverged"] != false {
+		t.Errorf("block updates %v, diverged %v", rep["block_updates"], rep["diverged"])
+	}
+	if v, ok := rep["validation_loss"].(float64); !ok || !(v > 0) {
+		t.Errorf("validation_loss %v, want a positive number", rep["validation_loss"])
+	}
+	if rep := trainJSON(t, "--objective", "quadratic", "--n", "20", "--d", "4", "--batch-size", "5", "--stages", "2",
+		"--step-size", "0.1", "--method", "pd", "--microbatches", "4"); rep["validation_loss"] != nil {
+		t.Errorf("the quadratic has no held-out set, but validation_loss is %v", rep["validation_loss"])
+	}
+	var out, errb bytes.Buffer
+	if code := run(append([]string{"train"}, append(lmSmall, "--microbatches", "3", "--blocks-per-stage", "2")...), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "\nvalidation loss: ") {
+		t.Errorf("text output has no validation loss line:\n%s", out.String())
+	}
+}
+
+// Bad LM input is a one-line error naming the flag or the file, exit 2,
+// before anything runs.
+func TestTrainLMErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	lm := []string{"--objective", "lm", "--stages", "3", "--method", "pd", "--microbatches", "2"}
+	with := func(args ...string) []string { return append(append([]string{}, lm...), args...) }
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"two stages", []string{"--objective", "lm", "--stages", "2", "--method", "pd"}, "--stages must be at least 3 for lm"},
+		{"zero blocks", with("--blocks-per-stage", "0"), "--blocks-per-stage must be at least 1"},
+		{"n with the shipped text", with("--n", "5000"), "--n sizes the markov corpus only"},
+		{"corpus on logistic", []string{"--objective", "logistic", "--stages", "2", "--method", "pd", "--microbatches", "2", "--step-size", "0.1", "--corpus", "markov"}, "apply to lm only"},
+		{"empty file", with("--corpus", file("empty.txt", "")), "empty.txt: empty"},
+		{"not UTF-8", with("--corpus", file("latin1.txt", "na\xefve text")), "latin1.txt: invalid UTF-8 at byte offset 2"},
+		// Batch 16 × sequence 32: at least 10·513 - 9 = 5121 characters.
+		{"too short", with("--corpus", file("short.txt", strings.Repeat("x", 5120))), "--corpus " + filepath.Join(dir, "short.txt") + ": charlm: invalid corpus: 5120 characters, need at least 5121"},
+		{"too many blocks", with("--blocks-per-stage", "100000"), "charlm: invalid config: the workspaces of 100000 GPT blocks"},
+		{"missing file", with("--corpus", filepath.Join(dir, "nothing.txt")), "nothing.txt: no such file"},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"train"}, c.args...), &out, &errb)
+		first, _, _ := strings.Cut(errb.String(), "\n")
+		if code != 2 || !strings.Contains(first, c.want) || out.Len() > 0 {
+			t.Errorf("%s: exit %d, first line %q, stdout %d bytes; want exit 2, one line mentioning %q, no output", c.name, code, first, out.Len(), c.want)
+		}
+	}
+}
