@@ -30,15 +30,15 @@ type asyncReplay struct {
 	x    []float64
 	n    int // microbatches
 
-	done   []int         // per stage: updates applied so far
-	atF    map[int]int   // PipeMare: (m, s) → the stage's updates when F(m, s) read its block
-	ahead  map[int]int   // predict: (m, s) → the stage's updates between F(m, s) and its backward
-	acc    [][]float64   // 2BW: per stage, the sum of the group's gradients
-	groupN []int         // 2BW: per stage, gradients in acc
-	delta  [][]float64   // PipeMare: per stage, the EMA of its weight changes
-	read   []float64     // a backward's or a forward's own block, longest block's size
-	before []float64     // PipeMare: the block before an update
-	u      []float64     // predict: the stage's update direction
+	done   []int       // per stage: updates applied so far
+	atF    map[int]int // PipeMare: (m, s) → the stage's updates when F(m, s) read its block
+	ahead  map[int]int // predict: (m, s) → the stage's updates between F(m, s) and its backward
+	acc    [][]float64 // 2BW: per stage, the sum of the group's gradients
+	groupN []int       // 2BW: per stage, gradients in acc
+	delta  [][]float64 // PipeMare: per stage, the EMA of its weight changes
+	read   []float64   // a backward's or a forward's own block, longest block's size
+	before []float64   // PipeMare: the block before an update
+	u      []float64   // predict: the stage's update direction
 	cur    func() []float64
 }
 
