@@ -3,6 +3,8 @@ package optim
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // Algorithm names an optimizer's update rule.
@@ -258,4 +260,32 @@ func (st *stepper) direction(u []float64, rep, s int) {
 			u[j] = (state.m[j] / c1) / (math.Sqrt(state.v[j])/c2 + o.Eps)
 		}
 	}
+}
+
+// Label names the optimizer with every setting that shapes its updates,
+// the way results record it: "sgd" for the zero value, else the
+// algorithm, its parameters, and the schedule when it is not constant,
+// e.g. "adam b1=0.9 b2=0.999 eps=1e-08 cosine warmup=100".
+func (o Optimizer) Label() string {
+	o = o.withDefaults()
+	parts := []string{string(o.Algorithm)}
+	g := func(k string, v float64) { parts = append(parts, k+"="+strconv.FormatFloat(v, 'g', -1, 64)) }
+	switch o.Algorithm {
+	case Momentum, Nesterov:
+		g("mu", o.Momentum)
+	case Adam, AdamW:
+		g("b1", o.Beta1)
+		g("b2", o.Beta2)
+		g("eps", o.Eps)
+		if o.Algorithm == AdamW {
+			g("wd", o.WeightDecay)
+		}
+	}
+	if o.Schedule != Constant {
+		parts = append(parts, string(o.Schedule))
+	}
+	if o.Warmup > 0 {
+		parts = append(parts, "warmup="+strconv.Itoa(o.Warmup))
+	}
+	return strings.Join(parts, " ")
 }
