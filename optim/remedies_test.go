@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"pipelab/objectives"
 	"pipelab/objectives/charlm"
 	"pipelab/pipeline"
 	"pipelab/pipeline/sim"
@@ -200,5 +201,38 @@ func TestSplitBackwardReplaysAsB(t *testing.T) {
 		{TwoBW{Timeline: tl}, TwoBW{Timeline: split}},
 	} {
 		identicalResults(t, pair[0].Name()+" split", mustRun(t, f, pair[0], set), mustRun(t, f, pair[1], set))
+	}
+}
+
+// heldOut is a quadratic with a held-out loss of its own (twice the
+// training loss plus one), to see which loss a run records and judges.
+type heldOut struct{ *objectives.Linear }
+
+func (h heldOut) ValidationLoss(x []float64) float64 { return 2*h.Loss(x) + 1 }
+
+// With a held-out set every record carries its loss, and the target is
+// judged on it, not on the training loss.
+func TestValidationLossIsRecordedAndJudged(t *testing.T) {
+	tl := generate(t, "pipedream", pipeline.Shape{Ranks: 2, Microbatches: 40})
+	f := heldOut{quadratic(t, 100, 8, 2, 10, 1)}
+	plain := mustRun(t, f.Linear, PipeDream{Timeline: tl}, Settings{StepSize: 0.01, LogEvery: 4})
+	// A target the training loss reaches at its 3rd record but the
+	// validation loss (2f + 1 > f) does not until later, if at all.
+	target := plain.Records[3].Loss
+	res := mustRun(t, f, PipeDream{Timeline: tl}, Settings{StepSize: 0.01, LogEvery: 4, TargetLoss: target})
+	want := -1
+	for _, r := range res.Records {
+		if r.ValidationLoss != 2*r.Loss+1 {
+			t.Fatalf("record at %d updates: validation %g, want 2·%g + 1", r.Updates, r.ValidationLoss, r.Loss)
+		}
+		if want < 0 && r.ValidationLoss <= target {
+			want = r.Updates
+		}
+	}
+	if res.UpdatesToTarget != want {
+		t.Errorf("target judged at %d updates, want %d (the validation loss's)", res.UpdatesToTarget, want)
+	}
+	if !math.IsNaN(plain.Records[0].ValidationLoss) {
+		t.Errorf("no held-out set: validation loss %g, want NaN", plain.Records[0].ValidationLoss)
 	}
 }
