@@ -92,6 +92,7 @@ def replay(name):
     return x
 
 
-print("optimizer,x0,x1,x2,x3")
-for name in ("sgd", "momentum", "nesterov", "adam", "adamw"):
-    print(",".join([name] + [repr(v) for v in replay(name)]))
+if __name__ == "__main__":
+    print("optimizer,x0,x1,x2,x3")
+    for name in ("sgd", "momentum", "nesterov", "adam", "adamw"):
+        print(",".join([name] + [repr(v) for v in replay(name)]))
