@@ -28,13 +28,39 @@ var ErrTimeline = errors.New("optim: timeline cannot be replayed")
 // is rather than copied, as a stable sort would leave it unchanged; the
 // replays only read the events, so a timeline shared by concurrent runs
 // stays safe.
+//
+// An overlapped pair (OVERLAP_F_B, DualPipeV's) replays as its forward and
+// then its backward, both at the pair's time (singleEvents).
 func replayOrder(tl *sim.Timeline) []sim.Event {
-	if slices.IsSortedFunc(tl.Events, startThenStage) {
+	events := singleEvents(tl)
+	if slices.IsSortedFunc(events, startThenStage) {
+		return events
+	}
+	if len(events) == len(tl.Events) {
+		events = slices.Clone(events)
+	}
+	slices.SortStableFunc(events, startThenStage)
+	return events
+}
+
+// singleEvents returns tl's events with each OVERLAP_F_B split into its
+// forward and its backward (in that order, both timed as the pair); tl's
+// own slice when it has none.
+func singleEvents(tl *sim.Timeline) []sim.Event {
+	if !slices.ContainsFunc(tl.Events, func(e sim.Event) bool { return e.Action.Kind == pipeline.OverlapFB }) {
 		return tl.Events
 	}
-	ev := slices.Clone(tl.Events)
-	slices.SortStableFunc(ev, startThenStage)
-	return ev
+	out := make([]sim.Event, 0, len(tl.Events)+len(tl.Events)/2)
+	for _, e := range tl.Events {
+		if a := e.Action; a.Kind == pipeline.OverlapFB {
+			f, b := e, e
+			f.Action, b.Action = pipeline.F(a.Stage, a.Microbatch), pipeline.B(a.BackStage, a.BackMicrobatch)
+			out = append(out, f, b)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 func startThenStage(a, b sim.Event) int {
@@ -64,7 +90,7 @@ func checkTimeline(tl *sim.Timeline, stages int) (backwards, microbatches int, e
 	if tl.Table.Routes != nil {
 		return 0, 0, fmt.Errorf("%w: its microbatches do not all pass every stage (routes), and every replay needs each microbatch's gradient on every block", ErrTimeline)
 	}
-	for _, e := range tl.Events {
+	for _, e := range singleEvents(tl) {
 		a := e.Action
 		switch {
 		case a.Kind.IsComm():

@@ -72,7 +72,7 @@ func flushMicrobatches(tl *sim.Timeline, stages int) (int, error) {
 		return 0, fmt.Errorf("%w: sync SGD needs a flush schedule, the table's update rule is %v", ErrTimeline, u)
 	}
 	n := 0
-	for _, e := range tl.Events {
+	for _, e := range singleEvents(tl) {
 		if e.Action.Kind == pipeline.Forward && e.Action.Stage == 0 {
 			n++
 		}

@@ -121,7 +121,8 @@ func (f *trainFlags) onGrid(family string) bool {
 	return f.costs.kind() == "unit" && f.schedule == "" && (family == "pipedream" || family == "localsgd" || f.kind == "")
 }
 
-// generate builds the family's table with n microbatches.
+// generate builds the family's table with n microbatches (the value of
+// --microbatches, or of --flush-microbatches for sync).
 func (f *trainFlags) generate(family string, n int) (*pipeline.Table, error) {
 	sh := pipeline.Shape{Ranks: f.stages, Microbatches: n}
 	if family == "localsgd" {
@@ -129,7 +130,11 @@ func (f *trainFlags) generate(family string, n int) (*pipeline.Table, error) {
 	}
 	t, err := pipeline.Generate(family, sh)
 	if err != nil {
-		return nil, fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", family, f.stages, n, err)
+		flag := "--microbatches"
+		if f.method == "sync" {
+			flag = "--flush-microbatches"
+		}
+		return nil, unreplayable{fmt.Errorf("--kind %s --stages %d %s %d: %w", family, f.stages, flag, n, err)}
 	}
 	return t, nil
 }
@@ -175,11 +180,15 @@ func (f *trainFlags) asyncTimeline() (*sim.Timeline, string, error) {
 	n := f.microbatches
 	if f.set["time-budget"] {
 		duration := optim.GridDuration(family, pipeline.Shape{Ranks: f.stages, Replicas: f.replicas, LocalSteps: f.localSteps})
+		var refused error // the family's refusal of the last count tried
 		if !grid {
 			duration = func(n int) (float64, error) {
 				t, err := f.generate(family, n)
 				if err != nil {
-					return 0, err
+					// Too few microbatches for the family (DualPipeV needs
+					// 2P): such a count does not reach the budget.
+					refused = err
+					return 0, nil
 				}
 				tl, err := f.timed(t, false)
 				if err != nil {
@@ -189,6 +198,9 @@ func (f *trainFlags) asyncTimeline() (*sim.Timeline, string, error) {
 			}
 		}
 		m, err := optim.MatchBudget(f.timeBudget, duration)
+		if err != nil && refused != nil {
+			err = refused
+		}
 		if err != nil {
 			return nil, "", err
 		}

@@ -210,3 +210,19 @@ func TestTrainSchedule(t *testing.T) {
 		t.Errorf("sync on the file: %v block updates, want 2 iterations × 4 stages", rep["block_updates"])
 	}
 }
+
+// Every family a generator has replays: DualPipeV's overlapped F;B pairs
+// as their forward and backward, its V placement giving 2P stages; a
+// time budget skips the counts DualPipeV refuses (fewer than 2P).
+func TestTrainDualPipeV(t *testing.T) {
+	args := []string{"--objective", "logistic", "--n", "60", "--d", "16", "--batch-size", "6", "--stages", "4", "--step-size", "0.05",
+		"--kind", "dualpipev", "--method", "pd"}
+	rep := trainJSON(t, append(args, "--microbatches", "16")...)
+	if rep["stages"] != 8.0 || rep["block_updates"] != 128.0 || rep["diverged"] != false {
+		t.Errorf("dualpipev: stages %v, block updates %v (want 2P = 8, N·2P = 128)", rep["stages"], rep["block_updates"])
+	}
+	budget := trainJSON(t, append(args, "--time-budget", "60")...)
+	if budget["time_steps"].(float64) < 60 || budget["microbatches"].(float64) < 8 {
+		t.Errorf("dualpipev by budget: %v steps, %v microbatches", budget["time_steps"], budget["microbatches"])
+	}
+}
