@@ -116,9 +116,6 @@ func (o Optimizer) Validate() error {
 	return nil
 }
 
-// String returns the rule's name ("sgd" for the zero value).
-func (o Optimizer) String() string { return string(o.algorithm()) }
-
 // stageState is one stage's optimizer state: its step counter and the
 // buffers its rule keeps, allocated at the stage's first update.
 type stageState struct {
