@@ -25,7 +25,6 @@ type asyncRule struct {
 type asyncReplay struct {
 	r    *run
 	rule asyncRule
-	tl   *sim.Timeline
 	ps   *passes
 	x    []float64
 	n    int // microbatches
@@ -53,7 +52,7 @@ func replayAsync(r *run, tl *sim.Timeline, rule asyncRule) error {
 		return err
 	}
 	r.res.Microbatches = microbatches
-	a := &asyncReplay{r: r, rule: rule, tl: tl, n: microbatches, x: r.obj.Init(),
+	a := &asyncReplay{r: r, rule: rule, n: microbatches, x: r.obj.Init(),
 		done: make([]int, r.stages), atF: map[int]int{}}
 	a.cur = func() []float64 { return a.x }
 	a.read, a.before, a.u = make([]float64, r.maxBlock()), make([]float64, r.maxBlock()), make([]float64, r.maxBlock())
