@@ -6,6 +6,7 @@ import (
 
 	"pipelab/objectives"
 	"pipelab/optim"
+	"pipelab/pipeline/sim"
 	"pipelab/results"
 )
 
@@ -54,7 +55,11 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	row.Microbatches = int32(n)
 	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery,
 		// Stop a long replay as soon as the sweep is cancelled.
-		Recorder: optim.RecorderFunc(func(optim.Record) error { return ctx.Err() })}
+		Recorder:  optim.RecorderFunc(func(optim.Record) error { return ctx.Err() }),
+		Optimizer: r.Optimizer, TargetLoss: r.TargetLoss}
+	if r.Method != "rpd" {
+		set.Budget = r.Budget
+	}
 	res, err := optim.Run(obj, method, set)
 	if err != nil {
 		return nil, err
@@ -64,13 +69,15 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 		row.Outcome = results.OutcomeDiverged
 	}
 	row.FinalLoss, row.BlockUpdates = res.FinalLoss, int64(res.BlockUpdates)
+	row.TimeToTarget, row.UpdatesToTarget, row.LossAtBudget = res.TimeToTarget, int64(res.UpdatesToTarget), res.LossAtBudget
 	row.SimTime = res.Time
 	if !res.Diverged {
 		row.SimTime += extra
 	}
 	out := &results.Tables{Runs: []results.Run{row}}
 	for _, rec := range res.Records {
-		out.Curves = append(out.Curves, results.CurvePoint{RunID: r.ID, Time: rec.Time, BlockUpdates: int64(rec.Updates), Loss: rec.Loss})
+		out.Curves = append(out.Curves, results.CurvePoint{RunID: r.ID, Time: rec.Time, BlockUpdates: int64(rec.Updates), Loss: rec.Loss,
+			ValidationLoss: rec.ValidationLoss})
 	}
 	return out, nil
 }
@@ -80,12 +87,12 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 // the replay's last event.
 func methodFor(r Run) (m optim.Method, microbatches int, extra float64, err error) {
 	switch r.Method {
-	case "pipedream":
+	case "pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc":
 		pt, err := timelineFor("pipedream", r)
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		return optim.PipeDream{Timeline: pt.tl}, pt.n, 0, nil
+		return remedyOn(r, pt.tl), pt.n, 0, nil
 	case "localsgd":
 		pt, err := timelineFor("localsgd", r)
 		if err != nil {
@@ -148,4 +155,22 @@ func syncIterations(r Run, period float64) (int, error) {
 		return 0, fmt.Errorf("sync with %d stages, budget %g: %w", r.Stages, r.Budget, err)
 	}
 	return m.Microbatches, nil // here the count of iterations
+}
+
+// remedyOn returns the run's asynchronous method (PipeDream or one of its
+// remedies) replaying tl.
+func remedyOn(r Run, tl *sim.Timeline) optim.Method {
+	switch r.Method {
+	case "pd-nostash":
+		return optim.PipeDreamNoStash{Timeline: tl}
+	case "2bw":
+		return optim.TwoBW{Timeline: tl, Accumulate: r.Accumulate}
+	case "pipemare":
+		return optim.PipeMare{Timeline: tl, Warmup: r.PipeMareWarmup, Decay: r.PipeMareDecay}
+	case "predict":
+		return optim.Predict{Timeline: tl}
+	case "dc":
+		return optim.DelayCompensation{Timeline: tl, Lambda: r.DCLambda}
+	}
+	return optim.PipeDream{Timeline: tl}
 }

@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"pipelab/results"
 )
@@ -31,7 +32,8 @@ func runRow(r Run) results.Run {
 		Stages: int32(r.Stages), Microbatches: int32(r.Microbatches), TimeBudget: r.Budget,
 		StepSize: r.Step, BatchSize: int32(r.Batch), N: int32(r.N), D: int32(r.D),
 		Delta: int32(r.Delta), LocalSteps: int32(r.LocalSteps), Seed: r.Seed, CostModel: cost,
-		SelectionRule: r.Select, ToolVersion: Version,
+		SelectionRule: r.Select, ToolVersion: Version, Optimizer: r.Optimizer.Label(),
+		TimeToTarget: math.NaN(), UpdatesToTarget: results.NotReached, LossAtBudget: math.NaN(),
 	}
 	if r.Method == "localsgd" {
 		row.Replicas = int32(r.Stages)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"pipelab/optim"
 )
 
 // Run is one point of a spec's sweep: everything a run needs, with a
@@ -55,6 +57,15 @@ type Run struct {
 	// middle stage.
 	Corpus         string
 	BlocksPerStage int
+	// Optimizer is the per-stage optimizer; Accumulate (2bw), PipeMare's
+	// warm-up T and decay D, and DC's λ parameterize the remedies.
+	Optimizer      optim.Optimizer
+	Accumulate     int
+	PipeMareWarmup int
+	PipeMareDecay  float64
+	DCLambda       float64
+	// TargetLoss is the spec's target_loss (0: none).
+	TargetLoss float64
 }
 
 // Expand lists the runs of a validated spec in a fixed order.
@@ -69,6 +80,7 @@ func (s *Spec) Expand() []Run {
 		if r.Objective == "charlm" {
 			r.Corpus, r.BlocksPerStage = s.Corpus, s.BlocksPerStage
 		}
+		r.TargetLoss = s.TargetLoss
 		r.Name = r.canonical(s.Seed)
 		sum := sha256.Sum256([]byte(r.Name))
 		r.ID = hex.EncodeToString(sum[:8])
@@ -103,6 +115,7 @@ func (s *Spec) Expand() []Run {
 									r := Run{Objective: o, N: s.N, D: s.D, Batch: s.Batch, Method: m.Name, Stages: st,
 										Step: step, Delta: v.delta, LocalSteps: v.h, Family: v.family, PerIteration: v.perIter,
 										Microbatches: size.n, Budget: size.budget, Updates: s.Updates, Replicate: rep}
+									m.remedy(&r)
 									add(r)
 								}
 							}
@@ -152,6 +165,18 @@ func (m MethodSpec) variants(st int) []variant {
 		return []variant{{family: m.Family, perIter: m.perIteration(st)}}
 	}
 	return []variant{{}}
+}
+
+// remedy copies the method's optimizer and remedy parameters into r.
+func (m MethodSpec) remedy(r *Run) {
+	r.Optimizer = m.Optimizer.Settings()
+	r.Accumulate, r.PipeMareWarmup = m.Accumulate, m.PipeMareWarmup
+	if m.PipeMareDecay != nil {
+		r.PipeMareDecay = *m.PipeMareDecay
+	}
+	if m.DCLambda != nil {
+		r.DCLambda = *m.DCLambda
+	}
 }
 
 type size struct {
@@ -206,6 +231,24 @@ func (r Run) canonical(seed uint64) string {
 	}
 	if r.Method == "sync" {
 		kv("per_iteration", num(r.PerIteration))
+	}
+	// The keys below appear only where they apply, so that the runs of
+	// specs that do not use them keep their ids.
+	if r.Method == "2bw" {
+		kv("A", num(r.Accumulate))
+	}
+	if r.Method == "pipemare" {
+		kv("T", num(r.PipeMareWarmup))
+		kv("D", strconv.FormatFloat(r.PipeMareDecay, 'g', -1, 64))
+	}
+	if r.Method == "dc" {
+		kv("lambda", strconv.FormatFloat(r.DCLambda, 'g', -1, 64))
+	}
+	if l := r.Optimizer.Label(); r.Objective != "" && l != string(optim.SGD) {
+		kv("optimizer", strings.ReplaceAll(l, " ", "/"))
+	}
+	if r.TargetLoss != 0 {
+		kv("target_loss", strconv.FormatFloat(r.TargetLoss, 'g', -1, 64))
 	}
 	if r.Step != 0 {
 		kv("step", strconv.FormatFloat(r.Step, 'g', -1, 64))

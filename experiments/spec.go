@@ -83,6 +83,10 @@ type Spec struct {
 	Cost CostSpec `yaml:"cost"`
 	// Select is the step-size rule: best-final (default) or stable.
 	Select string `yaml:"select"`
+	// TargetLoss, when positive, times every convergence run to its first
+	// logged loss at or below it (the validation loss where the objective
+	// has one): the runs table's time_to_target and updates_to_target.
+	TargetLoss float64 `yaml:"target_loss"`
 }
 
 // MethodSpec is one optimizer of a convergence experiment.
@@ -103,6 +107,68 @@ type MethodSpec struct {
 	// whose gradients one iteration averages; 0 means S, the run's stage
 	// count.
 	MicrobatchesPerIteration int `yaml:"microbatches_per_iteration"`
+	// Optimizer is the per-stage optimizer (default sgd): a name, or a
+	// mapping with name and its parameters.
+	Optimizer OptimizerSpec `yaml:"optimizer"`
+	// Accumulate, for 2bw, is A, the microbatches per update (0: S).
+	Accumulate int `yaml:"accumulate"`
+	// PipeMareWarmup and PipeMareDecay, for pipemare, are T (0: the run's
+	// updates per stage) and D, the EMA factor of δ (default
+	// optim.DefaultPipeMareDecay).
+	PipeMareWarmup int      `yaml:"pipemare_warmup"`
+	PipeMareDecay  *float64 `yaml:"pipemare_decay"`
+	// DCLambda, for dc, is λ (default optim.DefaultDCLambda).
+	DCLambda *float64 `yaml:"dc_lambda"`
+}
+
+// OptimizerSpec is a method's per-stage optimizer as a spec writes it: a
+// name (optimizer: adam) or a mapping (optimizer: {name: adam, beta2:
+// 0.99}). Unset parameters take the command line's defaults (momentum 0.9,
+// β1 0.9, β2 0.999, ε 1e-8, AdamW's weight decay 0.01).
+type OptimizerSpec struct {
+	Name        string   `yaml:"name"`
+	Momentum    *float64 `yaml:"momentum"`
+	Beta1       *float64 `yaml:"beta1"`
+	Beta2       *float64 `yaml:"beta2"`
+	Eps         *float64 `yaml:"eps"`
+	WeightDecay *float64 `yaml:"weight_decay"`
+	LRSchedule  string   `yaml:"lr_schedule"`
+	Warmup      int      `yaml:"warmup"`
+}
+
+// UnmarshalYAML reads an optimizer given by name or as a mapping.
+func (o *OptimizerSpec) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*o = OptimizerSpec{Name: n.Value}
+		return nil
+	}
+	type plain OptimizerSpec
+	return n.Decode((*plain)(o))
+}
+
+// Settings returns the optimizer with the defaults filled in.
+func (o OptimizerSpec) Settings() optim.Optimizer {
+	or := func(p *float64, d float64) float64 {
+		if p == nil {
+			return d
+		}
+		return *p
+	}
+	name := o.Name
+	if name == "" {
+		name = string(optim.SGD)
+	}
+	out := optim.Optimizer{Algorithm: optim.Algorithm(name), Schedule: optim.Schedule(o.LRSchedule), Warmup: o.Warmup}
+	switch out.Algorithm {
+	case optim.Momentum, optim.Nesterov:
+		out.Momentum = or(o.Momentum, 0.9)
+	case optim.Adam, optim.AdamW:
+		out.Beta1, out.Beta2, out.Eps = or(o.Beta1, 0.9), or(o.Beta2, 0.999), or(o.Eps, 1e-8)
+		if out.Algorithm == optim.AdamW {
+			out.WeightDecay = or(o.WeightDecay, 0.01)
+		}
+	}
+	return out
 }
 
 // Grid is a step-size grid: explicit Values, or powers of two 2^Pow2[0]

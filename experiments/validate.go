@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"pipelab/optim"
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
 )
@@ -16,7 +17,7 @@ import (
 // KnownObjectives and KnownMethods are the names a spec may use.
 var (
 	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
-	KnownMethods    = []string{"pipedream", "rpd", "localsgd", "sync"}
+	KnownMethods    = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
 	knownCostModels = []string{"unit", "gpu"}
 	knownRules      = []string{BestFinal, Stable}
 	knownKinds      = []string{Convergence, DelayStats, Schedules}
@@ -129,7 +130,7 @@ func (s *Spec) validate(root *yaml.Node) error {
 			key string
 			set bool
 		}{{"objectives", len(s.Objectives) > 0}, {"n", s.N != 0}, {"d", s.D != 0}, {"batch", s.Batch != 0},
-			{"methods", len(s.Methods) > 0}, {"budget", len(s.Budget) > 0}} {
+			{"methods", len(s.Methods) > 0}, {"budget", len(s.Budget) > 0}, {"target_loss", s.TargetLoss != 0}} {
 			if k.set {
 				return v.fail("does not apply to "+s.Experiment+" experiments", k.key)
 			}
@@ -227,12 +228,25 @@ func (s *Spec) validateConvergence(v validator) error {
 	if len(s.Methods) == 0 {
 		return v.fail("no methods given", "methods")
 	}
+	if !(s.TargetLoss >= 0) || math.IsInf(s.TargetLoss, 0) {
+		return v.fail(fmt.Sprintf("target loss %v is not a non-negative number", s.TargetLoss), "target_loss")
+	}
 	firstSync := -1
+	first := map[string]int{} // method and optimizer → its first entry
 	for i := range s.Methods {
 		m := &s.Methods[i]
 		if err := m.validate(v, i); err != nil {
 			return err
 		}
+		// The runs table records the method and the optimizer, not 2BW's A,
+		// PipeMare's T and D or DC's λ: two entries that differ only there
+		// would give rows that selection and the plots could not tell apart.
+		k := m.Name + "/" + m.Optimizer.Settings().Label()
+		if j, dup := first[k]; dup && m.Name != "sync" {
+			return v.fail(fmt.Sprintf("%s with optimizer %s is given twice (first as methods[%d], line %d)",
+				m.Name, m.Optimizer.Settings().Label(), j, v.line("methods", j, "name")), "methods", i, "name")
+		}
+		first[k] = i
 		if m.Name != "sync" {
 			continue
 		}
@@ -324,8 +338,17 @@ func (m MethodSpec) perIteration(st int) int {
 }
 
 func (m *MethodSpec) validate(v validator, i int) error {
+	if m.Name == "pd" {
+		m.Name = "pipedream" // the command line's name for it
+	}
 	if !slices.Contains(KnownMethods, m.Name) {
 		return v.fail(fmt.Sprintf("unknown method %q (known: %s)", m.Name, strings.Join(KnownMethods, ", ")), "methods", i, "name")
+	}
+	if err := m.validateRemedy(v, i); err != nil {
+		return err
+	}
+	if err := m.Optimizer.validate(v, "methods", i, "optimizer"); err != nil {
+		return err
 	}
 	g := m.Steps
 	switch {
@@ -440,6 +463,76 @@ func checkPositive(v validator, key string, xs []int) error {
 		if x < 1 {
 			return v.fail(strconv.Itoa(x)+" is below 1", key, i)
 		}
+	}
+	return nil
+}
+
+// validateRemedy checks the parameters of 2bw, pipemare and dc, each
+// refused on any other method, and fills in their defaults.
+func (m *MethodSpec) validateRemedy(v validator, i int) error {
+	for _, k := range []struct {
+		key, method string
+		set         bool
+	}{{"accumulate", "2bw", m.Accumulate != 0}, {"pipemare_warmup", "pipemare", m.PipeMareWarmup != 0},
+		{"pipemare_decay", "pipemare", m.PipeMareDecay != nil}, {"dc_lambda", "dc", m.DCLambda != nil}} {
+		if k.set && m.Name != k.method {
+			return v.fail("only "+k.method+" takes "+k.key, "methods", i, k.key)
+		}
+	}
+	switch m.Name {
+	case "2bw":
+		if m.Accumulate < 0 {
+			return v.fail(fmt.Sprintf("A = %d is below 1 (0 means S)", m.Accumulate), "methods", i, "accumulate")
+		}
+	case "pipemare":
+		if m.PipeMareWarmup < 0 {
+			return v.fail(fmt.Sprintf("T = %d is negative", m.PipeMareWarmup), "methods", i, "pipemare_warmup")
+		}
+		if m.PipeMareDecay == nil {
+			d := optim.DefaultPipeMareDecay
+			m.PipeMareDecay = &d
+		}
+		if d := *m.PipeMareDecay; !(d >= 0 && d < 1) {
+			return v.fail(fmt.Sprintf("D = %v is not in [0, 1)", d), "methods", i, "pipemare_decay")
+		}
+	case "dc":
+		if m.DCLambda == nil {
+			l := optim.DefaultDCLambda
+			m.DCLambda = &l
+		}
+		if l := *m.DCLambda; !(l >= 0) || math.IsInf(l, 0) {
+			return v.fail(fmt.Sprintf("λ = %v is not a non-negative number", l), "methods", i, "dc_lambda")
+		}
+	}
+	return nil
+}
+
+// validate checks an optimizer: a known name, and only the parameters its
+// algorithm uses.
+func (o OptimizerSpec) validate(v validator, path ...any) error {
+	name := o.Name
+	if name == "" {
+		name = string(optim.SGD)
+	}
+	if !slices.Contains(optim.Algorithms, optim.Algorithm(name)) {
+		known := make([]string, len(optim.Algorithms))
+		for j, a := range optim.Algorithms {
+			known[j] = string(a)
+		}
+		return v.fail(fmt.Sprintf("unknown optimizer %q (known: %s)", name, strings.Join(known, ", ")), path...)
+	}
+	uses := map[string][]string{"momentum": {"momentum", "nesterov"}, "beta1": {"adam", "adamw"}, "beta2": {"adam", "adamw"},
+		"eps": {"adam", "adamw"}, "weight_decay": {"adamw"}}
+	for _, k := range []struct {
+		key string
+		set bool
+	}{{"momentum", o.Momentum != nil}, {"beta1", o.Beta1 != nil}, {"beta2", o.Beta2 != nil}, {"eps", o.Eps != nil}, {"weight_decay", o.WeightDecay != nil}} {
+		if k.set && !slices.Contains(uses[k.key], name) {
+			return v.fail(fmt.Sprintf("%s applies to %s, not %s", k.key, strings.Join(uses[k.key], " and "), name), append(path, k.key)...)
+		}
+	}
+	if err := o.Settings().Validate(); err != nil {
+		return v.fail(strings.TrimPrefix(err.Error(), optim.ErrSettings.Error()+": "), path...)
 	}
 	return nil
 }

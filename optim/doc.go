@@ -1,16 +1,29 @@
 // Package optim replays pipeline schedules with real optimizer arithmetic
 // and measures what their weight staleness does to convergence.
 //
-// PipeDream, synchronous SGD and LocalSGD are replays of a sim.Timeline:
-// a forward reads (and stashes) the current block of its stage, a backward
-// computes the block gradient at the stashed point, and updates land when
-// the schedule's update rule says (docs/reference.md §1.2, §1.5). Randomized
-// PipeDream (RPD, §1.4) samples its delays from a pluggable DelayModel
-// instead: Uniform as in the paper, or a DelayTable of PipeDream's exact
-// delays (Delays) or of a recorded trace (ReadDelayTrace). Run takes an objective, a Method and Settings and returns a
-// Result; it is a pure function of its arguments and the seed.
+// A Method says which weights each forward and backward reads and when
+// updates land; an Optimizer (SGD, Momentum, Nesterov, Adam, AdamW, with a
+// constant or cosine learning rate and a warm-up, torch.optim's formulas)
+// says what an update does to a block. Each stage owns its optimizer state
+// and step counter, and every method works with every optimizer
+// (docs/methods.md).
 //
-// The package also measures PipeDream's delays (Delays), matches methods at
-// equal simulated time (MatchBudget) and chooses step sizes from a grid
-// (BestFinal, Stable).
+// PipeDream and its remedies (PipeDreamNoStash, TwoBW, PipeMare, Predict,
+// DelayCompensation), synchronous SGD (Sync) and LocalSGD are replays of a
+// sim.Timeline, generated or imported, split backwards (I, W) included: a
+// forward reads (and stashes) its stage's block, the weight-gradient
+// backward computes the block gradient, and updates land when the method
+// says (docs/reference.md §1.2, §1.5, §4). Randomized PipeDream (RPD, §1.4)
+// samples its delays from a pluggable DelayModel instead: Uniform as in the
+// paper, or a DelayTable of PipeDream's exact delays (Delays) or of a
+// recorded trace (ReadDelayTrace). Run takes an objective, a Method and
+// Settings and returns a Result, with the time to a target loss, the loss
+// at a time budget and divergence (a loss not finite or above
+// DivergenceFactor times the initial one); it is a pure function of its
+// arguments and the seed.
+//
+// The package also measures PipeDream's delays (Delays) and the versions
+// 2BW's forwards read (VersionAges), matches methods at equal simulated
+// time (MatchBudget) and chooses step sizes from a grid (BestFinal,
+// Stable).
 package optim

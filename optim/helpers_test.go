@@ -22,6 +22,19 @@ func quadratic(t testing.TB, n, d, stages, batch int, seed uint64) *objectives.L
 	return f
 }
 
+func tridiagonal(t testing.TB, n, d, stages, batch int, seed uint64) *objectives.Linear {
+	t.Helper()
+	data, err := objectives.TridiagonalQuadratic(n, d, 0.01, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := objectives.NewLeastSquares(data, stages, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 func logistic(t testing.TB, n, d, stages, batch int, noise float64, seed uint64) *objectives.Linear {
 	t.Helper()
 	data, err := objectives.RandomLogistic(n, d, seed)

@@ -51,7 +51,7 @@ func (l LocalSGD) replay(r *run) error {
 		}
 		return mean
 	}
-	if err := r.begin(backwards, average()); err != nil {
+	if err := r.begin(backwards, average(), R); err != nil {
 		return err
 	}
 	finished := map[int]int{} // round → microbatches done on stage 0
@@ -63,12 +63,17 @@ func (l LocalSGD) replay(r *run) error {
 		switch a.Kind {
 		case pipeline.Forward:
 			ps.forward(a.Microbatch, a.Stage, r.block(replicas[a.Microbatch%R], a.Stage))
-		case pipeline.Backward:
-			g, err := ps.backward(a.Microbatch, a.Stage, r.noise)
+		case pipeline.BackwardInput:
+			if err := ps.ready(a.Microbatch, a.Stage); err != nil {
+				return err
+			}
+		case pipeline.Backward, pipeline.BackwardWeight:
+			g, err := ps.backward(a.Microbatch, a.Stage, nil, r.noise)
 			if err != nil {
 				return err
 			}
-			r.step(r.block(replicas[a.Microbatch%R], a.Stage), g, a.Stage, float64(R))
+			r.landing(e.End, average)
+			r.opt.step(r.block(replicas[a.Microbatch%R], a.Stage), g, a.Microbatch%R, a.Stage, float64(R), 1)
 			if a.Stage == 0 {
 				k := a.Microbatch / round
 				if finished[k]++; finished[k] == round {

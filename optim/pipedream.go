@@ -1,16 +1,17 @@
 package optim
 
-import (
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
-)
+import "pipelab/pipeline/sim"
 
 // PipeDream replays a timeline as asynchronous PipeDream with weight
-// stashing (docs/reference.md §1.2): F(m, s) stashes stage s's current block,
-// B(m, s) computes the block gradient at the stashed point z_m and applies
-// x_s ← x_s - γg at once, in the replay order of start time then stage.
-// Microbatch m uses batch m mod Batches. Any timeline of F and B actions
-// can be replayed this way, generated or imported.
+// stashing (Harlap et al., arXiv 1806.03377; docs/reference.md §1.2, §4):
+// F(m, s) stashes stage s's current block, and the weight-gradient
+// backward of m on s (B, or W of a split backward) computes the block
+// gradient at the stashed point z_m and updates the stage's current block
+// at once with the run's optimizer, x_s ← x_s − γ·g for plain SGD, in the
+// replay order of start time then stage. Microbatch m uses batch m mod
+// Batches. Any timeline of F, B, I and W actions can be replayed this way,
+// generated or imported; a flush schedule is replayed as if its stages
+// updated after every backward.
 type PipeDream struct {
 	Timeline *sim.Timeline
 }
@@ -18,33 +19,4 @@ type PipeDream struct {
 // Name returns "pipedream".
 func (PipeDream) Name() string { return "pipedream" }
 
-func (p PipeDream) replay(r *run) error {
-	backwards, microbatches, err := checkTimeline(p.Timeline, r.stages)
-	if err != nil {
-		return err
-	}
-	r.res.Microbatches = microbatches
-	x := r.obj.Init()
-	if err := r.begin(backwards, x); err != nil {
-		return err
-	}
-	current := func() []float64 { return x }
-	ps := newPasses(r)
-	for _, e := range replayOrder(p.Timeline) {
-		a := e.Action
-		switch a.Kind {
-		case pipeline.Forward:
-			ps.forward(a.Microbatch, a.Stage, r.block(x, a.Stage))
-		case pipeline.Backward:
-			g, err := ps.backward(a.Microbatch, a.Stage, r.noise)
-			if err != nil {
-				return err
-			}
-			r.step(r.block(x, a.Stage), g, a.Stage, 1)
-			if err := r.advance(1, e.End, current); err != nil || r.stopped {
-				return err
-			}
-		}
-	}
-	return r.finish(endTime(p.Timeline), x)
-}
+func (p PipeDream) replay(r *run) error { return replayAsync(r, p.Timeline, asyncRule{}) }

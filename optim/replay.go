@@ -28,13 +28,39 @@ var ErrTimeline = errors.New("optim: timeline cannot be replayed")
 // is rather than copied, as a stable sort would leave it unchanged; the
 // replays only read the events, so a timeline shared by concurrent runs
 // stays safe.
+//
+// An overlapped pair (OVERLAP_F_B, DualPipeV's) replays as its forward and
+// then its backward, both at the pair's time (singleEvents).
 func replayOrder(tl *sim.Timeline) []sim.Event {
-	if slices.IsSortedFunc(tl.Events, startThenStage) {
+	events := singleEvents(tl)
+	if slices.IsSortedFunc(events, startThenStage) {
+		return events
+	}
+	if len(events) == len(tl.Events) {
+		events = slices.Clone(events)
+	}
+	slices.SortStableFunc(events, startThenStage)
+	return events
+}
+
+// singleEvents returns tl's events with each OVERLAP_F_B split into its
+// forward and its backward (in that order, both timed as the pair); tl's
+// own slice when it has none.
+func singleEvents(tl *sim.Timeline) []sim.Event {
+	if !slices.ContainsFunc(tl.Events, func(e sim.Event) bool { return e.Action.Kind == pipeline.OverlapFB }) {
 		return tl.Events
 	}
-	ev := slices.Clone(tl.Events)
-	slices.SortStableFunc(ev, startThenStage)
-	return ev
+	out := make([]sim.Event, 0, len(tl.Events)+len(tl.Events)/2)
+	for _, e := range tl.Events {
+		if a := e.Action; a.Kind == pipeline.OverlapFB {
+			f, b := e, e
+			f.Action, b.Action = pipeline.F(a.Stage, a.Microbatch), pipeline.B(a.BackStage, a.BackMicrobatch)
+			out = append(out, f, b)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 func startThenStage(a, b sim.Event) int {
@@ -54,24 +80,28 @@ func endTime(tl *sim.Timeline) float64 {
 }
 
 // checkTimeline verifies that tl's actions are ones an optimizer replays
-// (F and B on stages of obj; communication is ignored) and counts its
-// backwards and its microbatches (forwards on stage 0).
+// (F, B, and the split backward's I and W on stages of obj; communication
+// is ignored) and counts its weight-gradient backwards (B and W) and its
+// microbatches (forwards on stage 0).
 func checkTimeline(tl *sim.Timeline, stages int) (backwards, microbatches int, err error) {
 	if err := checkStages(tl, stages); err != nil {
 		return 0, 0, err
 	}
-	for _, e := range tl.Events {
+	if tl.Table.Routes != nil {
+		return 0, 0, fmt.Errorf("%w: its microbatches do not all pass every stage (routes), and every replay needs each microbatch's gradient on every block", ErrTimeline)
+	}
+	for _, e := range singleEvents(tl) {
 		a := e.Action
 		switch {
 		case a.Kind.IsComm():
 			continue
-		case a.Kind != pipeline.Forward && a.Kind != pipeline.Backward:
-			return 0, 0, fmt.Errorf("%w: rank %d action %d (%v): only F and B are replayed", ErrTimeline, e.Rank, e.Index, a)
+		case a.Kind != pipeline.Forward && a.Kind != pipeline.Backward && a.Kind != pipeline.BackwardInput && a.Kind != pipeline.BackwardWeight:
+			return 0, 0, fmt.Errorf("%w: rank %d action %d (%v): only F, B, I and W are replayed", ErrTimeline, e.Rank, e.Index, a)
 		case a.Stage < 0 || a.Stage >= stages || a.Microbatch < 0:
 			return 0, 0, fmt.Errorf("%w: rank %d action %d (%v): stage or microbatch out of range", ErrTimeline, e.Rank, e.Index, a)
-		case a.Kind == pipeline.Backward:
+		case a.Kind == pipeline.Backward || a.Kind == pipeline.BackwardWeight:
 			backwards++
-		case a.Stage == 0:
+		case a.Kind == pipeline.Forward && a.Stage == 0:
 			microbatches++
 		}
 	}
@@ -112,11 +142,26 @@ type passes struct {
 	live map[int]*pass
 	free []*pass
 	g    []float64 // the block gradient backward returns, longest block's size
+	// point and full serve a backward that reads other weights than its
+	// forward stashed, on an objective without a stage-wise gradient.
+	point, full []float64
 }
 
 func newPasses(r *run) *passes {
 	sw, _ := r.obj.(objectives.Stagewise)
 	return &passes{r: r, sw: sw, live: map[int]*pass{}, g: make([]float64, r.maxBlock())}
+}
+
+// stashed returns block s of the point microbatch m's forwards stashed.
+func (ps *passes) stashed(m, s int) []float64 { return ps.r.block(ps.live[m].z, s) }
+
+// ready reports an error unless microbatch m has run its forward on every
+// stage, which any backward of it needs.
+func (ps *passes) ready(m, s int) error {
+	if p := ps.live[m]; p == nil || p.forwards < ps.r.stages {
+		return fmt.Errorf("%w: backward of microbatch %d on stage %d before the forwards of every stage", ErrTimeline, m, s)
+	}
+	return nil
 }
 
 // forward stashes block s of the current point xs for microbatch m.
@@ -162,27 +207,41 @@ func resize(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-// backward returns the gradient of block s for microbatch m at its
-// stashed point, drawing gradient noise from noise. The slice is reused by
+// backward returns the gradient of block s for microbatch m, drawing
+// gradient noise from noise: at its stashed point when read is nil, else
+// with block s read as read, the weights the backward finds (the other
+// blocks stay those of the forwards: for a stage-wise objective, the
+// activations the forwards left; otherwise, the stashed point with block s
+// replaced, one full gradient for this backward). The slice is reused by
 // the next call.
-func (ps *passes) backward(m, s int, noise *rand.Rand) ([]float64, error) {
+func (ps *passes) backward(m, s int, read []float64, noise *rand.Rand) ([]float64, error) {
+	if err := ps.ready(m, s); err != nil {
+		return nil, err
+	}
 	p := ps.live[m]
-	if p == nil || p.forwards < ps.r.stages {
-		return nil, fmt.Errorf("%w: B of microbatch %d on stage %d before the forwards of every stage", ErrTimeline, m, s)
-	}
 	g := ps.g[:ps.r.blockLen(s)]
-	if !p.haveGrad {
-		if ps.sw != nil {
+	switch {
+	case ps.sw != nil:
+		if !p.haveGrad {
 			ps.sw.OutputGradient(p.grad, p.act, p.batch)
-		} else {
-			ps.r.obj.Gradient(p.grad, p.z, p.batch, noise)
+			p.haveGrad = true
 		}
-		p.haveGrad = true
-	}
-	if ps.sw != nil {
-		ps.sw.BlockGradient(g, p.grad, ps.r.block(p.z, s), p.batch, s, noise)
-	} else {
+		if read == nil {
+			read = ps.r.block(p.z, s)
+		}
+		ps.sw.BlockGradient(g, p.grad, read, p.batch, s, noise)
+	case read == nil:
+		if !p.haveGrad {
+			ps.r.obj.Gradient(p.grad, p.z, p.batch, noise)
+			p.haveGrad = true
+		}
 		copy(g, ps.r.block(p.grad, s))
+	default:
+		ps.point, ps.full = resize(ps.point, len(p.z)), resize(ps.full, len(p.z))
+		copy(ps.point, p.z)
+		copy(ps.r.block(ps.point, s), read)
+		ps.r.obj.Gradient(ps.full, ps.point, p.batch, noise)
+		copy(g, ps.r.block(ps.full, s))
 	}
 	p.backwards++
 	if p.backwards == ps.r.stages {

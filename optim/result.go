@@ -14,6 +14,17 @@ type Settings struct {
 	LogEvery int
 	// Recorder, if not nil, receives every record as it is taken.
 	Recorder Recorder
+	// Optimizer is the update rule every stage applies to its block; the
+	// zero value is plain SGD at the constant step size StepSize.
+	Optimizer Optimizer
+	// TargetLoss, when positive, is the loss a run is timed to reach: the
+	// first record whose judged loss (the validation loss when the
+	// objective has one, else the training loss) is at or below it gives
+	// Result.TimeToTarget and UpdatesToTarget.
+	TargetLoss float64
+	// Budget, when positive, is the time budget of Result.LossAtBudget, in
+	// the timeline's unit.
+	Budget float64
 }
 
 // DefaultRecords is the number of loss records a run takes when
@@ -31,6 +42,9 @@ type Record struct {
 	// Loss is f at the recorded point (for LocalSGD, at the replicas'
 	// mean).
 	Loss float64
+	// ValidationLoss is the held-out loss at the same point when the
+	// objective is objectives.Validated, NaN otherwise.
+	ValidationLoss float64
 }
 
 // Recorder receives the records of a run as they are taken; an error
@@ -45,6 +59,10 @@ type RecorderFunc func(Record) error
 // Record calls f.
 func (f RecorderFunc) Record(r Record) error { return f(r) }
 
+// DivergenceFactor is how many times its initial loss a run's loss may
+// reach before the run counts as diverged.
+const DivergenceFactor = 1e6
+
 // Result is the outcome of a run.
 type Result struct {
 	// Method is the method's name ("pipedream", "sync", "localsgd", "rpd").
@@ -57,9 +75,18 @@ type Result struct {
 	// FinalLoss is the loss at the end of the run, or the non-finite value
 	// that stopped a diverged run.
 	FinalLoss float64
-	// Diverged reports that a recorded loss was not finite; the run stopped
-	// there.
+	// Diverged reports that a recorded loss was not finite or exceeded
+	// DivergenceFactor times the initial loss; the run stopped there.
 	Diverged bool
+	// TimeToTarget and UpdatesToTarget locate the first record at or below
+	// Settings.TargetLoss (resolved to the log grid); NaN and -1 when the
+	// run never reached it or had no target.
+	TimeToTarget    float64
+	UpdatesToTarget int
+	// LossAtBudget is the loss after the last update, in replay order, that
+	// ends within Settings.Budget (the run's final loss if none ends after
+	// it); NaN without a budget or for RPD, which has no time axis.
+	LossAtBudget float64
 	// Time is the simulated time the run covered (its timeline's makespan
 	// times the iterations for sync SGD; the iteration count for RPD).
 	Time float64

@@ -38,7 +38,7 @@ func (p RPD) replay(r *run) error {
 	for s := range hist {
 		hist[s] = newVersions(p.Delays.Bound()+1, r.block(x, s))
 	}
-	if err := r.begin(iters, x); err != nil {
+	if err := r.begin(iters, x, 1); err != nil {
 		return err
 	}
 	current := func() []float64 { return x }
@@ -61,7 +61,7 @@ func (p RPD) replay(r *run) error {
 		}
 		g := grad.compute(it.Stage, it.Microbatch%r.obj.Batches())
 		xs := r.block(x, it.Stage)
-		r.step(xs, g, it.Stage, 1)
+		r.step(xs, g, it.Stage)
 		hist[it.Stage].push(k+1, xs)
 		if err := r.advance(1, float64(k+1), current); err != nil || r.stopped {
 			return err

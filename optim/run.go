@@ -33,13 +33,21 @@ func Run(obj objectives.Objective, m Method, set Settings) (*Result, error) {
 	if set.LogEvery < 0 {
 		return nil, fmt.Errorf("%w: LogEvery %d is negative", ErrSettings, set.LogEvery)
 	}
+	if err := set.Optimizer.Validate(); err != nil {
+		return nil, err
+	}
+	if !(set.TargetLoss >= 0) || !(set.Budget >= 0) || math.IsInf(set.TargetLoss, 0) || math.IsInf(set.Budget, 0) {
+		return nil, fmt.Errorf("%w: target loss %g and budget %g must be non-negative and finite", ErrSettings, set.TargetLoss, set.Budget)
+	}
 	r := &run{
 		obj:    obj,
 		set:    set,
 		blocks: obj.Blocks(),
 		noise:  objectives.NewRand(set.Seed, objectives.StreamNoise),
-		res:    &Result{Method: m.Name(), StepSize: set.StepSize, Seed: set.Seed},
+		res: &Result{Method: m.Name(), StepSize: set.StepSize, Seed: set.Seed,
+			TimeToTarget: math.NaN(), UpdatesToTarget: -1, LossAtBudget: math.NaN()},
 	}
+	r.validated, _ = obj.(objectives.Validated)
 	r.stages = len(r.blocks) - 1
 	if err := m.replay(r); err != nil {
 		return nil, fmt.Errorf("optim: %s: %w", m.Name(), err)
@@ -56,11 +64,16 @@ type run struct {
 	stages int
 	noise  *rand.Rand
 
-	every   int // block updates between records
-	next    int // update count of the next record
-	tracker objectives.Tracker
-	stopped bool // a record was not finite
-	res     *Result
+	every     int // block updates between records
+	next      int // update count of the next record
+	tracker   objectives.Tracker
+	validated objectives.Validated // nil when the objective has no held-out set
+	stopped   bool                 // a record diverged
+	res       *Result
+
+	opt           *stepper
+	wantDirection bool // keep SGD's last gradient (weight prediction reads it)
+	budgetTaken   bool // LossAtBudget is set
 }
 
 // block returns block s of x.
@@ -87,7 +100,12 @@ func (r *run) maxBlock() int {
 // pays off only when records are denser than one per S updates; the
 // cheaper way is chosen, so the run's cost does not grow with a logging
 // density it was not asked for.
-func (r *run) begin(total int, x []float64) error {
+//
+// begin also gives every stage of every one of replicas copies a fresh
+// optimizer state; the learning-rate schedule spans total/(S·replicas)
+// updates per stage.
+func (r *run) begin(total int, x []float64, replicas int) error {
+	r.opt = newStepper(r, replicas, total/(r.stages*replicas))
 	r.every = r.set.LogEvery
 	if r.every == 0 {
 		r.every = max(1, total/DefaultRecords)
@@ -128,19 +146,47 @@ func (r *run) finish(t float64, x []float64) error {
 		}
 	}
 	r.res.FinalLoss = r.res.Records[len(r.res.Records)-1].Loss
+	if r.set.Budget > 0 && !r.budgetTaken {
+		r.res.LossAtBudget = r.res.FinalLoss
+	}
 	return nil
 }
 
-func (r *run) record(t float64, x []float64) error {
-	var f float64
-	if r.tracker != nil {
-		f = r.tracker.Loss(x)
-	} else {
-		f = r.obj.Loss(x)
+// landing is called before an update that ends at time t is applied to
+// the point that point() returns: the first one past the budget fixes
+// LossAtBudget at the point as it stands, after the last update within it.
+func (r *run) landing(t float64, point func() []float64) {
+	if r.set.Budget > 0 && !r.budgetTaken && t > r.set.Budget {
+		r.budgetTaken = true
+		r.res.LossAtBudget = r.loss(point())
 	}
-	rec := Record{Time: t, Updates: r.res.BlockUpdates, Loss: f}
+}
+
+// loss returns f at x, through the tracker when there is one.
+func (r *run) loss(x []float64) float64 {
+	if r.tracker != nil {
+		return r.tracker.Loss(x)
+	}
+	return r.obj.Loss(x)
+}
+
+// record logs the loss at x (and the validation loss, when the objective
+// has a held-out set), times the target, and stops a diverged run: one
+// whose loss is not finite or exceeds DivergenceFactor times the initial
+// loss.
+func (r *run) record(t float64, x []float64) error {
+	f := r.loss(x)
+	rec := Record{Time: t, Updates: r.res.BlockUpdates, Loss: f, ValidationLoss: math.NaN()}
+	judged := f
+	if r.validated != nil {
+		rec.ValidationLoss = r.validated.ValidationLoss(x)
+		judged = rec.ValidationLoss
+	}
 	r.res.Records = append(r.res.Records, rec)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	if r.set.TargetLoss > 0 && r.res.UpdatesToTarget < 0 && judged <= r.set.TargetLoss {
+		r.res.TimeToTarget, r.res.UpdatesToTarget = t, rec.Updates
+	}
+	if f0 := r.res.Records[0].Loss; math.IsNaN(f) || math.IsInf(f, 0) || (f0 > 0 && f > DivergenceFactor*f0) {
 		r.stopped = true
 		r.res.Diverged = true
 		r.res.FinalLoss = f
@@ -155,12 +201,6 @@ func (r *run) record(t float64, x []float64) error {
 	return nil
 }
 
-// step applies x_s ← x_s - γ·g and tells the tracker, with the move
-// divided by weight (the replica count for LocalSGD's mean, else 1).
-func (r *run) step(xs, g []float64, s int, weight float64) {
-	gamma := r.set.StepSize
-	for j, v := range g {
-		xs[j] -= gamma * v
-	}
-	r.shift(s, g, -gamma/weight)
-}
+// step applies the optimizer's update with gradient g to xs, block s of
+// the run's point, and tells the tracker.
+func (r *run) step(xs, g []float64, s int) { r.opt.step(xs, g, 0, s, 1, 1) }

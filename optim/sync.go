@@ -34,7 +34,7 @@ func (sy Sync) replay(r *run) error {
 	r.res.Microbatches = n * iters
 	period := endTime(sy.Timeline)
 	x := r.obj.Init()
-	if err := r.begin(iters*r.stages, x); err != nil {
+	if err := r.begin(iters*r.stages, x, 1); err != nil {
 		return err
 	}
 	current := func() []float64 { return x }
@@ -50,8 +50,9 @@ func (sy Sync) replay(r *run) error {
 		for j := range sum {
 			sum[j] /= float64(n)
 		}
+		r.landing(float64(i+1)*period, current)
 		for s := 0; s < r.stages; s++ {
-			r.step(r.block(x, s), r.block(sum, s), s, 1)
+			r.step(r.block(x, s), r.block(sum, s), s)
 		}
 		if err := r.advance(r.stages, float64(i+1)*period, current); err != nil || r.stopped {
 			return err
@@ -71,7 +72,7 @@ func flushMicrobatches(tl *sim.Timeline, stages int) (int, error) {
 		return 0, fmt.Errorf("%w: sync SGD needs a flush schedule, the table's update rule is %v", ErrTimeline, u)
 	}
 	n := 0
-	for _, e := range tl.Events {
+	for _, e := range singleEvents(tl) {
 		if e.Action.Kind == pipeline.Forward && e.Action.Stage == 0 {
 			n++
 		}

@@ -9,6 +9,9 @@ type CurvePoint struct {
 	Time         float64 // simulated time, in the run's cost-model unit
 	BlockUpdates int64   // block updates applied up to Time
 	Loss         float64 // objective value at Time
+	// ValidationLoss is the held-out loss at Time where the objective has a
+	// held-out set; null (NaN) otherwise.
+	ValidationLoss float64
 }
 
 var curveTable = table[CurvePoint]{kind: "curves", columns: []column[CurvePoint]{
@@ -16,6 +19,7 @@ var curveTable = table[CurvePoint]{kind: "curves", columns: []column[CurvePoint]
 	float64Col("time", func(p *CurvePoint) *float64 { return &p.Time }),
 	int64Col("block_updates", func(p *CurvePoint) *int64 { return &p.BlockUpdates }),
 	float64Col("loss", func(p *CurvePoint) *float64 { return &p.Loss }),
+	nullableFloat64Col("validation_loss", func(p *CurvePoint) *float64 { return &p.ValidationLoss }),
 }}
 
 // CurveSchema returns the Arrow schema of the curves table.

@@ -8,8 +8,8 @@ import (
 )
 
 // runLabels names each run in a legend: its method, then each setting that
-// differs among the plotted runs of that method (stages, δ, replicas, local
-// steps, step size, batch size), so that every line is told apart by what
+// differs among the plotted runs of that method (optimizer, stages, δ,
+// replicas, local steps, step size, batch size), so that every line is told apart by what
 // distinguishes it and nothing more. Every run has its own derived seed, so
 // the seed tells lines apart only when nothing else does (replicates of one
 // setting); those get "#k", their rank by seed, instead of a 20-digit number.
@@ -18,6 +18,7 @@ func runLabels(runs []Run) []string {
 		name  string
 		value func(*Run) string
 	}{
+		{"", func(r *Run) string { return r.Optimizer }},
 		{"S=", func(r *Run) string { return strconv.Itoa(int(r.Stages)) }},
 		{"δ=", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
 		{"R=", func(r *Run) string { return strconv.Itoa(int(r.Replicas)) }},

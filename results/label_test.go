@@ -21,3 +21,16 @@ func TestRunLabels(t *testing.T) {
 		t.Errorf("runLabels = %q, want %q", got, want)
 	}
 }
+
+// Runs of one method that differ in their optimizer are told apart by it.
+func TestRunLabelsOptimizer(t *testing.T) {
+	runs := []Run{
+		{Method: "pipedream", Optimizer: "sgd", Seed: 1},
+		{Method: "pipedream", Optimizer: "adam b1=0.9 b2=0.999 eps=1e-08", Seed: 2},
+		{Method: "2bw", Optimizer: "sgd", Seed: 3},
+	}
+	want := []string{"pipedream sgd", "pipedream adam b1=0.9 b2=0.999 eps=1e-08", "2bw"}
+	if got := runLabels(runs); !slices.Equal(got, want) {
+		t.Errorf("runLabels = %q, want %q", got, want)
+	}
+}

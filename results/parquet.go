@@ -177,7 +177,7 @@ func readTable[R any](path string, t *table[R]) ([]R, error) {
 		rows = rows[:base+int(rec.NumRows())]
 		for i, c := range t.columns {
 			col := rec.Column(i)
-			if col.NullN() > 0 {
+			if col.NullN() > 0 && !c.nullable {
 				return nil, fmt.Errorf("results: %s: column %q has null values", path, c.name)
 			}
 			for r := range int(rec.NumRows()) {

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,6 +26,7 @@ type (
 		Experiment    string  `parquet:"experiment"`
 		Objective     string  `parquet:"objective"`
 		Method        string  `parquet:"method"`
+		Optimizer     string  `parquet:"optimizer"`
 		Stages        int32   `parquet:"stages"`
 		Microbatches  int32   `parquet:"microbatches"`
 		TimeBudget    float64 `parquet:"time_budget"`
@@ -45,12 +47,19 @@ type (
 		Selected      bool    `parquet:"selected"`
 		WallSeconds   float64 `parquet:"wall_seconds"`
 		ToolVersion   string  `parquet:"tool_version"`
+		// The nullable columns; the round trip leaves them set (a null
+		// reads as 0 here), TestNullableColumns checks their nulls.
+		TimeToTarget    float64 `parquet:"time_to_target,optional"`
+		UpdatesToTarget int64   `parquet:"updates_to_target,optional"`
+		LossAtBudget    float64 `parquet:"loss_at_budget,optional"`
 	}
 	pqCurvePoint struct {
 		RunID        string  `parquet:"run_id"`
 		Time         float64 `parquet:"time"`
 		BlockUpdates int64   `parquet:"block_updates"`
 		Loss         float64 `parquet:"loss"`
+		// ValidationLoss is nullable (a null reads as 0 here).
+		ValidationLoss float64 `parquet:"validation_loss,optional"`
 	}
 	pqDelayStat struct {
 		Stages       int32   `parquet:"stages"`
@@ -229,7 +238,7 @@ func TestRoundTrip(t *testing.T) {
 func head(rows []string) []string { return rows[:min(3, len(rows))] }
 
 // TestParquetSchema checks the file's physical schema with parquet-go:
-// each column required, of the physical type the Parquet format maps the
+// each column required (optional for the nullable ones), of the physical type the Parquet format maps the
 // Arrow type to, and every column chunk zstd-compressed.
 func TestParquetSchema(t *testing.T) {
 	physical := map[arrow.Type]parquet.Kind{
@@ -260,8 +269,8 @@ func TestParquetSchema(t *testing.T) {
 			}
 			for i, field := range fields {
 				want := tc.schema.Field(i)
-				if field.Name() != want.Name || field.Type().Kind() != physical[want.Type.ID()] || !field.Required() {
-					t.Errorf("column %d: %s %v required=%v, want %s %v required", i, field.Name(), field.Type().Kind(), field.Required(), want.Name, physical[want.Type.ID()])
+				if field.Name() != want.Name || field.Type().Kind() != physical[want.Type.ID()] || field.Required() == want.Nullable {
+					t.Errorf("column %d: %s %v required=%v, want %s %v required=%v", i, field.Name(), field.Type().Kind(), field.Required(), want.Name, physical[want.Type.ID()], !want.Nullable)
 				}
 			}
 			for _, rg := range f.Metadata().RowGroups {
@@ -431,5 +440,42 @@ func TestDir(t *testing.T) {
 	}
 	if _, err := ReadDir(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no result tables") {
 		t.Errorf("ReadDir(empty dir) = %v, want a no-tables error", err)
+	}
+}
+
+// A value not measured is null in the file, as an independent reader
+// (parquet-go, pointer fields) sees it, and reads back as NaN or
+// NotReached.
+func TestNullableColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), RunsFile)
+	rows := []Run{
+		{RunID: "a", TimeToTarget: math.NaN(), UpdatesToTarget: NotReached, LossAtBudget: math.NaN()},
+		{RunID: "b", TimeToTarget: 12.5, UpdatesToTarget: 40, LossAtBudget: 0.25},
+	}
+	if err := WriteRuns(path, rows); err != nil {
+		t.Fatal(err)
+	}
+	type nulls struct {
+		RunID           string   `parquet:"run_id"`
+		TimeToTarget    *float64 `parquet:"time_to_target,optional"`
+		UpdatesToTarget *int64   `parquet:"updates_to_target,optional"`
+		LossAtBudget    *float64 `parquet:"loss_at_budget,optional"`
+	}
+	indep, err := parquet.ReadFile[nulls](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := indep[0]; a.TimeToTarget != nil || a.UpdatesToTarget != nil || a.LossAtBudget != nil {
+		t.Errorf("run a: %v %v %v, want nulls", a.TimeToTarget, a.UpdatesToTarget, a.LossAtBudget)
+	}
+	if b := indep[1]; b.TimeToTarget == nil || *b.TimeToTarget != 12.5 || *b.UpdatesToTarget != 40 || *b.LossAtBudget != 0.25 {
+		t.Errorf("run b: %+v", b)
+	}
+	back, err := ReadRuns(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsNaN(back[0].TimeToTarget) || back[0].UpdatesToTarget != NotReached || !math.IsNaN(back[0].LossAtBudget) || back[1].UpdatesToTarget != 40 {
+		t.Errorf("read back %+v and %+v", back[0], back[1])
 	}
 }

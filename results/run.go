@@ -19,7 +19,8 @@ type Run struct {
 	RunID      string // unique key of the run; CurvePoint.RunID refers to it
 	Experiment string // the experiment or paper figure the run belongs to
 	Objective  string // objective name ("quadratic", "tridiagonal", "logistic", "charlm")
-	Method     string // optimizer ("pipedream", "rpd", "sgd", "localsgd")
+	Method     string // method ("pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync")
+	Optimizer  string // per-stage optimizer and its settings (optim.Optimizer.Label: "sgd", "adam b1=0.9 ...")
 
 	Stages       int32   // pipeline stages S (blocks of the parameter vector)
 	Microbatches int32   // microbatches N the run was given
@@ -42,6 +43,15 @@ type Run struct {
 	Selected      bool    // whether the rule chose this run's step size for its group
 	WallSeconds   float64 // wall-clock seconds the run took (the one non-deterministic column)
 	ToolVersion   string  // pipelab version that produced the row
+
+	// TimeToTarget and UpdatesToTarget locate the first logged loss at or
+	// below the spec's target_loss (the validation loss where the
+	// objective has one); null (NaN, NotReached) when never reached or no
+	// target was set. LossAtBudget is the loss after the last update that
+	// ends within the time budget; null without a budget.
+	TimeToTarget    float64
+	UpdatesToTarget int64
+	LossAtBudget    float64
 }
 
 // Diverged reports whether the run's outcome is OutcomeDiverged.
@@ -72,6 +82,10 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	boolCol("selected", func(r *Run) *bool { return &r.Selected }),
 	float64Col("wall_seconds", func(r *Run) *float64 { return &r.WallSeconds }),
 	stringCol("tool_version", func(r *Run) *string { return &r.ToolVersion }),
+	stringCol("optimizer", func(r *Run) *string { return &r.Optimizer }),
+	nullableFloat64Col("time_to_target", func(r *Run) *float64 { return &r.TimeToTarget }),
+	nullableInt64Col("updates_to_target", func(r *Run) *int64 { return &r.UpdatesToTarget }),
+	nullableFloat64Col("loss_at_budget", func(r *Run) *float64 { return &r.LossAtBudget }),
 }}
 
 // RunSchema returns the Arrow schema of the runs table.

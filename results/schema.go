@@ -31,6 +31,8 @@ type column[R any] struct {
 	put     func(b array.Builder, r *R)
 	get     func(a arrow.Array, i int, r *R)
 	compare func(x, y *R) int
+	// nullable columns hold nulls (a value not measured; nullable.go).
+	nullable bool
 }
 
 // table is the schema of one kind of result: its name (for errors and file
@@ -41,12 +43,12 @@ type table[R any] struct {
 	columns []column[R]
 }
 
-// schema returns the Arrow schema of t: every column non-nullable, and the
-// kind recorded in the schema metadata.
+// schema returns the Arrow schema of t: every column non-nullable but
+// those nullable.go makes, and the kind recorded in the schema metadata.
 func (t *table[R]) schema() *arrow.Schema {
 	fields := make([]arrow.Field, len(t.columns))
 	for i, c := range t.columns {
-		fields[i] = arrow.Field{Name: c.name, Type: c.typ}
+		fields[i] = arrow.Field{Name: c.name, Type: c.typ, Nullable: c.nullable}
 	}
 	md := arrow.NewMetadata([]string{"pipelab.kind"}, []string{t.kind})
 	return arrow.NewSchema(fields, &md)

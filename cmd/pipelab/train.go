@@ -1,18 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"pipelab/objectives"
 	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
 )
 
 func init() {
@@ -23,25 +21,49 @@ func init() {
 	})
 }
 
-const trainSynopsis = `--objective quadratic|tridiagonal|logistic|lm --method pd|rpd|localsgd|sync
-       --stages S (--microbatches N | --time-budget T) --step-size G [flags]`
+const trainSynopsis = `--objective quadratic|tridiagonal|logistic|lm
+       --method pd|pd-nostash|2bw|pipemare|predict|dc|rpd|localsgd|sync
+       (--stages S [--kind KIND] | --schedule FILE.csv) (--microbatches N | --time-budget T)
+       --step-size G [--optimizer sgd|momentum|nesterov|adam|adamw] [flags]`
 
 const trainDescription = `
-Optimizes an objective with one of the PipeDream convergence paper's methods
-(docs/reference.md §1) and prints the loss curve.
+Optimizes an objective with a pipeline method and a per-stage optimizer and
+prints the loss curve (docs/methods.md; docs/reference.md §1, §4).
 
-Methods: pd replays asynchronous PipeDream's unit-time timeline with weight
-stashing; localsgd replays the LocalSGD timeline (--replicas R, default S;
---local-steps H, default 5); sync runs synchronous SGD on a 1F1B flush of
---flush-microbatches M (default S) microbatches per iteration; rpd is
-randomized PipeDream with K = N·S iterations and delays drawn by --delays:
-uniform (δ = --delta, default ⌊S² - S/2⌋), exact (PipeDream's own delays and
-op order, which reproduces pd exactly) or a trace file of lines
-"stage,batch,d_0,...,d_{S-1}".
+Methods: pd (alias pipedream) replays asynchronous PipeDream with weight
+stashing; pd-nostash without stashing; 2bw accumulates --accumulate A
+microbatches (default S) per update; pipemare reschedules the step by the
+stage's delay and corrects the backward's read (--pipemare-warmup T,
+--pipemare-decay D); predict reads predicted weights in the forward; dc
+corrects the stale gradient by --dc-lambda λ; localsgd replays the LocalSGD
+timeline (--replicas R, default S; --local-steps H, default 5); sync runs
+synchronous SGD on a flush of --flush-microbatches M (default S)
+microbatches per iteration; rpd is randomized PipeDream with K = N·S
+iterations and delays drawn by --delays: uniform (δ = --delta, default
+⌊S² - S/2⌋), exact (PipeDream's own delays and op order, which reproduces pd
+exactly) or a trace file of lines "stage,batch,d_0,...,d_{S-1}".
+
+The table: by default the pipedream family (localsgd for localsgd, 1f1b for
+sync) on S stages; --kind KIND generates any family instead (asynchronous
+methods replay it with an update after every backward, sync as its flush),
+and --schedule FILE.csv replays a PyTorch schedule CSV, whose shape it
+takes (split backwards: I passes the gradient on, W lands the update). The
+clock is unit time, or seconds under the GPU model (--model, --gpu, --link,
+--microbatch-size, --seq-len, --flash-attention) or explicit costs (--fwd,
+--bwd, --wgrad, --comm).
+
+Optimizers (torch.optim's formulas, one state and step counter per stage):
+sgd, momentum and nesterov (--momentum μ, default 0.9), adam and adamw
+(--beta1, --beta2, --eps; adamw's decoupled --weight-decay, default 0.01);
+--lr-schedule constant|cosine with --warmup K updates of linear warm-up.
 
 The run length is --microbatches N, or --time-budget T: the smallest N whose
-timeline reaches T unit steps (§1.6; rpd takes pd's N); sync runs whole
-iterations, rounding N or T up. The overshoot past T is reported.
+timeline reaches T (§1.6; rpd takes pd's N); sync runs whole iterations,
+rounding N or T up. The overshoot past T is reported, and loss_at_budget is
+the loss after the last update ending within T. --target-loss L reports the
+time and updates to the first logged loss at or below L (the validation
+loss for lm). A run diverges when its loss is not finite or exceeds 10⁶
+times its initial loss.
 
 Objectives and their defaults (§1.7): quadratic (n 2000, d 512, batch 100),
 tridiagonal (n 600, d 512, batch 5, μ 0.01), logistic (n 600, d 512, batch
@@ -71,16 +93,28 @@ type trainFlags struct {
 	seed                 uint64
 	logEvery             int
 	output               outputFlag
-	lm                   lmFlags
-	set                  map[string]bool
+
+	kind, schedule string
+	costs          costFlags
+
+	optimizer                   string
+	momentum, beta1, beta2, eps float64
+	weightDecay                 float64
+	lrSchedule                  string
+	warmup, accumulate          int
+	pipemareWarmup              int
+	pipemareDecay, dcLambda     float64
+	targetLoss                  float64
+	lm                          lmFlags
+	set                         map[string]bool
 }
 
 func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.objective, "objective", "", "quadratic, tridiagonal, logistic or lm")
-	fs.StringVar(&f.method, "method", "", "pd, rpd, localsgd or sync")
-	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S")
+	fs.StringVar(&f.method, "method", "", "pd, pd-nostash, 2bw, pipemare, predict, dc, rpd, localsgd or sync")
+	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches N the run consumes")
-	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in unit steps (instead of --microbatches)")
+	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --microbatches)")
 	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for lm, default 0.0625)")
 	fs.IntVar(&f.batchSize, "batch-size", 0, "rows (lm: sequences) per batch (default per objective)")
 	fs.IntVar(&f.n, "n", 0, "rows of generated data (lm: training characters of the markov corpus)")
@@ -96,8 +130,55 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.flushMicrobatches, "flush-microbatches", 0, "sync microbatches per iteration (default S)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the data and of every random stream of the run")
 	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: 100 points)")
+	fs.StringVar(&f.kind, "kind", "", "schedule family to replay (see pipelab kinds)")
+	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV to replay instead of a generated table")
+	f.costs.register(fs)
+	fs.StringVar(&f.optimizer, "optimizer", "sgd", "per-stage optimizer: sgd, momentum, nesterov, adam or adamw")
+	fs.Float64Var(&f.momentum, "momentum", 0.9, "momentum and nesterov: μ")
+	fs.Float64Var(&f.beta1, "beta1", 0.9, "adam and adamw: β1")
+	fs.Float64Var(&f.beta2, "beta2", 0.999, "adam and adamw: β2")
+	fs.Float64Var(&f.eps, "eps", 1e-8, "adam and adamw: ε")
+	fs.Float64Var(&f.weightDecay, "weight-decay", 0.01, "adamw: decoupled weight decay wd")
+	fs.StringVar(&f.lrSchedule, "lr-schedule", "constant", "learning-rate schedule: constant or cosine")
+	fs.IntVar(&f.warmup, "warmup", 0, "a stage's updates of linear learning-rate warm-up K")
+	fs.IntVar(&f.accumulate, "accumulate", 0, "2bw: microbatches A per update (default S)")
+	fs.IntVar(&f.pipemareWarmup, "pipemare-warmup", 0, "pipemare: T, a stage's updates over which the rescheduling fades (default: the run's)")
+	fs.Float64Var(&f.pipemareDecay, "pipemare-decay", optim.DefaultPipeMareDecay, "pipemare: D, the EMA factor of the weight-change estimate δ")
+	fs.Float64Var(&f.dcLambda, "dc-lambda", optim.DefaultDCLambda, "dc: λ of the delay compensation g + λ·g⊙g⊙(w_now − w_stash)")
+	fs.Float64Var(&f.targetLoss, "target-loss", 0, "report the time and updates to the first logged loss at or below L")
 	f.output.register(fs)
 	f.lm.register(fs)
+}
+
+// methodFlags are the flags only some methods use, and optimizerFlags
+// those only some optimizers use.
+var (
+	methodFlags = map[string][]string{
+		"delta": {"rpd"}, "delays": {"rpd"}, "replicas": {"localsgd"}, "local-steps": {"localsgd"},
+		"flush-microbatches": {"sync"}, "accumulate": {"2bw"}, "pipemare-warmup": {"pipemare"},
+		"pipemare-decay": {"pipemare"}, "dc-lambda": {"dc"},
+	}
+	optimizerFlags = map[string][]string{
+		"momentum": {"momentum", "nesterov"}, "beta1": {"adam", "adamw"}, "beta2": {"adam", "adamw"},
+		"eps": {"adam", "adamw"}, "weight-decay": {"adamw"},
+	}
+	trainMethods = []string{"pd", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
+)
+
+// unused returns the first flag of uses that is set but not used by
+// choice, in a fixed order.
+func (f *trainFlags) unused(uses map[string][]string, choice string) string {
+	var names []string
+	for name := range uses {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if f.set[name] && !slices.Contains(uses[name], choice) {
+			return name
+		}
+	}
+	return ""
 }
 
 // check validates the flags and fills the objective's defaults, naming
@@ -106,17 +187,37 @@ func (f *trainFlags) check(rest []string) error {
 	if err := noArguments(rest); err != nil {
 		return err
 	}
+	if f.method == "pipedream" {
+		f.method = "pd"
+	}
 	if err := f.checkLM(); err != nil {
 		return err
 	}
 	switch {
 	case !oneOf(f.objective, "quadratic", "tridiagonal", "logistic", "lm"):
 		return fmt.Errorf("--objective must be quadratic, tridiagonal, logistic or lm, got %q", f.objective)
-	case !oneOf(f.method, "pd", "rpd", "localsgd", "sync"):
-		return fmt.Errorf("--method must be pd, rpd, localsgd or sync, got %q", f.method)
-	case f.stages < 1:
+	case !oneOf(f.method, trainMethods...):
+		return fmt.Errorf("--method must be one of %s, got %q", strings.Join(trainMethods, ", "), f.method)
+	case !oneOf(f.optimizer, "sgd", "momentum", "nesterov", "adam", "adamw"):
+		return fmt.Errorf("--optimizer must be sgd, momentum, nesterov, adam or adamw, got %q", f.optimizer)
+	case !oneOf(f.lrSchedule, "constant", "cosine"):
+		return fmt.Errorf("--lr-schedule must be constant or cosine, got %q", f.lrSchedule)
+	}
+	if name := f.unused(methodFlags, f.method); name != "" {
+		return fmt.Errorf("--%s applies to --method %s, not %s", name, strings.Join(methodFlags[name], " or "), f.method)
+	}
+	if name := f.unused(optimizerFlags, f.optimizer); name != "" {
+		return fmt.Errorf("--%s applies to --optimizer %s, not %s", name, strings.Join(optimizerFlags[name], " or "), f.optimizer)
+	}
+	if err := f.checkTable(); err != nil {
+		return err
+	}
+	switch {
+	case f.schedule == "" && f.stages < 1:
 		return atLeast("stages", f.stages, 1)
-	case f.set["microbatches"] == f.set["time-budget"]:
+	case f.set["microbatches"] && f.set["time-budget"]:
+		return errors.New("give exactly one of --microbatches and --time-budget")
+	case !f.set["microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.method == "sync"):
 		return errors.New("give exactly one of --microbatches and --time-budget")
 	case f.set["microbatches"] && f.microbatches < 1:
 		return atLeast("microbatches", f.microbatches, 1)
@@ -128,6 +229,19 @@ func (f *trainFlags) check(rest []string) error {
 		return errors.New("--data replaces --n and --d, and lm reads --corpus instead")
 	case f.objective != "logistic" && (f.set["l2"] || f.set["noise"]):
 		return errors.New("--l2 and --noise apply to the logistic objective only")
+	case f.set["accumulate"] && f.accumulate < 1:
+		return atLeast("accumulate", f.accumulate, 1)
+	case f.warmup < 0 || f.pipemareWarmup < 0:
+		return fmt.Errorf("--warmup and --pipemare-warmup must not be negative, got %d and %d", f.warmup, f.pipemareWarmup)
+	case !(f.pipemareDecay >= 0 && f.pipemareDecay < 1):
+		return fmt.Errorf("--pipemare-decay must be in [0, 1), got %g", f.pipemareDecay)
+	case !(f.dcLambda >= 0) || math.IsInf(f.dcLambda, 0):
+		return fmt.Errorf("--dc-lambda must be non-negative, got %g", f.dcLambda)
+	case !(f.targetLoss >= 0) || math.IsInf(f.targetLoss, 0) || (f.set["target-loss"] && f.targetLoss == 0):
+		return fmt.Errorf("--target-loss must be positive, got %g", f.targetLoss)
+	}
+	if err := f.optimizerSettings().Validate(); err != nil {
+		return fmt.Errorf("--optimizer %s: %w", f.optimizer, errors.Unwrap(err))
 	}
 	if err := f.output.check(); err != nil {
 		return err
@@ -151,62 +265,68 @@ func (f *trainFlags) check(rest []string) error {
 	f.replicas = orDefault(f.replicas, f.stages)
 	f.flushMicrobatches = orDefault(f.flushMicrobatches, f.stages)
 	if f.objective == "lm" {
-		return f.buildLM()
+		// Built here with S stages, so an unusable corpus is bad input;
+		// a table with other stage counts rebuilds it in buildObjective.
+		m, err := f.buildLM(f.stages)
+		f.lm.model = m
+		return err
 	}
 	return nil
 }
 
-func oneOf(s string, options ...string) bool {
-	for _, o := range options {
-		if s == o {
-			return true
+// checkTable validates the flags that choose and time the table.
+func (f *trainFlags) checkTable() error {
+	f.costs.set = f.set
+	switch {
+	case f.kind != "" && f.schedule != "":
+		return errors.New("give --kind or --schedule, not both")
+	case f.schedule != "" && f.set["stages"]:
+		return errors.New("--schedule reads the stage count from the file: drop --stages")
+	case f.schedule != "" && f.method != "sync" && (f.set["microbatches"] || f.set["time-budget"]):
+		return fmt.Errorf("--schedule is the whole run of --method %s: drop --microbatches and --time-budget", f.method)
+	case f.schedule != "" && f.set["flush-microbatches"]:
+		return errors.New("--schedule sets the microbatches per iteration: drop --flush-microbatches")
+	case f.method == "rpd" && f.delays != "exact" && (f.kind != "" || f.schedule != "" || f.costs.kind() != "unit"):
+		return errors.New("--method rpd samples its delays: --kind, --schedule and cost flags apply only with --delays exact")
+	case f.method == "localsgd" && f.costs.kind() != "unit":
+		return errors.New("--method localsgd runs on unit time here: a sweep spec with cost: {model: gpu} prices its averagings")
+	}
+	if f.kind != "" {
+		if err := unknownFamily(f.kind); err != nil {
+			return fmt.Errorf("--kind %w", err)
 		}
 	}
-	return false
+	if err := f.costs.check(); err != nil {
+		return err
+	}
+	if f.costs.kind() == "lockstep" {
+		return errors.New("--cost lockstep times PyTorch's check, not a run: use unit time, explicit or GPU costs")
+	}
+	return nil
 }
+
+// optimizerSettings is the optimizer the flags ask for.
+func (f *trainFlags) optimizerSettings() optim.Optimizer {
+	o := optim.Optimizer{Algorithm: optim.Algorithm(f.optimizer), Schedule: optim.Schedule(f.lrSchedule), Warmup: f.warmup}
+	switch o.Algorithm {
+	case optim.Momentum, optim.Nesterov:
+		o.Momentum = f.momentum
+	case optim.Adam, optim.AdamW:
+		o.Beta1, o.Beta2, o.Eps = f.beta1, f.beta2, f.eps
+		if o.Algorithm == optim.AdamW {
+			o.WeightDecay = f.weightDecay
+		}
+	}
+	return o
+}
+
+func oneOf(s string, options ...string) bool { return slices.Contains(options, s) }
 
 func orDefault(v, def int) int {
 	if v == 0 {
 		return def
 	}
 	return v
-}
-
-// trainReport is what "pipelab train" prints.
-type trainReport struct {
-	Objective    string      `json:"objective"`
-	Method       string      `json:"method"`
-	Stages       int         `json:"stages"`
-	Microbatches int         `json:"microbatches"`
-	TimeBudget   float64     `json:"time_budget,omitempty"`
-	Overshoot    float64     `json:"overshoot"`
-	TimeSteps    float64     `json:"time_steps"`
-	BlockUpdates int         `json:"block_updates"`
-	StepSize     float64     `json:"step_size"`
-	Seed         uint64      `json:"seed"`
-	FinalLoss    finiteOrNil `json:"final_loss"`
-	Diverged     bool        `json:"diverged"`
-	Curve        []curvePt   `json:"curve"`
-
-	// ValidationLoss is the held-out loss at the final point (lm only).
-	ValidationLoss *finiteOrNil `json:"validation_loss,omitempty"`
-}
-
-type curvePt struct {
-	Time         float64     `json:"time"`
-	BlockUpdates int         `json:"block_updates"`
-	Loss         finiteOrNil `json:"loss"`
-}
-
-// finiteOrNil is a float that JSON writes as null when it is not finite
-// (a diverged loss), which JSON numbers cannot hold.
-type finiteOrNil float64
-
-func (v finiteOrNil) MarshalJSON() ([]byte, error) {
-	if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(float64(v))
 }
 
 func runTrain(args []string, stdout, stderr io.Writer) error {
@@ -220,34 +340,39 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "train", err)
 	}
-	obj, err := f.buildObjective()
+	p, err := f.plan()
+	var bad unreplayable
+	if errors.As(err, &bad) {
+		fmt.Fprintf(stderr, "pipelab train: %v\n", err)
+		return errUsage
+	}
 	if err != nil {
 		return err
 	}
-	method, rep, err := f.plan()
+	obj, err := f.buildObjective(p.stages)
 	if err != nil {
 		return err
 	}
-	res, err := optim.Run(obj, method, optim.Settings{StepSize: f.stepSize, Seed: f.seed, LogEvery: f.logEvery})
+	set := optim.Settings{StepSize: f.stepSize, Seed: f.seed, LogEvery: f.logEvery, Optimizer: f.optimizerSettings(), TargetLoss: f.targetLoss}
+	if f.method != "rpd" {
+		set.Budget = f.timeBudget
+	}
+	res, err := optim.Run(obj, p.method, set)
 	if err != nil {
 		return err
 	}
-	rep.TimeSteps, rep.BlockUpdates, rep.Microbatches = res.Time, res.BlockUpdates, res.Microbatches
-	rep.FinalLoss, rep.Diverged = finiteOrNil(res.FinalLoss), res.Diverged
-	rep.ValidationLoss = validationLoss(obj, res.X)
-	if rep.TimeBudget > 0 && f.method != "rpd" {
-		rep.Overshoot = res.Time - rep.TimeBudget
-	}
-	for _, r := range res.Records {
-		rep.Curve = append(rep.Curve, curvePt{Time: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss)})
-	}
+	rep := f.report(p, res)
 	return f.output.write(stdout, rep, func() error { return writeTrainText(stdout, rep) })
 }
 
-// buildObjective makes the objective the flags name.
-func (f *trainFlags) buildObjective() (objectives.Objective, error) {
+// buildObjective makes the objective the flags name, cut into stages
+// blocks.
+func (f *trainFlags) buildObjective(stages int) (objectives.Objective, error) {
 	if f.objective == "lm" {
-		return f.lm.model, nil
+		if m := f.lm.model; m != nil && len(m.Blocks())-1 == stages {
+			return m, nil
+		}
+		return f.buildLM(stages)
 	}
 	var data *objectives.Dataset
 	var err error
@@ -265,106 +390,7 @@ func (f *trainFlags) buildObjective() (objectives.Objective, error) {
 		return nil, err
 	}
 	if f.objective == "logistic" {
-		return objectives.NewLogistic(data, f.stages, f.batchSize, f.l2, f.noise)
+		return objectives.NewLogistic(data, stages, f.batchSize, f.l2, f.noise)
 	}
-	return objectives.NewLeastSquares(data, f.stages, f.batchSize)
-}
-
-// plan builds the method and its timeline, matching the time budget if
-// one was given.
-func (f *trainFlags) plan() (optim.Method, trainReport, error) {
-	rep := trainReport{Objective: f.objective, Method: f.method, Stages: f.stages, TimeBudget: f.timeBudget, StepSize: f.stepSize, Seed: f.seed}
-	family, shape := "pipedream", pipeline.Shape{Ranks: f.stages}
-	if f.method == "localsgd" {
-		family, shape = "localsgd", pipeline.Shape{Ranks: f.stages, Replicas: f.replicas, LocalSteps: f.localSteps}
-	}
-	if f.method == "sync" {
-		return f.planSync(rep)
-	}
-	n := f.microbatches
-	if f.set["time-budget"] {
-		m, err := optim.MatchBudget(f.timeBudget, optim.GridDuration(family, shape))
-		if err != nil {
-			return nil, rep, err
-		}
-		n = m.Microbatches
-		if f.method == "rpd" {
-			rep.Overshoot = m.Overshoot
-		}
-	}
-	if f.method == "rpd" && f.delays != "exact" {
-		m, err := f.planRPD(n)
-		return m, rep, err
-	}
-	shape.Microbatches = n
-	tab, err := pipeline.Generate(family, shape)
-	if err != nil {
-		return nil, rep, err
-	}
-	tl := sim.FromGrid(tab)
-	switch f.method {
-	case "pd":
-		return optim.PipeDream{Timeline: tl}, rep, nil
-	case "localsgd":
-		return optim.LocalSGD{Timeline: tl}, rep, nil
-	}
-	exact, err := optim.Delays(tl)
-	return optim.RPD{Delays: exact}, rep, err
-}
-
-// planRPD returns RPD with uniform delays or a trace file, K = N·S.
-func (f *trainFlags) planRPD(n int) (optim.Method, error) {
-	if f.delays == "uniform" {
-		return optim.RPD{Delays: optim.Uniform{Stages: f.stages, Delta: f.delta, Microbatches: n}}, nil
-	}
-	trace, err := optim.LoadDelayTrace(f.delays)
-	if err != nil {
-		return nil, err
-	}
-	if trace.Stages != f.stages {
-		return nil, fmt.Errorf("%s: %d delays per line, but --stages is %d", f.delays, trace.Stages, f.stages)
-	}
-	return optim.RPD{Delays: trace, Iterations: n * f.stages}, nil
-}
-
-// planSync returns synchronous SGD on a 1F1B flush.
-func (f *trainFlags) planSync(rep trainReport) (optim.Method, trainReport, error) {
-	tab, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: f.stages, Microbatches: f.flushMicrobatches})
-	if err != nil {
-		return nil, rep, err
-	}
-	tl := sim.FromGrid(tab)
-	iters := (f.microbatches + f.flushMicrobatches - 1) / f.flushMicrobatches
-	if f.set["time-budget"] {
-		period := sim.Makespan(tl)
-		iters = int(math.Ceil(f.timeBudget / period))
-	}
-	return optim.Sync{Timeline: tl, Iterations: iters}, rep, nil
-}
-
-func writeTrainText(w io.Writer, rep trainReport) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "objective:     %s\nmethod:        %s\nstages:        %d\nmicrobatches:  %d\n", rep.Objective, rep.Method, rep.Stages, rep.Microbatches)
-	if rep.Method == "rpd" {
-		fmt.Fprintf(&b, "iterations:    %g", rep.TimeSteps)
-		if rep.TimeBudget > 0 {
-			fmt.Fprintf(&b, " (pd's N·S for budget %g, pd overshoot %g)", rep.TimeBudget, rep.Overshoot)
-		}
-	} else {
-		fmt.Fprintf(&b, "time steps:    %g", rep.TimeSteps)
-		if rep.TimeBudget > 0 {
-			fmt.Fprintf(&b, " (budget %g, overshoot %g)", rep.TimeBudget, rep.Overshoot)
-		}
-	}
-	fmt.Fprintf(&b, "\nblock updates: %d\nstep size:     %g\nfinal loss:    %.6g\n", rep.BlockUpdates, rep.StepSize, float64(rep.FinalLoss))
-	if rep.ValidationLoss != nil {
-		fmt.Fprintf(&b, "validation loss: %.6g\n", float64(*rep.ValidationLoss))
-	}
-	fmt.Fprintf(&b, "diverged:      %v\ncurve:\n", rep.Diverged)
-	fmt.Fprintf(&b, "  %10s %10s %14s\n", "time", "updates", "loss")
-	for _, p := range rep.Curve {
-		fmt.Fprintf(&b, "  %10g %10d %14.6g\n", p.Time, p.BlockUpdates, float64(p.Loss))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return objectives.NewLeastSquares(data, stages, f.batchSize)
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"pipelab/objectives"
 	"pipelab/objectives/charlm"
 )
 
@@ -67,33 +66,19 @@ func (f *trainFlags) checkLM() error {
 	return nil
 }
 
-// buildLM loads the corpus and builds the model; an unusable corpus is an
-// error naming it, a model too large for memory one naming its size.
-func (f *trainFlags) buildLM() error {
+// buildLM loads the corpus and builds the model with the given stage
+// count; an unusable corpus is an error naming it, a model too large for
+// memory one naming its size.
+func (f *trainFlags) buildLM(stages int) (*charlm.Model, error) {
 	text, err := charlm.OpenCorpus(f.lm.corpus, f.seed, f.n)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cfg := charlm.DefaultConfig()
-	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = f.stages, f.lm.blocksPerStage, f.batchSize, f.seed
+	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = stages, f.lm.blocksPerStage, f.batchSize, f.seed
 	m, err := charlm.New(cfg, text)
 	if errors.Is(err, charlm.ErrCorpus) {
-		return fmt.Errorf("--corpus %s: %w", f.lm.corpus, err)
+		return nil, fmt.Errorf("--corpus %s: %w", f.lm.corpus, err)
 	}
-	if err != nil {
-		return err
-	}
-	f.lm.model = m
-	return nil
-}
-
-// validationLoss is the held-out loss at the run's final point x of an
-// objective that has one (the LM), nil otherwise.
-func validationLoss(obj objectives.Objective, x []float64) *finiteOrNil {
-	v, ok := obj.(objectives.Validated)
-	if !ok {
-		return nil
-	}
-	loss := finiteOrNil(v.ValidationLoss(x))
-	return &loss
+	return m, err
 }

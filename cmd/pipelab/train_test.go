@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -82,12 +83,15 @@ func TestTrainFromCSV(t *testing.T) {
 	}
 }
 
-// A diverging run is reported, with its non-finite loss as null.
+// A diverging run is reported: it stops at the first logged loss above
+// 10⁶ times the initial loss, before it overflows.
 func TestTrainDiverged(t *testing.T) {
 	rep := trainJSON(t, "--objective", "quadratic", "--n", "40", "--d", "8", "--batch-size", "5", "--stages", "2",
 		"--method", "pd", "--microbatches", "200", "--step-size", "100")
-	if rep["diverged"] != true || rep["final_loss"] != nil {
-		t.Errorf("diverged %v, final loss %v; want true and null", rep["diverged"], rep["final_loss"])
+	final, ok := rep["final_loss"].(float64)
+	if rep["diverged"] != true || !ok || !(final > 1e6*firstLoss(rep)) || rep["block_updates"].(float64) >= 400 {
+		t.Errorf("diverged %v, final loss %v after %v updates; want true, above 1e6 × %v, before the end",
+			rep["diverged"], rep["final_loss"], rep["block_updates"], firstLoss(rep))
 	}
 }
 
@@ -106,6 +110,18 @@ func TestTrainErrors(t *testing.T) {
 		{"l2 on quadratic", append(base, "--method", "pd", "--microbatches", "4", "--l2", "0.1"), 2, "logistic objective only"},
 		{"bad method", append(base, "--method", "adam", "--microbatches", "4"), 2, "--method"},
 		{"trace with a bad cell", append(base, "--method", "rpd", "--delays", trace, "--microbatches", "1"), 1, "line 2 column 3"},
+		{"unknown optimizer", append(base, "--method", "pd", "--microbatches", "4", "--optimizer", "lion"), 2, "--optimizer must be"},
+		{"unknown method", append(base, "--method", "hogwild", "--microbatches", "4"), 2, "--method must be"},
+		{"delta with pd", append(base, "--method", "pd", "--microbatches", "4", "--delta", "3"), 2, "--delta applies to --method rpd, not pd"},
+		{"accumulate with pd", append(base, "--method", "pd", "--microbatches", "4", "--accumulate", "2"), 2, "--accumulate applies to --method 2bw, not pd"},
+		{"beta1 with momentum", append(base, "--method", "pd", "--microbatches", "4", "--optimizer", "momentum", "--beta1", "0.5"), 2, "--beta1 applies to --optimizer adam or adamw, not momentum"},
+		{"accumulate 0", append(base, "--method", "2bw", "--microbatches", "4", "--accumulate", "0"), 2, "--accumulate must be at least 1"},
+		{"sync on an async table", append(base, "--method", "sync", "--kind", "pipedream", "--microbatches", "4"), 2, "--method sync needs a flush schedule"},
+		{"localsgd on a flush", append(base, "--method", "localsgd", "--kind", "1f1b", "--microbatches", "4"), 2, "--method localsgd needs a replica-averaging table"},
+		{"pd on replicas", append(base, "--method", "pd", "--kind", "localsgd", "--microbatches", "4"), 2, "cannot replay a replica-averaging table"},
+		{"rpd sampled on a kind", append(base, "--method", "rpd", "--kind", "1f1b", "--microbatches", "4"), 2, "--delays exact"},
+		{"kind and schedule", append(base, "--method", "pd", "--kind", "1f1b", "--schedule", "x.csv"), 2, "not both"},
+		{"zero target", append(base, "--method", "pd", "--microbatches", "4", "--target-loss", "0"), 2, "--target-loss must be positive"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -137,5 +153,66 @@ func TestDelaysCommand(t *testing.T) {
 	}
 	if code := run([]string{"delays", "--stages", "0"}, &out, &errb); code != 2 {
 		t.Errorf("--stages 0: exit %d, want 2", code)
+	}
+}
+
+// Any table, any optimizer: 2BW with one microbatch per group is
+// PipeDream on the table it replays (optim's identity), through the
+// command line on a zero-bubble table with split backwards; the GPU clock
+// counts seconds; a target reached reports its time and updates, one
+// never reached reports null.
+func TestTrainKindsClocksAndTargets(t *testing.T) {
+	args := []string{"--objective", "logistic", "--n", "60", "--d", "12", "--batch-size", "6", "--stages", "3", "--step-size", "0.05",
+		"--kind", "zb-h1", "--microbatches", "12", "--optimizer", "adam"}
+	pd := trainJSON(t, append(args, "--method", "pd")...)
+	twobw := trainJSON(t, append(args, "--method", "2bw", "--accumulate", "1")...)
+	if pd["final_loss"] != twobw["final_loss"] || pd["block_updates"] != 36.0 || pd["schedule"] != "zb-h1" {
+		t.Errorf("pd %v (%v updates, %v), 2bw A=1 %v", pd["final_loss"], pd["block_updates"], pd["schedule"], twobw["final_loss"])
+	}
+	gpu := trainJSON(t, append(args, "--method", "pd", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink")...)
+	if ts := gpu["time_steps"].(float64); !(ts > 0 && ts < 10) || !strings.Contains(gpu["cost"].(string), "seconds") {
+		t.Errorf("GPU clock: time %v, cost %v; want seconds", gpu["time_steps"], gpu["cost"])
+	}
+	initial := firstLoss(pd)
+	hit := trainJSON(t, append(args, "--method", "pd", "--target-loss", fmt.Sprint(initial*0.999), "--log-every", "1")...)
+	if hit["updates_to_target"] == nil || hit["time_to_target"] == nil || hit["updates_to_target"].(float64) < 1 {
+		t.Errorf("reachable target: %v updates, time %v", hit["updates_to_target"], hit["time_to_target"])
+	}
+	miss := trainJSON(t, append(args, "--method", "pd", "--target-loss", "1e-9")...)
+	if miss["updates_to_target"] != nil || miss["time_to_target"] != nil || miss["loss_at_budget"] != nil {
+		t.Errorf("unreachable target: %v, %v; no budget: %v", miss["updates_to_target"], miss["time_to_target"], miss["loss_at_budget"])
+	}
+}
+
+// A PyTorch CSV with split backwards (I, W) replays under every method
+// that takes a flush table; its shape comes from the file.
+func TestTrainSchedule(t *testing.T) {
+	csv := "../../pipeline/testdata/torch/zb1p_2rank_2stagep_compute.csv"
+	args := []string{"--objective", "quadratic", "--n", "40", "--d", "8", "--batch-size", "5", "--step-size", "0.01", "--schedule", csv}
+	for _, m := range []string{"pd", "pd-nostash", "2bw", "pipemare", "predict", "dc"} {
+		rep := trainJSON(t, append(args, "--method", m)...)
+		if rep["stages"] != 4.0 || rep["microbatches"] != 8.0 || rep["diverged"] != false {
+			t.Errorf("%s: stages %v, microbatches %v, diverged %v", m, rep["stages"], rep["microbatches"], rep["diverged"])
+		}
+	}
+	rep := trainJSON(t, append(args, "--method", "sync", "--microbatches", "16")...)
+	if rep["block_updates"] != 8.0 {
+		t.Errorf("sync on the file: %v block updates, want 2 iterations × 4 stages", rep["block_updates"])
+	}
+}
+
+// Every family a generator has replays: DualPipeV's overlapped F;B pairs
+// as their forward and backward, its V placement giving 2P stages; a
+// time budget skips the counts DualPipeV refuses (fewer than 2P).
+func TestTrainDualPipeV(t *testing.T) {
+	args := []string{"--objective", "logistic", "--n", "60", "--d", "16", "--batch-size", "6", "--stages", "4", "--step-size", "0.05",
+		"--kind", "dualpipev", "--method", "pd"}
+	rep := trainJSON(t, append(args, "--microbatches", "16")...)
+	if rep["stages"] != 8.0 || rep["block_updates"] != 128.0 || rep["diverged"] != false {
+		t.Errorf("dualpipev: stages %v, block updates %v (want 2P = 8, N·2P = 128)", rep["stages"], rep["block_updates"])
+	}
+	budget := trainJSON(t, append(args, "--time-budget", "60")...)
+	if budget["time_steps"].(float64) < 60 || budget["microbatches"].(float64) < 8 {
+		t.Errorf("dualpipev by budget: %v steps, %v microbatches", budget["time_steps"], budget["microbatches"])
 	}
 }

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"pipelab/optim"
+)
+
+// trainReport is what "pipelab train" prints. Times are in the clock's
+// unit: steps under unit time, seconds under the GPU model, iterations for
+// rpd.
+type trainReport struct {
+	Objective       string      `json:"objective"`
+	Method          string      `json:"method"`
+	Optimizer       string      `json:"optimizer"`
+	Schedule        string      `json:"schedule,omitempty"`
+	Cost            string      `json:"cost"`
+	Stages          int         `json:"stages"`
+	Microbatches    int         `json:"microbatches"`
+	TimeBudget      float64     `json:"time_budget,omitempty"`
+	Overshoot       float64     `json:"overshoot"`
+	TimeSteps       float64     `json:"time_steps"`
+	BlockUpdates    int         `json:"block_updates"`
+	StepSize        float64     `json:"step_size"`
+	Seed            uint64      `json:"seed"`
+	FinalLoss       finiteOrNil `json:"final_loss"`
+	ValidationLoss  finiteOrNil `json:"validation_loss"`
+	Diverged        bool        `json:"diverged"`
+	TargetLoss      float64     `json:"target_loss,omitempty"`
+	TimeToTarget    finiteOrNil `json:"time_to_target"`
+	UpdatesToTarget *int        `json:"updates_to_target"`
+	LossAtBudget    finiteOrNil `json:"loss_at_budget"`
+	Curve           []curvePt   `json:"curve"`
+}
+
+type curvePt struct {
+	Time           float64     `json:"time"`
+	BlockUpdates   int         `json:"block_updates"`
+	Loss           finiteOrNil `json:"loss"`
+	ValidationLoss finiteOrNil `json:"validation_loss"`
+}
+
+// finiteOrNil is a float that JSON writes as null when it is not finite
+// (a diverged loss, a target never reached, a loss not measured), which
+// JSON numbers cannot hold.
+type finiteOrNil float64
+
+func (v finiteOrNil) MarshalJSON() ([]byte, error) {
+	if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(v))
+}
+
+// report gathers what the run did.
+func (f *trainFlags) report(p trainPlan, res *optim.Result) trainReport {
+	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Schedule: p.table, Cost: p.cost,
+		Stages: p.stages, TimeBudget: f.timeBudget, Overshoot: p.overshoot, StepSize: f.stepSize, Seed: f.seed,
+		TimeSteps: res.Time, BlockUpdates: res.BlockUpdates, Microbatches: res.Microbatches,
+		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Diverged: res.Diverged,
+		TargetLoss: f.targetLoss, TimeToTarget: finiteOrNil(res.TimeToTarget), LossAtBudget: finiteOrNil(res.LossAtBudget)}
+	if f.method == "rpd" && f.delays != "exact" {
+		rep.Cost = "iterations"
+	}
+	if res.UpdatesToTarget >= 0 {
+		u := res.UpdatesToTarget
+		rep.UpdatesToTarget = &u
+	}
+	if rep.TimeBudget > 0 && f.method != "rpd" {
+		rep.Overshoot = res.Time - rep.TimeBudget
+	}
+	for _, r := range res.Records {
+		rep.Curve = append(rep.Curve, curvePt{Time: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss), ValidationLoss: finiteOrNil(r.ValidationLoss)})
+	}
+	if n := len(res.Records); n > 0 {
+		rep.ValidationLoss = finiteOrNil(res.Records[n-1].ValidationLoss)
+	}
+	return rep
+}
+
+func writeTrainText(w io.Writer, rep trainReport) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "objective:     %s\nmethod:        %s\nstages:        %d\nmicrobatches:  %d\n", rep.Objective, rep.Method, rep.Stages, rep.Microbatches)
+	if rep.Cost == "iterations" {
+		fmt.Fprintf(&b, "iterations:    %g", rep.TimeSteps)
+		if rep.TimeBudget > 0 {
+			fmt.Fprintf(&b, " (pd's N·S for budget %g, pd overshoot %g)", rep.TimeBudget, rep.Overshoot)
+		}
+	} else {
+		label := "time steps:  "
+		if rep.Cost != "unit" {
+			label = "time:        "
+		}
+		fmt.Fprintf(&b, "%s  %g", label, rep.TimeSteps)
+		if rep.TimeBudget > 0 {
+			fmt.Fprintf(&b, " (budget %g, overshoot %g)", rep.TimeBudget, rep.Overshoot)
+		}
+	}
+	fmt.Fprintf(&b, "\nblock updates: %d\nstep size:     %g\nfinal loss:    %.6g\n", rep.BlockUpdates, rep.StepSize, float64(rep.FinalLoss))
+	if v := float64(rep.ValidationLoss); !math.IsNaN(v) {
+		fmt.Fprintf(&b, "validation loss: %.6g\n", v)
+	}
+	fmt.Fprintf(&b, "optimizer:     %s\n", rep.Optimizer)
+	if rep.Schedule != "" {
+		fmt.Fprintf(&b, "schedule:      %s\n", rep.Schedule)
+	}
+	fmt.Fprintf(&b, "clock:         %s\n", rep.Cost)
+	if rep.TimeBudget > 0 && rep.Cost != "iterations" {
+		fmt.Fprintf(&b, "at budget:     %.6g\n", float64(rep.LossAtBudget))
+	}
+	if rep.TargetLoss > 0 {
+		if rep.UpdatesToTarget == nil {
+			fmt.Fprintf(&b, "target %g:   not reached\n", rep.TargetLoss)
+		} else {
+			fmt.Fprintf(&b, "target %g:   time %g, %d block updates\n", rep.TargetLoss, float64(rep.TimeToTarget), *rep.UpdatesToTarget)
+		}
+	}
+	fmt.Fprintf(&b, "diverged:      %v\ncurve:\n", rep.Diverged)
+	validated := !math.IsNaN(float64(rep.ValidationLoss))
+	fmt.Fprintf(&b, "  %10s %10s %14s", "time", "updates", "loss")
+	if validated {
+		fmt.Fprintf(&b, " %14s", "validation")
+	}
+	b.WriteByte('\n')
+	for _, p := range rep.Curve {
+		fmt.Fprintf(&b, "  %10g %10d %14.6g", p.Time, p.BlockUpdates, float64(p.Loss))
+		if validated {
+			fmt.Fprintf(&b, " %14.6g", float64(p.ValidationLoss))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
