@@ -115,7 +115,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches N the run consumes")
 	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --microbatches)")
-	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for lm, default 0.0625)")
+	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for lm: default 0.0625, 0.001 with adam and adamw)")
 	fs.IntVar(&f.batchSize, "batch-size", 0, "rows (lm: sequences) per batch (default per objective)")
 	fs.IntVar(&f.n, "n", 0, "rows of generated data (lm: training characters of the markov corpus)")
 	fs.IntVar(&f.d, "d", 0, "parameters of generated data (default 512)")

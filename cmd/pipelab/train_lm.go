@@ -12,8 +12,13 @@ import (
 // them, pd on the shipped corpus with S = 4 ends well below the text's
 // unigram entropy in well under a minute of one core.
 const (
-	// lmStepSize is the step size of docs/reference.md §1.7.
+	// lmStepSize is the step size of docs/reference.md §1.7, for the
+	// SGD family.
 	lmStepSize = 0.0625
+	// lmAdamStepSize is Adam's and AdamW's: nanoGPT's learning rate for
+	// its Shakespeare character model (config/train_shakespeare_char.py,
+	// 1e-3); 0.0625 is far past Adam's stable range (docs/charlm.md).
+	lmAdamStepSize = 1e-3
 	// lmMicrobatches is the run length when neither --microbatches nor
 	// --time-budget is given.
 	lmMicrobatches = 200
@@ -56,6 +61,9 @@ func (f *trainFlags) checkLM() error {
 	}
 	if !f.set["step-size"] {
 		f.stepSize = lmStepSize
+		if f.optimizer == "adam" || f.optimizer == "adamw" {
+			f.stepSize = lmAdamStepSize
+		}
 	}
 	if !f.set["microbatches"] && !f.set["time-budget"] {
 		f.microbatches, f.set["microbatches"] = lmMicrobatches, true
