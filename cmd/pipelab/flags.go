@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,6 +59,31 @@ func firstError(errs ...error) error {
 func atLeast(name string, v, low int) error {
 	if v < low {
 		return fmt.Errorf("--%s must be at least %d, got %d", name, low, v)
+	}
+	return nil
+}
+
+// finiteFloats refuses a float flag given a value that is not a finite
+// number: NaN and ±Inf parse as floats but no flag of pipelab means them.
+func finiteFloats(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(fl *flag.Flag) {
+		g, ok := fl.Value.(flag.Getter)
+		if !ok || err != nil {
+			return
+		}
+		if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			err = fmt.Errorf("--%s must be a finite number, got %v", fl.Name, x)
+		}
+	})
+	return err
+}
+
+// inRange refuses a float flag outside [low, high], naming the flag and
+// the range.
+func inRange(name string, v, low, high float64) error {
+	if !(v >= low && v <= high) {
+		return fmt.Errorf("--%s must be in [%g, %g], got %g", name, low, high, v)
 	}
 	return nil
 }

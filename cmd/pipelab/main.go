@@ -99,13 +99,18 @@ func newFlags(name, synopsis, description string, w io.Writer) *flag.FlagSet {
 }
 
 // parseFlags parses args into fs and maps a bad flag to errUsage (the flag
-// package has already printed what was wrong and the usage).
+// package has already printed what was wrong and the usage). A float flag
+// given a value that is not a finite number (NaN, ±Inf) is refused here,
+// for every command at once.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return errUsage
+	}
+	if err := finiteFloats(fs); err != nil {
+		return flagProblem(fs, fs.Output(), fs.Name(), err)
 	}
 	return nil
 }

@@ -214,8 +214,9 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 	switch {
 	case f.activationCap < 0:
 		return opt, fmt.Errorf("--cap must not be negative, got %d", f.activationCap)
-	case !(f.jitter >= 0) || !(f.commJitter >= 0):
-		return opt, fmt.Errorf("--jitter and --comm-jitter must be at least 0, got %g and %g", f.jitter, f.commJitter)
+	}
+	if err := firstError(inRange("jitter", f.jitter, 0, sim.MaxSigma), inRange("comm-jitter", f.commJitter, 0, sim.MaxSigma)); err != nil {
+		return opt, err
 	}
 	if err := f.output.check(); err != nil {
 		return opt, err
