@@ -7,11 +7,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"pipelab/internal/atomicfile"
 	"pipelab/pipeline"
 	"pipelab/pipeline/sim"
 )
@@ -112,27 +112,11 @@ func (o *outputFlag) write(w io.Writer, report any, text func() error) error {
 	return enc.Encode(report)
 }
 
-// writeOutputFile writes the file a flag names through a temporary file
-// renamed over path, so that a failed write leaves no partial file; errors
-// name the flag.
+// writeOutputFile writes the file a flag names whole or not at all
+// (atomicfile.Write), so that neither a failed write nor a signal leaves a
+// partial file; errors name the flag.
 func writeOutputFile(name, path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("--%s %s: %w", name, path, err)
-	}
-	// CreateTemp makes the file private; an output is an ordinary file.
-	err = tmp.Chmod(0o644)
-	if err == nil {
-		err = write(tmp)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(path, func(f *os.File) error { return write(f) }); err != nil {
 		return fmt.Errorf("--%s %s: %w", name, path, err)
 	}
 	return nil

@@ -33,6 +33,7 @@ func register(c command) {
 var errUsage = errors.New("usage")
 
 func main() {
+	stopOnSignal(os.Stderr)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
-	"syscall"
 
 	"pipelab/experiments"
 )
@@ -78,10 +76,10 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	all := spec.Expand()
 	runs := shard.Select(all)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rn := experiments.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr)}
-	sum, err := rn.Sweep(ctx, runs)
+	ds := experiments.NewDataset(spec.Name, all, shard)
+	rn := experiments.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr), Dataset: &ds}
+	resumeHint.Store(fmt.Sprintf("run the same command again to resume: the runs recorded in %s/runs are kept", *out))
+	sum, err := rn.Sweep(context.Background(), runs)
 	if err != nil {
 		return fmt.Errorf("%w (%d runs recorded in %s/runs; run the same command again to resume)", err, sum.Resumed+sum.Ran, *out)
 	}

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"pipelab/internal/atomicfile"
 	"pipelab/pipeline"
 )
 
@@ -264,27 +265,9 @@ func (g *ganttBars) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
-// writeAtomically writes path through a temporary file in the same
-// directory, renamed over path once complete.
+// writeAtomically writes path whole or not at all (atomicfile.Write).
 func writeAtomically(path string, write func(*os.File) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("sim: %s: %w", path, err)
-	}
-	tmp := f.Name()
-	// CreateTemp makes the file private; a chart is an ordinary output.
-	err = f.Chmod(0o644)
-	if err == nil {
-		err = write(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("sim: writing %s: %w", path, err)
 	}
 	return nil
