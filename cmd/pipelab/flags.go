@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"pipelab/internal/atomicfile"
+	"pipelab/internal/budget"
 	"pipelab/pipeline"
 	"pipelab/pipeline/sim"
 )
@@ -146,6 +147,9 @@ type shapeFlags struct {
 	kind                         string
 	stages, microbatches, chunks int
 	replicas, localSteps, noam   int
+	// cellBytes is the command's memory per table cell, for the size
+	// guard (guardShape); 0 checks nothing.
+	cellBytes float64
 }
 
 func (s *shapeFlags) register(fs *flag.FlagSet) {
@@ -179,10 +183,16 @@ func (s *shapeFlags) check() error {
 
 // generate builds the schedule; a family's refusal names the flags.
 func (s *shapeFlags) generate() (*pipeline.Table, error) {
-	t, err := pipeline.Generate(s.kind, pipeline.Shape{
+	sh := pipeline.Shape{
 		Ranks: s.stages, Microbatches: s.microbatches, Chunks: s.chunks,
 		Replicas: s.replicas, LocalSteps: s.localSteps, NOAM: s.noam,
-	})
+	}
+	if s.cellBytes > 0 {
+		if err := guardShape(s.kind, sh, s.cellBytes); err != nil {
+			return nil, err
+		}
+	}
+	t, err := pipeline.Generate(s.kind, sh)
 	if err != nil {
 		return nil, fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", s.kind, s.stages, s.microbatches, err)
 	}
@@ -231,6 +241,20 @@ func (p *presetFlags) config() (sim.GPUConfig, error) {
 		return sim.GPUConfig{}, fmt.Errorf("--link: %w", err)
 	}
 	return sim.GPUConfig{Model: model, GPU: gpu, Link: link, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}, nil
+}
+
+// fitsOneMicrobatch refuses a workload of which a single microbatch's
+// activations on one stage exceed the GPU's memory: no schedule can run
+// it, and the memory column would report figures like a million GiB per
+// rank.
+func (p *presetFlags) fitsOneMicrobatch(cfg sim.GPUConfig, m sim.MemoryModel, stages int) error {
+	for s := range stages {
+		if need := m.ActivationBytes(s); need > cfg.GPU.MemoryBytes {
+			return badInput{fmt.Errorf("--microbatch-size %d --seq-len %d: one microbatch's activations on stage %d take %s, more than the %s's %s; lower --microbatch-size or --seq-len",
+				p.microbatchSize, p.seqLen, s, budget.Format(need), p.gpu, budget.Format(cfg.GPU.MemoryBytes))}
+		}
+	}
+	return nil
 }
 
 // costFlags are the cost flags "simulate" and "compare" share.
@@ -317,6 +341,9 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 			return pricing{}, fmt.Errorf("--partition: %w", err)
 		}
 	} else if gm, err = sim.GPUForTable(cfg, t); err != nil {
+		return pricing{}, err
+	}
+	if err := c.presets.fitsOneMicrobatch(cfg, gm, t.Stages()); err != nil {
 		return pricing{}, err
 	}
 	whole, err := sim.NewGPUModel(cfg, t.Ranks())

@@ -10,6 +10,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"pipelab/internal/budget"
 )
 
 // command is one subcommand. Each lives in its own file and registers
@@ -32,6 +34,12 @@ func register(c command) {
 // errUsage marks an error already explained by a usage message.
 var errUsage = errors.New("usage")
 
+// badInput marks an error found in the input after the flags were parsed
+// (a workload no GPU holds, say): printed as it is, with exit status 2.
+type badInput struct{ error }
+
+func (b badInput) Unwrap() error { return b.error }
+
 func main() {
 	stopOnSignal(os.Stderr)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -51,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	// --max-memory holds for one command line.
+	budget.SetLimit(0)
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "pipelab: unknown command %q\n\n", args[0])
@@ -70,6 +80,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// package and the command share a name, say it once.
 	msg := strings.TrimPrefix(err.Error(), c.name+": ")
 	fmt.Fprintf(stderr, "pipelab %s: %s\n", c.name, msg)
+	if errors.Is(err, budget.ErrTooLarge) || errors.As(err, new(badInput)) {
+		return 2 // refused before it ran: bad input
+	}
 	return 1
 }
 
@@ -96,6 +109,7 @@ func newFlags(name, synopsis, description string, w io.Writer) *flag.FlagSet {
 		fmt.Fprintf(w, "usage: pipelab %s %s\n\n%s\n\nflags:\n", name, synopsis, strings.TrimSpace(description))
 		fs.PrintDefaults()
 	}
+	registerMaxMemory(fs)
 	return fs
 }
 

@@ -49,6 +49,7 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "schedule", err)
 	}
+	f.cellBytes = scheduleCellBytes
 	t, err := f.generate()
 	if err != nil {
 		return err

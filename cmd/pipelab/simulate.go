@@ -257,6 +257,7 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 // table generates or reads the schedule.
 func (f *simulateFlags) table() (*pipeline.Table, error) {
 	if f.schedule == "" {
+		f.shape.cellBytes = simulateCellBytes
 		return f.shape.generate()
 	}
 	file, err := os.Open(f.schedule)

@@ -213,11 +213,16 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "train", err)
 	}
-	obj, err := f.buildObjective()
+	method, rep, err := f.plan()
 	if err != nil {
 		return err
 	}
-	method, rep, err := f.plan()
+	if f.objective != "lm" && f.data == "" {
+		if err := guardData(f.n, f.d); err != nil {
+			return err
+		}
+	}
+	obj, err := f.buildObjective()
 	if err != nil {
 		return err
 	}
@@ -300,6 +305,9 @@ func (f *trainFlags) plan() (optim.Method, trainReport, error) {
 		return m, rep, err
 	}
 	shape.Microbatches = n
+	if err := guardShape(family, shape, replayCellBytes); err != nil {
+		return nil, rep, err
+	}
 	tab, err := pipeline.Generate(family, shape)
 	if err != nil {
 		return nil, rep, err
@@ -332,7 +340,11 @@ func (f *trainFlags) planRPD(n int) (optim.Method, error) {
 
 // planSync returns synchronous SGD on a 1F1B flush.
 func (f *trainFlags) planSync(rep trainReport) (optim.Method, trainReport, error) {
-	tab, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: f.stages, Microbatches: f.flushMicrobatches})
+	flush := pipeline.Shape{Ranks: f.stages, Microbatches: f.flushMicrobatches}
+	if err := guardShape("1f1b", flush, replayCellBytes); err != nil {
+		return nil, rep, err
+	}
+	tab, err := pipeline.Generate("1f1b", flush)
 	if err != nil {
 		return nil, rep, err
 	}
