@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"pipelab/internal/budget"
 	"pipelab/pipeline"
@@ -24,6 +25,11 @@ const (
 // unit-time pipeline admits at most one microbatch per step); under the
 // GPU model their N is only known once the iteration is timed.
 func (s *Spec) checkSizes(v validator) error {
+	if n := s.runBound(); n*runBytes > 0 {
+		if err := budget.Check(fmt.Sprintf("a sweep of %.0f runs", n), n*runBytes); err != nil {
+			return v.fail(err.Error(), "seeds")
+		}
+	}
 	if s.Experiment == Convergence && s.N > 0 && s.D > 0 {
 		for _, o := range s.Objectives {
 			if o == "charlm" {
@@ -51,6 +57,42 @@ func (s *Spec) checkSizes(v validator) error {
 		}
 	}
 	return nil
+}
+
+// runBytes is what Expand and the runner hold per run of a sweep: the Run
+// (unsafe.Sizeof), its canonical name and id, and the runner's state.
+const runBytes = float64(unsafe.Sizeof(Run{})) + 512
+
+// runBound bounds the number of runs Expand makes, by the arithmetic of its
+// loops (RPD's δ variants counted before duplicates are dropped).
+func (s *Spec) runBound() float64 {
+	switch s.Experiment {
+	case DelayStats:
+		per := float64(len(s.Microbatches))
+		if per == 0 {
+			per = 1
+		}
+		return float64(len(s.Stages)) * per
+	case Schedules:
+		return float64(len(s.Families)) * float64(len(s.Stages)) * float64(len(s.Microbatches))
+	}
+	var perStage float64
+	for _, m := range s.Methods {
+		variants := 1.0
+		switch m.Name {
+		case "rpd":
+			variants = float64(max(len(m.Deltas), 1))
+		case "localsgd":
+			variants = float64(len(m.LocalSteps))
+		}
+		points := float64(len(m.Steps.Values))
+		if len(m.Steps.Pow2) == 2 {
+			points = float64(m.Steps.Pow2[1]-m.Steps.Pow2[0]) + 1
+		}
+		perStage += variants * points
+	}
+	sizes := float64(len(s.Microbatches) + len(s.Budget))
+	return float64(len(s.Objectives)) * float64(len(s.Stages)) * perStage * sizes * float64(s.Seeds)
 }
 
 // specTable is one table a spec's runs generate, with the key that sets

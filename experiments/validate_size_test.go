@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,6 +24,9 @@ func TestSpecSizesAreCheckedArithmetically(t *testing.T) {
 		{"data set", strings.Replace(base, "d: 8", "d: 10000000000", 1), "spec:5: d: a 40 × 10000000000 data set needs about"},
 		{"schedules", "name: s\nexperiment: schedules\nstages: [4]\nfamilies: [1f1b, zb-v]\nmicrobatches: [8, 1000000000]\n",
 			"spec:5: microbatches[1]: a 4 × 1000000000 1f1b table needs about"},
+		// 1 objective × 2 stage counts × (3 PipeDream steps + 2 RPD δ × 1
+		// step) × 1 microbatch count × 10⁹ seeds.
+		{"runs", strings.Replace(base, "seed: 1", "seed: 1\nseeds: 1000000000", 1), "spec:3: seeds: a sweep of 10000000000 runs needs about"},
 		{"delays", "name: d\nexperiment: delays\nstages: [100000]\n", "spec:3: stages[0]: a 100000 × 1000000 pipedream table needs about"},
 	} {
 		_, err := ParseSpec("spec", []byte(tc.spec))
@@ -46,6 +50,23 @@ func TestSyncFamiliesTakeEveryShape(t *testing.T) {
 					t.Errorf("%s P=%d M=%d: %v", f, p, m, err)
 				}
 			}
+		}
+	}
+}
+
+// TestRunBoundCountsExpand: the validator's run count is Expand's for the
+// shipped examples and the test specs (none has RPD δ values that
+// coincide, the one case where the bound exceeds the count).
+func TestRunBoundCountsExpand(t *testing.T) {
+	paths, _ := filepath.Glob("../examples/*.yaml")
+	paths = append(paths, "testdata/tiny.yaml")
+	for _, p := range paths {
+		s, err := ReadSpecFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := s.runBound(), float64(len(s.Expand())); got != want {
+			t.Errorf("%s: runBound %g, Expand makes %g runs", p, got, want)
 		}
 	}
 }
