@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"pipelab/experiments"
 	"pipelab/internal/budget"
 )
 
@@ -80,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// package and the command share a name, say it once.
 	msg := strings.TrimPrefix(err.Error(), c.name+": ")
 	fmt.Fprintf(stderr, "pipelab %s: %s\n", c.name, msg)
-	if errors.Is(err, budget.ErrTooLarge) || errors.As(err, new(badInput)) {
+	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.As(err, new(badInput)) {
 		return 2 // refused before it ran: bad input
 	}
 	return 1

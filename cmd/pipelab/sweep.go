@@ -80,8 +80,11 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	rn := experiments.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr), Dataset: &ds}
 	resumeHint.Store(fmt.Sprintf("run the same command again to resume: the runs recorded in %s/runs are kept", *out))
 	sum, err := rn.Sweep(context.Background(), runs)
-	if err != nil {
+	if err != nil && sum.Resumed+sum.Ran > 0 {
 		return fmt.Errorf("%w (%d runs recorded in %s/runs; run the same command again to resume)", err, sum.Resumed+sum.Ran, *out)
+	}
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "sweep %s: shard %s: %d of %d runs (%d resumed, %d ran); tables in %s\n",
 		spec.Name, shard, sum.Runs, len(all), sum.Resumed, sum.Ran, *out)
