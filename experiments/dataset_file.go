@@ -102,7 +102,7 @@ func claimFolder(dir string, d Dataset) error {
 	case err != nil:
 		return err
 	case ok && have != d:
-		return badInputf("%s holds another data set (%s, not %s); give another --out", dir, have, d)
+		return badInputf("experiments: %s holds another data set (%s, not %s); give another --out", dir, have, d)
 	case ok:
 		return nil
 	}

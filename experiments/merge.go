@@ -52,7 +52,7 @@ func Merge(dirs []string, out string, opt MergeOptions) (MergeSummary, error) {
 			sum.Warnings = append(sum.Warnings, msg)
 			return nil
 		}
-		return badInputf("%s (--allow-partial merges all the same)", msg)
+		return badInputf("experiments: merge: %s (--allow-partial merges all the same)", msg)
 	}
 	inputs, err := readInputs(dirs, problem)
 	if err != nil {
@@ -120,7 +120,7 @@ func readInputs(dirs []string, problem func(string) error) ([]mergeInput, error)
 			return nil, fmt.Errorf("experiments: merge: %w", err)
 		}
 		if prev, dup := seen[abs]; dup {
-			return nil, badInputf("%s is given twice (%s and %s)", abs, prev, dir)
+			return nil, badInputf("experiments: merge: %s is given twice (%s and %s)", abs, prev, dir)
 		}
 		seen[abs] = dir
 		in := mergeInput{dir: dir}
@@ -146,7 +146,7 @@ func readInputs(dirs []string, problem func(string) error) ([]mergeInput, error)
 		if first == nil {
 			first = in
 		} else if in.ds.SpecID != first.ds.SpecID {
-			return nil, badInputf("the inputs come from different specs: %s holds %s, %s holds %s",
+			return nil, badInputf("experiments: merge: the inputs come from different specs: %s holds %s, %s holds %s",
 				first.dir, first.ds, in.dir, in.ds)
 		}
 	}
@@ -181,7 +181,7 @@ func unionRecords(inputs []mergeInput, problem func(string) error) (map[string]m
 			}
 			if prev, dup := byID[id]; dup {
 				if !bytes.Equal(prev.key, key) {
-					return nil, badInputf("run id %s (%s) differs between %s and %s", id, rec.Name, prev.dir, in.dir)
+					return nil, badInputf("experiments: merge: run id %s (%s) differs between %s and %s", id, rec.Name, prev.dir, in.dir)
 				}
 				dups++
 				dupFrom = prev.dir
@@ -200,7 +200,7 @@ func unionRecords(inputs []mergeInput, problem func(string) error) (map[string]m
 		for i, in := range inputs {
 			dirs[i] = in.dir
 		}
-		return nil, badInputf("no recorded runs in %s", strings.Join(dirs, ", "))
+		return nil, badInputf("experiments: merge: no recorded runs in %s", strings.Join(dirs, ", "))
 	}
 	return byID, nil
 }
@@ -290,7 +290,7 @@ func prepareOutput(out string, ds Dataset, force bool) error {
 		if ok {
 			what = "another data set (" + have.String() + ")"
 		}
-		return badInputf("%s holds %s; give another --out, or --force to replace it", out, what)
+		return badInputf("experiments: merge: %s holds %s; give another --out, or --force to replace it", out, what)
 	case ok || occupied:
 		if err := clearResults(out); err != nil {
 			return err

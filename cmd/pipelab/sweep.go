@@ -34,7 +34,14 @@ stamped by another build of pipelab, or one that cannot be read, is not
 trusted: that run runs again, and one line says how many. At the end the
 records are gathered into DIR/runs.parquet, DIR/curves.parquet and, for delay
 and schedule experiments, DIR/delays.parquet, DIR/schedules.parquet and
-DIR/timeline.parquet, sorted, so the files do not depend on --jobs.
+DIR/timeline.parquet, sorted, so the files do not depend on --jobs, and
+replaced together.
+
+DIR/pipelab.lock holds the folder while the sweep runs: a second sweep or
+merge into DIR is refused (a lock left by a dead process of this host is taken
+over). DIR/dataset.json records the spec and shard DIR holds; a sweep of
+another spec or shard into DIR is refused. Ctrl-C and SIGTERM stop the sweep at
+once (exit status 130 and 143), keeping the runs recorded so far.
 
 --shard I/N runs the runs whose index mod N is I. Without it the shard comes
 from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (a Slurm array job), or
