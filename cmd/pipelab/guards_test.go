@@ -74,6 +74,7 @@ func TestSizesAreRefusedBeforeAllocating(t *testing.T) {
 			"a 10000 × 100 pipedream table needs about"},
 		{[]string{"train", "--objective", "quadratic", "--method", "pd", "--stages", "4", "--d", "2000000", "--microbatches", "100", "--step-size", "0.01"},
 			"a 2000 × 2000000 data set needs about 80 GB"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "8", "--microbatches", "10000000"}, "a 8 × 10000000 gpipe table needs about"},
 		// 4 rows × (2·10000 + 3·4) cells (CellBound's 1F1B) × 200 B.
 		{[]string{"schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "10000", "--max-memory", "1M"},
 			"a 4 × 10000 1f1b table needs about 16 MB; the limit is 1.0 MB, set by --max-memory or PIPELAB_MAX_MEMORY"},

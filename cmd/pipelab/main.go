@@ -43,7 +43,11 @@ func (b badInput) Unwrap() error { return b.error }
 
 func main() {
 	stopOnSignal(os.Stderr)
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	if signalled.Load() {
+		select {} // the signal handler exits with the signal's status
+	}
+	os.Exit(code)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -16,6 +16,11 @@ import (
 // stores its own; the others have nothing to resume.
 var resumeHint atomic.Value
 
+// signalled is set as soon as the handler has a signal: a command that
+// returns because of the same signal (one that also watches it through a
+// context) must not exit before the handler has cleaned up (main waits).
+var signalled atomic.Bool
+
 // defaultResumeHint is said by the commands that keep no work.
 const defaultResumeHint = "no output file was written; run the same command again"
 
@@ -33,6 +38,7 @@ func stopOnSignal(stderr io.Writer) {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig := <-ch
+		signalled.Store(true)
 		atomicfile.RemoveTracked()
 		hint, _ := resumeHint.Load().(string)
 		if hint == "" {

@@ -5,6 +5,7 @@ import (
 
 	"pipelab/internal/budget"
 	"pipelab/pipeline"
+	"pipelab/pipeline/tune"
 )
 
 // Peak memory of each command per cell of its generated table
@@ -38,6 +39,31 @@ func guardShape(family string, sh pipeline.Shape, cellBytes float64) error {
 		return nil
 	}
 	return budget.Check(fmt.Sprintf("a %d × %d %s table", sh.Ranks, sh.Microbatches, family), cells*cellBytes)
+}
+
+// guardTune refuses a search whose largest candidate would need more
+// memory than the limit: tune simulates each schedule of --schedules (every
+// family without it) at each microbatch count (4P the largest without
+// --microbatches).
+func guardTune(p tune.Problem) error {
+	counts := p.Microbatches
+	if len(counts) == 0 {
+		counts = []int{4 * p.Ranks}
+	}
+	schedules := p.Schedules
+	if len(schedules) == 0 {
+		for _, f := range pipeline.Families() {
+			schedules = append(schedules, tune.Schedule{Family: f.Name})
+		}
+	}
+	for _, sc := range schedules {
+		for _, m := range counts {
+			if err := guardShape(sc.Family, pipeline.Shape{Ranks: p.Ranks, Microbatches: m, Chunks: sc.Chunks}, simulateCellBytes); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // dataEntryBytes is the peak memory of train per entry of a generated n × d
