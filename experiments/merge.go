@@ -58,6 +58,9 @@ func Merge(dirs []string, out string, opt MergeOptions) (MergeSummary, error) {
 	if err != nil {
 		return sum, err
 	}
+	if err := notAnInput(out, dirs); err != nil {
+		return sum, err
+	}
 	ds, err := checkShards(inputs, problem)
 	if err != nil {
 		return sum, err
@@ -100,6 +103,21 @@ func Merge(dirs []string, out string, opt MergeOptions) (MergeSummary, error) {
 	return sum, writeDataset(out, &tables)
 }
 
+// notAnInput refuses an output folder that is one of the inputs, which
+// --force would clear.
+func notAnInput(out string, dirs []string) error {
+	o, err := filepath.Abs(out)
+	if err != nil {
+		return fmt.Errorf("experiments: merge: %w", err)
+	}
+	for _, d := range dirs {
+		if a, err := filepath.Abs(d); err == nil && a == o {
+			return badInputf("experiments: merge: the output folder %s is also an input; give another --out", out)
+		}
+	}
+	return nil
+}
+
 // mergeInput is one input folder: its data set (ok false without a
 // DatasetFile) and its records.
 type mergeInput struct {
@@ -131,6 +149,9 @@ func readInputs(dirs []string, problem func(string) error) ([]mergeInput, error)
 			if err := problem(fmt.Sprintf("%s has no %s, so its spec and shard cannot be checked", dir, DatasetFile)); err != nil {
 				return nil, err
 			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "runs")); errors.Is(err, fs.ErrNotExist) {
+			return nil, badInputf("experiments: merge: %s has no runs/ folder: it is not a sweep's output", dir)
 		}
 		if in.recs, err = readRecords(filepath.Join(dir, "runs")); err != nil {
 			return nil, err

@@ -108,3 +108,24 @@ func TestMergeRefusesAnotherDataset(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRefusesItsInputAsOutput: merging into one of the inputs is
+// refused, with or without Force (which would clear it), and so is an
+// input that is not a sweep's output.
+func TestMergeRefusesItsInputAsOutput(t *testing.T) {
+	all := tinyRuns(t)
+	dirs := shardDirs(t, t.TempDir(), "tiny", all, 2)
+	for _, opt := range []MergeOptions{{}, {Force: true}} {
+		_, err := Merge(dirs, dirs[1], opt)
+		if err == nil || !strings.Contains(err.Error(), "is also an input") {
+			t.Errorf("merge into an input with %+v: %v", opt, err)
+		}
+	}
+	if n := countRecords(t, dirs[1]); n != len(Shard{Index: 1, Count: 2}.Select(all)) {
+		t.Errorf("the input holds %d records after the refusals", n)
+	}
+	_, err := Merge([]string{dirs[0], t.TempDir()}, filepath.Join(t.TempDir(), "out"), MergeOptions{AllowPartial: true})
+	if err == nil || !strings.Contains(err.Error(), "not a sweep's output") {
+		t.Errorf("merge of an empty folder: %v", err)
+	}
+}
