@@ -7,10 +7,15 @@ import (
 	"testing"
 )
 
-// TestRemoveTrackedRemovesTemporariesAndRefusesNewOnes runs last in the
-// package (file order, then the test's own order): after RemoveTracked no
-// file can be created.
+// TestRemoveTrackedRemovesTemporariesAndRefusesNewOnes: after
+// RemoveTracked no file can be created (until the test restores the
+// registry, as no process does).
 func TestRemoveTrackedRemovesTemporariesAndRefusesNewOnes(t *testing.T) {
+	t.Cleanup(func() {
+		tracked.Lock()
+		tracked.stopping = false
+		tracked.Unlock()
+	})
 	dir := t.TempDir()
 	f, err := CreateTemp(dir, TempPattern("curves.parquet"))
 	if err != nil {
