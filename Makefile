@@ -20,8 +20,12 @@ lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo 'gofmt: files above need formatting'; exit 1)
 	$(GO) vet ./...
 
+# One target at a time (fuzzing takes every core it is given); docs/robustness.md records the last runs.
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzReadCSV -fuzztime 60s ./pipeline
+	$(GO) test -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime 60s ./pipeline
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSpec$$' -fuzztime 60s ./experiments
+	$(GO) test -run '^$$' -fuzz '^FuzzReadDelayTrace$$' -fuzztime 60s ./optim
+	$(GO) test -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime 60s ./objectives
 
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab
