@@ -94,6 +94,7 @@ func signalDuringWrite(t *testing.T, bin string) {
 	}
 	waitFor(t, "the trace's temporary file", func() bool { return len(tempFiles(dir)) > 0 })
 	code, took := terminate(t, cmd, &stderr, syscall.SIGTERM)
+	t.Logf("exit %d %v after SIGTERM", code, took)
 	if code != 143 || took > time.Second {
 		t.Errorf("exit %d after %v, want 143 within 1 s", code, took)
 	}
@@ -141,6 +142,7 @@ methods:
 	})
 	time.Sleep(200 * time.Millisecond)
 	code, took := terminate(t, cmd, &stderr, syscall.SIGINT)
+	t.Logf("exit %d %v after SIGINT", code, took)
 	if code != 130 || took > time.Second {
 		t.Errorf("exit %d after %v, want 130 within 1 s", code, took)
 	}
