@@ -70,3 +70,29 @@ func TestLockOfAnotherHostIsKept(t *testing.T) {
 		t.Errorf("lockFolder = %v, want a refusal naming the other host", err)
 	}
 }
+
+// TestResumeRemovesStaleTemporaryTables: what a killed sweep leaves beside
+// runs/ (a temporary table file, an uncommitted staging folder) is gone
+// after the next sweep of the folder, as are those inside runs/.
+func TestResumeRemovesStaleTemporaryTables(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	runs := tinyRuns(t)[:2]
+	sweep(t, dir, 1, runs)
+	stale := []string{
+		filepath.Join(dir, ".runs.parquet.tmp-123"),
+		filepath.Join(dir, ".tables.tmp-456", "runs.parquet"),
+		filepath.Join(dir, "runs", "."+runs[0].ID+".tmp-789"),
+	}
+	for _, p := range stale {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweep(t, dir, 1, runs)
+	for _, p := range append(stale, filepath.Join(dir, ".tables.tmp-456")) {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s survived the resumed sweep", p)
+		}
+	}
+}
