@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: run test race bench lint fuzz build
+.PHONY: run test race bench lint fuzz build test-slurm
 
 # The main job: the paper's figures, small enough to finish in minutes, into ./out.
 run:
@@ -20,8 +20,12 @@ lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo 'gofmt: files above need formatting'; exit 1)
 	$(GO) vet ./...
 
+# One target at a time (fuzzing takes every core it is given); docs/robustness.md records the last runs.
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzReadCSV -fuzztime 60s ./pipeline
+	$(GO) test -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime 60s ./pipeline
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSpec$$' -fuzztime 60s ./experiments
+	$(GO) test -run '^$$' -fuzz '^FuzzReadDelayTrace$$' -fuzztime 60s ./optim
+	$(GO) test -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime 60s ./objectives
 
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab
@@ -30,3 +34,8 @@ build:
 .PHONY: validate
 validate:
 	$(GO) run ./cmd/pipelab validate
+# A real single-node Slurm cluster runs deploy/slurm/sweep.sbatch as an array job, one task requeued mid-run,
+# then merge, compared with the unsharded sweep (about a minute; installs slurm-wlm and munge when missing).
+# Exit status 3: Slurm could not be installed here. Not part of "make test".
+test-slurm:
+	bash deploy/slurm/test-slurm.sh

@@ -114,3 +114,36 @@ func ExampleLookupFigure() {
 	// Output:
 	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, scaling, lm, schedules)
 }
+
+// A sweep folder's dataset.json names its spec and shard: NewDataset gives
+// the same id to every shard of one spec, so Merge can tell shards of one
+// sweep from another's and find the missing ones.
+func ExampleNewDataset() {
+	spec, err := experiments.ParseSpec("sweep.yaml", []byte(`seed: 1
+objectives: [quadratic]
+n: 100
+d: 16
+batch: 10
+stages: [2, 4]
+microbatches: [20]
+methods:
+  - name: pipedream
+    steps: {values: [0.1, 0.2]}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	all := spec.Expand()
+	for i := range 2 {
+		ds := experiments.NewDataset("sweep", all, experiments.Shard{Index: i, Count: 2})
+		fmt.Printf("%s: %d of %d runs\n", ds.Shard(), ds.ShardRuns(), ds.Runs)
+	}
+	a := experiments.NewDataset("sweep", all, experiments.Shard{Index: 0, Count: 2})
+	b := experiments.NewDataset("sweep", all, experiments.Shard{Index: 1, Count: 2})
+	fmt.Println("same spec id:", a.SpecID == b.SpecID)
+	// Output:
+	// 0/2: 2 of 4 runs
+	// 1/2: 2 of 4 runs
+	// same spec id: true
+}

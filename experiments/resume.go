@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"pipelab/internal/atomicfile"
 	"pipelab/results"
 )
 
@@ -110,8 +111,8 @@ func executableHash() (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-const tmpMark = ".tmp-"
-
+// openStore opens dir's run records, removing the temporary files a killed
+// sweep left in runs/. The caller holds dir's lock.
 func openStore(dir string) (*store, error) {
 	runs := filepath.Join(dir, "runs")
 	if err := os.MkdirAll(runs, 0o755); err != nil {
@@ -123,7 +124,7 @@ func openStore(dir string) (*store, error) {
 		return nil, fmt.Errorf("experiments: %w", err)
 	}
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), tmpMark) {
+		if atomicfile.IsTemp(e.Name()) {
 			os.Remove(filepath.Join(runs, e.Name()))
 		}
 	}
@@ -186,10 +187,11 @@ func (s *store) putRecord(id string, rec record) error {
 // write encodes the record into a temporary file, syncs it and renames it
 // into place; on failure it removes the temporary file.
 func (s *store) write(id string, rec record) (err error) {
-	f, err := os.CreateTemp(s.dir, "."+id+tmpMark+"*")
+	f, err := atomicfile.CreateTemp(s.dir, atomicfile.TempPattern(id))
 	if err != nil {
 		return err
 	}
+	defer atomicfile.Untrack(f.Name())
 	defer func() {
 		if err != nil {
 			f.Close()

@@ -33,6 +33,10 @@ type Runner struct {
 	Terminal bool
 	// Execute computes a run (default: Execute).
 	Execute RunFunc
+	// Dataset, when not nil, says which sweep and shard Dir holds: it is
+	// recorded in Dir/dataset.json, and a Dir that holds another data set
+	// is refused (Merge checks shards with it).
+	Dataset *Dataset
 }
 
 // Summary counts what a sweep did.
@@ -46,7 +50,9 @@ type Summary struct {
 	Foreign, Unreadable int
 }
 
-// Sweep runs every run not yet recorded in Dir/runs by this build, then
+// Sweep takes Dir's lock (LockFile: a second sweep or merge into Dir is
+// refused while it runs), finishes or removes what a killed sweep left
+// half written, runs every run not yet recorded in Dir/runs by this build, then
 // gathers all of them into the Parquet tables of Dir (step sizes selected,
 // schedule families ranked). A record written by another build (another
 // stamp, buildStamp) or one that does not decode is not trusted: the run
@@ -57,6 +63,21 @@ type Summary struct {
 func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	sum := Summary{Runs: len(runs)}
 	if err := checkUniqueIDs(runs); err != nil {
+		return sum, err
+	}
+	lock, err := lockFolder(rn.Dir)
+	if err != nil {
+		return sum, err
+	}
+	defer lock.unlock()
+	if rn.Dataset != nil {
+		if err := claimFolder(rn.Dir, *rn.Dataset); err != nil {
+			return sum, err
+		}
+	}
+	// A killed sweep may have left temporary tables, or a committed write
+	// of them half renamed, beside runs/.
+	if err := results.Recover(rn.Dir); err != nil {
 		return sum, err
 	}
 	store, err := openStore(rn.Dir)

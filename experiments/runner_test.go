@@ -58,6 +58,19 @@ func sweep(t *testing.T, dir string, jobs int, runs []Run) Summary {
 	return sum
 }
 
+// sweepShard sweeps shard of the runs all into dir, recording the data set
+// as the command does.
+func sweepShard(t *testing.T, dir string, spec string, all []Run, shard Shard) Summary {
+	t.Helper()
+	ds := NewDataset(spec, all, shard)
+	rn := Runner{Dir: dir, Jobs: 2, Execute: fakeRun, Dataset: &ds}
+	sum, err := rn.Sweep(context.Background(), shard.Select(all))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
 // readDeterministic reads a results directory with the wall-clock column,
 // the one that differs between executions by design, zeroed.
 func readDeterministic(t *testing.T, dir string) *results.Tables {
@@ -108,15 +121,15 @@ func TestSweepIndependentOfJobsAndShards(t *testing.T) {
 	var shards []string
 	for i := range 2 {
 		dir := filepath.Join(tmp, "shard", string(rune('0'+i)))
-		sum := sweep(t, dir, 2, Shard{Index: i, Count: 2}.Select(runs))
+		sum := sweepShard(t, dir, "tiny", runs, Shard{Index: i, Count: 2})
 		if sum.Ran != len(runs)/2 {
 			t.Errorf("shard %d ran %d runs, want %d", i, sum.Ran, len(runs)/2)
 		}
 		shards = append(shards, dir)
 	}
-	n, err := Merge(shards, merged)
-	if err != nil || n != len(runs) {
-		t.Fatalf("merge: %d runs, %v", n, err)
+	sum, err := Merge(shards, merged, MergeOptions{})
+	if err != nil || sum.Runs != len(runs) || len(sum.Warnings) > 0 {
+		t.Fatalf("merge: %d runs, warnings %q, %v", sum.Runs, sum.Warnings, err)
 	}
 	want := readDeterministic(t, one)
 	if len(want.Runs) != len(runs) || len(want.Curves) != 5*len(runs) {
@@ -151,10 +164,11 @@ func TestMergeRefusesConflicts(t *testing.T) {
 	tmp := t.TempDir()
 	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
 	sweep(t, a, 1, runs)
-	// The same runs again merge cleanly (overlapping shards).
+	// The same runs again merge with --allow-partial (overlapping sweeps,
+	// with warnings for the duplicates and the missing dataset.json).
 	sweep(t, b, 1, runs)
-	if n, err := Merge([]string{a, b}, filepath.Join(tmp, "ok")); err != nil || n != 4 {
-		t.Fatalf("overlapping merge: %d, %v", n, err)
+	if sum, err := Merge([]string{a, b}, filepath.Join(tmp, "ok"), MergeOptions{AllowPartial: true}); err != nil || sum.Runs != 4 || len(sum.Warnings) != 3 {
+		t.Fatalf("overlapping merge: %d runs, warnings %q, %v", sum.Runs, sum.Warnings, err)
 	}
 	// A run whose content differs is refused, naming its id.
 	changed := func(ctx context.Context, r Run) (*results.Tables, error) {
@@ -166,7 +180,7 @@ func TestMergeRefusesConflicts(t *testing.T) {
 	if _, err := (&Runner{Dir: c, Jobs: 1, Execute: changed}).Sweep(context.Background(), runs[:1]); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Merge([]string{a, c}, filepath.Join(tmp, "bad"))
+	_, err := Merge([]string{a, c}, filepath.Join(tmp, "bad"), MergeOptions{AllowPartial: true})
 	if err == nil || !strings.Contains(err.Error(), runs[0].ID) {
 		t.Fatalf("merge of conflicting runs: %v, want an error naming %s", err, runs[0].ID)
 	}

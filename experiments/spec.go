@@ -251,6 +251,9 @@ type SpecError struct {
 	Msg  string
 }
 
+// Is makes a SpecError match ErrBadInput.
+func (e *SpecError) Is(target error) bool { return target == ErrBadInput }
+
 func (e *SpecError) Error() string {
 	file := e.File
 	if file == "" {
@@ -284,7 +287,7 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 	var s Spec
 	if err := dec.Decode(&s); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("experiments: %s: empty spec", file)
+			return nil, badInputf("experiments: %s: empty spec", file)
 		}
 		return nil, yamlError(file, err)
 	}
@@ -322,7 +325,7 @@ func yamlError(file string, err error) error {
 		}
 		msgs[i] = file + ": " + e
 	}
-	return errors.New(strings.Join(msgs, "; "))
+	return badInputf("%s", strings.Join(msgs, "; "))
 }
 
 // Validate fills in the defaults of a spec built in Go and checks it, as

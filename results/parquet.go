@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -15,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"pipelab/internal/atomicfile"
 )
 
 // createdBy is written in every file's footer in place of the library's
@@ -103,51 +105,16 @@ func record[R any](schema *arrow.Schema, t *table[R], rows []R) arrow.RecordBatc
 	return b.NewRecordBatch()
 }
 
-// writeAtomic writes a file at path through write: into a temporary file in
-// the same directory, fsynced, then renamed over path. On any error the
-// temporary file is removed and path is left as it was.
-func writeAtomic(path string, write func(*os.File) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("results: %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+// writeAtomic writes a file at path through write, whole or not at all
+// (atomicfile.Write: a tracked temporary file, synced and renamed); on any
+// error path is left as it was.
+func writeAtomic(path string, write func(*os.File) error) error {
+	if err := atomicfile.Write(path, write); err != nil {
+		if strings.HasPrefix(err.Error(), "results: ") {
+			return err
 		}
-	}()
-	if err := write(f); err != nil {
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
 		return fmt.Errorf("results: %s: %w", path, err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("results: %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("results: %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("results: %s: %w", path, err)
-	}
-	return syncDir(dir)
-}
-
-// syncDir makes a rename in dir durable. Platforms that cannot fsync a
-// directory are not an error.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer d.Close()
-	d.Sync()
 	return nil
 }
 

@@ -100,6 +100,12 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return flagProblem(fs, stderr, "compare", err)
 	}
+	for _, fam := range families {
+		sh := pipeline.Shape{Ranks: stages, Microbatches: microbatches, Chunks: fam.chunks, LocalSteps: 1}
+		if err := guardShape(fam.name, sh, compareCellBytes); err != nil {
+			return err
+		}
+	}
 	rep := compareReport{Stages: stages, Microbatches: microbatches}
 	for _, fam := range families {
 		row, cost := compareOne(fam, stages, microbatches, &costs)

@@ -53,7 +53,11 @@ func runDelays(args []string, stdout, stderr io.Writer) error {
 	if err := checkDelays(fs.Args(), *stages, micro, &output); err != nil {
 		return flagProblem(fs, stderr, "delays", err)
 	}
-	tab, err := pipeline.Generate("pipedream", pipeline.Shape{Ranks: *stages, Microbatches: *micro})
+	shape := pipeline.Shape{Ranks: *stages, Microbatches: *micro}
+	if err := guardShape("pipedream", shape, replayCellBytes); err != nil {
+		return err
+	}
+	tab, err := pipeline.Generate("pipedream", shape)
 	if err != nil {
 		return err
 	}

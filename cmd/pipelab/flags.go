@@ -5,12 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"pipelab/internal/atomicfile"
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
 	"pipelab/pipeline/tune"
@@ -63,6 +64,31 @@ func atLeast(name string, v, low int) error {
 	return nil
 }
 
+// finiteFloats refuses a float flag given a value that is not a finite
+// number: NaN and ±Inf parse as floats but no flag of pipelab means them.
+func finiteFloats(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(fl *flag.Flag) {
+		g, ok := fl.Value.(flag.Getter)
+		if !ok || err != nil {
+			return
+		}
+		if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			err = fmt.Errorf("--%s must be a finite number, got %v", fl.Name, x)
+		}
+	})
+	return err
+}
+
+// inRange refuses a float flag outside [low, high], naming the flag and
+// the range.
+func inRange(name string, v, low, high float64) error {
+	if !(v >= low && v <= high) {
+		return fmt.Errorf("--%s must be in [%g, %g], got %g", name, low, high, v)
+	}
+	return nil
+}
+
 // outputFlag is --format text|json.
 type outputFlag struct{ format string }
 
@@ -87,27 +113,11 @@ func (o *outputFlag) write(w io.Writer, report any, text func() error) error {
 	return enc.Encode(report)
 }
 
-// writeOutputFile writes the file a flag names through a temporary file
-// renamed over path, so that a failed write leaves no partial file; errors
-// name the flag.
+// writeOutputFile writes the file a flag names whole or not at all
+// (atomicfile.Write), so that neither a failed write nor a signal leaves a
+// partial file; errors name the flag.
 func writeOutputFile(name, path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("--%s %s: %w", name, path, err)
-	}
-	// CreateTemp makes the file private; an output is an ordinary file.
-	err = tmp.Chmod(0o644)
-	if err == nil {
-		err = write(tmp)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(path, func(f *os.File) error { return write(f) }); err != nil {
 		return fmt.Errorf("--%s %s: %w", name, path, err)
 	}
 	return nil
@@ -139,6 +149,9 @@ type shapeFlags struct {
 	stages, microbatches, chunks int
 	replicas, localSteps, noam   int
 	maxActivations               int
+	// cellBytes is the command's memory per table cell, for the size
+	// guard (guardShape); 0 checks nothing.
+	cellBytes float64
 }
 
 func (s *shapeFlags) register(fs *flag.FlagSet) {
@@ -173,10 +186,16 @@ func (s *shapeFlags) check() error {
 
 // generate builds the schedule; a family's refusal names the flags.
 func (s *shapeFlags) generate() (*pipeline.Table, error) {
-	t, err := pipeline.Generate(s.kind, pipeline.Shape{
+	sh := pipeline.Shape{
 		Ranks: s.stages, Microbatches: s.microbatches, Chunks: s.chunks,
 		Replicas: s.replicas, LocalSteps: s.localSteps, NOAM: s.noam,
-	})
+	}
+	if s.cellBytes > 0 {
+		if err := guardShape(s.kind, sh, s.cellBytes); err != nil {
+			return nil, err
+		}
+	}
+	t, err := pipeline.Generate(s.kind, sh)
 	if err != nil {
 		return nil, fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", s.kind, s.stages, s.microbatches, err)
 	}
@@ -278,6 +297,9 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 			return pricing{}, fmt.Errorf("--partition: %w", err)
 		}
 	} else if gm, err = cost.GPUForTable(cfg, t); err != nil {
+		return pricing{}, err
+	}
+	if err := c.presets.fitsOneMicrobatch(cfg, gm, t.Stages()); err != nil {
 		return pricing{}, err
 	}
 	whole, err := cost.NewGPUModel(cfg, t.Ranks())

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"pipelab/internal/budget"
 	"pipelab/pipeline/cost"
 )
 
@@ -115,4 +116,18 @@ func hardwareName(cfg cost.GPUConfig) string {
 		s += fmt.Sprintf(" within nodes of %d ranks, %s between them", cfg.RanksPerNode, cfg.InterNode.Name)
 	}
 	return s
+}
+
+// fitsOneMicrobatch refuses a workload of which a single microbatch's
+// activations on one stage exceed the GPU's memory: no schedule can run
+// it, and the memory column would report figures like a million GiB per
+// rank.
+func (p *presetFlags) fitsOneMicrobatch(cfg cost.GPUConfig, m cost.Memory, stages int) error {
+	for s := range stages {
+		if need := m.ActivationBytes(s); need > cfg.GPU.MemoryBytes {
+			return badInput{fmt.Errorf("--microbatch-size %d --seq-len %d: one microbatch's activations on stage %d take %s, more than the %s's %s; lower --microbatch-size or --seq-len",
+				p.microbatchSize, p.seqLen, s, budget.Format(need), p.gpu, budget.Format(cfg.GPU.MemoryBytes))}
+		}
+	}
+	return nil
 }

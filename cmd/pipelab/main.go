@@ -10,6 +10,9 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"pipelab/experiments"
+	"pipelab/internal/budget"
 )
 
 // command is one subcommand. Each lives in its own file and registers
@@ -32,8 +35,19 @@ func register(c command) {
 // errUsage marks an error already explained by a usage message.
 var errUsage = errors.New("usage")
 
+// badInput marks an error found in the input after the flags were parsed
+// (a workload no GPU holds, say): printed as it is, with exit status 2.
+type badInput struct{ error }
+
+func (b badInput) Unwrap() error { return b.error }
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stopOnSignal(os.Stderr)
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	if signalled.Load() {
+		select {} // the signal handler exits with the signal's status
+	}
+	os.Exit(code)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -50,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	// --max-memory holds for one command line.
+	budget.SetLimit(0)
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "pipelab: unknown command %q\n\n", args[0])
@@ -69,6 +85,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// package and the command share a name, say it once.
 	msg := strings.TrimPrefix(err.Error(), c.name+": ")
 	fmt.Fprintf(stderr, "pipelab %s: %s\n", c.name, msg)
+	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.As(err, new(badInput)) {
+		return 2 // refused before it ran: bad input
+	}
 	return 1
 }
 
@@ -95,17 +114,23 @@ func newFlags(name, synopsis, description string, w io.Writer) *flag.FlagSet {
 		fmt.Fprintf(w, "usage: pipelab %s %s\n\n%s\n\nflags:\n", name, synopsis, strings.TrimSpace(description))
 		fs.PrintDefaults()
 	}
+	registerMaxMemory(fs)
 	return fs
 }
 
 // parseFlags parses args into fs and maps a bad flag to errUsage (the flag
-// package has already printed what was wrong and the usage).
+// package has already printed what was wrong and the usage). A float flag
+// given a value that is not a finite number (NaN, ±Inf) is refused here,
+// for every command at once.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return errUsage
+	}
+	if err := finiteFloats(fs); err != nil {
+		return flagProblem(fs, fs.Output(), fs.Name(), err)
 	}
 	return nil
 }

@@ -17,15 +17,24 @@ func init() {
 }
 
 const mergeDescription = `
-Joins the output directories of sweep shards (or of sweeps that overlap) into
-one: every run recorded in any DIR/runs is recorded once in the output, and
-its tables are gathered from them, step sizes selected over the union. A run
-id found in two directories with different content (the wall-clock column
-aside) is refused, naming the run id and both directories.`
+Joins the output directories of the shards of one sweep into one data set:
+every run recorded in any DIR/runs is recorded once in the output, and its
+tables are gathered from them, step sizes selected over the union.
+
+Each sweep directory's dataset.json names its spec and shard, and merge
+checks the inputs with it: inputs of different specs, and a run id found in
+two directories with different content (the wall-clock column aside), are
+refused. Missing shards, unfinished shards, a shard or run given twice and an
+input without dataset.json are refused too, or only reported with
+--allow-partial. An output directory that holds another data set is refused
+unless --force, which replaces it. The output directory is locked while merge
+writes it.`
 
 func runMerge(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("merge", "DIR ... --out DIR", mergeDescription, stderr)
+	fs := newFlags("merge", "DIR ... --out DIR [--force] [--allow-partial]", mergeDescription, stderr)
 	out := fs.String("out", "", "output directory (required)")
+	force := fs.Bool("force", false, "replace an output directory that holds another data set")
+	partial := fs.Bool("allow-partial", false, "report missing or duplicated shards and runs as warnings, and merge what there is")
 	dirs, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -36,10 +45,13 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return flagProblem(fs, stderr, "merge", errors.New("--out is required"))
 	}
-	n, err := experiments.Merge(dirs, *out)
+	sum, err := experiments.Merge(dirs, *out, experiments.MergeOptions{Force: *force, AllowPartial: *partial})
+	for _, w := range sum.Warnings {
+		fmt.Fprintf(stderr, "pipelab merge: warning: %s\n", w)
+	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "merged %d directories: %d runs; tables in %s\n", len(dirs), n, *out)
+	fmt.Fprintf(stdout, "merged %d directories: %d of %d runs of spec %q; tables in %s\n", len(dirs), sum.Runs, sum.Dataset.Runs, sum.Dataset.Spec, *out)
 	return nil
 }

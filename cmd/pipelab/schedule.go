@@ -56,6 +56,7 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "schedule", err)
 	}
+	f.cellBytes = scheduleCellBytes
 	t, err := f.generateFor(&f.costs)
 	if err != nil {
 		return err

@@ -225,8 +225,8 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 	if err := atLeast("iterations", f.iterations, 1); err != nil {
 		return opt, err
 	}
-	if !(f.jitter >= 0) || !(f.commJitter >= 0) {
-		return opt, fmt.Errorf("--jitter and --comm-jitter must be at least 0, got %g and %g", f.jitter, f.commJitter)
+	if err := firstError(inRange("jitter", f.jitter, 0, sim.MaxSigma), inRange("comm-jitter", f.commJitter, 0, sim.MaxSigma)); err != nil {
+		return opt, err
 	}
 	if err := f.output.check(); err != nil {
 		return opt, err
@@ -267,6 +267,7 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 // table generates or reads the schedule.
 func (f *simulateFlags) table() (*pipeline.Table, error) {
 	if f.schedule == "" {
+		f.shape.cellBytes = simulateCellBytes
 		return f.shape.generateFor(&f.costs)
 	}
 	file, err := os.Open(f.schedule)

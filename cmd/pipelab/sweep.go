@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
-	"syscall"
 
 	"pipelab/experiments"
 )
@@ -36,7 +34,14 @@ stamped by another build of pipelab, or one that cannot be read, is not
 trusted: that run runs again, and one line says how many. At the end the
 records are gathered into DIR/runs.parquet, DIR/curves.parquet and, for delay
 and schedule experiments, DIR/delays.parquet, DIR/schedules.parquet and
-DIR/timeline.parquet, sorted, so the files do not depend on --jobs.
+DIR/timeline.parquet, sorted, so the files do not depend on --jobs, and
+replaced together.
+
+DIR/pipelab.lock holds the folder while the sweep runs: a second sweep or
+merge into DIR is refused (a lock left by a dead process of this host is taken
+over). DIR/dataset.json records the spec and shard DIR holds; a sweep of
+another spec or shard into DIR is refused. Ctrl-C and SIGTERM stop the sweep at
+once (exit status 130 and 143), keeping the runs recorded so far.
 
 --shard I/N runs the runs whose index mod N is I. Without it the shard comes
 from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (a Slurm array job), or
@@ -78,12 +83,15 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	all := spec.Expand()
 	runs := shard.Select(all)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rn := experiments.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr)}
-	sum, err := rn.Sweep(ctx, runs)
-	if err != nil {
+	ds := experiments.NewDataset(spec.Name, all, shard)
+	rn := experiments.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr), Dataset: &ds}
+	resumeHint.Store(fmt.Sprintf("run the same command again to resume: the runs recorded in %s/runs are kept", *out))
+	sum, err := rn.Sweep(context.Background(), runs)
+	if err != nil && sum.Resumed+sum.Ran > 0 {
 		return fmt.Errorf("%w (%d runs recorded in %s/runs; run the same command again to resume)", err, sum.Resumed+sum.Ran, *out)
+	}
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "sweep %s: shard %s: %d of %d runs (%d resumed, %d ran); tables in %s\n",
 		spec.Name, shard, sum.Runs, len(all), sum.Resumed, sum.Ran, *out)

@@ -132,8 +132,8 @@ func TestSweepRejectsBadSpec(t *testing.T) {
 			spec := writeSpec(t, strings.Replace(tinySpec, tc.from, tc.to, 1))
 			out := filepath.Join(t.TempDir(), "out")
 			var stdout, stderr bytes.Buffer
-			if code := run([]string{"sweep", spec, "--out", out}, &stdout, &stderr); code != 1 {
-				t.Fatalf("exit %d, want 1", code)
+			if code := run([]string{"sweep", spec, "--out", out}, &stdout, &stderr); code != 2 {
+				t.Fatalf("exit %d, want 2 (bad input)", code)
 			}
 			if !strings.Contains(stderr.String(), tc.want) {
 				t.Errorf("stderr %q does not contain %q", stderr.String(), tc.want)

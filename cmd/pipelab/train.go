@@ -349,6 +349,11 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if f.objective != "lm" && f.data == "" {
+		if err := guardData(f.n, f.d); err != nil {
+			return err
+		}
+	}
 	obj, err := f.buildObjective(p.stages)
 	if err != nil {
 		return err

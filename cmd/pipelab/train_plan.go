@@ -128,6 +128,9 @@ func (f *trainFlags) generate(family string, n int) (*pipeline.Table, error) {
 	if family == "localsgd" {
 		sh.Replicas, sh.LocalSteps = f.replicas, f.localSteps
 	}
+	if err := guardShape(family, sh, replayCellBytes); err != nil {
+		return nil, err
+	}
 	t, err := pipeline.Generate(family, sh)
 	if err != nil {
 		flag := "--microbatches"

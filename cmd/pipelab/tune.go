@@ -110,6 +110,9 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := guardTune(p); err != nil {
+		return err
+	}
 	res, err := tune.Tune(p)
 	if err != nil {
 		return err

@@ -74,8 +74,3 @@ func TestZBAutoFlagErrors(t *testing.T) {
 		}
 	}
 }
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}

@@ -31,6 +31,15 @@ type Variability struct {
 	Stragglers map[int]float64
 }
 
+// MaxSigma bounds Sigma and CommSigma. The factor exp(σZ - σ²/2) has mean
+// 1 at any σ, but its median exp(-σ²/2) is 0.61 at σ = 1 and 0.14 at σ = 2,
+// and its coefficient of variation √(exp(σ²) - 1) is 1.3 at σ = 1 and 7.3
+// at σ = 2: beyond 1 the mean is carried by draws too rare for a table's
+// few thousand actions to meet, so simulated actions mostly take a small
+// share of their cost (at σ = 50 nearly none of it, and the makespan comes
+// out 0), which no cluster's run-to-run variability resembles.
+const MaxSigma = 1.0
+
 // IsZero reports whether v leaves every duration as the cost model says.
 func (v Variability) IsZero() bool {
 	return v.Sigma == 0 && v.CommSigma == 0 && len(v.Stragglers) == 0
@@ -38,11 +47,11 @@ func (v Variability) IsZero() bool {
 
 // validate checks v against a table of the given rank count.
 func (v Variability) validate(ranks int) error {
-	if !(v.Sigma >= 0) || math.IsInf(v.Sigma, 0) {
-		return fmt.Errorf("sim: variability: compute noise sigma %v must be finite and at least 0", v.Sigma)
+	if !(v.Sigma >= 0 && v.Sigma <= MaxSigma) {
+		return fmt.Errorf("sim: variability: compute noise sigma %v must be in [0, %g]", v.Sigma, MaxSigma)
 	}
-	if !(v.CommSigma >= 0) || math.IsInf(v.CommSigma, 0) {
-		return fmt.Errorf("sim: variability: communication jitter sigma %v must be finite and at least 0", v.CommSigma)
+	if !(v.CommSigma >= 0 && v.CommSigma <= MaxSigma) {
+		return fmt.Errorf("sim: variability: communication jitter sigma %v must be in [0, %g]", v.CommSigma, MaxSigma)
 	}
 	for _, r := range v.stragglerRanks() {
 		f := v.Stragglers[r]

@@ -1,0 +1,110 @@
+package experiments
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"pipelab/internal/atomicfile"
+)
+
+// DatasetFile is the file of an output folder that says which data set the
+// folder holds (Dataset, as JSON).
+const DatasetFile = "dataset.json"
+
+// Dataset says what an output folder holds: runs of which sweep, and which
+// shard of it. Merge reads it to tell shards of one sweep from those of
+// another and to find missing shards.
+type Dataset struct {
+	// Spec is the spec's name; SpecID identifies its expansion (the
+	// SHA-256 of every run id in expansion order), so two specs that
+	// expand to the same runs share it whatever their YAML looks like.
+	Spec   string `json:"spec"`
+	SpecID string `json:"spec_id"`
+	// Runs is the number of runs of the whole sweep.
+	Runs int `json:"runs"`
+	// ShardIndex and ShardCount are the folder's shard (I/N); a count of
+	// 0 is the whole sweep (an unsharded sweep, or a merge).
+	ShardIndex int `json:"shard_index"`
+	ShardCount int `json:"shard_count"`
+}
+
+// NewDataset describes the folder of shard of the sweep spec whose
+// expansion is all.
+func NewDataset(spec string, all []Run, shard Shard) Dataset {
+	h := sha256.New()
+	for _, r := range all {
+		h.Write([]byte(r.ID))
+		h.Write([]byte{'\n'})
+	}
+	return Dataset{Spec: spec, SpecID: hex.EncodeToString(h.Sum(nil))[:16], Runs: len(all),
+		ShardIndex: shard.Index, ShardCount: shard.Count}
+}
+
+// Shard returns the folder's shard.
+func (d Dataset) Shard() Shard { return Shard{Index: d.ShardIndex, Count: d.ShardCount} }
+
+// ShardRuns is the number of runs the folder's shard holds when complete.
+func (d Dataset) ShardRuns() int {
+	if d.ShardCount == 0 {
+		return d.Runs
+	}
+	return (d.Runs - d.ShardIndex + d.ShardCount - 1) / d.ShardCount
+}
+
+// String names the data set as errors do: `spec "NAME" (ID), shard I/N`.
+func (d Dataset) String() string {
+	return fmt.Sprintf("spec %q (%s), shard %s", d.Spec, d.SpecID, d.Shard())
+}
+
+// readDataset reads dir's DatasetFile; ok is false when it has none.
+func readDataset(dir string) (d Dataset, ok bool, err error) {
+	b, err := os.ReadFile(filepath.Join(dir, DatasetFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return d, false, nil
+	}
+	if err != nil {
+		return d, false, fmt.Errorf("experiments: %w", err)
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		return d, false, fmt.Errorf("experiments: %s: %w", filepath.Join(dir, DatasetFile), err)
+	}
+	return d, true, nil
+}
+
+// writeDatasetFile records d as what dir holds.
+func writeDatasetFile(dir string, d Dataset) error {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return fmt.Errorf("experiments: %w", err)
+	}
+	err = atomicfile.Write(filepath.Join(dir, DatasetFile), func(f *os.File) error {
+		_, err := f.Write(append(b, '\n'))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("experiments: %w", err)
+	}
+	return nil
+}
+
+// claimFolder makes dir the folder of data set d: a folder that holds no
+// data set yet (no DatasetFile) is claimed, one that holds d is resumed,
+// and one that holds another data set is refused.
+func claimFolder(dir string, d Dataset) error {
+	have, ok, err := readDataset(dir)
+	switch {
+	case err != nil:
+		return err
+	case ok && have != d:
+		return badInputf("experiments: %s holds another data set (%s, not %s); give another --out", dir, have, d)
+	case ok:
+		return nil
+	}
+	return writeDatasetFile(dir, d)
+}

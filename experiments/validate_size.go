@@ -1,0 +1,163 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"pipelab/internal/budget"
+	"pipelab/pipeline"
+)
+
+// Memory of one run per cell of its table (pipeline.CellBound) and per
+// entry of its generated data set, as the commands that do the same work
+// measure them (cmd/pipelab/size.go: 455 B per cell for a PipeDream
+// replay, 578 for a simulation; 16 B per data entry), rounded up.
+const (
+	runCellBytes   = 600
+	dataEntryBytes = 20
+)
+
+// checkSizes refuses, by arithmetic alone, a spec one of whose runs would
+// need more memory than the limit (budget.Check): the largest table of
+// each stage count and microbatch count, and the data set. Runs with a
+// time budget under unit costs are sized with N = the budget, a bound (a
+// unit-time pipeline admits at most one microbatch per step); under the
+// GPU model their N is only known once the iteration is timed.
+func (s *Spec) checkSizes(v validator) error {
+	if n := s.runBound(); n*runBytes > 0 {
+		if err := budget.Check(fmt.Sprintf("a sweep of %.0f runs", n), n*runBytes); err != nil {
+			return v.fail(err.Error(), "seeds")
+		}
+	}
+	if s.Experiment == Convergence && s.N > 0 && s.D > 0 {
+		for _, o := range s.Objectives {
+			if o == "charlm" {
+				continue
+			}
+			if err := budget.Check(fmt.Sprintf("a %d × %d data set", s.N, s.D), float64(s.N)*float64(s.D)*dataEntryBytes); err != nil {
+				return v.fail(err.Error()+" (objective "+o+")", "d")
+			}
+		}
+	}
+	for si, st := range s.Stages {
+		for _, t := range s.tablesOf(st) {
+			cells, err := pipeline.CellBound(t.family, t.shape)
+			if err != nil {
+				continue // the run itself names the family's refusal
+			}
+			what := fmt.Sprintf("a %d × %d %s table", st, t.shape.Microbatches, t.family)
+			if err := budget.Check(what, cells*runCellBytes); err != nil {
+				path := t.key
+				if path == nil {
+					path = []any{"stages", si}
+				}
+				return v.fail(err.Error(), path...)
+			}
+		}
+	}
+	return nil
+}
+
+// runBytes is what Expand and the runner hold per run of a sweep: the Run
+// (unsafe.Sizeof), its canonical name and id, and the runner's state.
+const runBytes = float64(unsafe.Sizeof(Run{})) + 512
+
+// runBound bounds the number of runs Expand makes, by the arithmetic of its
+// loops (RPD's δ variants counted before duplicates are dropped).
+func (s *Spec) runBound() float64 {
+	switch s.Experiment {
+	case DelayStats:
+		per := float64(len(s.Microbatches))
+		if per == 0 {
+			per = 1
+		}
+		return float64(len(s.Stages)) * per
+	case Schedules:
+		return float64(len(s.Families)) * float64(len(s.Stages)) * float64(len(s.Microbatches))
+	}
+	var perStage float64
+	for _, m := range s.Methods {
+		variants := 1.0
+		switch m.Name {
+		case "rpd":
+			variants = float64(max(len(m.Deltas), 1))
+		case "localsgd":
+			variants = float64(len(m.LocalSteps))
+		}
+		points := float64(len(m.Steps.Values))
+		if len(m.Steps.Pow2) == 2 {
+			points = float64(m.Steps.Pow2[1]-m.Steps.Pow2[0]) + 1
+		}
+		perStage += variants * points
+	}
+	sizes := float64(len(s.Microbatches) + len(s.Budget))
+	return float64(len(s.Objectives)) * float64(len(s.Stages)) * perStage * sizes * float64(s.Seeds)
+}
+
+// specTable is one table a spec's runs generate, with the key that sets
+// its microbatch count.
+type specTable struct {
+	family string
+	shape  pipeline.Shape
+	key    []any
+}
+
+// tablesOf lists the tables the spec's runs on st stages generate.
+func (s *Spec) tablesOf(st int) []specTable {
+	var out []specTable
+	add := func(family string, sh pipeline.Shape, key ...any) {
+		sh.Ranks = st
+		out = append(out, specTable{family: family, shape: sh, key: key})
+	}
+	switch s.Experiment {
+	case DelayStats:
+		if s.MicrobatchesPerStage > 0 {
+			// Named at the stage count, as the key may be the default.
+			add("pipedream", pipeline.Shape{Microbatches: s.MicrobatchesPerStage * st})
+		}
+		for j, n := range s.Microbatches {
+			add("pipedream", pipeline.Shape{Microbatches: n}, "microbatches", j)
+		}
+	case Schedules:
+		for _, f := range s.Families {
+			for j, n := range s.Microbatches {
+				add(f, pipeline.Shape{Microbatches: n}, "microbatches", j)
+			}
+		}
+	case Convergence:
+		type count struct {
+			n   int
+			key []any
+		}
+		var counts []count
+		for j, n := range s.Microbatches {
+			counts = append(counts, count{n, []any{"microbatches", j}})
+		}
+		if s.Cost.Model == "unit" {
+			for j, b := range s.Budget {
+				counts = append(counts, count{int(math.Min(math.Ceil(b), math.MaxInt32)), []any{"budget", j}})
+			}
+		}
+		for i, m := range s.Methods {
+			for _, c := range counts {
+				switch m.Name {
+				case "pipedream":
+					add("pipedream", pipeline.Shape{Microbatches: c.n}, c.key...)
+				case "localsgd":
+					for _, h := range m.LocalSteps {
+						add("localsgd", pipeline.Shape{Microbatches: c.n, LocalSteps: h}, c.key...)
+					}
+				}
+			}
+			if m.Name == "sync" {
+				var key []any // the stage count sets it
+				if m.MicrobatchesPerIteration > 0 {
+					key = []any{"methods", i, "microbatches_per_iteration"}
+				}
+				add(m.Family, pipeline.Shape{Microbatches: m.perIteration(st)}, key...)
+			}
+		}
+	}
+	return out
+}
