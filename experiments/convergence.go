@@ -34,7 +34,7 @@ func buildObjective(r Run) (objectives.Objective, error) {
 		if err != nil {
 			return nil, err
 		}
-		return objectives.NewLogistic(data, r.Stages, r.Batch, objectives.DefaultL2, objectives.DefaultNoise)
+		return objectives.NewLogistic(data, r.Stages, r.Batch, objectives.DefaultL2, r.Noise)
 	case "charlm":
 		// n is the corpus length in characters; the model is the paper's
 		// small LM (charlm.DefaultConfig) with the run's stages and batch.

@@ -50,6 +50,11 @@ type Spec struct {
 	N     int `yaml:"n"`
 	D     int `yaml:"d"`
 	Batch int `yaml:"batch"`
+	// Noise lists σ, the standard deviation of the logistic objective's
+	// additive gradient noise per coordinate (docs/reference.md §1.7); a
+	// sweep axis, objectives.DefaultNoise when empty. Every σ of a
+	// replicate sees the same data set.
+	Noise []float64 `yaml:"noise"`
 
 	// Methods lists the optimizers with their step-size grids.
 	Methods []MethodSpec `yaml:"methods"`

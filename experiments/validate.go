@@ -187,6 +187,14 @@ func (s *Spec) validateConvergence(v validator) error {
 			}
 		}
 	}
+	for i, sigma := range s.Noise {
+		if !(sigma >= 0) || math.IsInf(sigma, 0) {
+			return v.fail(fmt.Sprintf("noise %v is not a finite σ of at least 0", sigma), "noise", i)
+		}
+	}
+	if len(s.Noise) > 0 && slices.ContainsFunc(s.Objectives, func(o string) bool { return o != "logistic" }) {
+		return v.fail("applies to the logistic objective only", "noise")
+	}
 	if s.Batch < 1 {
 		return v.fail("must be at least 1", "batch")
 	}

@@ -32,6 +32,7 @@ type (
 		BatchSize     int32   `parquet:"batch_size"`
 		N             int32   `parquet:"n"`
 		D             int32   `parquet:"d"`
+		Noise         float64 `parquet:"noise"`
 		Delta         int32   `parquet:"delta"`
 		Replicas      int32   `parquet:"replicas"`
 		LocalSteps    int32   `parquet:"local_steps"`

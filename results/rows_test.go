@@ -30,6 +30,7 @@ func genRuns(n int) []Run {
 			BatchSize:     r.Int32N(200),
 			N:             r.Int32N(3000),
 			D:             r.Int32N(1024),
+			Noise:         float64(r.IntN(5)) / 4,
 			Delta:         r.Int32N(500),
 			Replicas:      r.Int32N(64),
 			LocalSteps:    r.Int32N(30),

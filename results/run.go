@@ -28,6 +28,7 @@ type Run struct {
 	BatchSize    int32   // rows per microbatch
 	N            int32   // rows of the data set
 	D            int32   // dimension of the parameter vector
+	Noise        float64 // σ of the logistic objective's additive gradient noise; 0 for the others
 	Delta        int32   // RPD's delay bound δ
 	Replicas     int32   // LocalSGD replicas R
 	LocalSteps   int32   // LocalSGD local steps H
@@ -59,6 +60,7 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	int32Col("batch_size", func(r *Run) *int32 { return &r.BatchSize }),
 	int32Col("n", func(r *Run) *int32 { return &r.N }),
 	int32Col("d", func(r *Run) *int32 { return &r.D }),
+	float64Col("noise", func(r *Run) *float64 { return &r.Noise }),
 	int32Col("delta", func(r *Run) *int32 { return &r.Delta }),
 	int32Col("replicas", func(r *Run) *int32 { return &r.Replicas }),
 	int32Col("local_steps", func(r *Run) *int32 { return &r.LocalSteps }),
