@@ -21,7 +21,7 @@ type Figure struct {
 
 // Figures returns the presets in the order reproduce runs them.
 func Figures() []Figure {
-	return []Figure{figureDelays, figurePDvsRPD, figurePDvsLocalSGD, figureScaling, figureLM, figureSchedules}
+	return []Figure{figureDelays, figurePDvsRPD, figurePDvsLocalSGD, figureScaling, figureRegime, figureLM, figureSchedules}
 }
 
 // LookupFigure returns the preset named name.

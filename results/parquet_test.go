@@ -37,6 +37,7 @@ type (
 		Replicas      int32   `parquet:"replicas"`
 		LocalSteps    int32   `parquet:"local_steps"`
 		Seed          uint64  `parquet:"seed"`
+		Replicate     int32   `parquet:"replicate"`
 		CostModel     string  `parquet:"cost_model"`
 		Outcome       string  `parquet:"outcome"`
 		FinalLoss     float64 `parquet:"final_loss"`

@@ -35,6 +35,7 @@ func genRuns(n int) []Run {
 			Replicas:      r.Int32N(64),
 			LocalSteps:    r.Int32N(30),
 			Seed:          r.Uint64(),
+			Replicate:     r.Int32N(3),
 			CostModel:     pick(r, CostUnit, CostGPU),
 			Outcome:       OutcomeOK,
 			FinalLoss:     r.Float64(),

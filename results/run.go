@@ -33,6 +33,7 @@ type Run struct {
 	Replicas     int32   // LocalSGD replicas R
 	LocalSteps   int32   // LocalSGD local steps H
 	Seed         uint64  // seed of every random stream of the run
+	Replicate    int32   // replicate number 0..seeds-1: runs of one replicate share their data set
 	CostModel    string  // CostUnit or CostGPU
 
 	Outcome       string  // OutcomeOK or OutcomeDiverged
@@ -65,6 +66,7 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	int32Col("replicas", func(r *Run) *int32 { return &r.Replicas }),
 	int32Col("local_steps", func(r *Run) *int32 { return &r.LocalSteps }),
 	uint64Col("seed", func(r *Run) *uint64 { return &r.Seed }),
+	int32Col("replicate", func(r *Run) *int32 { return &r.Replicate }),
 	stringCol("cost_model", func(r *Run) *string { return &r.CostModel }),
 	stringCol("outcome", func(r *Run) *string { return &r.Outcome }),
 	float64Col("final_loss", func(r *Run) *float64 { return &r.FinalLoss }),
