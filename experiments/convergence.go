@@ -61,8 +61,19 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery,
 		// Stop a long replay as soon as the sweep is cancelled.
 		Recorder: optim.RecorderFunc(func(optim.Record) error { return ctx.Err() })}
-	res, err := optim.Run(obj, method, set)
-	if err != nil {
+	run := func(set optim.Settings) (*optim.Result, error) { return optim.Run(obj, method, set) }
+	var res *optim.Result
+	if len(r.Cut) > 0 {
+		cut, err := cutTime(r)
+		if err != nil {
+			return nil, err
+		}
+		res, err = replayCut(ctx, r, set, run, cut)
+		extra = 0 // the run ends at the cut
+		if err != nil {
+			return nil, err
+		}
+	} else if res, err = run(set); err != nil {
 		return nil, err
 	}
 	row.Outcome = results.OutcomeOK

@@ -112,5 +112,5 @@ func ExampleLookupFigure() {
 	_, err := experiments.LookupFigure("fig9")
 	fmt.Println(err)
 	// Output:
-	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, scaling, regime, lm, schedules)
+	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, pd-vs-localsgd-budget, scaling, regime, lm, schedules)
 }

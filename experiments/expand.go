@@ -55,6 +55,9 @@ type Run struct {
 	PerIteration int
 	Cost         CostSpec
 	Select       string
+	// Cut lists the timelines whose shortest ends the run (Spec.Cut);
+	// empty when the run ends with its own.
+	Cut []CutRival
 }
 
 // Expand lists the runs of a validated spec in a fixed order.
@@ -101,6 +104,9 @@ func (s *Spec) Expand() []Run {
 										r := Run{Objective: o, N: s.N, D: s.D, Batch: s.Batch, Noise: sigma, Method: m.Name, Stages: st,
 											Step: step, Delta: v.delta, LocalSteps: v.h, Family: v.family, PerIteration: v.perIter,
 											Microbatches: size.n, Budget: size.budget, Updates: s.Updates, Replicate: rep}
+										if s.Cut == CutShortest {
+											r.Cut = s.cutRivals(st)
+										}
 										add(r)
 									}
 								}
@@ -233,6 +239,9 @@ func (r Run) canonical(seed uint64) string {
 	}
 	if r.LogEvery != 0 {
 		kv("log_every", num(r.LogEvery))
+	}
+	if len(r.Cut) > 0 {
+		kv("cut", cutLabel(r.Cut))
 	}
 	kv("cost", r.Cost.label())
 	if r.Objective != "" {

@@ -229,6 +229,9 @@ func (s *Spec) validateConvergence(v validator) error {
 	if len(s.Methods) == 0 {
 		return v.fail("no methods given", "methods")
 	}
+	if err := s.validateCut(v); err != nil {
+		return err
+	}
 	firstSync := -1
 	for i := range s.Methods {
 		m := &s.Methods[i]
