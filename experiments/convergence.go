@@ -34,7 +34,7 @@ func buildObjective(r Run) (objectives.Objective, error) {
 		if err != nil {
 			return nil, err
 		}
-		return objectives.NewLogistic(data, r.Stages, r.Batch, objectives.DefaultL2, objectives.DefaultNoise)
+		return objectives.NewLogistic(data, r.Stages, r.Batch, objectives.DefaultL2, r.Noise)
 	case "charlm":
 		return buildCharLM(r)
 	}
@@ -60,8 +60,19 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	if r.Method != "rpd" {
 		set.Budget = r.Budget
 	}
-	res, err := optim.Run(obj, method, set)
-	if err != nil {
+	run := func(set optim.Settings) (*optim.Result, error) { return optim.Run(obj, method, set) }
+	var res *optim.Result
+	if len(r.Cut) > 0 {
+		cut, err := cutTime(r)
+		if err != nil {
+			return nil, err
+		}
+		res, err = replayCut(ctx, r, set, run, cut)
+		extra = 0 // the run ends at the cut
+		if err != nil {
+			return nil, err
+		}
+	} else if res, err = run(set); err != nil {
 		return nil, err
 	}
 	row.Outcome = results.OutcomeOK

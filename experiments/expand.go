@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pipelab/optim"
+	"pipelab/objectives"
 )
 
 // Run is one point of a spec's sweep: everything a run needs, with a
@@ -34,6 +35,9 @@ type Run struct {
 	Objective  string
 	N, D       int
 	Batch      int
+	// Noise is the logistic objective's gradient-noise σ (zero for the
+	// other objectives).
+	Noise      float64
 	Method     string
 	Stages     int
 	Step       float64
@@ -66,6 +70,9 @@ type Run struct {
 	DCLambda       float64
 	// TargetLoss is the spec's target_loss (0: none).
 	TargetLoss float64
+	// Cut lists the timelines whose shortest ends the run (Spec.Cut);
+	// empty when the run ends with its own.
+	Cut []CutRival
 }
 
 // Expand lists the runs of a validated spec in a fixed order.
@@ -111,12 +118,17 @@ func (s *Spec) Expand() []Run {
 					for _, v := range m.variants(st) {
 						for _, step := range m.Steps.Points() {
 							for _, size := range s.sizes() {
-								for rep := 0; rep < s.Seeds; rep++ {
-									r := Run{Objective: o, N: s.N, D: s.D, Batch: s.Batch, Method: m.Name, Stages: st,
-										Step: step, Delta: v.delta, LocalSteps: v.h, Family: v.family, PerIteration: v.perIter,
-										Microbatches: size.n, Budget: size.budget, Updates: s.Updates, Replicate: rep}
-									m.remedy(&r)
-									add(r)
+								for _, sigma := range s.noises(o) {
+									for rep := 0; rep < s.Seeds; rep++ {
+										r := Run{Objective: o, N: s.N, D: s.D, Batch: s.Batch, Noise: sigma, Method: m.Name, Stages: st,
+											Step: step, Delta: v.delta, LocalSteps: v.h, Family: v.family, PerIteration: v.perIter,
+											Microbatches: size.n, Budget: size.budget, Updates: s.Updates, Replicate: rep}
+										if s.Cut == CutShortest {
+											r.Cut = s.cutRivals(st)
+										}
+										m.remedy(&r)
+										add(r)
+									}
 								}
 							}
 						}
@@ -195,6 +207,19 @@ func (s *Spec) sizes() []size {
 	return out
 }
 
+// noises lists the gradient-noise levels of objective o: the spec's for
+// the logistic objective (objectives.DefaultNoise when it gives none), and
+// a single zero for the others, which have no such noise.
+func (s *Spec) noises(o string) []float64 {
+	switch {
+	case o != "logistic":
+		return []float64{0}
+	case len(s.Noise) == 0:
+		return []float64{objectives.DefaultNoise}
+	}
+	return s.Noise
+}
+
 // canonical writes the run's parameters, only those that apply, in a fixed
 // order.
 func (r Run) canonical(seed uint64) string {
@@ -212,6 +237,10 @@ func (r Run) canonical(seed uint64) string {
 		kv("n", num(r.N))
 		kv("d", num(r.D))
 		kv("batch", num(r.Batch))
+		if r.Objective == "logistic" && r.Noise != objectives.DefaultNoise {
+			// Only then, so that runs at the default σ keep their ids.
+			kv("noise", strconv.FormatFloat(r.Noise, 'g', -1, 64))
+		}
 	}
 	if r.Objective == "charlm" {
 		r.charLMName(kv)
@@ -263,6 +292,9 @@ func (r Run) canonical(seed uint64) string {
 	}
 	if r.LogEvery != 0 {
 		kv("log_every", num(r.LogEvery))
+	}
+	if len(r.Cut) > 0 {
+		kv("cut", cutLabel(r.Cut))
 	}
 	kv("cost", r.Cost.label())
 	if r.Objective != "" {

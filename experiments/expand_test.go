@@ -163,3 +163,35 @@ func TestShardFromEnv(t *testing.T) {
 		t.Errorf("ParseShard(1/2) = %v, %v", s, err)
 	}
 }
+
+// TestExpandNoise: the noise axis multiplies the logistic runs, every σ
+// of a replicate shares its data set, and runs at the default σ keep the
+// ids they had before the axis existed (no noise key in their names).
+func TestExpandNoise(t *testing.T) {
+	const base = `seed: 2
+objectives: [logistic]
+n: 40
+d: 8
+batch: 4
+stages: [2]
+budget: [50]
+methods:
+  - {name: pipedream, steps: {values: [0.1]}}
+`
+	plain := mustSpec(t, base).Expand()
+	swept := mustSpec(t, base+"noise: [0, 0.5, 1]\n").Expand()
+	if len(plain) != 1 || len(swept) != 3 {
+		t.Fatalf("%d and %d runs, want 1 and 3", len(plain), len(swept))
+	}
+	for _, r := range swept {
+		if r.DataSeed != plain[0].DataSeed {
+			t.Errorf("σ = %g: data seed %d, want the default σ's %d", r.Noise, r.DataSeed, plain[0].DataSeed)
+		}
+		if hasNoise := strings.Contains(r.Name, "noise="); hasNoise != (r.Noise != 0.5) {
+			t.Errorf("σ = %g: name %q", r.Noise, r.Name)
+		}
+	}
+	if plain[0].Noise != 0.5 || swept[1].ID != plain[0].ID || swept[0].ID == plain[0].ID {
+		t.Errorf("default σ %g, ids %s %s %s", plain[0].Noise, plain[0].ID, swept[0].ID, swept[1].ID)
+	}
+}

@@ -28,7 +28,7 @@ func TestExamplesMatchPresets(t *testing.T) {
 	}{
 		{"scaling.yaml", "scaling", 0},
 		{"pd-vs-rpd.yaml", "pd-vs-rpd", 0},
-		{"pd-vs-localsgd-gpu.yaml", "pd-vs-localsgd", 1},
+		{"pd-vs-localsgd-gpu.yaml", "pd-vs-localsgd-budget", 1},
 		{"schedules.yaml", "schedules", 0},
 		{"delays.yaml", "delays", 0},
 	}

@@ -20,7 +20,9 @@ import (
 //   - runs, for each experiment and cost model: the loss against simulated
 //     time (when the runs have at most two stage counts), the loss against
 //     block updates (when RPD is among the methods), and the final loss
-//     against S (when there are several stage counts);
+//     against S (when there are several stage counts), or, when the runs
+//     are PipeDream and LocalSGD over several data sizes n or noise levels
+//     σ, the regime map of their gap (results.PlotRegimeMap) alone;
 //   - schedule metrics: one comparison chart per shape and cost model, and
 //     a Gantt chart of every timed schedule.
 //
@@ -94,6 +96,14 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 	}
 	for _, g := range runGroups(t.Runs) {
 		prefix := g.experiment + "-" + g.cost
+		if results.RegimeRuns(g.runs) {
+			// Several data sizes or noise levels: the regime map, the gap
+			// per S, n and σ, in place of curves that would mix them.
+			if err := add(prefix+"-regime-map", func(p string) error { return results.PlotRegimeMap(p, g.runs) }); err != nil {
+				return files, err
+			}
+			continue
+		}
 		stages := distinctStages(g.runs)
 		if len(stages) <= 2 {
 			if err := add(prefix+"-loss-vs-time", func(p string) error { return results.PlotLossVsTime(p, g.runs, t.Curves) }); err != nil {

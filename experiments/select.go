@@ -24,12 +24,12 @@ type groupKey struct {
 	optimizer                           string
 	stages, microbatches, batch, n, d   int32
 	delta, replicas, localSteps         int32
-	budget                              float64
+	budget, noise                       float64
 }
 
 func keyOf(r *results.Run) groupKey {
 	return groupKey{r.Experiment, r.Objective, r.Method, r.CostModel, r.Optimizer, r.Stages, r.Microbatches, r.BatchSize,
-		r.N, r.D, r.Delta, r.Replicas, r.LocalSteps, r.TimeBudget}
+		r.N, r.D, r.Delta, r.Replicas, r.LocalSteps, r.TimeBudget, r.Noise}
 }
 
 func ruleNamed(name string) (optim.Rule, error) {

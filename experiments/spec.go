@@ -57,6 +57,11 @@ type Spec struct {
 	// BlocksPerStage is charlm's GPT blocks per middle stage (default 1).
 	Corpus         string `yaml:"corpus"`
 	BlocksPerStage int    `yaml:"blocks_per_stage"`
+	// Noise lists σ, the standard deviation of the logistic objective's
+	// additive gradient noise per coordinate (docs/reference.md §1.7); a
+	// sweep axis, objectives.DefaultNoise when empty. Every σ of a
+	// replicate sees the same data set.
+	Noise []float64 `yaml:"noise"`
 
 	// Methods lists the optimizers with their step-size grids.
 	Methods []MethodSpec `yaml:"methods"`
@@ -72,6 +77,12 @@ type Spec struct {
 	// Updates, for RPD-only runs without a timeline, is K; when zero RPD
 	// gets N·S iterations, PipeDream's number of block updates.
 	Updates int `yaml:"updates"`
+	// Cut, with fixed microbatches, ends every run at the end of the
+	// shortest timeline among the spec's methods at its S (CutShortest,
+	// the PipeDream paper's notebook): the final loss is the loss at that
+	// time, and the curves stop there. Empty: every run ends with its own
+	// timeline.
+	Cut string `yaml:"cut"`
 	// LogEvery is the curve's logging interval in block updates or steps
 	// (0: the method's default).
 	LogEvery int `yaml:"log_every"`

@@ -45,6 +45,10 @@ func TestParseSpecRejects(t *testing.T) {
 		{"both sizes", 0, "budget: [100]", ":15:", "budget: set microbatches or budget"},
 		{"batch over n", 6, "batch: 41", ":6:", "batch: batch 41 exceeds n = 40"},
 		{"unknown cost model", 0, "cost: {model: tpu}", ":15:", `cost.model: unknown cost model "tpu"`},
+		{"noise on a quadratic", 0, "noise: [0.5]", ":15:", "noise: applies to the logistic objective only"},
+		{"negative noise", 0, "noise: [0, -1]", ":15:", "noise[1]: noise -1 is not a finite σ"},
+		{"unknown cut", 0, "cut: longest", ":15:", `cut: unknown cut "longest"`},
+		{"cut of a method without a timeline", 0, "cut: shortest", ":12:", "methods[1].name: a cut compares timelines"},
 		{"flash attention in unit time", 0, "cost: {model: unit, flash_attention: true}", ":15:", "flash_attention need model: gpu"},
 	}
 	for _, tc := range tests {

@@ -198,6 +198,14 @@ func (s *Spec) validateConvergence(v validator) error {
 			}
 		}
 	}
+	for i, sigma := range s.Noise {
+		if !(sigma >= 0) || math.IsInf(sigma, 0) {
+			return v.fail(fmt.Sprintf("noise %v is not a finite σ of at least 0", sigma), "noise", i)
+		}
+	}
+	if len(s.Noise) > 0 && slices.ContainsFunc(s.Objectives, func(o string) bool { return o != "logistic" }) {
+		return v.fail("applies to the logistic objective only", "noise")
+	}
 	if s.Batch < 1 {
 		return v.fail("must be at least 1", "batch")
 	}
@@ -234,6 +242,9 @@ func (s *Spec) validateConvergence(v validator) error {
 	}
 	if !(s.TargetLoss >= 0) || math.IsInf(s.TargetLoss, 0) {
 		return v.fail(fmt.Sprintf("target loss %v is not a non-negative number", s.TargetLoss), "target_loss")
+	}
+	if err := s.validateCut(v); err != nil {
+		return err
 	}
 	firstSync := -1
 	first := map[string]int{} // method and optimizer → its first entry

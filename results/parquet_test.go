@@ -34,10 +34,12 @@ type (
 		BatchSize     int32   `parquet:"batch_size"`
 		N             int32   `parquet:"n"`
 		D             int32   `parquet:"d"`
+		Noise         float64 `parquet:"noise"`
 		Delta         int32   `parquet:"delta"`
 		Replicas      int32   `parquet:"replicas"`
 		LocalSteps    int32   `parquet:"local_steps"`
 		Seed          uint64  `parquet:"seed"`
+		Replicate     int32   `parquet:"replicate"`
 		CostModel     string  `parquet:"cost_model"`
 		Outcome       string  `parquet:"outcome"`
 		FinalLoss     float64 `parquet:"final_loss"`

@@ -29,10 +29,12 @@ type Run struct {
 	BatchSize    int32   // rows per microbatch
 	N            int32   // rows of the data set
 	D            int32   // dimension of the parameter vector
+	Noise        float64 // σ of the logistic objective's additive gradient noise; 0 for the others
 	Delta        int32   // RPD's delay bound δ
 	Replicas     int32   // LocalSGD replicas R
 	LocalSteps   int32   // LocalSGD local steps H
 	Seed         uint64  // seed of every random stream of the run
+	Replicate    int32   // replicate number 0..seeds-1: runs of one replicate share their data set
 	CostModel    string  // CostUnit or CostGPU
 
 	Outcome       string  // OutcomeOK or OutcomeDiverged
@@ -69,10 +71,12 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	int32Col("batch_size", func(r *Run) *int32 { return &r.BatchSize }),
 	int32Col("n", func(r *Run) *int32 { return &r.N }),
 	int32Col("d", func(r *Run) *int32 { return &r.D }),
+	float64Col("noise", func(r *Run) *float64 { return &r.Noise }),
 	int32Col("delta", func(r *Run) *int32 { return &r.Delta }),
 	int32Col("replicas", func(r *Run) *int32 { return &r.Replicas }),
 	int32Col("local_steps", func(r *Run) *int32 { return &r.LocalSteps }),
 	uint64Col("seed", func(r *Run) *uint64 { return &r.Seed }),
+	int32Col("replicate", func(r *Run) *int32 { return &r.Replicate }),
 	stringCol("cost_model", func(r *Run) *string { return &r.CostModel }),
 	stringCol("outcome", func(r *Run) *string { return &r.Outcome }),
 	float64Col("final_loss", func(r *Run) *float64 { return &r.FinalLoss }),
