@@ -57,3 +57,45 @@ func TestLogTicksManyDecades(t *testing.T) {
 		t.Errorf("labels %q, want %q", labels, want)
 	}
 }
+
+// TestLogTicksNarrow: data within one or two decades get at least
+// minLogLabels labels. The expected labels are the first spacing of the
+// ladder 1-2-5, every integer, 0.5, 0.2, 0.1 (× 10^k) that puts four or
+// more inside the range, counted by hand.
+func TestLogTicksNarrow(t *testing.T) {
+	tests := []struct {
+		name     string
+		min, max float64
+		labels   []string
+	}{
+		// 1-2-5 gives 0.5 only, integers 0.4 and 0.5, halves four.
+		{"inside one decade", 0.37, 0.56, []string{"0.4", "0.45", "0.5", "0.55"}},
+		// 1-2-5: 2; integers: 2, 3; halves: 2, 2.5, 3; fifths: seven.
+		{"a loss near 2.5", 1.9, 3.25, []string{"2", "2.2", "2.4", "2.6", "2.8", "3", "3.2"}},
+		// Across a power of ten: 1-2-5 gives 1 only; integers 0.7, 0.8,
+		// 0.9, 1, 2.
+		{"across a power of ten", 0.65, 2.5, []string{"0.7", "0.8", "0.9", "1", "2"}},
+		// Two decades: 1-2-5 already gives six.
+		{"two decades", 0.3, 25, []string{"0.5", "1", "2", "5", "10", "20"}},
+		// A tenth of a decade near 1e-7, in exponent form: 1-2-5,
+		// integers and halves give none, 0.2 one (1.2e-7), 0.1 three,
+		// 0.05 six.
+		{"exponent mantissas", 1.05e-7, 1.3e-7, []string{"1.05e-7", "1.1e-7", "1.15e-7", "1.2e-7", "1.25e-7", "1.3e-7"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var labels []string
+			for _, tk := range (LogTicks{}).Ticks(tc.min, tc.max) {
+				if tk.Label != "" {
+					labels = append(labels, tk.Label)
+				}
+			}
+			if !slices.Equal(labels, tc.labels) {
+				t.Errorf("labels %q, want %q", labels, tc.labels)
+			}
+			if len(labels) < minLogLabels {
+				t.Errorf("%d labels, want at least %d", len(labels), minLogLabels)
+			}
+		})
+	}
+}
