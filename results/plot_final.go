@@ -100,7 +100,7 @@ func PlotFinalVsStages(path string, runs []Run, opts ...PlotOption) error {
 type stageSeries struct {
 	Label  string // the method and the settings that tell its lines apart
 	Method string
-	H      int32 // LocalSGD's local steps when they split the method into lines, else 0
+	H      int32        // LocalSGD's local steps when they split the method into lines, else 0
 	Points []stagePoint // by Stages, ascending
 	// Diverged lists the stage counts at which the method ran but every
 	// one of its plotted runs diverged.
@@ -111,8 +111,8 @@ type stageSeries struct {
 // stage count.
 type stagePoint struct {
 	Stages         int32
-	Seeds          int     // runs averaged (those that did not diverge)
-	Mean, Min, Max float64 // of their final losses
+	Seeds          int       // runs averaged (those that did not diverge)
+	Mean, Min, Max float64   // of their final losses
 	Steps          []float64 // the distinct step sizes of those runs, ascending
 }
 
