@@ -189,7 +189,8 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 	}
 	losses := map[pointKey][]float64{}
 	steps := map[pointKey][]float64{}
-	first := map[string]*Run{} // a run of each line, for its method and H
+	first := map[string]*Run{} // a run of each line, for its method
+	hOf := map[string]int32{}  // the line's H when all its runs share one, else -1
 	for i := range kept {
 		label := strings.Join(keys[i], ", ")
 		k := pointKey{label, kept[i].Stages}
@@ -199,6 +200,9 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 		}
 		if first[label] == nil {
 			first[label] = &kept[i]
+			hOf[label] = kept[i].LocalSteps
+		} else if hOf[label] != kept[i].LocalSteps {
+			hOf[label] = -1
 		}
 	}
 	byLabel := map[string][]stagePoint{}
@@ -219,10 +223,7 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 		pts := byLabel[label]
 		slices.SortFunc(pts, func(a, b stagePoint) int { return cmp.Compare(a.Stages, b.Stages) })
 		r := first[label]
-		series := stageSeries{Label: label, Method: r.Method, Points: pts, Diverged: diverged[r.Method]}
-		if strings.Contains(label, ", H = ") {
-			series.H = r.LocalSteps
-		}
+		series := stageSeries{Label: label, Method: r.Method, H: max(0, hOf[label]), Points: pts, Diverged: diverged[r.Method]}
 		out = append(out, series)
 	}
 	return out, nil
