@@ -96,7 +96,9 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		prefix := g.experiment + "-" + g.cost
 		stages := distinctStages(g.runs)
 		if len(stages) <= 2 {
-			if err := add(prefix+"-loss-vs-time", func(p string) error { return results.PlotLossVsTime(p, g.runs, t.Curves) }); err != nil {
+			if err := add(prefix+"-loss-vs-time", func(p string) error {
+				return results.PlotLossVsTime(p, g.runs, t.Curves, results.WithClock(runsClock(g.runs)))
+			}); err != nil {
 				return files, err
 			}
 		}
@@ -106,7 +108,9 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 			}
 		}
 		if len(stages) > 1 {
-			if err := add(prefix+"-final-vs-stages", func(p string) error { return results.PlotFinalVsStages(p, g.runs) }); err != nil {
+			if err := add(prefix+"-final-vs-stages", func(p string) error {
+				return results.PlotFinalVsStages(p, g.runs, results.WithClock(runsClock(g.runs)))
+			}); err != nil {
 				return files, err
 			}
 		}
@@ -115,12 +119,16 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 	for _, k := range slices.Sorted(maps.Keys(groups)) {
 		complete, simulated := splitLevels(groups[k])
 		if len(complete) > 0 {
-			if err := add("schedules_"+k, func(p string) error { return results.PlotScheduleComparison(p, complete) }); err != nil {
+			if err := add("schedules_"+k, func(p string) error {
+				return results.PlotScheduleComparison(p, complete, results.WithClock(scheduleClock(k)))
+			}); err != nil {
 				return files, err
 			}
 		}
 		if simulated != nil {
-			if err := add("schedules_"+k+"_simulated", func(p string) error { return results.PlotScheduleComparison(p, simulated) }); err != nil {
+			if err := add("schedules_"+k+"_simulated", func(p string) error {
+				return results.PlotScheduleComparison(p, simulated, results.WithClock(scheduleClock(k)))
+			}); err != nil {
 				return files, err
 			}
 		}
@@ -130,7 +138,9 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		ids[e.ScheduleID] = true
 	}
 	for _, id := range slices.Sorted(maps.Keys(ids)) {
-		if err := add("gantt-"+id, func(p string) error { return results.PlotGantt(p, t.Timeline, t.Schedules, id) }); err != nil {
+		if err := add("gantt-"+id, func(p string) error {
+			return results.PlotGantt(p, t.Timeline, t.Schedules, id, results.WithClock(scheduleClock(id)))
+		}); err != nil {
 			return files, err
 		}
 	}
