@@ -98,6 +98,7 @@ func (g Gantt) Plot(path string) error {
 	}
 	ranks, multiStage := ganttShape(mine)
 	p := newPlot(g.Title, "time ("+g.Unit+")", "")
+	p.X.Tick.Marker = LinearTicks{}
 	names := make([]string, ranks)
 	for r := range ranks {
 		names[ranks-1-r] = "rank " + strconv.Itoa(int(r))

@@ -73,6 +73,7 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed
 	}
 	p := newPlot(title, xLabel(costModels[0]), "loss f(x)")
 	setLog(&p.Y)
+	p.X.Tick.Marker = LinearTicks{}
 	for _, l := range lines {
 		line, err := plotter.NewLine(l.XY)
 		if err != nil {

@@ -159,3 +159,53 @@ func decimal(m, k int) float64 {
 	v, _ := strconv.ParseFloat(fmt.Sprintf("%de%d", m, k), 64)
 	return v
 }
+
+// maxLinearLabels bounds the labelled ticks of LinearTicks.
+const maxLinearLabels = 10
+
+// LinearTicks marks a linear axis at multiples of the finest step of 1, 2
+// or 5 × 10^k that gives at most ten intervals over [min, max] (so six to
+// ten labels: 0, 0.05, ..., 0.3 on an axis from 0 to 0.337), each label
+// written with the decimals the step needs, and places unlabelled ticks
+// between them. An empty or non-finite range gets no ticks.
+type LinearTicks struct{}
+
+var _ plot.Ticker = LinearTicks{}
+
+// Ticks returns the ticks of the range [min, max].
+func (LinearTicks) Ticks(min, max float64) []plot.Tick {
+	width := max - min
+	if !(width > 0) || math.IsInf(width, 0) {
+		return nil
+	}
+	k := int(math.Floor(math.Log10(width / maxLinearLabels)))
+	var step decimalValue
+	for _, m := range []int{1, 2, 5, 10} {
+		step = decimalValue{m, k}
+		if width/step.float() <= maxLinearLabels*(1+1e-9) {
+			break
+		}
+	}
+	step = step.normal()
+	minors := 5 // unlabelled ticks per step: fifths of 1 and 5, halves of 2
+	if step.q == 2 {
+		minors = 2
+	}
+	decimals := max0(-step.e)
+	var ticks []plot.Tick
+	first := int(math.Ceil(min/step.float()*float64(minors) - 1e-9))
+	last := int(math.Floor(max/step.float()*float64(minors) + 1e-9))
+	for i := first; i <= last; i++ {
+		// The tick's value is i/minors steps: (i·q/minors) × 10^e, kept
+		// exact by working in tenths when minors does not divide i·q.
+		v := decimal(i*step.q*10/minors, step.e-1)
+		t := plot.Tick{Value: v}
+		if i%minors == 0 {
+			t.Label = strconv.FormatFloat(v, 'f', decimals, 64)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+func max0(n int) int { return max(n, 0) }

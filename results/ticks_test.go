@@ -99,3 +99,42 @@ func TestLogTicksNarrow(t *testing.T) {
 		})
 	}
 }
+
+// TestLinearTicks: the labels are the multiples of the finest 1-2-5 step
+// with at most ten intervals in the range, worked out by hand.
+func TestLinearTicks(t *testing.T) {
+	tests := []struct {
+		name     string
+		min, max float64
+		labels   []string
+		all      int // labelled and unlabelled
+	}{
+		// Step 1 (8 intervals), fifths between.
+		{"a makespan of 8 steps", 0, 8, []string{"0", "1", "2", "3", "4", "5", "6", "7", "8"}, 41},
+		// 0.337/10 = 0.0337: step 0.05, 6 labels plus 0; fifths between
+		// up to 0.33.
+		{"a makespan of 0.337 s", 0, 0.337, []string{"0.00", "0.05", "0.10", "0.15", "0.20", "0.25", "0.30"}, 34},
+		// 6.3/10 = 0.63: step 1; 1000/10: step 100; step 2 for 0..15.
+		{"6.3 s", 0, 6.3, []string{"0", "1", "2", "3", "4", "5", "6"}, 32},
+		{"1000 steps", 0, 1000, []string{"0", "100", "200", "300", "400", "500", "600", "700", "800", "900", "1000"}, 51},
+		{"15 stages", 0, 15, []string{"0", "2", "4", "6", "8", "10", "12", "14"}, 16},
+		{"empty", 1, 1, nil, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ticks := LinearTicks{}.Ticks(tc.min, tc.max)
+			var labels []string
+			for _, tk := range ticks {
+				if tk.Value < tc.min-1e-12 || tk.Value > tc.max+1e-12 {
+					t.Errorf("tick %g outside [%g, %g]", tk.Value, tc.min, tc.max)
+				}
+				if tk.Label != "" {
+					labels = append(labels, tk.Label)
+				}
+			}
+			if !slices.Equal(labels, tc.labels) || len(ticks) != tc.all {
+				t.Errorf("labels %q (%d ticks), want %q (%d ticks)", labels, len(ticks), tc.labels, tc.all)
+			}
+		})
+	}
+}
