@@ -17,7 +17,7 @@ const minLogLabels = 4
 // LogTicks marks a logarithmic axis at the integer multiples m × 10^k
 // and labels some of them. Axes spanning more than five decades are
 // labelled at powers of ten only (every second or further power beyond
-// eight decades). Narrower axes are labelled at 1, 2 and 5 × 10^k, and when
+// twelve decades). Narrower axes are labelled at 1, 2 and 5 × 10^k, and when
 // that gives fewer than four labels (data within one or two decades), at
 // finer steps in turn until four or more show: every integer multiple,
 // then the multiples of 0.5, 0.2 and 0.1 × 10^k, and so on down (0.4,
@@ -107,10 +107,7 @@ func (LogTicks) Ticks(min, max float64) []plot.Tick {
 	var labelled []decimalValue
 	switch {
 	case span > 5:
-		every := 1
-		if span > 8 {
-			every = (span + 7) / 8
-		}
+		every := (span + 11) / 12 // 1 up to twelve decades
 		for k := lo; k <= hi; k++ {
 			if d := (decimalValue{1, k}); k%every == 0 && inside(d.float(), min, max) {
 				labelled = append(labelled, d)

@@ -43,18 +43,25 @@ func TestLogTicks(t *testing.T) {
 	}
 }
 
-// TestLogTicksManyDecades: beyond eight decades only every second power
-// of ten is labelled, so labels stay apart.
+// TestLogTicksManyDecades: up to twelve decades every power of ten is
+// labelled; beyond, every second (or further) power, so labels stay apart.
 func TestLogTicksManyDecades(t *testing.T) {
-	var labels []string
-	for _, tk := range (LogTicks{}).Ticks(1e-10, 1e2) {
-		if tk.Label != "" {
-			labels = append(labels, tk.Label)
+	labelsOf := func(min, max float64) []string {
+		var labels []string
+		for _, tk := range (LogTicks{}).Ticks(min, max) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
 		}
+		return labels
 	}
-	want := []string{"1e-10", "1e-8", "1e-6", "0.0001", "0.01", "1", "100"}
-	if !slices.Equal(labels, want) {
-		t.Errorf("labels %q, want %q", labels, want)
+	want := []string{"1e-6", "1e-5", "0.0001", "0.001", "0.01", "0.1", "1", "10", "100", "1000", "10000"}
+	if got := labelsOf(1e-6, 1e4); !slices.Equal(got, want) {
+		t.Errorf("ten decades: labels %q, want %q", got, want)
+	}
+	want = []string{"1e-20", "1e-18", "1e-16", "1e-14", "1e-12", "1e-10", "1e-8", "1e-6", "0.0001", "0.01", "1", "100", "10000"}
+	if got := labelsOf(1e-20, 1e4); !slices.Equal(got, want) {
+		t.Errorf("24 decades: labels %q, want %q", got, want)
 	}
 }
 
