@@ -18,9 +18,10 @@ import (
 // written (without extension). What is drawn follows from the rows:
 //   - delay statistics: the delays against S with the S² - S/2 curve;
 //   - runs, for each experiment and cost model: the loss against simulated
-//     time (when the runs have at most two stage counts), the loss against
-//     block updates (when RPD is among the methods), and the final loss
-//     against S (when there are several stage counts);
+//     time (when the runs have at most two stage counts, RPD's left out),
+//     the loss against block updates in its place (when RPD is among the
+//     methods at one stage count), and the final loss against S (when there
+//     are several stage counts);
 //   - schedule metrics: one comparison chart per shape and cost model, and
 //     a Gantt chart of every timed schedule.
 //
@@ -95,14 +96,17 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 	for _, g := range runGroups(t.Runs) {
 		prefix := g.experiment + "-" + g.cost
 		stages := distinctStages(g.runs)
-		if len(stages) <= 2 {
+		hasRPD := slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == "rpd" })
+		// RPD has no timeline (its sim_time counts iterations): an RPD
+		// comparison is drawn against block updates only.
+		if len(stages) <= 2 && !(hasRPD && len(stages) == 1) {
 			if err := add(prefix+"-loss-vs-time", func(p string) error {
 				return results.PlotLossVsTime(p, g.runs, t.Curves, results.WithClock(runsClock(g.runs)))
 			}); err != nil {
 				return files, err
 			}
 		}
-		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == "rpd" }) && len(stages) == 1 {
+		if hasRPD && len(stages) == 1 {
 			if err := add(prefix+"-loss-vs-updates", func(p string) error { return results.PlotLossVsUpdates(p, g.runs, t.Curves) }); err != nil {
 				return files, err
 			}

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"errors"
 	"image/color"
 	"math"
 	"os"
@@ -180,5 +181,37 @@ func TestClockString(t *testing.T) {
 	// A clock of another cost model than the rows' is not used.
 	if got := clockOf(CostUnit, []PlotOption{WithClock(Clock{CostModel: CostGPU, Preset: "x", GPU: "y", Link: "z"})}); got.String() != "unit time" {
 		t.Errorf("clockOf(unit, gpu clock) = %q, want unit time", got)
+	}
+}
+
+// TestLossVsTimeLeavesOutRPD: RPD's sim_time counts iterations, so a time
+// axis never shows it; the block-updates view does.
+func TestLossVsTimeLeavesOutRPD(t *testing.T) {
+	runs := []Run{
+		{RunID: "pd", Method: "pipedream", StepSize: 0.125, Outcome: OutcomeOK, CostModel: CostUnit},
+		{RunID: "rpd", Method: "rpd", Delta: 60, StepSize: 0.125, Outcome: OutcomeOK, CostModel: CostUnit},
+	}
+	var curves []CurvePoint
+	for _, id := range []string{"pd", "rpd"} {
+		curves = append(curves, CurvePoint{RunID: id, Time: 0, BlockUpdates: 0, Loss: 2}, CurvePoint{RunID: id, Time: 8, BlockUpdates: 8, Loss: 1})
+	}
+	dir := t.TempDir()
+	timePath, updatesPath := filepath.Join(dir, "t.svg"), filepath.Join(dir, "u.svg")
+	if err := PlotLossVsTime(timePath, runs, curves); err != nil {
+		t.Fatal(err)
+	}
+	if err := PlotLossVsUpdates(updatesPath, runs, curves); err != nil {
+		t.Fatal(err)
+	}
+	timeSVG, _ := os.ReadFile(timePath)
+	updatesSVG, _ := os.ReadFile(updatesPath)
+	if bytes.Contains(timeSVG, []byte("rpd")) || !bytes.Contains(timeSVG, []byte("pipedream")) {
+		t.Error("the time plot shows RPD, or not PipeDream")
+	}
+	if !bytes.Contains(updatesSVG, []byte("rpd")) {
+		t.Error("the block-updates plot leaves RPD out")
+	}
+	if err := PlotLossVsTime(timePath, runs[1:], curves); !errors.Is(err, ErrNoData) {
+		t.Errorf("RPD alone on a time axis: %v, want ErrNoData", err)
 	}
 }
