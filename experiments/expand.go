@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"pipelab/optim"
 	"pipelab/objectives"
+	"pipelab/optim"
 )
 
 // Run is one point of a spec's sweep: everything a run needs, with a

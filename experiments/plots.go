@@ -18,11 +18,12 @@ import (
 // written (without extension). What is drawn follows from the rows:
 //   - delay statistics: the delays against S with the S² - S/2 curve;
 //   - runs, for each experiment and cost model: the loss against simulated
-//     time (when the runs have at most two stage counts), the loss against
-//     block updates (when RPD is among the methods), and the final loss
-//     against S (when there are several stage counts), or, when the runs
-//     are PipeDream and LocalSGD over several data sizes n or noise levels
-//     σ, the regime map of their gap (results.PlotRegimeMap) alone;
+//     time (when the runs have at most two stage counts, RPD's left out),
+//     the loss against block updates in its place (when RPD is among the
+//     methods at one stage count), and the final loss against S (when there
+//     are several stage counts), or, when the runs are PipeDream and
+//     LocalSGD over several data sizes n or noise levels σ, the regime map
+//     of their gap (results.PlotRegimeMap) alone;
 //   - schedule metrics: one comparison chart per shape and cost model, and
 //     a Gantt chart of every timed schedule.
 //
@@ -105,18 +106,25 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 			continue
 		}
 		stages := distinctStages(g.runs)
-		if len(stages) <= 2 {
-			if err := add(prefix+"-loss-vs-time", func(p string) error { return results.PlotLossVsTime(p, g.runs, t.Curves) }); err != nil {
+		hasRPD := slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == "rpd" })
+		// RPD has no timeline (its sim_time counts iterations): an RPD
+		// comparison is drawn against block updates only.
+		if len(stages) <= 2 && !(hasRPD && len(stages) == 1) {
+			if err := add(prefix+"-loss-vs-time", func(p string) error {
+				return results.PlotLossVsTime(p, g.runs, t.Curves, results.WithClock(runsClock(g.runs)))
+			}); err != nil {
 				return files, err
 			}
 		}
-		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == "rpd" }) && len(stages) == 1 {
+		if hasRPD && len(stages) == 1 {
 			if err := add(prefix+"-loss-vs-updates", func(p string) error { return results.PlotLossVsUpdates(p, g.runs, t.Curves) }); err != nil {
 				return files, err
 			}
 		}
 		if len(stages) > 1 {
-			if err := add(prefix+"-final-vs-stages", func(p string) error { return results.PlotFinalVsStages(p, g.runs) }); err != nil {
+			if err := add(prefix+"-final-vs-stages", func(p string) error {
+				return results.PlotFinalVsStages(p, g.runs, results.WithClock(runsClock(g.runs)))
+			}); err != nil {
 				return files, err
 			}
 		}
@@ -125,12 +133,16 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 	for _, k := range slices.Sorted(maps.Keys(groups)) {
 		complete, simulated := splitLevels(groups[k])
 		if len(complete) > 0 {
-			if err := add("schedules_"+k, func(p string) error { return results.PlotScheduleComparison(p, complete) }); err != nil {
+			if err := add("schedules_"+k, func(p string) error {
+				return results.PlotScheduleComparison(p, complete, results.WithClock(scheduleClock(k)))
+			}); err != nil {
 				return files, err
 			}
 		}
 		if simulated != nil {
-			if err := add("schedules_"+k+"_simulated", func(p string) error { return results.PlotScheduleComparison(p, simulated) }); err != nil {
+			if err := add("schedules_"+k+"_simulated", func(p string) error {
+				return results.PlotScheduleComparison(p, simulated, results.WithClock(scheduleClock(k)))
+			}); err != nil {
 				return files, err
 			}
 		}
@@ -140,7 +152,9 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		ids[e.ScheduleID] = true
 	}
 	for _, id := range slices.Sorted(maps.Keys(ids)) {
-		if err := add("gantt-"+id, func(p string) error { return results.PlotGantt(p, t.Timeline, t.Schedules, id) }); err != nil {
+		if err := add("gantt-"+id, func(p string) error {
+			return results.PlotGantt(p, t.Timeline, t.Schedules, id, results.WithClock(scheduleClock(id)))
+		}); err != nil {
 			return files, err
 		}
 	}

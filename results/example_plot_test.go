@@ -46,3 +46,47 @@ func ExamplePlotScheduleComparison() {
 	// Output:
 	// results: families.png: family "gpipe" has no row at level "lockstep"
 }
+
+// Every figure draws a method in its one colour, whatever else it shows.
+func ExampleMethodColor() {
+	fmt.Println(results.MethodColor("pipedream"))
+	fmt.Println(results.MethodColor("pd") == results.MethodColor("pipedream"))
+	// Output:
+	// {0 114 178 255}
+	// true
+}
+
+// A title names the clock; the tables know only the cost model, so the
+// GPU model's presets are passed with WithClock.
+func ExampleClock() {
+	fmt.Println(results.Clock{CostModel: results.CostUnit})
+	fmt.Println(results.Clock{CostModel: results.CostGPU, Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink"})
+	// Output:
+	// unit time
+	// GPU model: gpt-1.3b on a100 over nvlink
+}
+
+// Data within one decade still get four labels: 1-2-5 and every integer
+// multiple give too few, multiples of 0.05 enough.
+func ExampleLogTicks_narrow() {
+	for _, t := range (results.LogTicks{}).Ticks(0.37, 0.56) {
+		if t.Label != "" {
+			fmt.Print(t.Label, " ")
+		}
+	}
+	fmt.Println()
+	// Output:
+	// 0.4 0.45 0.5 0.55
+}
+
+// A makespan of 0.337 s is labelled every 0.05 s.
+func ExampleLinearTicks() {
+	for _, t := range (results.LinearTicks{}).Ticks(0, 0.337) {
+		if t.Label != "" {
+			fmt.Print(t.Label, " ")
+		}
+	}
+	fmt.Println()
+	// Output:
+	// 0.00 0.05 0.10 0.15 0.20 0.25 0.30
+}

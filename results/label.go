@@ -2,29 +2,31 @@ package results
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 )
 
 // runLabels names each run in a legend: its method, then each setting that
-// differs among the plotted runs of that method (optimizer, stages, δ,
-// replicas, local steps, step size, batch size), so that every line is told apart by what
-// distinguishes it and nothing more. Every run has its own derived seed, so
-// the seed tells lines apart only when nothing else does (replicates of one
-// setting); those get "#k", their rank by seed, instead of a 20-digit number.
+// differs among the plotted runs of that method (optimizer, stages, δ, replicas, local
+// steps, batch size), then always its step size, as a power of two where it
+// is one ("pipedream, γ = 2^-5", "rpd, δ = 60, γ = 2^-3"), so that every line
+// is told apart by what distinguishes it and says what step it ran with.
+// Every run has its own derived seed, so the seed tells lines apart only
+// when nothing else does (replicates of one setting); those get "#k", their
+// rank by seed, instead of a 20-digit number.
 func runLabels(runs []Run) []string {
 	settings := []struct {
 		name  string
 		value func(*Run) string
 	}{
 		{"", func(r *Run) string { return r.Optimizer }},
-		{"S=", func(r *Run) string { return strconv.Itoa(int(r.Stages)) }},
-		{"δ=", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
-		{"R=", func(r *Run) string { return strconv.Itoa(int(r.Replicas)) }},
-		{"H=", func(r *Run) string { return strconv.Itoa(int(r.LocalSteps)) }},
-		{"γ=", func(r *Run) string { return strconv.FormatFloat(r.StepSize, 'g', 4, 64) }},
-		{"B=", func(r *Run) string { return strconv.Itoa(int(r.BatchSize)) }},
+		{"S", func(r *Run) string { return strconv.Itoa(int(r.Stages)) }},
+		{"δ", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
+		{"R", func(r *Run) string { return strconv.Itoa(int(r.Replicas)) }},
+		{"H", func(r *Run) string { return strconv.Itoa(int(r.LocalSteps)) }},
+		{"B", func(r *Run) string { return strconv.Itoa(int(r.BatchSize)) }},
 	}
 	labels := make([]string, len(runs))
 	for i := range runs {
@@ -33,14 +35,29 @@ func runLabels(runs []Run) []string {
 			mine := s.value(&runs[i])
 			for j := range runs {
 				if runs[j].Method == runs[i].Method && s.value(&runs[j]) != mine {
-					parts = append(parts, s.name+mine)
+					if s.name == "" { // the optimizer names itself
+						parts = append(parts, mine)
+					} else {
+						parts = append(parts, s.name+" = "+mine)
+					}
 					break
 				}
 			}
 		}
-		labels[i] = strings.Join(parts, " ")
+		parts = append(parts, "γ = "+formatStep(runs[i].StepSize))
+		labels[i] = strings.Join(parts, ", ")
 	}
 	return numberReplicates(runs, labels)
+}
+
+// formatStep writes a step size as 2^k when it is a power of two ("2^-5",
+// "2^0", "2^3"), exactly; otherwise as its value to four significant
+// digits ("0.03", "0.1234").
+func formatStep(step float64) string {
+	if frac, exp := math.Frexp(step); frac == 0.5 && step > 0 {
+		return "2^" + strconv.Itoa(exp-1)
+	}
+	return strconv.FormatFloat(step, 'g', 4, 64)
 }
 
 // numberReplicates appends "#k" to labels shared by several runs, k being

@@ -83,6 +83,7 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p.Y.Label.Text = yLabel
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = vg.Points(10)
+	p.Legend.Padding = vg.Points(1.5) // between entries, so lines of text do not touch
 	p.Add(gridLines())
 	return p
 }

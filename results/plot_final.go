@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -27,8 +28,14 @@ import (
 // size when nothing is selected, ...) gets a line per value, named in the
 // legend. With bars, the lines of the methods are shifted apart along S by
 // a few percent so that bars at one S do not hide each other.
+// Each method has its colour and point shape in every figure (MethodColor),
+// LocalSGD's lines shaded by H; the legend gives each line's step size
+// ("γ = 2^-5", or the range "γ = 2^-8…2^-5" when the chosen step varies
+// with S) and the stage counts at which all its runs diverged. The S axis
+// is labelled at the stage counts run. The title names the clock
+// (WithClock adds the GPU model's presets).
 // A non-positive final loss or stage count is an ErrLogAxis error.
-func PlotFinalVsStages(path string, runs []Run) error {
+func PlotFinalVsStages(path string, runs []Run, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
 	}
@@ -43,7 +50,8 @@ func PlotFinalVsStages(path string, runs []Run) error {
 		}
 	}
 
-	title := describe(kept, func(r *Run) string { return r.Objective }) + ": final loss vs pipeline stages"
+	title := describe(kept, func(r *Run) string { return r.Objective }) + ": final loss vs pipeline stages, " +
+		clockOf(kept[0].CostModel, opts).String()
 	if budgets := distinct(kept, func(r *Run) string { return formatTime(r.TimeBudget, r.CostModel) }); len(budgets) == 1 && kept[0].TimeBudget > 0 {
 		title += ", budget " + budgets[0]
 	}
@@ -56,16 +64,17 @@ func PlotFinalVsStages(path string, runs []Run) error {
 	p := newPlot(title, xLabel, yLabel)
 	setLog(&p.X)
 	setLog(&p.Y)
-	for i, l := range layers {
+	p.X.Tick.Marker = stageTicks(series)
+	for _, l := range layers {
 		line, points, err := plotter.NewLinePoints(l.Points)
 		if err != nil {
 			return fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
 		}
-		line.Color = plotutil.Color(i)
-		line.Dashes = plotutil.Dashes(i)
+		line.Color = l.Style.Color
+		line.Dashes = l.Style.Dashes
 		line.Width = vg.Points(1.5)
-		points.Color = plotutil.Color(i)
-		points.Shape = plotutil.Shape(i)
+		points.Color = l.Style.Color
+		points.Shape = plotutil.Shape(l.Style.Shape)
 		p.Add(line, points)
 		if len(l.Bars) > 0 {
 			eb, err := plotter.NewYErrorBars(struct {
@@ -75,7 +84,7 @@ func PlotFinalVsStages(path string, runs []Run) error {
 			if err != nil {
 				return fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
 			}
-			eb.Color = plotutil.Color(i)
+			eb.Color = l.Style.Color
 			eb.Width = vg.Points(1)
 			p.Add(eb)
 		}
@@ -89,16 +98,22 @@ func PlotFinalVsStages(path string, runs []Run) error {
 // stageSeries is one line of the final-loss-vs-stages plot: a method (and
 // the settings that tell its lines apart) over the stage counts.
 type stageSeries struct {
-	Label  string
+	Label  string // the method and the settings that tell its lines apart
+	Method string
+	H      int32        // LocalSGD's local steps when they split the method into lines, else 0
 	Points []stagePoint // by Stages, ascending
+	// Diverged lists the stage counts at which the method ran but every
+	// one of its plotted runs diverged.
+	Diverged []int32
 }
 
 // stagePoint summarises the final losses of the seeds of one setting at one
 // stage count.
 type stagePoint struct {
 	Stages         int32
-	Seeds          int     // runs averaged (those that did not diverge)
-	Mean, Min, Max float64 // of their final losses
+	Seeds          int       // runs averaged (those that did not diverge)
+	Mean, Min, Max float64   // of their final losses
+	Steps          []float64 // the distinct step sizes of those runs, ascending
 }
 
 // lineSettings are the settings, besides the method, that may tell lines of
@@ -109,16 +124,16 @@ var lineSettings = []struct {
 	value func(*Run) string
 }{
 	{"", func(r *Run) string { return r.Objective }},
-	{"cost=", func(r *Run) string { return r.CostModel }},
-	{"budget=", func(r *Run) string { return strconv.FormatFloat(r.TimeBudget, 'g', -1, 64) }},
-	{"n=", func(r *Run) string { return strconv.Itoa(int(r.N)) }},
-	{"d=", func(r *Run) string { return strconv.Itoa(int(r.D)) }},
-	{"B=", func(r *Run) string { return strconv.Itoa(int(r.BatchSize)) }},
-	{"H=", func(r *Run) string { return strconv.Itoa(int(r.LocalSteps)) }},
-	{"R=", func(r *Run) string { return strconv.Itoa(int(r.Replicas)) }},
-	{"δ=", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
-	{"N=", func(r *Run) string { return strconv.Itoa(int(r.Microbatches)) }},
-	{"γ=", func(r *Run) string { return strconv.FormatFloat(r.StepSize, 'g', 4, 64) }},
+	{"cost = ", func(r *Run) string { return r.CostModel }},
+	{"budget = ", func(r *Run) string { return strconv.FormatFloat(r.TimeBudget, 'g', -1, 64) }},
+	{"n = ", func(r *Run) string { return strconv.Itoa(int(r.N)) }},
+	{"d = ", func(r *Run) string { return strconv.Itoa(int(r.D)) }},
+	{"B = ", func(r *Run) string { return strconv.Itoa(int(r.BatchSize)) }},
+	{"H = ", func(r *Run) string { return strconv.Itoa(int(r.LocalSteps)) }},
+	{"R = ", func(r *Run) string { return strconv.Itoa(int(r.Replicas)) }},
+	{"δ = ", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
+	{"N = ", func(r *Run) string { return strconv.Itoa(int(r.Microbatches)) }},
+	{"γ = ", func(r *Run) string { return formatStep(r.StepSize) }},
 }
 
 // finalVsStages computes what PlotFinalVsStages draws: the selected runs
@@ -173,9 +188,22 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 		stages int32
 	}
 	losses := map[pointKey][]float64{}
+	steps := map[pointKey][]float64{}
+	first := map[string]*Run{} // a run of each line, for its method
+	hOf := map[string]int32{}  // the line's H when all its runs share one, else -1
 	for i := range kept {
-		k := pointKey{strings.Join(keys[i], " "), kept[i].Stages}
+		label := strings.Join(keys[i], ", ")
+		k := pointKey{label, kept[i].Stages}
 		losses[k] = append(losses[k], kept[i].FinalLoss)
+		if !slices.Contains(steps[k], kept[i].StepSize) {
+			steps[k] = append(steps[k], kept[i].StepSize)
+		}
+		if first[label] == nil {
+			first[label] = &kept[i]
+			hOf[label] = kept[i].LocalSteps
+		} else if hOf[label] != kept[i].LocalSteps {
+			hOf[label] = -1
+		}
 	}
 	byLabel := map[string][]stagePoint{}
 	for k, ls := range losses {
@@ -185,16 +213,91 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 		for _, l := range ls {
 			sum += l
 		}
+		slices.Sort(steps[k])
 		byLabel[k.label] = append(byLabel[k.label], stagePoint{Stages: k.stages, Seeds: len(ls),
-			Mean: sum / float64(len(ls)), Min: ls[0], Max: ls[len(ls)-1]})
+			Mean: sum / float64(len(ls)), Min: ls[0], Max: ls[len(ls)-1], Steps: steps[k]})
 	}
+	diverged := divergedStages(runs, kept)
 	var out []stageSeries
 	for _, label := range slices.Sorted(maps.Keys(byLabel)) {
 		pts := byLabel[label]
 		slices.SortFunc(pts, func(a, b stagePoint) int { return cmp.Compare(a.Stages, b.Stages) })
-		out = append(out, stageSeries{Label: label, Points: pts})
+		r := first[label]
+		series := stageSeries{Label: label, Method: r.Method, H: max(0, hOf[label]), Points: pts, Diverged: diverged[r.Method]}
+		out = append(out, series)
 	}
 	return out, nil
+}
+
+// divergedStages returns, per method, the stage counts at which the method
+// has runs but none in kept (all diverged), ascending.
+func divergedStages(runs, kept []Run) map[string][]int32 {
+	type at struct {
+		method string
+		stages int32
+	}
+	ok := map[at]bool{}
+	for _, r := range kept {
+		ok[at{r.Method, r.Stages}] = true
+	}
+	out := map[string][]int32{}
+	for _, r := range runs {
+		if k := (at{r.Method, r.Stages}); !ok[k] && !slices.Contains(out[r.Method], r.Stages) {
+			out[r.Method] = append(out[r.Method], r.Stages)
+		}
+	}
+	for _, s := range out {
+		slices.Sort(s)
+	}
+	return out
+}
+
+// legend is a final-loss line's legend entry: its label, its step size (one
+// value, or the range of the steps chosen at the different S), and the
+// stage counts at which all its method's runs diverged.
+func (s stageSeries) legend() string {
+	var lo, hi float64
+	for i, pt := range s.Points {
+		if i == 0 || pt.Steps[0] < lo {
+			lo = pt.Steps[0]
+		}
+		if i == 0 || pt.Steps[len(pt.Steps)-1] > hi {
+			hi = pt.Steps[len(pt.Steps)-1]
+		}
+	}
+	label := s.Label
+	if !strings.Contains(label, "γ = ") {
+		label += ", γ = " + formatStep(lo)
+		if hi != lo {
+			label += "…" + formatStep(hi)
+		}
+	}
+	if len(s.Diverged) > 0 {
+		var ss []string
+		for _, st := range s.Diverged {
+			ss = append(ss, strconv.Itoa(int(st)))
+		}
+		label += ", diverged at S = " + strings.Join(ss, ", ")
+	}
+	return label
+}
+
+// stageTicks labels the stage axis at the stage counts of series.
+func stageTicks(series []stageSeries) plot.ConstantTicks {
+	var stages []int32
+	for _, s := range series {
+		for _, pt := range s.Points {
+			if !slices.Contains(stages, pt.Stages) {
+				stages = append(stages, pt.Stages)
+			}
+		}
+	}
+	slices.Sort(stages)
+	ticks := make(plot.ConstantTicks, len(stages))
+	for i, st := range stages {
+		ticks[i] = plot.Tick{Value: float64(st), Label: strconv.Itoa(int(st))}
+	}
+	return ticks
 }
 
 // finalLayer is what PlotFinalVsStages hands the plotters for one line:
@@ -203,7 +306,8 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 // the distances from the mean down to the lowest and up to the highest
 // seed's final loss (gonum's YErrors convention).
 type finalLayer struct {
-	Label  string
+	Label  string // the legend entry (stageSeries.legend)
+	Style  lineStyle
 	Points plotter.XYs
 	Bars   plotter.XYs
 	Errors plotter.YErrors
@@ -230,13 +334,19 @@ func finalLayers(series []stageSeries) (layers []finalLayer, seeds string) {
 			seeds = strconv.Itoa(minSeeds) + "–" + seeds
 		}
 	}
+	methods := make([]string, len(series))
+	hs := make([]int32, len(series))
+	for i, s := range series {
+		methods[i], hs[i] = s.Method, s.H
+	}
+	keys, count := lineKeys(methods, hs)
 	for i, s := range series {
 		// Spread the lines symmetrically around each S.
 		shift := 1.0
 		if bars {
 			shift = math.Exp2(barShift * (float64(i) - float64(len(series)-1)/2))
 		}
-		l := finalLayer{Label: s.Label}
+		l := finalLayer{Label: s.legend(), Style: styleOf(keys[i], count[keys[i].method])}
 		for _, pt := range s.Points {
 			x := float64(pt.Stages) * shift
 			l.Points = append(l.Points, plotter.XY{X: x, Y: pt.Mean})

@@ -17,10 +17,10 @@ import (
 // count, and LocalSGD at H = 2 and H = 8, which must be two lines.
 // finalLosses[line][S] holds the three seeds' losses of the selected step.
 var finalLosses = map[string]map[int32][]float64{
-	"pipedream":    {2: {0.20, 0.23, 0.29}, 4: {0.21, 0.21, 0.24}},
-	"rpd":          {2: {0.36, 0.30, 0.33}, 4: {0.25, 0.31, 0.28}},
-	"localsgd H=2": {2: {0.12, 0.10, 0.17}, 4: {0.2, 0.2, 0.2}},
-	"localsgd H=8": {2: {0.48, 0.40, 0.44}, 4: {0.7, 0.5, 0.6}},
+	"pipedream":       {2: {0.20, 0.23, 0.29}, 4: {0.21, 0.21, 0.24}},
+	"rpd":             {2: {0.36, 0.30, 0.33}, 4: {0.25, 0.31, 0.28}},
+	"localsgd, H = 2": {2: {0.12, 0.10, 0.17}, 4: {0.2, 0.2, 0.2}},
+	"localsgd, H = 8": {2: {0.48, 0.40, 0.44}, 4: {0.7, 0.5, 0.6}},
 }
 
 func seededScaling() []Run {
@@ -45,7 +45,7 @@ func seededScaling() []Run {
 		h            int32
 		step         float64
 	}{{"pipedream", "pipedream", 0, 0.0078125}, {"rpd", "rpd", 0, 0.0078125},
-		{"localsgd H=2", "localsgd", 2, 0.03125}, {"localsgd H=8", "localsgd", 8, 0.0625}} {
+		{"localsgd, H = 2", "localsgd", 2, 0.03125}, {"localsgd, H = 8", "localsgd", 8, 0.0625}} {
 		for _, s := range []int32{2, 4} {
 			for seed, loss := range finalLosses[m.line][s] {
 				add(m.method, m.h, s, m.step, true, uint64(seed), loss)
@@ -61,21 +61,21 @@ func seededScaling() []Run {
 // handSeries is what finalVsStages must return for seededScaling, worked
 // out by hand from finalLosses: mean = sum/3, min, max.
 var handSeries = []stageSeries{
-	{"localsgd H=2", []stagePoint{
-		{2, 3, 0.13, 0.10, 0.17}, // (0.12 + 0.10 + 0.17)/3 = 0.39/3
-		{4, 3, 0.2, 0.2, 0.2},
+	{Label: "localsgd, H = 2", Points: []stagePoint{
+		{Stages: 2, Seeds: 3, Mean: 0.13, Min: 0.10, Max: 0.17}, // (0.12 + 0.10 + 0.17)/3 = 0.39/3
+		{Stages: 4, Seeds: 3, Mean: 0.2, Min: 0.2, Max: 0.2},
 	}},
-	{"localsgd H=8", []stagePoint{
-		{2, 3, 0.44, 0.40, 0.48}, // 1.32/3
-		{4, 3, 0.6, 0.5, 0.7},    // 1.8/3
+	{Label: "localsgd, H = 8", Points: []stagePoint{
+		{Stages: 2, Seeds: 3, Mean: 0.44, Min: 0.40, Max: 0.48}, // 1.32/3
+		{Stages: 4, Seeds: 3, Mean: 0.6, Min: 0.5, Max: 0.7},    // 1.8/3
 	}},
-	{"pipedream", []stagePoint{
-		{2, 3, 0.24, 0.20, 0.29}, // 0.72/3
-		{4, 3, 0.22, 0.21, 0.24}, // 0.66/3
+	{Label: "pipedream", Points: []stagePoint{
+		{Stages: 2, Seeds: 3, Mean: 0.24, Min: 0.20, Max: 0.29}, // 0.72/3
+		{Stages: 4, Seeds: 3, Mean: 0.22, Min: 0.21, Max: 0.24}, // 0.66/3
 	}},
-	{"rpd", []stagePoint{
-		{2, 3, 0.33, 0.30, 0.36}, // 0.99/3
-		{4, 3, 0.28, 0.25, 0.31}, // 0.84/3
+	{Label: "rpd", Points: []stagePoint{
+		{Stages: 2, Seeds: 3, Mean: 0.33, Min: 0.30, Max: 0.36}, // 0.99/3
+		{Stages: 4, Seeds: 3, Mean: 0.28, Min: 0.25, Max: 0.31}, // 0.84/3
 	}},
 }
 
@@ -154,7 +154,7 @@ func TestFinalVsStagesOneSeed(t *testing.T) {
 		s := stageSeries{Label: w.Label}
 		for _, p := range w.Points {
 			l := finalLosses[w.Label][p.Stages][0]
-			s.Points = append(s.Points, stagePoint{p.Stages, 1, l, l, l})
+			s.Points = append(s.Points, stagePoint{Stages: p.Stages, Seeds: 1, Mean: l, Min: l, Max: l})
 		}
 		want = append(want, s)
 	}
@@ -183,7 +183,8 @@ func TestFinalVsStagesOneSeed(t *testing.T) {
 }
 
 // Without any selected run, a point would mix step sizes; each step size
-// becomes its own line instead, and one diverged seed leaves two.
+// becomes its own line instead, and one diverged seed leaves two. Lines
+// sort by label, so 2^-1 comes before 2^-2.
 func TestFinalVsStagesNoSelection(t *testing.T) {
 	var runs []Run
 	for _, s := range []int32{2, 4} {
@@ -204,8 +205,8 @@ func TestFinalVsStagesNoSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSeries(t, series, []stageSeries{
-		{"pipedream γ=0.25", []stagePoint{{2, 3, 1, 0.5, 1.5}, {4, 3, 2, 1, 3}}}, // S·γ·(1+2+3)/3 = 2·S·γ
-		{"pipedream γ=0.5", []stagePoint{{2, 3, 2, 1, 3}, {4, 2, 3, 2, 4}}},      // S = 4: (2 + 4)/2
+		{Label: "pipedream, γ = 2^-1", Points: []stagePoint{{Stages: 2, Seeds: 3, Mean: 2, Min: 1, Max: 3}, {Stages: 4, Seeds: 2, Mean: 3, Min: 2, Max: 4}}},     // S = 4: (2 + 4)/2
+		{Label: "pipedream, γ = 2^-2", Points: []stagePoint{{Stages: 2, Seeds: 3, Mean: 1, Min: 0.5, Max: 1.5}, {Stages: 4, Seeds: 3, Mean: 2, Min: 1, Max: 3}}}, // S·γ·(1+2+3)/3 = 2·S·γ
 	})
 	if _, seeds := finalLayers(series); seeds != "2–3" {
 		t.Errorf("seed count %q, want \"2–3\"", seeds)

@@ -53,9 +53,9 @@ func kindColor(kind string) color.Color {
 // communication runs as thin grey bars under the compute boxes, and the
 // time axis ends at the makespan. scheduleID picks the events; it may be
 // empty when events hold one schedule only. The title names the family,
-// shape and cost model from the schedule's row in schedules when there is
-// one (schedules may be nil).
-func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, scheduleID string) error {
+// shape and clock from the schedule's row in schedules when there is
+// one (schedules may be nil; WithClock adds the GPU model's presets).
+func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, scheduleID string, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 	}
 	g := Gantt{Title: scheduleID, Unit: "cost-model units", Events: mine}
 	if m, ok := scheduleRow(schedules, scheduleID); ok {
-		g.Title = fmt.Sprintf("%s: %d ranks, %d microbatches, %s cost model", m.Family, m.Ranks, m.Microbatches, m.CostModel)
+		g.Title = fmt.Sprintf("%s: %d ranks, %d microbatches, %s", m.Family, m.Ranks, m.Microbatches, clockOf(m.CostModel, opts))
 		g.Unit = timeUnit(m.CostModel)
 	}
 	return g.Plot(path)
@@ -98,6 +98,7 @@ func (g Gantt) Plot(path string) error {
 	}
 	ranks, multiStage := ganttShape(mine)
 	p := newPlot(g.Title, "time ("+g.Unit+")", "")
+	p.X.Tick.Marker = LinearTicks{}
 	names := make([]string, ranks)
 	for r := range ranks {
 		names[ranks-1-r] = "rank " + strconv.Itoa(int(r))

@@ -7,35 +7,49 @@ import (
 	"slices"
 
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
 // PlotLossVsTime draws, to path (.png or .svg), the loss of each run against
 // simulated time, from the runs' curve points, on a log loss axis. If any
-// run is marked Selected only the selected runs are drawn. Lines are dashed
-// per method and coloured per run; the legend names each line by its method
-// and the settings that differ between runs of that method. A non-finite
-// loss ends a run's line (the run diverged there); a zero or negative loss
-// is an ErrLogAxis error; runs must share one cost model.
-func PlotLossVsTime(path string, runs []Run, curves []CurvePoint) error {
-	return plotCurves(path, runs, curves, "loss vs simulated time",
+// run is marked Selected only the selected runs are drawn. RPD's runs are
+// left out: RPD has no timeline, and its sim_time counts iterations. Each method has
+// its colour in every figure (MethodColor); lines of one method are told
+// apart by shade and dash, LocalSGD's by H. The legend names each line by
+// its method, the settings that differ between runs of that method and its
+// step size. The loss axis spans the finite losses of the runs that did not
+// diverge: a diverged run is drawn up to its last finite loss, clipped at
+// the axis, and marked "diverged" in the legend. A zero or negative loss is
+// an ErrLogAxis error; runs must share one cost model. The title names the
+// objective and the clock (WithClock adds the GPU model's presets).
+func PlotLossVsTime(path string, runs []Run, curves []CurvePoint, opts ...PlotOption) error {
+	runs = slices.DeleteFunc(slices.Clone(runs), func(r Run) bool { return r.Method == "rpd" })
+	return plotCurves(path, runs, curves, "loss vs simulated time", true,
 		func(costModel string) string { return "simulated time (" + timeUnit(costModel) + ")" },
-		func(p *CurvePoint) float64 { return p.Time })
+		func(p *CurvePoint) float64 { return p.Time }, opts)
 }
 
 // PlotLossVsUpdates draws, to path, the loss of each run against the number
 // of block updates applied: the view in which PipeDream and RPD at several
-// delay bounds δ are compared. Run selection, line styles and errors are as
-// for PlotLossVsTime.
+// delay bounds δ are compared. Block updates are the same under every
+// clock, so the title names none. Run selection, line styles, diverged runs
+// and errors are as for PlotLossVsTime.
 func PlotLossVsUpdates(path string, runs []Run, curves []CurvePoint) error {
-	return plotCurves(path, runs, curves, "loss vs block updates",
+	return plotCurves(path, runs, curves, "loss vs block updates", false,
 		func(string) string { return "block updates" },
-		func(p *CurvePoint) float64 { return float64(p.BlockUpdates) })
+		func(p *CurvePoint) float64 { return float64(p.BlockUpdates) }, nil)
 }
 
-func plotCurves(path string, runs []Run, curves []CurvePoint, what string,
-	xLabel func(costModel string) string, x func(*CurvePoint) float64) error {
+// curveLine is one line of a loss plot, ready to draw.
+type curveLine struct {
+	Label    string
+	Style    lineStyle
+	XY       plotter.XYs // up to the first non-finite loss
+	Diverged bool
+}
+
+func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed bool,
+	xLabel func(costModel string) string, x func(*CurvePoint) float64, opts []PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
 	}
@@ -47,6 +61,41 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string,
 	if len(costModels) > 1 {
 		return fmt.Errorf("results: %s: runs mix cost models %v on one time axis", path, costModels)
 	}
+	lines, err := curveLines(runs, curves, x)
+	if err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("results: %s: no finite curve points for %d runs: %w", path, len(runs), ErrNoData)
+	}
+
+	title := describe(runs, func(r *Run) string { return r.Objective }) + ": " + what
+	if timed {
+		title += ", " + clockOf(costModels[0], opts).String()
+	}
+	p := newPlot(title, xLabel(costModels[0]), "loss f(x)")
+	setLog(&p.Y)
+	p.X.Tick.Marker = LinearTicks{}
+	for _, l := range lines {
+		line, err := plotter.NewLine(l.XY)
+		if err != nil {
+			return fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
+		}
+		line.Color = l.Style.Color
+		line.Dashes = l.Style.Dashes
+		line.Width = vg.Points(1.5)
+		p.Add(line)
+		p.Legend.Add(l.Label, line)
+	}
+	p.Y.Min, p.Y.Max = lossRange(lines)
+	legendRoom(p, len(lines))
+	return savePlot(path, p, plotWidth, plotHeight)
+}
+
+// curveLines gathers, styles and labels the lines of a loss plot: runs in
+// legend order, each with its points sorted by x up to its first
+// non-finite loss; runs without a finite point are left out.
+func curveLines(runs []Run, curves []CurvePoint, x func(*CurvePoint) float64) ([]curveLine, error) {
 	slices.SortFunc(runs, compareSettings)
 	byRun := map[string][]CurvePoint{}
 	for _, r := range runs {
@@ -57,13 +106,10 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string,
 			byRun[p.RunID] = append(pts, p)
 		}
 	}
-
-	p := newPlot(describe(runs, func(r *Run) string { return r.Objective })+": "+what,
-		xLabel(costModels[0]), "loss f(x)")
-	setLog(&p.Y)
-	methods := distinct(runs, func(r *Run) string { return r.Method })
 	labels := runLabels(runs)
-	drawn := 0
+	var lines []curveLine
+	var methods []string
+	var hs []int32
 	for i, r := range runs {
 		pts := byRun[r.RunID]
 		slices.SortStableFunc(pts, func(a, b CurvePoint) int { return cmp.Compare(x(&a), x(&b)) })
@@ -73,29 +119,47 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string,
 				break
 			}
 			if pt.Loss <= 0 {
-				return fmt.Errorf("results: %s: run %q: loss %g at x = %g: %w", path, r.RunID, pt.Loss, x(&pt), ErrLogAxis)
+				return nil, fmt.Errorf("run %q: loss %g at x = %g: %w", r.RunID, pt.Loss, x(&pt), ErrLogAxis)
 			}
 			xy = append(xy, plotter.XY{X: x(&pt), Y: pt.Loss})
 		}
 		if len(xy) == 0 {
 			continue
 		}
-		line, err := plotter.NewLine(xy)
-		if err != nil {
-			return fmt.Errorf("results: %s: run %q: %w", path, r.RunID, err)
+		l := curveLine{Label: labels[i], XY: xy, Diverged: r.Diverged()}
+		if l.Diverged {
+			l.Label += ", diverged"
 		}
-		line.Color = plotutil.Color(i)
-		line.Dashes = plotutil.Dashes(slices.Index(methods, r.Method))
-		line.Width = vg.Points(1.5)
-		p.Add(line)
-		p.Legend.Add(labels[i], line)
-		drawn++
+		lines = append(lines, l)
+		methods = append(methods, r.Method)
+		hs = append(hs, r.LocalSteps)
 	}
-	legendRoom(p, drawn)
-	if drawn == 0 {
-		return fmt.Errorf("results: %s: no finite curve points for %d runs: %w", path, len(runs), ErrNoData)
+	keys, count := lineKeys(methods, hs)
+	for i, k := range keys {
+		lines[i].Style = styleOf(k, count[k.method])
 	}
-	return savePlot(path, p, plotWidth, plotHeight)
+	return lines, nil
+}
+
+// lossRange is the loss axis of a plot: from the smallest to the largest
+// loss of the lines that did not diverge, or of all lines when every one
+// diverged, so that a diverging loss never stretches the axis.
+func lossRange(lines []curveLine) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, pass := range []bool{false, true} {
+		for _, l := range lines {
+			if l.Diverged && !pass {
+				continue
+			}
+			for _, pt := range l.XY {
+				lo, hi = math.Min(lo, pt.Y), math.Max(hi, pt.Y)
+			}
+		}
+		if lo <= hi {
+			return lo, hi
+		}
+	}
+	return lo, hi
 }
 
 // plotted returns the runs a plot draws: the selected ones if any run is

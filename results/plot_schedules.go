@@ -24,7 +24,9 @@ var levelOrder = []string{LevelFormula, LevelLockstep, LevelSimulated}
 // bar per level for each family. Families are ordered by makespan at the
 // most detailed level present. The rows must share ranks, microbatches and
 // cost model, and every family must have exactly one row per level present.
-func PlotScheduleComparison(path string, metrics []ScheduleMetric) error {
+// The title names the shape and the clock (WithClock adds the GPU model's
+// presets).
+func PlotScheduleComparison(path string, metrics []ScheduleMetric, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
 	}
@@ -52,7 +54,7 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric) error {
 	for i, panel := range panels {
 		title := ""
 		if i == 0 {
-			title = fmt.Sprintf("Schedule families at P = %d ranks, M = %d microbatches, %s cost model", first.Ranks, first.Microbatches, first.CostModel)
+			title = fmt.Sprintf("Schedule families at P = %d ranks, M = %d microbatches, %s", first.Ranks, first.Microbatches, clockOf(first.CostModel, opts))
 		}
 		p, err := barPanel(title, panel, cell, families, levels, barWidth)
 		if err != nil {
