@@ -112,5 +112,5 @@ func ExampleLookupFigure() {
 	_, err := experiments.LookupFigure("fig9")
 	fmt.Println(err)
 	// Output:
-	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, scaling, lm, schedules)
+	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, scaling, lm, lm-markov, schedules, remedies)
 }
