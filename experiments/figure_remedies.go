@@ -36,9 +36,9 @@ type remedyObjective struct {
 func remedyObjectives(quick bool) []remedyObjective {
 	return []remedyObjective{
 		{label: "lm", spec: Spec{Objectives: []string{"charlm"}, Batch: 4, Embed: 16, SeqLen: 16},
-			momentum: -7, adam: -7, syncShift: 2, budgetS: 6, budgetQ: 2, targetLoss: 3.4},
+			momentum: -7, adam: -7, syncShift: 2, budgetS: 6, budgetQ: 2, targetLoss: 3.7},
 		{label: "logistic", spec: Spec{Objectives: []string{"logistic"}, N: 600, D: pick(quick, 128, 512), Batch: 10},
-			momentum: -10, adam: -8, syncShift: 3, budgetS: 20.2, budgetQ: 5, targetLoss: 0.45},
+			momentum: -10, adam: -8, syncShift: 3, budgetS: 20.2, budgetQ: 5, targetLoss: 0.6},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,7 +18,8 @@ import (
 // alone, each as PNG and SVG beside the tables, and returns the files
 // written (without extension). What is drawn follows from the rows:
 //   - delay statistics: the delays against S with the S² - S/2 curve;
-//   - runs, for each experiment and cost model: the loss against simulated
+//   - runs, for each experiment and cost model: the time to the target
+//     loss (when some run other than RPD reached one), the loss against simulated
 //     time (when the runs have at most two stage counts), the loss against
 //     block updates (when RPD is among the methods), and the final loss
 //     against S (when there are several stage counts);
@@ -102,6 +104,11 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		}
 		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == "rpd" }) && len(stages) == 1 {
 			if err := add(prefix+"-loss-vs-updates", func(p string) error { return results.PlotLossVsUpdates(p, g.runs, t.Curves) }); err != nil {
+				return files, err
+			}
+		}
+		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method != "rpd" && !math.IsNaN(r.TimeToTarget) }) {
+			if err := add(prefix+"-time-to-target", func(p string) error { return results.PlotTimeToTarget(p, g.runs) }); err != nil {
 				return files, err
 			}
 		}
