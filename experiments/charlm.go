@@ -26,6 +26,10 @@ func (s *Spec) validateCharLM(v validator) error {
 	switch {
 	case s.BlocksPerStage < 1:
 		return v.fail(fmt.Sprintf("must be at least 1, got %d", s.BlocksPerStage), "blocks_per_stage")
+	case s.Embed < 0 || s.Embed%charlm.DefaultConfig().Heads != 0:
+		return v.fail(fmt.Sprintf("must be a positive multiple of the %d heads, got %d", charlm.DefaultConfig().Heads, s.Embed), "embed")
+	case s.SeqLen < 0:
+		return v.fail(fmt.Sprintf("must be at least 1, got %d", s.SeqLen), "seq_len")
 	case markov && s.N < 1:
 		return v.fail("the markov corpus needs n, its length in training characters", "n")
 	case !markov && s.N != 0 && len(s.Objectives) == 1:
@@ -43,7 +47,7 @@ func (s *Spec) validateCharLM(v validator) error {
 		if st < 3 {
 			continue // reported with the stages key
 		}
-		cfg := charlm.DefaultConfig()
+		cfg := lmConfig(s.Embed, s.SeqLen)
 		cfg.Stages, cfg.BlocksPerStage, cfg.Batch = st, s.BlocksPerStage, s.Batch
 		err := charlm.Check(cfg, text)
 		switch {
@@ -70,6 +74,12 @@ func (s *Spec) refuseCharLMKeys(v validator) error {
 	if s.BlocksPerStage != 0 {
 		return v.fail("applies to the charlm objective only", "blocks_per_stage")
 	}
+	if s.Embed != 0 {
+		return v.fail("applies to the charlm objective only", "embed")
+	}
+	if s.SeqLen != 0 {
+		return v.fail("applies to the charlm objective only", "seq_len")
+	}
 	return nil
 }
 
@@ -82,9 +92,22 @@ func buildCharLM(r Run) (objectives.Objective, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := charlm.DefaultConfig()
+	cfg := lmConfig(r.Embed, r.SeqLen)
 	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = r.Stages, r.BlocksPerStage, r.Batch, r.DataSeed
 	return charlm.New(cfg, text)
+}
+
+// lmConfig is charlm.DefaultConfig with the spec's embedding width and
+// context length where they are set.
+func lmConfig(embed, seqLen int) charlm.Config {
+	cfg := charlm.DefaultConfig()
+	if embed > 0 {
+		cfg.Embed = embed
+	}
+	if seqLen > 0 {
+		cfg.SeqLen = seqLen
+	}
+	return cfg
 }
 
 // charLMName adds charlm's keys to a run's canonical name. Runs on the
@@ -96,5 +119,11 @@ func (r Run) charLMName(kv func(k, v string)) {
 	}
 	if r.BlocksPerStage > 1 {
 		kv("blocks_per_stage", strconv.Itoa(r.BlocksPerStage))
+	}
+	if r.Embed > 0 {
+		kv("embed", strconv.Itoa(r.Embed))
+	}
+	if r.SeqLen > 0 {
+		kv("seq_len", strconv.Itoa(r.SeqLen))
 	}
 }

@@ -96,3 +96,43 @@ func TestExecuteCharLM(t *testing.T) {
 		t.Errorf("the loss did not decrease: %v", c)
 	}
 }
+
+// embed and seq_len size the model: the run builds charlm.New's model of
+// that width and context (its blocks, Init), they enter the run's name
+// only when set, and a width that is not a multiple of the heads, a
+// negative length or either key without charlm is refused naming the key.
+func TestCharLMEmbedAndSeqLen(t *testing.T) {
+	runs := mustSpec(t, lmSpec+"corpus: markov\nn: 3000\nembed: 16\nseq_len: 8\n").Expand()
+	if !strings.Contains(runs[0].Name, " embed=16 seq_len=8 ") {
+		t.Errorf("name %q lacks embed and seq_len", runs[0].Name)
+	}
+	if plain := mustSpec(t, lmSpec+"corpus: markov\nn: 3000\n").Expand()[0].Name; strings.Contains(plain, "embed") {
+		t.Errorf("default run name %q carries embed", plain)
+	}
+	obj, err := buildObjective(runs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := charlm.MarkovCorpus(runs[0].DataSeed, 3000)
+	want, err := charlm.New(charlm.Config{Stages: 3, BlocksPerStage: 1, Embed: 16, Heads: 4, SeqLen: 8, Batch: 1, Seed: runs[0].DataSeed}, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(obj.Blocks(), want.Blocks()) || !slices.Equal(obj.Init(), want.Init()) {
+		t.Errorf("blocks %v, want %v (and the same Init)", obj.Blocks(), want.Blocks())
+	}
+	for _, tc := range []struct{ extra, want string }{
+		{"embed: 6\n", "s.yaml:9: embed: must be a positive multiple of the 4 heads, got 6"},
+		{"seq_len: -1\n", "s.yaml:9: seq_len: must be at least 1, got -1"},
+	} {
+		if _, err := ParseSpec("s.yaml", []byte(lmSpec+tc.extra)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.extra, err, tc.want)
+		}
+	}
+	quad := strings.Replace(lmSpec, "[charlm]", "[quadratic]\nn: 40\nd: 8", 1)
+	for _, k := range []string{"embed: 16", "seq_len: 8"} {
+		if _, err := ParseSpec("s.yaml", []byte(quad+k+"\n")); err == nil || !strings.Contains(err.Error(), "applies to the charlm objective only") {
+			t.Errorf("%s without charlm: %v", k, err)
+		}
+	}
+}

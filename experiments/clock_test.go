@@ -11,7 +11,7 @@ import (
 // DefaultGPU); runs of a user's spec, or of two clocks, the cost model
 // alone.
 func TestRunsClock(t *testing.T) {
-	f, err := LookupFigure("lm")
+	f, err := LookupFigure("lm-markov") // timed in unit steps and by the GPU model
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestRunsClock(t *testing.T) {
 	}
 	want := results.Clock{CostModel: results.CostGPU, Preset: DefaultGPU.Preset, GPU: DefaultGPU.GPU, Link: DefaultGPU.Link}
 	if len(gpu) == 0 || runsClock(gpu) != want {
-		t.Errorf("lm's GPU runs (%d): clock %+v, want %+v", len(gpu), runsClock(gpu), want)
+		t.Errorf("lm-markov's GPU runs (%d): clock %+v, want %+v", len(gpu), runsClock(gpu), want)
 	}
 	if got := runsClock(both); got.Preset != "" {
 		t.Errorf("runs of two clocks named one: %+v", got)

@@ -99,7 +99,11 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 func methodFor(r Run) (m optim.Method, microbatches int, extra float64, err error) {
 	switch r.Method {
 	case "pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc":
-		pt, err := timelineFor("pipedream", r)
+		family := DefaultAsyncFamily
+		if r.Family != "" {
+			family = r.Family
+		}
+		pt, err := timelineFor(family, r)
 		if err != nil {
 			return nil, 0, 0, err
 		}

@@ -49,8 +49,9 @@ type Run struct {
 	Updates      int
 	LogEvery     int
 	Replicate    int
-	// Family is the schedule family of a schedules experiment, or the
-	// flush schedule that times a sync run's iterations.
+	// Family is the schedule family of a schedules experiment, the
+	// flush schedule that times a sync run's iterations, or the table an
+	// asynchronous method replays (empty: PipeDream's grid).
 	Family string
 	// PerIteration is a sync run's microbatches per iteration.
 	PerIteration int
@@ -61,6 +62,8 @@ type Run struct {
 	// middle stage.
 	Corpus         string
 	BlocksPerStage int
+	// Embed and SeqLen are charlm's E and T; 0 means the default.
+	Embed, SeqLen int
 	// Optimizer is the per-stage optimizer; Accumulate (2bw), PipeMare's
 	// warm-up T and decay D, and DC's λ parameterize the remedies.
 	Optimizer      optim.Optimizer
@@ -86,6 +89,7 @@ func (s *Spec) Expand() []Run {
 		r.Select = s.Select
 		if r.Objective == "charlm" {
 			r.Corpus, r.BlocksPerStage = s.Corpus, s.BlocksPerStage
+			r.Embed, r.SeqLen = s.Embed, s.SeqLen
 		}
 		r.TargetLoss = s.TargetLoss
 		r.Name = r.canonical(s.Seed)
@@ -176,7 +180,7 @@ func (m MethodSpec) variants(st int) []variant {
 	case "sync":
 		return []variant{{family: m.Family, perIter: m.perIteration(st)}}
 	}
-	return []variant{{}}
+	return []variant{{family: m.Family}}
 }
 
 // remedy copies the method's optimizer and remedy parameters into r.

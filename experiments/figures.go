@@ -21,7 +21,7 @@ type Figure struct {
 
 // Figures returns the presets in the order reproduce runs them.
 func Figures() []Figure {
-	return []Figure{figureDelays, figurePDvsRPD, figurePDvsLocalSGD, figurePDvsLocalSGDBudget, figureScaling, figureRegime, figureLM, figureSchedules}
+	return []Figure{figureDelays, figurePDvsRPD, figurePDvsLocalSGD, figurePDvsLocalSGDBudget, figureScaling, figureRegime, figureLMText, figureLM, figureSchedules, figureRemedies}
 }
 
 // LookupFigure returns the preset named name.
@@ -151,9 +151,13 @@ var figureScaling = Figure{
 	},
 }
 
+// figureLM is the LM on the generated Markov corpus, whose entropy floor is
+// known (docs/charlm.md); it was named lm before the shipped text took
+// that name (figureLMText), and its spec keeps the name lm so that its
+// tables are unchanged.
 var figureLM = Figure{
-	Name:    "lm",
-	Summary: "PipeDream and LocalSGD training the character-level transformer, loss against simulated time",
+	Name:    "lm-markov",
+	Summary: "PipeDream and LocalSGD training the character-level transformer on the Markov corpus (a known floor), loss against simulated time",
 	Specs: func(quick bool) []*Spec {
 		// One gradient of the model costs about 0.1 s of CPU at batch 16
 		// (charlm's BenchmarkGradient), so the quick size is small.

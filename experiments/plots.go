@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,13 +18,14 @@ import (
 // alone, each as PNG and SVG beside the tables, and returns the files
 // written (without extension). What is drawn follows from the rows:
 //   - delay statistics: the delays against S with the S² - S/2 curve;
-//   - runs, for each experiment and cost model: the loss against simulated
-//     time (when the runs have at most two stage counts, RPD's left out),
-//     the loss against block updates in its place (when RPD is among the
-//     methods at one stage count), and the final loss against S (when there
-//     are several stage counts), or, when the runs are PipeDream and
-//     LocalSGD over several data sizes n or noise levels σ, the regime map
-//     of their gap (results.PlotRegimeMap) alone;
+//   - runs, for each experiment and cost model: the time to the target
+//     loss (when some run other than RPD reached one), the loss against
+//     simulated time (when the runs have at most two stage counts, RPD's
+//     left out), the loss against block updates in its place (when RPD is
+//     among the methods at one stage count), and the final loss against S
+//     (when there are several stage counts), or, when the runs are PipeDream
+//     and LocalSGD over several data sizes n or noise levels σ, the regime
+//     map of their gap (results.PlotRegimeMap) alone;
 //   - schedule metrics: one comparison chart per shape and cost model, and
 //     a Gantt chart of every timed schedule.
 //
@@ -118,6 +120,11 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		}
 		if hasRPD && len(stages) == 1 {
 			if err := add(prefix+"-loss-vs-updates", func(p string) error { return results.PlotLossVsUpdates(p, g.runs, t.Curves) }); err != nil {
+				return files, err
+			}
+		}
+		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method != "rpd" && !math.IsNaN(r.TimeToTarget) }) {
+			if err := add(prefix+"-time-to-target", func(p string) error { return results.PlotTimeToTarget(p, g.runs) }); err != nil {
 				return files, err
 			}
 		}

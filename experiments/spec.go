@@ -55,8 +55,13 @@ type Spec struct {
 	// charlm), markov (the generated chain, n characters to train on) or
 	// the path of a UTF-8 text file, relative to the working directory.
 	// BlocksPerStage is charlm's GPT blocks per middle stage (default 1).
+	// Embed and SeqLen are its embedding width E and context length T
+	// (0: charlm.DefaultConfig's 64 and 32); E must be a multiple of its
+	// 4 heads.
 	Corpus         string `yaml:"corpus"`
 	BlocksPerStage int    `yaml:"blocks_per_stage"`
+	Embed          int    `yaml:"embed"`
+	SeqLen         int    `yaml:"seq_len"`
 	// Noise lists σ, the standard deviation of the logistic objective's
 	// additive gradient noise per coordinate (docs/reference.md §1.7); a
 	// sweep axis, objectives.DefaultNoise when empty. Every σ of a
@@ -112,7 +117,11 @@ type MethodSpec struct {
 	LocalSteps []int `yaml:"local_steps"`
 	// Family, for sync, names the flush schedule (a pipeline family with
 	// one stage per rank: gpipe, 1f1b, zb-h1, zb-h2) whose timeline under
-	// the spec's cost model times one iteration; default 1f1b.
+	// the spec's cost model times one iteration; default 1f1b. For the
+	// asynchronous methods (AsyncMethods) it names the table they replay,
+	// an update after every weight-gradient backward (any family with one
+	// stage per rank, e.g. 1f1b or zb-h1); default pipedream, PipeDream's
+	// asynchronous grid.
 	Family string `yaml:"family"`
 	// MicrobatchesPerIteration, for sync, is the number of microbatches
 	// whose gradients one iteration averages; 0 means S, the run's stage

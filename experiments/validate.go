@@ -257,7 +257,7 @@ func (s *Spec) validateConvergence(v validator) error {
 		// PipeMare's T and D or DC's λ: two entries that differ only there
 		// would give rows that selection and the plots could not tell apart.
 		k := m.Name + "/" + m.Optimizer.Settings().Label()
-		if j, dup := first[k]; dup && m.Name != "sync" {
+		if j, dup := first[k]; dup {
 			return v.fail(fmt.Sprintf("%s with optimizer %s is given twice (first as methods[%d], line %d)",
 				m.Name, m.Optimizer.Settings().Label(), j, v.line("methods", j, "name")), "methods", i, "name")
 		}
@@ -265,19 +265,22 @@ func (s *Spec) validateConvergence(v validator) error {
 		if m.Name != "sync" {
 			continue
 		}
-		// The runs table has no column for the flush family or the
-		// iteration's microbatches, so two sync entries would give rows
-		// that step-size selection and the plots could not tell apart.
-		if firstSync >= 0 {
-			return v.fail(fmt.Sprintf("sync is given twice (first as methods[%d], line %d); give one sync entry per spec",
-				firstSync, v.line("methods", firstSync, "name")), "methods", i, "name")
-		}
-		firstSync = i
 		if err := m.validateFlush(v, i); err != nil {
 			return err
 		}
+		// The runs table has no column for the flush family or the
+		// iteration's microbatches, so sync entries (one per optimizer)
+		// must share them, or their rows could not be told apart.
+		if firstSync < 0 {
+			firstSync = i
+			continue
+		}
+		if f := s.Methods[firstSync]; f.Family != m.Family || f.MicrobatchesPerIteration != m.MicrobatchesPerIteration {
+			return v.fail(fmt.Sprintf("sync entries differ in family or microbatches_per_iteration from methods[%d] (line %d); give one flush per spec",
+				firstSync, v.line("methods", firstSync, "name")), "methods", i, "name")
+		}
 	}
-	return nil
+	return s.validateAsyncFamilies(v)
 }
 
 // DefaultFlush is the flush schedule that times a sync iteration when the
@@ -401,8 +404,8 @@ func (m *MethodSpec) validate(v validator, i int) error {
 		return v.fail("only localsgd takes local_steps", "methods", i, "local_steps")
 	}
 	if m.Name != "sync" {
-		if m.Family != "" {
-			return v.fail("only sync takes a schedule family", "methods", i, "family")
+		if m.Family != "" && !slices.Contains(AsyncMethods, m.Name) {
+			return v.fail("only sync and the asynchronous methods take a schedule family", "methods", i, "family")
 		}
 		if m.MicrobatchesPerIteration != 0 {
 			return v.fail("only sync takes microbatches_per_iteration", "methods", i, "microbatches_per_iteration")

@@ -1,0 +1,90 @@
+package experiments
+
+// figureRemedies asks which staleness remedy wins in seconds: every
+// asynchronous method on the asynchronous replay of 1F1B and ZB-H1 tables,
+// against LocalSGD and synchronous SGD, on the character LM (the shipped
+// text, validation loss) and on logistic regression, each with momentum
+// SGD and with Adam, timed by the GPU model (docs/figures.md, remedies).
+var figureRemedies = Figure{
+	Name: "remedies",
+	Summary: "every staleness remedy, RPD, LocalSGD and sync on 1F1B and ZB-H1 tables, momentum and Adam, " +
+		"loss against GPU seconds and time to a target loss (LM on the shipped text, logistic regression)",
+	Specs: func(quick bool) []*Spec {
+		var out []*Spec
+		for _, o := range remedyObjectives(quick) {
+			for _, table := range []string{"1f1b", "zb-h1"} {
+				out = append(out, remedySpec(o, table, quick))
+			}
+		}
+		return out
+	},
+}
+
+// remedyObjective is one problem of the remedies figure: its spec fields
+// and the centre of each optimizer's step grid (log2 of the step PipeDream
+// is known to take, docs/figures.md), from which every method's grid is
+// placed.
+type remedyObjective struct {
+	label            string
+	spec             Spec
+	momentum, adam   int // log2 of the grid centres
+	syncShift        int // sync and 2bw average S gradients per update: a larger step
+	budgetS, budgetQ float64
+	targetLoss       float64
+}
+
+func remedyObjectives(quick bool) []remedyObjective {
+	return []remedyObjective{
+		{label: "lm", spec: Spec{Objectives: []string{"charlm"}, Batch: 4, Embed: 16, SeqLen: 16},
+			momentum: -7, adam: -7, syncShift: 2, budgetS: 6, budgetQ: 2, targetLoss: 3.7},
+		{label: "logistic", spec: Spec{Objectives: []string{"logistic"}, N: 600, D: pick(quick, 128, 512), Batch: 10},
+			momentum: -10, adam: -8, syncShift: 3, budgetS: 20.2, budgetQ: 5, targetLoss: 0.6},
+	}
+}
+
+// remedySpec is one objective on one table: the six asynchronous methods
+// replaying it and sync timed by it, each with momentum and Adam; the 1F1B
+// spec also holds RPD and LocalSGD, which replay no table of the two.
+func remedySpec(o remedyObjective, table string, quick bool) *Spec {
+	s := o.spec
+	s.Name = "remedies-" + o.label + "-" + table
+	s.Seed, s.Seeds = 1, pick(quick, 1, 3)
+	s.Stages = pick(quick, []int{4, 16}, []int{4, 8, 16})
+	if quick && o.label == "lm" {
+		// The LM's S = 16 runs cost a minute each on a loaded core.
+		s.Stages = []int{4}
+	}
+	s.Budget = []float64{pick(quick, o.budgetQ, o.budgetS)}
+	s.TargetLoss = o.targetLoss
+	s.Cost = DefaultGPU
+	// Four steps around each centre (LM: three, its runs are the cost);
+	// two in the quick size.
+	points := pick(quick, 2, pick(o.label == "lm", 3, 4))
+	grid := func(centre int) Grid {
+		lo := centre - points/2
+		return Grid{Pow2: []int{lo, lo + points - 1}}
+	}
+	for _, opt := range []struct {
+		spec   OptimizerSpec
+		centre int
+	}{{OptimizerSpec{Name: "momentum"}, o.momentum}, {OptimizerSpec{Name: "adam"}, o.adam}} {
+		shift := o.syncShift
+		if opt.spec.Name == "adam" {
+			shift = 1 // Adam's steps are scale-free: averaging S gradients needs less
+		}
+		for _, m := range AsyncMethods {
+			c := opt.centre
+			if m == "2bw" {
+				c += shift
+			}
+			s.Methods = append(s.Methods, MethodSpec{Name: m, Family: table, Optimizer: opt.spec, Steps: grid(c)})
+		}
+		s.Methods = append(s.Methods, MethodSpec{Name: "sync", Family: table, Optimizer: opt.spec, Steps: grid(opt.centre + shift)})
+		if table == "1f1b" {
+			s.Methods = append(s.Methods,
+				MethodSpec{Name: "rpd", Deltas: []Delta{{Paper: true}}, Optimizer: opt.spec, Steps: grid(opt.centre)},
+				MethodSpec{Name: "localsgd", LocalSteps: []int{4}, Optimizer: opt.spec, Steps: grid(opt.centre + shift)})
+		}
+	}
+	return &s
+}
