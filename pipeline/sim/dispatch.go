@@ -56,7 +56,7 @@ func (s *simulator) dispatch(now float64) {
 func (s *simulator) start(id int32, now float64) {
 	nd := &s.nodes[id]
 	s.ranks[nd.rank].busy = true
-	nd.start = now
+	s.record(id, now)
 	s.queue.schedule(now+nd.dur, evCompute, id)
 }
 

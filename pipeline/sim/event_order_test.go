@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -8,12 +9,13 @@ import (
 	"pipelab/pipeline"
 )
 
-// sortKeys must leave events exactly where SortEvents does, ties in
-// (Start, Rank, Index) included, or a simulation's timeline would depend
-// on which of the two ordered it. Random events drawn from few starts,
-// ranks and positions tie often; the sizes cover insertion sort (at most
-// 12 elements) and pdqsort's partitioning and pattern breaking.
-func TestSortKeysIsSortEvents(t *testing.T) {
+// sortByMoment must leave events given in order of start time exactly
+// where SortEvents (a stable sort by start, rank and position) does, ties
+// included, or a simulation's timeline would depend on which of the two
+// ordered it. Random events drawn from few starts, ranks and positions tie
+// often; the sizes cover moments of one event, of a dozen and of
+// thousands.
+func TestSortByMomentIsSortEvents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 2, 5, 12, 13, 50, 1000, 20000} {
 		for _, spread := range []int{2, 8, 1000} {
@@ -26,19 +28,22 @@ func TestSortKeysIsSortEvents(t *testing.T) {
 					Start:  start, End: start + float64(rng.IntN(4)),
 				}
 			}
+			// As the simulator lists them: by start time, in any order
+			// within a moment.
+			slices.SortStableFunc(events, func(a, b Event) int { return cmp.Compare(a.Start, b.Start) })
 			want := slices.Clone(events)
 			SortEvents(want)
 			keys := make([]eventKey, n)
 			for i, e := range events {
 				keys[i] = eventKey{start: e.Start, rank: int32(e.Rank), index: int32(e.Index), ref: int32(i)}
 			}
-			sortKeys(keys)
+			sortByMoment(keys)
 			got := make([]Event, n)
 			for i, k := range keys {
 				got[i] = events[k.ref]
 			}
 			if !slices.Equal(got, want) {
-				t.Errorf("n=%d spread=%d: sortKeys orders events unlike SortEvents", n, spread)
+				t.Errorf("n=%d spread=%d: sortByMoment orders events unlike SortEvents", n, spread)
 			}
 		}
 	}

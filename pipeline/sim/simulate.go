@@ -124,8 +124,8 @@ type simulator struct {
 	touched []bool // the rank is in toDo
 	toDo    []int  // ranks to dispatch
 	spare   []int  // the other toDo buffer, see dispatch
-	// ran lists what has run, in the order it ended, keyed for the
-	// timeline's order (see timeline).
+	// ran lists what has started, in the order it started, keyed for
+	// the timeline's order (see timeline).
 	ran []eventKey
 	// plan holds the plan's times of every node when the run waits as
 	// planned (see Patience), nil otherwise.
@@ -261,7 +261,7 @@ func (s *simulator) computeDone(id int32, now float64) {
 	rs.busy = false
 	rs.held += s.rule.delta(nd.act)
 	s.computes--
-	s.record(int(id), nd.start, now)
+	nd.end = now
 	s.touch(nd.rank)
 	for _, sub := range singleActions(nd.act) {
 		dir, ok := messageDir(sub.Kind)
@@ -276,9 +276,11 @@ func (s *simulator) computeDone(id int32, now float64) {
 	}
 }
 
-// record notes that node id ran from start to end.
-func (s *simulator) record(id int, start, end float64) {
+// record notes that node id starts at time start: the run lists what it
+// starts in the order it starts, which is the timeline's order but for ties
+// (see timeline).
+func (s *simulator) record(id int32, start float64) {
 	nd := &s.nodes[id]
-	nd.start, nd.end = start, end
-	s.ran = append(s.ran, eventKey{start: start, rank: int32(nd.rank), index: int32(nd.index), ref: int32(id)})
+	nd.start = start
+	s.ran = append(s.ran, eventKey{start: start, rank: int32(nd.rank), index: int32(nd.index), ref: id})
 }

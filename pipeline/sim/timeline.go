@@ -19,7 +19,8 @@ type Event struct {
 
 // Timeline is a timed schedule table: for every non-bubble action of
 // Table, the rank it ran on and when. Events are sorted by (Start, Rank,
-// Index). Time is in the cost model's unit (steps for unit costs, seconds
+// Index); Simulate lists events equal in all three (transfers a rank
+// starts at one moment) in the order they started. Time is in the cost model's unit (steps for unit costs, seconds
 // under the GPU model); sums of integer costs are exact in float64.
 type Timeline struct {
 	Table  *pipeline.Table
@@ -27,9 +28,9 @@ type Timeline struct {
 }
 
 // SortEvents puts events in timeline order: start time, then rank, then
-// position in the row.
+// position in the row. Events equal in all three keep their order.
 func SortEvents(events []Event) {
-	slices.SortFunc(events, func(a, b Event) int {
+	slices.SortStableFunc(events, func(a, b Event) int {
 		if c := cmp.Compare(a.Start, b.Start); c != 0 {
 			return c
 		}
