@@ -112,41 +112,70 @@ func (sg *staleGradient) compute(s, batch int) []float64 {
 	return g
 }
 
-// versions keeps the last few versions of one block, each stamped with the
-// number of updates after which it became current.
+// versions keeps the last keep versions of one block, each stamped with
+// the number of updates after which it became current. The versions sit
+// in a ring in one array, grown as versions come until it holds keep of
+// them, so a block that is updated less often than δ times (every block
+// of a run whose updates spread over many stages) keeps only what it has.
 type versions struct {
-	slots  [][]float64
+	width  int       // the block's length
+	keep   int       // most versions kept
+	data   []float64 // version n at data[n*width:(n+1)*width]
 	stamps []int
-	newest int // index of the newest slot
-	count  int // slots in use
+	newest int // ring position of the newest version
 }
 
 func newVersions(keep int, initial []float64) *versions {
-	v := &versions{slots: make([][]float64, keep), stamps: make([]int, keep)}
-	for i := range v.slots {
-		v.slots[i] = make([]float64, len(initial))
-	}
-	copy(v.slots[0], initial)
-	v.count = 1
+	v := &versions{width: len(initial), keep: max(keep, 1)}
+	v.data = append(v.data, initial...)
+	v.stamps = append(v.stamps, 0)
 	return v
 }
 
 // push records xs as the version current after update count stamp.
 func (v *versions) push(stamp int, xs []float64) {
-	v.newest = (v.newest + 1) % len(v.slots)
-	copy(v.slots[v.newest], xs)
+	if len(v.stamps) < v.keep {
+		v.data = append(v.data, xs...)
+		v.stamps = append(v.stamps, stamp)
+		v.newest = len(v.stamps) - 1
+		return
+	}
+	v.newest++
+	if v.newest == v.keep {
+		v.newest = 0
+	}
+	copy(v.slot(v.newest), xs)
 	v.stamps[v.newest] = stamp
-	v.count = min(v.count+1, len(v.slots))
 }
 
-// at returns the block as it was after i updates, if still kept.
+// slot returns the version at ring position n.
+func (v *versions) slot(n int) []float64 { return v.data[n*v.width : (n+1)*v.width] }
+
+// at returns the block as it was after i updates, if still kept: the
+// newest version stamped at or before i. Stamps grow from the oldest kept
+// version to the newest and every dropped version is older than all of
+// them, so a binary search over the ring finds it.
 func (v *versions) at(i int) ([]float64, bool) {
-	for n, idx := 0, v.newest; n < v.count; n, idx = n+1, (idx-1+len(v.slots))%len(v.slots) {
-		// The newest version stamped at or before i is the one current
-		// after i updates; every dropped version is older than it.
-		if v.stamps[idx] <= i {
-			return v.slots[idx], true
+	count := len(v.stamps)
+	oldest := v.newest + 1 - count // ring position of the oldest, less count if negative
+	pos := func(n int) int {       // ring position of the n-th oldest
+		if p := oldest + n; p >= 0 {
+			return p
 		}
+		return oldest + n + count
 	}
-	return nil, false
+	if v.stamps[pos(0)] > i {
+		return nil, false
+	}
+	// Versions lo.. and ..lo+n-1 bracket the answer: lo's stamp is at or
+	// before i, lo+n's (if any) after it.
+	lo, n := 0, count
+	for n > 1 {
+		half := n / 2
+		if v.stamps[pos(lo+half)] <= i {
+			lo += half
+		}
+		n -= half
+	}
+	return v.slot(pos(lo)), true
 }
