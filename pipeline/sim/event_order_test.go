@@ -48,3 +48,31 @@ func TestSortByMomentIsSortEvents(t *testing.T) {
 		}
 	}
 }
+
+// FromGrid's column-by-column walk lists events exactly as SortEvents
+// orders them, for rows of different lengths with bubbles.
+func TestFromGridIsSorted(t *testing.T) {
+	for _, fam := range []string{"pipedream", "1f1b", "zb-v", "chimera"} {
+		tb, err := pipeline.Generate(fam, pipeline.Shape{Ranks: 4, Microbatches: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := FromGrid(tb)
+		want := slices.Clone(tl.Events)
+		SortEvents(want)
+		if !slices.Equal(tl.Events, want) {
+			t.Errorf("%s: FromGrid's %d events are not in SortEvents' order", fam, len(want))
+		}
+		cells := 0
+		for _, row := range tb.Rows {
+			for _, a := range row {
+				if !a.IsBubble() {
+					cells++
+				}
+			}
+		}
+		if len(tl.Events) != cells {
+			t.Errorf("%s: %d events for %d actions", fam, len(tl.Events), cells)
+		}
+	}
+}

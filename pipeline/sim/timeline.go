@@ -45,17 +45,25 @@ func SortEvents(events []Event) {
 // column c of a row runs from c to c+1 and bubbles take their column. This
 // is the "idealised table" level of the tabular-schedule comparison, and
 // the timeline of generators such as asynchronous PipeDream, which place
-// every action in the step it runs.
+// every action in the step it runs. Walking the grid column by column,
+// rank by rank, lists the events in timeline order, with no sort.
 func FromGrid(t *pipeline.Table) *Timeline {
-	tl := &Timeline{Table: t}
-	for r, row := range t.Rows {
-		for i, a := range row {
-			if a.IsBubble() {
-				continue
+	events, columns := 0, 0
+	for _, row := range t.Rows {
+		columns = max(columns, len(row))
+		for _, a := range row {
+			if !a.IsBubble() {
+				events++
 			}
-			tl.Events = append(tl.Events, Event{Rank: r, Index: i, Action: a, Start: float64(i), End: float64(i + 1)})
 		}
 	}
-	SortEvents(tl.Events)
+	tl := &Timeline{Table: t, Events: make([]Event, 0, events)}
+	for c := range columns {
+		for r, row := range t.Rows {
+			if c < len(row) && !row[c].IsBubble() {
+				tl.Events = append(tl.Events, Event{Rank: r, Index: c, Action: row[c], Start: float64(c), End: float64(c + 1)})
+			}
+		}
+	}
 	return tl
 }
