@@ -124,16 +124,17 @@ func (s *simulator) tryTransfer(x int, now float64) {
 	}
 	l.busy = true
 	xf.start = now
+	end := now + xf.dur
 	if xf.sendNode < 0 && xf.recvNode < 0 {
-		s.ran = append(s.ran, eventKey{start: now, rank: int32(xf.from), index: -1, ref: ^int32(x)})
+		s.ran = append(s.ran, Event{Rank: xf.from, Index: -1, Action: xf.commAction(true), Start: now, End: end})
 	}
 	if xf.sendNode >= 0 {
-		s.record(int32(xf.sendNode), now)
+		s.record(int32(xf.sendNode), now, end)
 	}
 	if xf.recvNode >= 0 {
-		s.record(int32(xf.recvNode), now)
+		s.record(int32(xf.recvNode), now, end)
 	}
-	s.queue.schedule(now+xf.dur, evTransfer, int32(x))
+	s.queue.schedule(end, evTransfer, int32(x))
 }
 
 // transferDone delivers transfer x at time now, records it, and hands its
