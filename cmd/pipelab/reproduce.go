@@ -35,6 +35,9 @@ draws their plots: DIR/FIGURE/ receives the Parquet tables, the per-run
 records (so an interrupted reproduce resumes) and FIGURE plots as PNG and
 SVG. --quick runs each figure at a reduced size (all of them in minutes on
 two cores); docs/figures.md sets the results beside the papers' claims.
+The figures' runs share --jobs slots, the heaviest figures' first, so the
+cores stay busy to the end; the tables do not depend on --jobs. Each
+figure's line gives the seconds from the start until it was done.
 
 figures:`)
 	for _, f := range experiments.Figures() {
@@ -83,7 +86,8 @@ type figureDone struct {
 // figure's plots in a slot once its runs are done. The tables and plots
 // are those of the figures run one after another; each figure's line is
 // printed in the order the figures were named, once it and those before it
-// are done, and progress lines name their figure.
+// are done, with the seconds from the start until it was done, and
+// progress lines name their figure.
 func reproduceFigures(ctx context.Context, figs []experiments.Figure, quick bool, out string, jobs int,
 	stdout, stderr io.Writer) error {
 	type planned struct {
@@ -119,7 +123,10 @@ func reproduceFigures(ctx context.Context, figs []experiments.Figure, quick bool
 		go func() {
 			start := time.Now()
 			dir := filepath.Join(out, pl.fig.Name)
-			rn := experiments.Runner{Dir: dir, Jobs: jobs, Progress: &prefixWriter{prefix: pl.fig.Name + ": ", w: progress},
+			// Every run of the figure asks the pool at once, so that a freed
+			// slot goes to the most urgent run of all; the pool bounds how
+			// many compute.
+			rn := experiments.Runner{Dir: dir, Jobs: max(len(pl.runs), 1), Progress: &prefixWriter{prefix: pl.fig.Name + ": ", w: progress},
 				Execute: pool.Execute(ranks[i], experiments.Execute)}
 			sum, err := rn.Sweep(ctx, pl.runs)
 			if err != nil {
