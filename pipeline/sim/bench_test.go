@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -129,4 +130,34 @@ func benchReady(b *testing.B, p Patience) {
 		events = len(tl.Events)
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}
+
+// BenchmarkSimulateShapes times the fixed-order simulation of 1F1B with
+// communication over P ∈ {8, 32, 128} ranks × M ∈ {64, 512, 4096}
+// microbatches: cpu-ns/event should stay flat if the cost is linear in
+// P·M (2PM computes and 2(P-1)M transfers).
+func BenchmarkSimulateShapes(b *testing.B) {
+	for _, p := range []int{8, 32, 128} {
+		for _, m := range []int{64, 512, 4096} {
+			b.Run(fmt.Sprintf("P=%d/M=%d", p, m), func(b *testing.B) {
+				tb, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: p, Microbatches: m})
+				if err != nil {
+					b.Fatal(err)
+				}
+				events := 0
+				cpu := startCPU()
+				for b.Loop() {
+					tl, err := Simulate(tb, benchCost, Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					events = len(tl.Events)
+				}
+				if end, ok := processCPU(); ok && cpu.ok {
+					b.ReportMetric(float64(end-cpu.start)/float64(b.N*events), "cpu-ns/event")
+				}
+				b.ReportMetric(float64(events), "events")
+			})
+		}
+	}
 }
