@@ -154,28 +154,65 @@ func (v *versions) slot(n int) []float64 { return v.data[n*v.width : (n+1)*v.wid
 // at returns the block as it was after i updates, if still kept: the
 // newest version stamped at or before i. Stamps grow from the oldest kept
 // version to the newest and every dropped version is older than all of
-// them, so a binary search over the ring finds it.
+// them, so the answer is found by searching the sorted stamps: a guess
+// where i falls between the oldest and newest stamps (they are spread
+// about evenly when the block's updates are), then galloping from the
+// guess and a binary search in the bracket that leaves. A good guess costs
+// a few probes; a bad one no more than a binary search's twice.
 func (v *versions) at(i int) ([]float64, bool) {
 	count := len(v.stamps)
 	oldest := v.newest + 1 - count // ring position of the oldest, less count if negative
-	pos := func(n int) int {       // ring position of the n-th oldest
-		if p := oldest + n; p >= 0 {
-			return p
-		}
-		return oldest + n + count
-	}
-	if v.stamps[pos(0)] > i {
+	first, last := v.stamp(oldest, 0), v.stamps[v.newest]
+	switch {
+	case i < first:
 		return nil, false
+	case i >= last:
+		return v.slot(v.newest), true
 	}
-	// Versions lo.. and ..lo+n-1 bracket the answer: lo's stamp is at or
-	// before i, lo+n's (if any) after it.
-	lo, n := 0, count
-	for n > 1 {
-		half := n / 2
-		if v.stamps[pos(lo+half)] <= i {
-			lo += half
+	// The answer lies in [lo, hi): lo's stamp is at or before i, hi's
+	// after it.
+	lo, hi := 0, count-1
+	g := int(int64(i-first) * int64(count-1) / int64(last-first)) // 0 ≤ g < count-1
+	if v.stamp(oldest, g) <= i {
+		lo = g
+		for step := 1; lo+step < hi; step *= 2 {
+			if n := lo + step; v.stamp(oldest, n) > i {
+				hi = n
+				break
+			} else {
+				lo = n
+			}
 		}
-		n -= half
+	} else {
+		hi = g
+		for step := 1; hi-step > lo; step *= 2 {
+			if n := hi - step; v.stamp(oldest, n) <= i {
+				lo = n
+				break
+			} else {
+				hi = n
+			}
+		}
 	}
-	return v.slot(pos(lo)), true
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if v.stamp(oldest, mid) <= i {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return v.slot(v.ring(oldest + lo)), true
 }
+
+// ring returns the ring position of version oldest+n, oldest being the
+// position of the oldest kept version less the count when negative.
+func (v *versions) ring(p int) int {
+	if p < 0 {
+		return p + len(v.stamps)
+	}
+	return p
+}
+
+// stamp returns the stamp of the n-th oldest kept version.
+func (v *versions) stamp(oldest, n int) int { return v.stamps[v.ring(oldest+n)] }
