@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	"pipelab/results"
 )
@@ -39,7 +40,16 @@ func (p *Pool) Execute(rank int, exec RunFunc) RunFunc {
 			return nil, err
 		}
 		defer p.release()
-		return exec(ctx, r)
+		start := time.Now()
+		out, err := exec(ctx, r)
+		if out != nil {
+			// The wall-clock column is the run's computing, not its wait
+			// for a slot.
+			for i := range out.Runs {
+				out.Runs[i].WallSeconds = time.Since(start).Seconds()
+			}
+		}
+		return out, err
 	}
 }
 

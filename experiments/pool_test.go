@@ -117,3 +117,26 @@ func TestPoolCancelWhileWaiting(t *testing.T) {
 		t.Errorf("after the cancelled wait: %v, %d slots free; want the one slot taken", err, p.free)
 	}
 }
+
+// A run's wall-clock column counts its computing, not its wait for a slot.
+func TestPoolWallSecondsExcludeWait(t *testing.T) {
+	p := NewPool(1)
+	if err := p.acquire(context.Background(), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	exec := p.Execute(0, func(context.Context, Run) (*results.Tables, error) {
+		return &results.Tables{Runs: []results.Run{{}}}, nil
+	})
+	done := make(chan *results.Tables)
+	go func() {
+		out, _ := exec(context.Background(), Run{Index: 1})
+		done <- out
+	}()
+	waitFor(t, p, 1)
+	time.Sleep(50 * time.Millisecond)
+	p.release()
+	out := <-done
+	if w := out.Runs[0].WallSeconds; !(w > 0 && w < 0.05) {
+		t.Errorf("wall seconds %g, want the instant run's, not the 50 ms wait", w)
+	}
+}
