@@ -17,7 +17,15 @@ type Figure struct {
 	// on two cores. Convergence figures add the same sweep under the GPU
 	// timing model.
 	Specs func(quick bool) []*Spec
+	// Seconds is the figure's CPU time, roughly, at the quick and the full
+	// size, on one core of a 2-core machine (docs/benchmarks.md). A pooled
+	// reproduce starts the heaviest figures' runs first, so that the
+	// lighter ones fill the cores at the end.
+	Seconds [2]float64
 }
+
+// Load returns the figure's rough CPU seconds at the quick or full size.
+func (f Figure) Load(quick bool) float64 { return pick(quick, f.Seconds[0], f.Seconds[1]) }
 
 // Figures returns the presets in the order reproduce runs them.
 func Figures() []Figure {
@@ -85,6 +93,7 @@ var figureDelays = Figure{
 		return []*Spec{{Name: "delays", Experiment: DelayStats, MicrobatchesPerStage: 10,
 			Stages: pick(quick, []int{2, 4, 8, 16, 32}, []int{2, 4, 8, 16, 32, 64})}}
 	},
+	Seconds: [2]float64{0.2, 0.5},
 }
 
 var figurePDvsRPD = Figure{
@@ -104,6 +113,7 @@ var figurePDvsRPD = Figure{
 		// variant: RPD has no timeline to price.
 		return []*Spec{s}
 	},
+	Seconds: [2]float64{0.6, 9},
 }
 
 // figurePDvsLocalSGDBudget is pd-vs-localsgd at the scaling figure's
@@ -124,6 +134,7 @@ var figurePDvsLocalSGDBudget = Figure{
 		// 1575) takes 6.3 s and 20.2 s as gpt-1.3b stages on A100s.
 		return withGPU(s, []float64{pick(quick, 6.3, 20.2)}, nil)
 	},
+	Seconds: [2]float64{1.5, 12.5},
 }
 
 var figureScaling = Figure{
@@ -149,6 +160,7 @@ var figureScaling = Figure{
 		// microbatches take 25.4 s).
 		return withGPU(s, []float64{pick(quick, 5.0, 20.2)}, []int{2, 4, 8, 16})
 	},
+	Seconds: [2]float64{4, 1200},
 }
 
 // figureLM is the LM on the generated Markov corpus, whose entropy floor is
@@ -173,6 +185,7 @@ var figureLM = Figure{
 		// 297) takes 1.8 s and 10.7 s as gpt-1.3b stages on A100s.
 		return withGPU(s, []float64{pick(quick, 1.8, 10.7)}, nil)
 	},
+	Seconds: [2]float64{16, 300},
 }
 
 var figureSchedules = Figure{
@@ -189,4 +202,5 @@ var figureSchedules = Figure{
 		p.Cost.Link = "pcie"
 		return []*Spec{s, &g, &p}
 	},
+	Seconds: [2]float64{1.5, 5},
 }

@@ -192,3 +192,13 @@ func buildTimeline(k pipeKey) (*pipeTimeline, error) {
 	}
 	return &pipeTimeline{tl: tl, n: n, time: d}, nil
 }
+
+// ForgetTimelines empties the cache of timelines, so that a sweep done
+// with its timelines does not keep them for the rest of the process (the
+// full scaling figure's take hundreds of megabytes). The cache only saves
+// work: a run that asks again rebuilds the same timeline.
+func ForgetTimelines() {
+	timelines.Lock()
+	timelines.m = nil
+	timelines.Unlock()
+}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -86,6 +87,16 @@ func LockstepSchedule(t *Table) (*Table, error) {
 }
 
 // runLockstep checks t and steps it to the end.
+//
+// It visits only the ranks that may run. A rank whose head is not ready
+// waits on the rank that must run what it needs (waitsFor names it) and is
+// looked at again only after that rank has run something: readiness never
+// goes back, since what has run stays run. A woken rank is looked at later
+// in the same pass when it comes after the rank that woke it, and in the
+// next pass otherwise (the second pass of the step, if it has not run in
+// this one), so the passes visit ranks in the order, and see the state,
+// that visiting every rank in order would. The cost follows the actions,
+// not steps × ranks.
 func runLockstep(t *Table) (*lockstep, error) {
 	if err := checkPlacement(t); err != nil {
 		return nil, fmt.Errorf("pipeline: lockstep: %w", err)
@@ -97,36 +108,95 @@ func runLockstep(t *Table) (*lockstep, error) {
 	}
 	ls := &lockstep{t: t, pending: make([][]Action, t.Ranks()), done: newActionSet(t), steps: make([][]int, t.Ranks())}
 	remaining := 0
+	ranks := t.Ranks()
+	// The ranks to look at in this pass, in the step's second pass, and
+	// in the next step.
+	this, second, nextStep := newRankSet(ranks), newRankSet(ranks), newRankSet(ranks)
 	for r, row := range t.Rows {
 		ls.pending[r] = skipBubbles(row)
 		n := len(row) - countBubbles(row)
 		ls.steps[r] = make([]int, 0, n)
 		remaining += n
+		if n > 0 {
+			this.add(r)
+		}
 	}
-	ran := make([]bool, t.Ranks())
+	waiters := make([][]int, ranks) // waiters[q]: ranks waiting for q to run something
+	ranAt := make([]int, ranks)     // the last step each rank ran in
+	for r := range ranAt {
+		ranAt[r] = -1
+	}
 	for step := 0; remaining > 0; step++ {
 		progress := false
-		for r := range ls.pending {
-			ran[r] = len(ls.pending[r]) > 0 && ls.ready(ls.pending[r][0])
-			if ran[r] {
+		for pass := range 2 {
+			this.each(func(r int) {
+				if w, blocked := ls.blocker(ls.pending[r][0]); blocked {
+					if w >= 0 {
+						waiters[w] = append(waiters[w], r)
+					}
+					return
+				}
 				ls.run(r, step)
-				progress = true
+				ranAt[r] = step
 				remaining--
+				progress = true
+				if len(ls.pending[r]) > 0 {
+					nextStep.add(r) // its new head, next step
+				}
+				for _, p := range waiters[r] {
+					switch {
+					case ranAt[p] == step:
+						nextStep.add(p)
+					case p > r:
+						this.add(p) // later in this pass
+					case pass == 0:
+						second.add(p)
+					default:
+						nextStep.add(p)
+					}
+				}
+				waiters[r] = waiters[r][:0]
+			})
+			if !progress {
+				return nil, ls.deadlock(step)
 			}
+			this, second = second, this
 		}
-		if !progress {
-			return nil, ls.deadlock(step)
-		}
-		// An idle rank may have been unblocked by a rank after it.
-		for r := range ls.pending {
-			if ran[r] || len(ls.pending[r]) == 0 || !ls.ready(ls.pending[r][0]) {
-				continue
-			}
-			ls.run(r, step)
-			remaining--
-		}
+		this, nextStep = nextStep, this
 	}
 	return ls, nil
+}
+
+// blocker returns, if a cannot run now, the rank that must run something
+// first (-1 when no rank ever will), and blocked = true.
+func (ls *lockstep) blocker(a Action) (rank int, blocked bool) {
+	for _, sub := range subActions(a) {
+		if w := ls.waitsFor(sub); w.n > 0 && !ls.anyRun(w) {
+			return w.rank, true
+		}
+	}
+	return 0, false
+}
+
+// rankSet is a set of ranks visited in increasing order; ranks added
+// during a visit beyond the one visited are visited in the same walk.
+type rankSet []uint64
+
+func newRankSet(n int) rankSet { return make(rankSet, (n+63)/64) }
+
+func (s rankSet) add(r int)    { s[r/64] |= 1 << (r % 64) }
+func (s rankSet) remove(r int) { s[r/64] &^= 1 << (r % 64) }
+func (s rankSet) clear()       { clear(s) }
+
+// each removes and visits the ranks of s in increasing order.
+func (s rankSet) each(visit func(r int)) {
+	for w := range s {
+		for s[w] != 0 {
+			b := bits.TrailingZeros64(s[w])
+			s[w] &^= 1 << b
+			visit(w*64 + b)
+		}
+	}
 }
 
 // lockstep is the state of one run: each rank's actions still to run

@@ -161,7 +161,7 @@ func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (
 	_, parts := cost.ModelParts(t)
 	row.Chunks = parts / t.Ranks()
 	share := float64(t.Ranks()) / float64(parts) // a stage's part of a rank share
-	if _, steps, err := lockstepSteps(t); err == nil {
+	if _, steps, err := lockstepSteps(t, false); err == nil {
 		row.Lockstep = &steps
 	}
 	pr, err := costs.pricingFor(t)

@@ -3,95 +3,171 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"pipelab/optim"
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
 func init() {
 	register(command{
 		name:    "delays",
-		summary: "measure asynchronous PipeDream's weight delays k - j_k^(s) on its unit-time timeline",
+		summary: "measure the weight delays k - j_k^(s) of a schedule replayed as asynchronous PipeDream, overall and per stage",
 		run:     runDelays,
 	})
 }
 
 const delaysDescription = `
-Generates asynchronous PipeDream's unit-time timeline for S stages and N
-microbatches (docs/reference.md §1.2; N defaults to 10S) and measures the delay
-k - j_k^(s) of every block read by every block update (§1.3): updates are the
+Replays a schedule as asynchronous PipeDream (every backward updates its
+stage's block at once) and measures the delay k - j_k^(s) of every block
+read by every block update (docs/reference.md §1.3): updates are the
 backwards in order of time step then stage, and j_k^(s) counts the updates
 before the forward of the same microbatch on stage s.
 
+The schedule is a generated family (--kind, pipedream by default, with
+--stages S and --microbatches N, N defaulting to 10S; §1.2 for pipedream)
+or a PyTorch schedule CSV (--schedule), timed at unit cost (every F and B
+one step, transfers free; pipedream and localsgd place every action in
+the step it runs, so their grid is that timeline). Only F and B are replayed: tables that split
+the backward into I and W are refused.
+
 Statistics are over the second half of the updates (the steady state):
-the maximum, which is ⌊S² - S/2⌋, the mean and the 10th percentile
-(linearly interpolated). max_all is the maximum over every update, warm-up
-and drain included.`
+the maximum, which is ⌊S² - S/2⌋ for pipedream, the mean and the 10th
+percentile (linearly interpolated), over every stage's block; max_all is
+the maximum over every update, warm-up and drain included. Per stage:
+the delay of the stage's own block at its updates in the steady state,
+the updates between the microbatch's forward there and its backward.`
 
 // delaysReport is what "pipelab delays" prints.
 type delaysReport struct {
-	Stages       int     `json:"stages"`
-	Microbatches int     `json:"microbatches"`
-	TimeSteps    float64 `json:"time_steps"`
-	Updates      int     `json:"block_updates"`
-	Max          int     `json:"max"`
-	Mean         float64 `json:"mean"`
-	P10          float64 `json:"p10"`
-	MaxAll       int     `json:"max_all"`
+	Schedule     string             `json:"schedule"`
+	Stages       int                `json:"stages"`
+	Microbatches int                `json:"microbatches"`
+	TimeSteps    float64            `json:"time_steps"`
+	Updates      int                `json:"block_updates"`
+	Max          int                `json:"max"`
+	Mean         float64            `json:"mean"`
+	P10          float64            `json:"p10"`
+	MaxAll       int                `json:"max_all"`
+	PerStage     []stageDelayReport `json:"per_stage"`
+}
+
+// stageDelayReport is one stage's own-block delays in the steady state.
+type stageDelayReport struct {
+	Stage   int     `json:"stage"`
+	Updates int     `json:"block_updates"`
+	Max     int     `json:"max"`
+	Mean    float64 `json:"mean"`
+	P10     float64 `json:"p10"`
+}
+
+type delaysFlags struct {
+	shape    shapeFlags
+	schedule string
+	output   outputFlag
 }
 
 func runDelays(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("delays", "--stages S [--microbatches N] [--format text|json]", delaysDescription, stderr)
-	stages := fs.Int("stages", 0, "pipeline stages S (at least 1)")
-	micro := fs.Int("microbatches", 0, "microbatches N (default 10S)")
-	var output outputFlag
-	output.register(fs)
+	fs := newFlags("delays", "[--kind KIND] --stages S [--microbatches N] | --schedule FILE.csv [--format text|json]", delaysDescription, stderr)
+	var f delaysFlags
+	f.shape.register(fs)
+	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV instead of --kind")
+	f.output.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := checkDelays(fs.Args(), *stages, micro, &output); err != nil {
+	if err := f.check(fs.Args(), setFlags(fs)); err != nil {
 		return flagProblem(fs, stderr, "delays", err)
 	}
-	shape := pipeline.Shape{Ranks: *stages, Microbatches: *micro}
-	if err := guardShape("pipedream", shape, replayCellBytes); err != nil {
-		return err
-	}
-	tab, err := pipeline.Generate("pipedream", shape)
+	t, err := f.table()
 	if err != nil {
 		return err
 	}
-	dt, err := optim.Delays(sim.FromGrid(tab))
+	tl, err := f.timeline(t)
 	if err != nil {
 		return err
 	}
-	st := dt.Stats(optim.Steady)
-	rep := delaysReport{Stages: *stages, Microbatches: *micro, TimeSteps: dt.TimeSteps, Updates: len(dt.Rows),
-		Max: st.Max, Mean: st.Mean, P10: st.P10, MaxAll: dt.Stats(optim.All).Max}
-	return output.write(stdout, rep, func() error { return writeDelaysText(stdout, rep) })
+	p, err := optim.StageDelays(tl, optim.Steady)
+	if err != nil {
+		return err
+	}
+	rep := delaysReport{Schedule: f.shape.kind, Stages: p.Stages, Microbatches: t.Microbatches, TimeSteps: p.TimeSteps,
+		Updates: p.Updates, Max: p.Total.Max, Mean: p.Total.Mean, P10: p.Total.P10, MaxAll: p.MaxAll}
+	if f.schedule != "" {
+		rep.Schedule = f.schedule
+	}
+	for s, st := range p.PerStage {
+		rep.PerStage = append(rep.PerStage, stageDelayReport{Stage: s, Updates: st.Rows, Max: st.Max, Mean: st.Mean, P10: st.P10})
+	}
+	return f.output.write(stdout, rep, func() error { return writeDelaysText(stdout, rep) })
 }
 
-// checkDelays names the flag that is wrong and fills in the default
-// microbatch count, 10S.
-func checkDelays(rest []string, stages int, micro *int, output *outputFlag) error {
+// check names the flag that is wrong and fills in the defaults: the
+// pipedream family and 10S microbatches.
+func (f *delaysFlags) check(rest []string, set map[string]bool) error {
 	if err := noArguments(rest); err != nil {
 		return err
 	}
-	if err := atLeast("stages", stages, 1); err != nil {
+	if f.schedule != "" {
+		if f.shape.kind != "" || set["stages"] || set["microbatches"] || set["chunks"] || set["local-steps"] {
+			return fmt.Errorf("--schedule reads the shape from the file: drop --kind, --stages, --microbatches, --chunks and --local-steps")
+		}
+		return f.output.check()
+	}
+	if f.shape.kind == "" {
+		f.shape.kind = "pipedream"
+	}
+	if err := unknownFamily(f.shape.kind); err != nil {
+		return fmt.Errorf("--kind %w", err)
+	}
+	if err := atLeast("stages", f.shape.stages, 1); err != nil {
 		return err
 	}
-	if *micro == 0 {
-		*micro = 10 * stages
+	if f.shape.microbatches == 0 {
+		f.shape.microbatches = 10 * f.shape.stages
 	}
-	if err := atLeast("microbatches", *micro, 1); err != nil {
+	if err := f.shape.check(); err != nil {
 		return err
 	}
-	return output.check()
+	return f.output.check()
+}
+
+// table generates or reads the schedule.
+func (f *delaysFlags) table() (*pipeline.Table, error) {
+	if f.schedule == "" {
+		f.shape.cellBytes = replayCellBytes
+		return f.shape.generate()
+	}
+	file, err := os.Open(f.schedule)
+	if err != nil {
+		return nil, fmt.Errorf("--schedule: %w", err)
+	}
+	defer file.Close()
+	return pipeline.ReadCSV(file, f.schedule)
+}
+
+// timeline times t at unit cost: the grid itself for the families that
+// place every action in the step it runs (pipedream and localsgd, as the
+// experiments time them), the event simulation otherwise.
+func (f *delaysFlags) timeline(t *pipeline.Table) (*sim.Timeline, error) {
+	if f.schedule == "" && (f.shape.kind == "pipedream" || f.shape.kind == "localsgd") {
+		return sim.FromGrid(t), nil
+	}
+	return sim.Simulate(t, cost.Unit{}, sim.Options{})
 }
 
 func writeDelaysText(w io.Writer, rep delaysReport) error {
-	_, err := fmt.Fprintf(w, "stages:        %d\nmicrobatches:  %d\ntime steps:    %g\nblock updates: %d\n"+
+	var b strings.Builder
+	fmt.Fprintf(&b, "stages:        %d\nmicrobatches:  %d\ntime steps:    %g\nblock updates: %d\n"+
 		"steady state (second half of the updates):\n  max:  %d\n  mean: %.4f\n  p10:  %.4g\nmax over all updates: %d\n",
 		rep.Stages, rep.Microbatches, rep.TimeSteps, rep.Updates, rep.Max, rep.Mean, rep.P10, rep.MaxAll)
+	b.WriteString("\nown block per stage, steady state:\nstage  updates     max       mean      p10\n")
+	for _, s := range rep.PerStage {
+		fmt.Fprintf(&b, "%5d  %7d  %6d  %9.4f  %7.4g\n", s.Stage, s.Updates, s.Max, s.Mean, s.P10)
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }

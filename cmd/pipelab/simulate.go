@@ -52,8 +52,9 @@ reported too. --trace writes a Chrome trace, --gantt a PNG or SVG chart.`
 
 // lockstepSteps runs PyTorch's unit-time check: on t as it is when it has
 // SEND/RECV, after dropping bubbles and lowering it otherwise (I and W kept
-// apart, as PyTorch's runtime lowers a loaded schedule).
-func lockstepSteps(t *pipeline.Table) (*pipeline.Table, int, error) {
+// apart, as PyTorch's runtime lowers a loaded schedule). It returns the
+// simulated grid too when grid is true (--cost lockstep times it).
+func lockstepSteps(t *pipeline.Table, grid bool) (*pipeline.Table, int, error) {
 	comms := t
 	if !t.HasComms() {
 		var err error
@@ -61,15 +62,19 @@ func lockstepSteps(t *pipeline.Table) (*pipeline.Table, int, error) {
 			return nil, 0, err
 		}
 	}
-	grid, err := pipeline.LockstepSchedule(comms)
+	if !grid {
+		steps, err := pipeline.Lockstep(comms)
+		return nil, steps, err
+	}
+	g, err := pipeline.LockstepSchedule(comms)
 	if err != nil {
 		return nil, 0, err
 	}
 	steps := 0
-	for _, row := range grid.Rows {
+	for _, row := range g.Rows {
 		steps = max(steps, len(row))
 	}
-	return grid, steps, nil
+	return g, steps, nil
 }
 
 type simulateFlags struct {
@@ -293,7 +298,7 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 			rep.Patience = opt.Patience.String()
 		}
 	}
-	grid, steps, lockErr := lockstepSteps(t)
+	grid, steps, lockErr := lockstepSteps(t, f.costs.kind() == "lockstep")
 	if lockErr == nil {
 		rep.Steps = &steps
 	} else {

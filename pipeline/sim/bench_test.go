@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
@@ -27,6 +29,7 @@ func BenchmarkSimulate1F1B64x1024(b *testing.B) {
 	tb := benchTable(b)
 	events := 0
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		tl, err := Simulate(tb, benchCost, Options{})
 		if err != nil {
@@ -35,6 +38,33 @@ func BenchmarkSimulate1F1B64x1024(b *testing.B) {
 		events = len(tl.Events)
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+	cpu.report(b, events)
+}
+
+// cpuClock measures a benchmark's process CPU time, which a shared machine
+// inflates less than the wall clock.
+type cpuClock struct {
+	start time.Duration
+	ok    bool
+}
+
+func startCPU() cpuClock {
+	t, ok := processCPU()
+	return cpuClock{t, ok}
+}
+
+// report adds CPU time per operation and, for events > 0, timed events
+// per CPU second.
+func (c cpuClock) report(b *testing.B, events int) {
+	end, ok := processCPU()
+	if !c.ok || !ok || b.N == 0 {
+		return
+	}
+	per := float64(end-c.start) / float64(b.N)
+	b.ReportMetric(per, "cpu-ns/op")
+	if events > 0 {
+		b.ReportMetric(float64(events)/per*1e9, "actions/cpu-s")
+	}
 }
 
 // BenchmarkWalkTable1F1B64x1024 is the baseline: one pass over the same
@@ -101,4 +131,34 @@ func benchReady(b *testing.B, p Patience) {
 		events = len(tl.Events)
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}
+
+// BenchmarkSimulateShapes times the fixed-order simulation of 1F1B with
+// communication over P ∈ {8, 32, 128} ranks × M ∈ {64, 512, 4096}
+// microbatches: cpu-ns/event should stay flat if the cost is linear in
+// P·M (2PM computes and 2(P-1)M transfers).
+func BenchmarkSimulateShapes(b *testing.B) {
+	for _, p := range []int{8, 32, 128} {
+		for _, m := range []int{64, 512, 4096} {
+			b.Run(fmt.Sprintf("P=%d/M=%d", p, m), func(b *testing.B) {
+				tb, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: p, Microbatches: m})
+				if err != nil {
+					b.Fatal(err)
+				}
+				events := 0
+				cpu := startCPU()
+				for b.Loop() {
+					tl, err := Simulate(tb, benchCost, Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					events = len(tl.Events)
+				}
+				if end, ok := processCPU(); ok && cpu.ok {
+					b.ReportMetric(float64(end-cpu.start)/float64(b.N*events), "cpu-ns/event")
+				}
+				b.ReportMetric(float64(events), "events")
+			})
+		}
+	}
 }

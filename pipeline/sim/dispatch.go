@@ -56,7 +56,7 @@ func (s *simulator) dispatch(now float64) {
 func (s *simulator) start(id int32, now float64) {
 	nd := &s.nodes[id]
 	s.ranks[nd.rank].busy = true
-	nd.start = now
+	s.record(id, now, now+nd.dur)
 	s.queue.schedule(now+nd.dur, evCompute, id)
 }
 
@@ -83,7 +83,7 @@ func (s *simulator) dispatchFixed(r int, now float64) {
 				s.post(s.commTransfer(a), false, now)
 			}
 		default:
-			if rs.busy || !s.inputsReady(r, a) {
+			if rs.busy || !s.ready(id) {
 				return
 			}
 			s.start(id, now)
@@ -112,14 +112,14 @@ func (s *simulator) dispatchReady(r int, now float64) {
 		if q == queueF && rs.held >= rs.cap {
 			continue
 		}
-		if !s.inputsReady(r, s.nodes[id].act) {
+		if !s.ready(id) {
 			continue
 		}
 		if best < 0 || s.better(q, id, bestQ, best) {
 			best, bestQ = id, q
 		}
 	}
-	if best < 0 && inPlace >= 0 && s.allBefore(rs, s.nodes[inPlace].index) && s.inputsReady(r, s.nodes[inPlace].act) {
+	if best < 0 && inPlace >= 0 && s.allBefore(rs, s.nodes[inPlace].index) && s.ready(inPlace) {
 		best, bestQ = inPlace, queueInPlace
 	}
 	if s.plan != nil && s.patient(r, best, now) {

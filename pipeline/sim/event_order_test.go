@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -8,12 +9,13 @@ import (
 	"pipelab/pipeline"
 )
 
-// sortKeys must leave events exactly where SortEvents does, ties in
-// (Start, Rank, Index) included, or a simulation's timeline would depend
-// on which of the two ordered it. Random events drawn from few starts,
-// ranks and positions tie often; the sizes cover insertion sort (at most
-// 12 elements) and pdqsort's partitioning and pattern breaking.
-func TestSortKeysIsSortEvents(t *testing.T) {
+// sortByMoment must leave events given in order of start time exactly
+// where SortEvents (a stable sort by start, rank and position) does, ties
+// included, or a simulation's timeline would depend on which of the two
+// ordered it. Random events drawn from few starts, ranks and positions tie
+// often; the sizes cover moments of one event, of a dozen and of
+// thousands.
+func TestSortByMomentIsSortEvents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 2, 5, 12, 13, 50, 1000, 20000} {
 		for _, spread := range []int{2, 8, 1000} {
@@ -26,20 +28,44 @@ func TestSortKeysIsSortEvents(t *testing.T) {
 					Start:  start, End: start + float64(rng.IntN(4)),
 				}
 			}
+			// As the simulator lists them: by start time, in any order
+			// within a moment.
+			slices.SortStableFunc(events, func(a, b Event) int { return cmp.Compare(a.Start, b.Start) })
 			want := slices.Clone(events)
 			SortEvents(want)
-			keys := make([]eventKey, n)
-			for i, e := range events {
-				keys[i] = eventKey{start: e.Start, rank: int32(e.Rank), index: int32(e.Index), ref: int32(i)}
-			}
-			sortKeys(keys)
-			got := make([]Event, n)
-			for i, k := range keys {
-				got[i] = events[k.ref]
-			}
+			got := slices.Clone(events)
+			sortByMoment(got)
 			if !slices.Equal(got, want) {
-				t.Errorf("n=%d spread=%d: sortKeys orders events unlike SortEvents", n, spread)
+				t.Errorf("n=%d spread=%d: sortByMoment orders events unlike SortEvents", n, spread)
 			}
+		}
+	}
+}
+
+// FromGrid's column-by-column walk lists events exactly as SortEvents
+// orders them, for rows of different lengths with bubbles.
+func TestFromGridIsSorted(t *testing.T) {
+	for _, fam := range []string{"pipedream", "1f1b", "zb-v", "chimera"} {
+		tb, err := pipeline.Generate(fam, pipeline.Shape{Ranks: 4, Microbatches: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := FromGrid(tb)
+		want := slices.Clone(tl.Events)
+		SortEvents(want)
+		if !slices.Equal(tl.Events, want) {
+			t.Errorf("%s: FromGrid's %d events are not in SortEvents' order", fam, len(want))
+		}
+		cells := 0
+		for _, row := range tb.Rows {
+			for _, a := range row {
+				if !a.IsBubble() {
+					cells++
+				}
+			}
+		}
+		if len(tl.Events) != cells {
+			t.Errorf("%s: %d events for %d actions", fam, len(tl.Events), cells)
 		}
 	}
 }

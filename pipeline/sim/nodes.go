@@ -10,13 +10,26 @@ import (
 
 // node is one non-bubble action of the table, with its duration and, once
 // it has run, its start and end. A SEND or RECV runs as long as its
-// transfer.
+// transfer. What a compute needs and makes is worked out once, when the
+// table is built (see wire), so that the event loop only looks flags up.
 type node struct {
 	rank, index int
 	act         pipeline.Action
 	dur         float64
 	start, end  float64
+	// needs lists the messages that must be there before the node runs:
+	// k for message k produced (s.done), ^k for message k arrived
+	// (s.arrived); noMessage ends the list.
+	needs [3]int32
+	// makes lists the messages the node produces when it ends; noMessage
+	// ends the list.
+	makes [2]int32
+	// held is the change in the rank's activations when it ends.
+	held int8
 }
+
+// noMessage marks the end of a node's needs or makes.
+const noMessage = int32(-1 << 31)
 
 // checkTable validates t (pipeline.Table.Validate) and makes sure every
 // SEND and RECV has a peer stage on another rank.
@@ -91,6 +104,7 @@ func (s *simulator) buildNodes(cost cost.Model, iteration int) error {
 					return fmt.Errorf("sim: simulate: rank %d position %d (%s): %w", r, i, a, err)
 				}
 			}
+			s.wire(&nd)
 			s.nodes = append(s.nodes, nd)
 			rs.row = append(rs.row, id)
 			if a.Kind.IsComm() {
@@ -113,4 +127,57 @@ func computeTime(cost cost.Model, a pipeline.Action, noise logNormal, slow float
 		return 0, fmt.Errorf("the cost model gives duration %v", d)
 	}
 	return d * noise.next() * slow, nil
+}
+
+// wire fills in what node nd needs and makes: missingInput's inputs and
+// computeDone's messages, as message numbers, and its activation change.
+func (s *simulator) wire(nd *node) {
+	nd.needs = [3]int32{noMessage, noMessage, noMessage}
+	nd.makes = [2]int32{noMessage, noMessage}
+	nd.held = int8(s.rule.delta(nd.act))
+	if nd.act.Kind.IsComm() {
+		return
+	}
+	needs, makes := nd.needs[:0], nd.makes[:0]
+	// have is the message as rank nd.rank holds it, as in s.have.
+	have := func(dir, st, m int) int32 {
+		k := int32(s.msgKey(dir, st, m))
+		if s.t.Placement[st] == nd.rank {
+			return k
+		}
+		return ^k
+	}
+	for _, a := range singleActions(nd.act) {
+		st, m := a.Stage, a.Microbatch
+		switch a.Kind {
+		case pipeline.Forward:
+			if prev, ok := s.peer(dirB, st, m); ok {
+				needs = append(needs, have(dirF, prev, m))
+			}
+		case pipeline.Backward, pipeline.BackwardInput:
+			needs = append(needs, int32(s.msgKey(dirF, st, m)))
+			if next, ok := s.peer(dirF, st, m); ok {
+				needs = append(needs, have(dirB, next, m))
+			}
+		case pipeline.BackwardWeight:
+			needs = append(needs, int32(s.msgKey(dirB, st, m)))
+		}
+		if dir, ok := messageDir(a.Kind); ok {
+			makes = append(makes, int32(s.msgKey(dir, st, m)))
+		}
+	}
+}
+
+// ready reports whether every input of node id is there (inputsReady,
+// from the node's wiring).
+func (s *simulator) ready(id int32) bool {
+	for _, k := range s.nodes[id].needs {
+		switch {
+		case k == noMessage:
+			return true
+		case k >= 0 && !s.done[k], k < 0 && !s.arrived[^k]:
+			return false
+		}
+	}
+	return true
 }

@@ -128,9 +128,9 @@ type simulator struct {
 	touched []bool // the rank is in toDo
 	toDo    []int  // ranks to dispatch
 	spare   []int  // the other toDo buffer, see dispatch
-	// ran lists what has run, in the order it ended, keyed for the
-	// timeline's order (see timeline).
-	ran []eventKey
+	// ran lists the events of what has started, in the order it started
+	// (see timeline).
+	ran []Event
 	// plan holds the plan's times of every node when the run waits as
 	// planned (see Patience), nil otherwise.
 	plan []planTimes
@@ -167,7 +167,7 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 	if err := s.buildTransfers(cost, iteration); err != nil {
 		return nil, err
 	}
-	s.ran = make([]eventKey, 0, len(s.nodes)+len(s.xfers))
+	s.ran = make([]Event, 0, len(s.nodes)+len(s.xfers))
 	if opt.Policy == Ready {
 		s.setCaps()
 	}
@@ -263,16 +263,14 @@ func (s *simulator) computeDone(id int32, now float64) {
 	nd := &s.nodes[id]
 	rs := &s.ranks[nd.rank]
 	rs.busy = false
-	rs.held += s.rule.delta(nd.act)
+	rs.held += int(nd.held)
 	s.computes--
-	s.record(int(id), nd.start, now)
+	nd.end = now
 	s.touch(nd.rank)
-	for _, sub := range singleActions(nd.act) {
-		dir, ok := messageDir(sub.Kind)
-		if !ok {
-			continue
+	for _, k := range nd.makes {
+		if k == noMessage {
+			break
 		}
-		k := s.msgKey(dir, sub.Stage, sub.Microbatch)
 		s.done[k] = true
 		if x := s.xferOf[k]; x >= 0 && !s.explicit {
 			s.post(int(x), true, now)
@@ -280,9 +278,12 @@ func (s *simulator) computeDone(id int32, now float64) {
 	}
 }
 
-// record notes that node id ran from start to end.
-func (s *simulator) record(id int, start, end float64) {
+// record notes that node id runs from start to end: the run lists what it
+// starts in the order it starts, which is the timeline's order but for ties
+// (see timeline). Nothing is cut short, so the end is known at the start,
+// and it is the time the event loop will end it at.
+func (s *simulator) record(id int32, start, end float64) {
 	nd := &s.nodes[id]
-	nd.start, nd.end = start, end
-	s.ran = append(s.ran, eventKey{start: start, rank: int32(nd.rank), index: int32(nd.index), ref: int32(id)})
+	nd.start = start
+	s.ran = append(s.ran, Event{Rank: nd.rank, Index: nd.index, Action: nd.act, Start: start, End: end})
 }

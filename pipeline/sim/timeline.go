@@ -19,7 +19,8 @@ type Event struct {
 
 // Timeline is a timed schedule table: for every non-bubble action of
 // Table, the rank it ran on and when. Events are sorted by (Start, Rank,
-// Index). Time is in the cost model's unit (steps for unit costs, seconds
+// Index); Simulate lists events equal in all three (transfers a rank
+// starts at one moment) in the order they started. Time is in the cost model's unit (steps for unit costs, seconds
 // under the GPU model); sums of integer costs are exact in float64.
 type Timeline struct {
 	Table  *pipeline.Table
@@ -27,9 +28,9 @@ type Timeline struct {
 }
 
 // SortEvents puts events in timeline order: start time, then rank, then
-// position in the row.
+// position in the row. Events equal in all three keep their order.
 func SortEvents(events []Event) {
-	slices.SortFunc(events, func(a, b Event) int {
+	slices.SortStableFunc(events, func(a, b Event) int {
 		if c := cmp.Compare(a.Start, b.Start); c != 0 {
 			return c
 		}
@@ -44,17 +45,25 @@ func SortEvents(events []Event) {
 // column c of a row runs from c to c+1 and bubbles take their column. This
 // is the "idealised table" level of the tabular-schedule comparison, and
 // the timeline of generators such as asynchronous PipeDream, which place
-// every action in the step it runs.
+// every action in the step it runs. Walking the grid column by column,
+// rank by rank, lists the events in timeline order, with no sort.
 func FromGrid(t *pipeline.Table) *Timeline {
-	tl := &Timeline{Table: t}
-	for r, row := range t.Rows {
-		for i, a := range row {
-			if a.IsBubble() {
-				continue
+	events, columns := 0, 0
+	for _, row := range t.Rows {
+		columns = max(columns, len(row))
+		for _, a := range row {
+			if !a.IsBubble() {
+				events++
 			}
-			tl.Events = append(tl.Events, Event{Rank: r, Index: i, Action: a, Start: float64(i), End: float64(i + 1)})
 		}
 	}
-	SortEvents(tl.Events)
+	tl := &Timeline{Table: t, Events: make([]Event, 0, events)}
+	for c := range columns {
+		for r, row := range t.Rows {
+			if c < len(row) && !row[c].IsBubble() {
+				tl.Events = append(tl.Events, Event{Rank: r, Index: c, Action: row[c], Start: float64(c), End: float64(c + 1)})
+			}
+		}
+	}
 	return tl
 }

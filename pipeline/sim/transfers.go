@@ -125,7 +125,17 @@ func (s *simulator) tryTransfer(x int, now float64) {
 	}
 	l.busy = true
 	xf.start = now
-	s.queue.schedule(now+xf.dur, evTransfer, int32(x))
+	end := now + xf.dur
+	if xf.sendNode < 0 && xf.recvNode < 0 {
+		s.ran = append(s.ran, Event{Rank: xf.from, Index: -1, Action: xf.commAction(true), Start: now, End: end})
+	}
+	if xf.sendNode >= 0 {
+		s.record(int32(xf.sendNode), now, end)
+	}
+	if xf.recvNode >= 0 {
+		s.record(int32(xf.recvNode), now, end)
+	}
+	s.queue.schedule(end, evTransfer, int32(x))
 }
 
 // transferDone delivers transfer x at time now, records it, and hands its
@@ -144,20 +154,16 @@ func (s *simulator) transferDone(x int, now float64) {
 	}
 }
 
-// recordTransfer records that transfer x arrived at time end: its SEND
-// and RECV when the table has them, else the transfer itself, which the
-// timeline shows as a SEND on the sending rank at Index -1.
+// recordTransfer records that transfer x arrived at time end: the end of
+// its SEND and RECV when the table has them, which span it.
 func (s *simulator) recordTransfer(x int, end float64) {
 	xf := &s.xfers[x]
 	xf.end = end
-	if xf.sendNode < 0 && xf.recvNode < 0 {
-		s.ran = append(s.ran, eventKey{start: xf.start, rank: int32(xf.from), index: -1, ref: ^int32(x)})
-	}
 	if xf.sendNode >= 0 {
-		s.record(xf.sendNode, xf.start, end)
+		s.nodes[xf.sendNode].end = end
 	}
 	if xf.recvNode >= 0 {
-		s.record(xf.recvNode, xf.start, end)
+		s.nodes[xf.recvNode].end = end
 	}
 }
 

@@ -1,0 +1,120 @@
+package experiments
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"pipelab/results"
+)
+
+// Pool shares a fixed number of slots, one run at a time each, among the
+// runs of several sweeps that run side by side (reproduce's figures), so
+// that the slots stay busy until the last run of the last sweep rather
+// than each sweep's last runs leaving slots idle. A free slot goes to the
+// most urgent request waiting: lowest rank first, then lowest run index,
+// so that a sweep given a low rank has all its runs started before any of
+// a higher rank. Which slot computes a run never changes what it
+// computes: outputs are those of the sweeps run one after another.
+type Pool struct {
+	mu      sync.Mutex
+	free    int
+	waiting []*poolRequest
+}
+
+type poolRequest struct {
+	rank, index int
+	granted     chan struct{}
+}
+
+// NewPool returns a pool of jobs slots (at least one).
+func NewPool(jobs int) *Pool { return &Pool{free: max(jobs, 1)} }
+
+// Execute returns exec computing each run in a slot of the pool, its
+// requests ranked by rank and the run's index.
+func (p *Pool) Execute(rank int, exec RunFunc) RunFunc {
+	return func(ctx context.Context, r Run) (*results.Tables, error) {
+		if err := p.acquire(ctx, rank, r.Index); err != nil {
+			return nil, err
+		}
+		defer p.release()
+		start := time.Now()
+		out, err := exec(ctx, r)
+		if out != nil {
+			// The wall-clock column is the run's computing, not its wait
+			// for a slot.
+			for i := range out.Runs {
+				out.Runs[i].WallSeconds = time.Since(start).Seconds()
+			}
+		}
+		return out, err
+	}
+}
+
+// Do runs f in a slot of the pool, ranked after every run of the same
+// rank (for a sweep's work after its runs, such as its plots).
+func (p *Pool) Do(ctx context.Context, rank int, f func() error) error {
+	if err := p.acquire(ctx, rank, int(^uint(0)>>1)); err != nil {
+		return err
+	}
+	defer p.release()
+	return f()
+}
+
+// acquire waits for a slot: at once when one is free and no request
+// waits, else when release hands it this request's turn.
+func (p *Pool) acquire(ctx context.Context, rank, index int) error {
+	p.mu.Lock()
+	if p.free > 0 && len(p.waiting) == 0 {
+		p.free--
+		p.mu.Unlock()
+		return nil
+	}
+	req := &poolRequest{rank: rank, index: index, granted: make(chan struct{})}
+	p.waiting = append(p.waiting, req)
+	p.grant()
+	p.mu.Unlock()
+	select {
+	case <-req.granted:
+		return nil
+	case <-ctx.Done():
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if i := slices.Index(p.waiting, req); i >= 0 {
+			p.waiting = slices.Delete(p.waiting, i, i+1)
+			return ctx.Err()
+		}
+		// Granted while giving up: hand the slot back.
+		p.free++
+		p.grant()
+		return ctx.Err()
+	}
+}
+
+// release frees a slot for the most urgent waiting request.
+func (p *Pool) release() {
+	p.mu.Lock()
+	p.free++
+	p.grant()
+	p.mu.Unlock()
+}
+
+// grant hands free slots to the most urgent waiting requests; p.mu is
+// held. Few requests wait at a time (each sweep has at most its Jobs in
+// flight), so a scan finds the most urgent.
+func (p *Pool) grant() {
+	for p.free > 0 && len(p.waiting) > 0 {
+		best := 0
+		for i, r := range p.waiting {
+			if b := p.waiting[best]; cmp.Or(cmp.Compare(r.rank, b.rank), cmp.Compare(r.index, b.index)) < 0 {
+				best = i
+			}
+		}
+		req := p.waiting[best]
+		p.waiting = slices.Delete(p.waiting, best, best+1)
+		p.free--
+		close(req.granted)
+	}
+}

@@ -1,0 +1,142 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"pipelab/results"
+)
+
+// waitFor polls until the pool has n waiting requests.
+func waitFor(t *testing.T, p *Pool, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		p.mu.Lock()
+		got := len(p.waiting)
+		p.mu.Unlock()
+		if got == n {
+			return
+		}
+	}
+	t.Fatalf("%d requests never came to wait", n)
+}
+
+// A freed slot goes to the lowest rank, then the lowest run index, however
+// the requests arrived; Do waits behind every run of its rank.
+func TestPoolGrantsByRankThenIndex(t *testing.T) {
+	p := NewPool(1)
+	if err := p.acquire(context.Background(), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	type key struct{ rank, index int }
+	arrivals := []key{{2, 0}, {1, 5}, {1, 3}, {0, 9}, {2, -1}, {1, 4}}
+	var mu sync.Mutex
+	var order []key
+	var wg sync.WaitGroup
+	for n, k := range arrivals {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run := func() {
+				mu.Lock()
+				order = append(order, k)
+				mu.Unlock()
+			}
+			if k.index < 0 {
+				p.Do(context.Background(), k.rank, func() error { run(); return nil })
+				return
+			}
+			p.acquire(context.Background(), k.rank, k.index)
+			run()
+			p.release()
+		}()
+		waitFor(t, p, n+1)
+	}
+	p.release()
+	wg.Wait()
+	want := []key{{0, 9}, {1, 3}, {1, 4}, {1, 5}, {2, 0}, {2, -1}}
+	if !slices.Equal(order, want) {
+		t.Errorf("granted %v, want %v", order, want)
+	}
+}
+
+// However many runs ask, no more than the pool's slots compute at once,
+// and every run is computed.
+func TestPoolBoundsRunsInFlight(t *testing.T) {
+	p := NewPool(2)
+	var now, peak, ran atomic.Int32
+	exec := p.Execute(0, func(ctx context.Context, r Run) (*results.Tables, error) {
+		n := now.Add(1)
+		for {
+			old := peak.Load()
+			if n <= old || peak.CompareAndSwap(old, n) {
+				break
+			}
+		}
+		time.Sleep(time.Millisecond)
+		now.Add(-1)
+		ran.Add(1)
+		return &results.Tables{}, nil
+	})
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			exec(context.Background(), Run{Index: i})
+		}()
+	}
+	wg.Wait()
+	if peak.Load() > 2 || ran.Load() != 20 {
+		t.Errorf("%d runs at once at most and %d run, want at most 2 and 20", peak.Load(), ran.Load())
+	}
+}
+
+// A request given up while waiting returns the context's error and leaves
+// the pool's slots as they were.
+func TestPoolCancelWhileWaiting(t *testing.T) {
+	p := NewPool(1)
+	if err := p.acquire(context.Background(), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error)
+	go func() { errc <- p.acquire(ctx, 0, 1) }()
+	waitFor(t, p, 1)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled wait returned %v, want context.Canceled", err)
+	}
+	p.release()
+	if err := p.acquire(context.Background(), 0, 2); err != nil || p.free != 0 {
+		t.Errorf("after the cancelled wait: %v, %d slots free; want the one slot taken", err, p.free)
+	}
+}
+
+// A run's wall-clock column counts its computing, not its wait for a slot.
+func TestPoolWallSecondsExcludeWait(t *testing.T) {
+	p := NewPool(1)
+	if err := p.acquire(context.Background(), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	exec := p.Execute(0, func(context.Context, Run) (*results.Tables, error) {
+		return &results.Tables{Runs: []results.Run{{}}}, nil
+	})
+	done := make(chan *results.Tables)
+	go func() {
+		out, _ := exec(context.Background(), Run{Index: 1})
+		done <- out
+	}()
+	waitFor(t, p, 1)
+	time.Sleep(50 * time.Millisecond)
+	p.release()
+	out := <-done
+	if w := out.Runs[0].WallSeconds; !(w > 0 && w < 0.05) {
+		t.Errorf("wall seconds %g, want the instant run's, not the 50 ms wait", w)
+	}
+}
