@@ -31,7 +31,7 @@ func runRow(r Run) results.Run {
 		RunID: r.ID, Experiment: r.Spec, Objective: r.Objective, Method: r.Method,
 		Stages: int32(r.Stages), Microbatches: int32(r.Microbatches), TimeBudget: r.Budget,
 		StepSize: r.Step, BatchSize: int32(r.Batch), N: int32(r.N), D: int32(r.D),
-		Delta: int32(r.Delta), LocalSteps: int32(r.LocalSteps), Seed: r.Seed, CostModel: cost,
+		Delta: int32(r.Delta), LocalSteps: int32(r.LocalSteps), Seed: r.Seed, Replicate: int32(r.Replicate), CostModel: cost,
 		SelectionRule: r.Select, ToolVersion: Version, Optimizer: r.Optimizer.Label(),
 		TimeToTarget: math.NaN(), UpdatesToTarget: results.NotReached, LossAtBudget: math.NaN(),
 	}

@@ -95,12 +95,15 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 	for _, g := range runGroups(t.Runs) {
 		prefix := g.experiment + "-" + g.cost
 		stages := distinctStages(g.runs)
-		if len(stages) <= 2 {
+		// RPD has no timeline: a group with RPD runs is compared against
+		// block updates only, never on a simulated-time axis.
+		hasRPD := slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == results.MethodRPD })
+		if len(stages) <= 2 && !hasRPD {
 			if err := add(prefix+"-loss-vs-time", func(p string) error { return results.PlotLossVsTime(p, g.runs, t.Curves) }); err != nil {
 				return files, err
 			}
 		}
-		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == "rpd" }) && len(stages) == 1 {
+		if hasRPD && len(stages) == 1 {
 			if err := add(prefix+"-loss-vs-updates", func(p string) error { return results.PlotLossVsUpdates(p, g.runs, t.Curves) }); err != nil {
 				return files, err
 			}

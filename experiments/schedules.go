@@ -47,8 +47,11 @@ func runSchedule(r Run) (*results.Tables, error) {
 	} else {
 		share = unitShare(tab, chunks)
 	}
-	base := results.ScheduleMetric{Family: r.Family, Ranks: int32(tab.Ranks()), Microbatches: int32(r.Microbatches),
-		Chunks: int32(chunks), CostModel: label}
+	base := results.ScheduleMetric{RunID: r.ID, Experiment: r.Spec, Family: r.Family, Ranks: int32(tab.Ranks()),
+		Microbatches: int32(r.Microbatches), Chunks: int32(chunks), CostModel: label}
+	if label == results.CostGPU {
+		base.Model, base.GPU, base.Link = presetColumns(r.Cost)
+	}
 	id := func(level string) string { return scheduleID(r.Cost, tab.Ranks(), r.Microbatches, r.Family, level) }
 	out := &results.Tables{}
 	sh := pipeline.Shape{Ranks: tab.Ranks(), Microbatches: r.Microbatches, Chunks: chunks}
@@ -154,17 +157,25 @@ func addTimed(out *results.Tables, id, level string, base results.ScheduleMetric
 		m.PeakMemoryBytes = int64(slices.Max(sim.PeakMemory(tl, mem)))
 	}
 	out.Schedules = append(out.Schedules, m)
-	out.Timeline = append(out.Timeline, TimelineEvents(id, tl)...)
+	events := TimelineEvents(id, tl)
+	for i := range events {
+		events[i].RunID, events[i].Experiment = base.RunID, base.Experiment
+	}
+	out.Timeline = append(out.Timeline, events...)
 }
 
 // TimelineEvents flattens tl into rows of the timeline table under the
-// schedule id, in the timeline's order.
+// schedule id, in the timeline's order. A row's Index counts the rank's
+// timed actions, transfers included, in that order, so (schedule id, rank,
+// index) is a key: the simulator's own index is -1 for every transfer.
 func TimelineEvents(id string, tl *sim.Timeline) []results.TimelineEvent {
 	rows := make([]results.TimelineEvent, len(tl.Events))
+	next := map[int]int32{}
 	for i, e := range tl.Events {
-		rows[i] = results.TimelineEvent{ScheduleID: id, Rank: int32(e.Rank), Index: int32(e.Index),
+		rows[i] = results.TimelineEvent{ScheduleID: id, Rank: int32(e.Rank), Index: next[e.Rank],
 			Kind: e.Action.Kind.String(), Stage: int32(e.Action.Stage), Microbatch: int32(e.Action.Microbatch),
 			Start: e.Start, End: e.End}
+		next[e.Rank]++
 	}
 	return rows
 }

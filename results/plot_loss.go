@@ -17,8 +17,11 @@ import (
 // per method and coloured per run; the legend names each line by its method
 // and the settings that differ between runs of that method. A non-finite
 // loss ends a run's line (the run diverged there); a zero or negative loss
-// is an ErrLogAxis error; runs must share one cost model.
+// is an ErrLogAxis error; runs must share one cost model. RPD runs have no
+// timeline (their sim_time is null) and are left out: PlotLossVsUpdates
+// draws them.
 func PlotLossVsTime(path string, runs []Run, curves []CurvePoint) error {
+	runs = slices.DeleteFunc(slices.Clone(runs), func(r Run) bool { return isRPD(&r) })
 	return plotCurves(path, runs, curves, "loss vs simulated time",
 		func(costModel string) string { return "simulated time (" + timeUnit(costModel) + ")" },
 		func(p *CurvePoint) float64 { return p.Time })

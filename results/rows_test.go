@@ -34,6 +34,7 @@ func genRuns(n int) []Run {
 			Replicas:      r.Int32N(64),
 			LocalSteps:    r.Int32N(30),
 			Seed:          r.Uint64(),
+			Replicate:     r.Int32N(5),
 			CostModel:     pick(r, CostUnit, CostGPU),
 			Outcome:       OutcomeOK,
 			FinalLoss:     r.Float64(),
@@ -43,6 +44,19 @@ func genRuns(n int) []Run {
 			Selected:      r.IntN(2) == 0,
 			WallSeconds:   r.Float64() * 100,
 			ToolVersion:   "v0.1.0",
+		}
+		// Settings that do not apply are 0 in Go (null in the file), and
+		// RPD has no simulated time.
+		switch rows[i].Method {
+		case MethodRPD:
+			rows[i].Replicas, rows[i].LocalSteps, rows[i].SimTime = 0, 0, math.NaN()
+		case MethodLocalSGD:
+			rows[i].Delta = 0
+		default:
+			rows[i].Delta, rows[i].Replicas, rows[i].LocalSteps = 0, 0, 0
+		}
+		if i%3 == 0 {
+			rows[i].TimeBudget = 0
 		}
 		if i%5 == 0 {
 			rows[i].Outcome = OutcomeDiverged
