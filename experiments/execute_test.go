@@ -172,9 +172,9 @@ func TestExecuteSchedules(t *testing.T) {
 				t.Errorf("%s %s: makespan %g (present %v), want 22", m.Family, lv, m.Makespan, ok)
 			}
 		}
-		peak := map[string]int32{"gpipe": 8, "1f1b": 4}[levels[results.LevelSimulated].Family]
+		peak := map[string]float64{"gpipe": 8, "1f1b": 4}[levels[results.LevelSimulated].Family]
 		if got := levels[results.LevelSimulated].PeakActivations; got != peak {
-			t.Errorf("%s: peak %d activations, want %d", levels[results.LevelSimulated].Family, got, peak)
+			t.Errorf("%s: peak %g activations, want %g", levels[results.LevelSimulated].Family, got, peak)
 		}
 		if _, ok := levels[results.LevelLockstep]; !ok || len(out.Timeline) == 0 {
 			t.Error("no lockstep level or no timeline events")

@@ -58,7 +58,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 	if est, ok := sim.ClosedForm(r.Family, sh, share); ok {
 		m := base
 		m.ScheduleID, m.Level = id(results.LevelFormula), results.LevelFormula
-		m.Makespan, m.BubbleRatio, m.PeakActivations = est.Makespan, est.Bubble/est.Makespan, int32(est.PeakActivations)
+		m.Makespan, m.BubbleRatio, m.PeakActivations = est.Makespan, est.Bubble/est.Makespan, est.PeakActivations*rankShare(tab)
 		out.Schedules = append(out.Schedules, m)
 	}
 	if label == results.CostUnit {
@@ -147,12 +147,21 @@ func meanShare(cfg cost.GPUConfig, ranks int) (cost.Stage, error) {
 	return c, nil
 }
 
+// rankShare is the part of a rank's share of the model one stage of tab
+// holds: 1/V for V chunks per rank, 1 for each of Chimera's replicas. A
+// count of stage activations times it is in M_B, microbatches of a rank's
+// activations, the unit of peak_activations wherever pipelab prints it.
+func rankShare(tab *pipeline.Table) float64 {
+	_, parts := cost.ModelParts(tab)
+	return float64(tab.Ranks()) / float64(parts)
+}
+
 // addTimed adds the metrics and the events of a timed level.
 func addTimed(out *results.Tables, id, level string, base results.ScheduleMetric, tl *sim.Timeline, mem cost.Memory) {
 	m := base
 	m.ScheduleID, m.Level = id, level
 	m.Makespan, m.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
-	m.PeakActivations = int32(slices.Max(sim.PeakActivations(tl)))
+	m.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * rankShare(tl.Table)
 	if mem != nil {
 		m.PeakMemoryBytes = int64(slices.Max(sim.PeakMemory(tl, mem)))
 	}

@@ -33,7 +33,7 @@ experiment: delays
 stages: [2, 4]
 `, `name: sched
 experiment: schedules
-families: [gpipe, 1f1b, zb-h1]
+families: [gpipe, 1f1b, zb-h1, interleaved-1f1b]
 stages: [4]
 microbatches: [8]
 `, `name: sched-gpu
@@ -211,7 +211,7 @@ type (
 		Level           string  `parquet:"level"`
 		Makespan        float64 `parquet:"makespan"`
 		BubbleRatio     float64 `parquet:"bubble_ratio"`
-		PeakActivations int32   `parquet:"peak_activations"`
+		PeakActivations float64 `parquet:"peak_activations"`
 		FamilyRank      int32   `parquet:"family_rank"`
 	}
 	qEvent struct {
@@ -391,6 +391,24 @@ func TestFigureQueries(t *testing.T) {
 		}
 		if gpu == 0 {
 			t.Error("no GPU-timed schedules")
+		}
+		// peak_activations is in M_B, microbatches of a rank's share: at
+		// P = 4, M = 8 GPipe holds M = 8, 1F1B P = 4, and interleaved 1F1B
+		// with V = 2 (2(P − 1) + (V − 1)P + 1)/V = 5.5, where the count of
+		// chunk activations would be 11 (pipelab compare's test, the same
+		// closed form).
+		peaks := map[string]float64{"gpipe": 8, "1f1b": 4, "interleaved-1f1b": 5.5}
+		seen := 0
+		for _, m := range schedules {
+			if want, ok := peaks[m.Family]; ok && m.CostModel == results.CostUnit && m.Level == results.LevelSimulated {
+				seen++
+				if m.PeakActivations != want {
+					t.Errorf("%s: peak_activations %g, want %g M_B", m.ScheduleID, m.PeakActivations, want)
+				}
+			}
+		}
+		if seen != 3 {
+			t.Errorf("%d unit simulated rows of gpipe, 1f1b and interleaved-1f1b, want 3", seen)
 		}
 		rank := map[string]int32{}
 		for _, m := range schedules {

@@ -111,7 +111,7 @@ type (
 		Level           string  `parquet:"level"`
 		Makespan        float64 `parquet:"makespan"`
 		BubbleRatio     float64 `parquet:"bubble_ratio"`
-		PeakActivations int32   `parquet:"peak_activations"`
+		PeakActivations float64 `parquet:"peak_activations"`
 		PeakMemoryBytes int64   `parquet:"peak_memory_bytes"`
 		FamilyRank      int32   `parquet:"family_rank"`
 	}
