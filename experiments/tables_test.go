@@ -148,7 +148,7 @@ func TestTableKeysUnique(t *testing.T) {
 			ScheduleID  string `parquet:"schedule_id"`
 			Rank        int32  `parquet:"rank"`
 			ActionIndex int32  `parquet:"action_index"`
-			Kind        string `parquet:"kind"`
+			Kind        string `parquet:"action_kind"`
 		}
 		rows := readPQ[key](t, dir, results.TimelineFile)
 		unique(t, results.TimelineFile, rows, func(k key) string { return fmt.Sprint(k.ScheduleID, k.Rank, k.ActionIndex) })
@@ -201,7 +201,7 @@ type (
 	}
 	qSchedule struct {
 		ScheduleID      string  `parquet:"schedule_id"`
-		Family          string  `parquet:"family"`
+		Family          string  `parquet:"kind"`
 		Ranks           int32   `parquet:"ranks"`
 		Microbatches    int32   `parquet:"microbatches"`
 		CostModel       string  `parquet:"cost_model"`

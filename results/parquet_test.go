@@ -90,7 +90,7 @@ type (
 		ScheduleID string  `parquet:"schedule_id"`
 		Rank       int32   `parquet:"rank"`
 		Index      int32   `parquet:"action_index"`
-		Kind       string  `parquet:"kind"`
+		Kind       string  `parquet:"action_kind"`
 		Stage      int32   `parquet:"stage"`
 		Microbatch int32   `parquet:"microbatch"`
 		Start      float64 `parquet:"start_time"`
@@ -100,7 +100,7 @@ type (
 		RunID           string  `parquet:"run_id"`
 		Experiment      string  `parquet:"experiment"`
 		ScheduleID      string  `parquet:"schedule_id"`
-		Family          string  `parquet:"family"`
+		Family          string  `parquet:"kind"`
 		Ranks           int32   `parquet:"ranks"`
 		Microbatches    int32   `parquet:"microbatches"`
 		Chunks          int32   `parquet:"chunks"`

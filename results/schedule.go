@@ -21,7 +21,7 @@ type ScheduleMetric struct {
 	RunID           string  // the run of the experiment that produced the row (Run.RunID's form)
 	Experiment      string  // the experiment or paper figure the run belongs to
 	ScheduleID      string  // unique name of the schedule (TimelineEvent.ScheduleID)
-	Family          string  // generator family ("gpipe", "1f1b", ...)
+	Family          string  // schedule family, the kind column ("gpipe", "1f1b", ...; --kind, docs/cli.md)
 	Ranks           int32   // pipeline ranks (devices) P
 	Microbatches    int32   // microbatches M
 	Chunks          int32   // model chunks per rank V (stages = P·V)
@@ -41,7 +41,7 @@ var scheduleTable = table[ScheduleMetric]{kind: "schedules", columns: []column[S
 	stringCol("run_id", func(m *ScheduleMetric) *string { return &m.RunID }),
 	stringCol("experiment", func(m *ScheduleMetric) *string { return &m.Experiment }),
 	stringCol("schedule_id", func(m *ScheduleMetric) *string { return &m.ScheduleID }),
-	stringCol("family", func(m *ScheduleMetric) *string { return &m.Family }),
+	stringCol("kind", func(m *ScheduleMetric) *string { return &m.Family }),
 	int32Col("ranks", func(m *ScheduleMetric) *int32 { return &m.Ranks }),
 	int32Col("microbatches", func(m *ScheduleMetric) *int32 { return &m.Microbatches }),
 	int32Col("chunks", func(m *ScheduleMetric) *int32 { return &m.Chunks }),

@@ -23,7 +23,7 @@ var timelineTable = table[TimelineEvent]{kind: "timeline", columns: []column[Tim
 	stringCol("schedule_id", func(e *TimelineEvent) *string { return &e.ScheduleID }),
 	int32Col("rank", func(e *TimelineEvent) *int32 { return &e.Rank }),
 	int32Col("action_index", func(e *TimelineEvent) *int32 { return &e.Index }),
-	stringCol("kind", func(e *TimelineEvent) *string { return &e.Kind }),
+	stringCol("action_kind", func(e *TimelineEvent) *string { return &e.Kind }),
 	int32Col("stage", func(e *TimelineEvent) *int32 { return &e.Stage }),
 	int32Col("microbatch", func(e *TimelineEvent) *int32 { return &e.Microbatch }),
 	float64Col("start_time", func(e *TimelineEvent) *float64 { return &e.Start }),
