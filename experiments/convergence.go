@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"pipelab/objectives"
 	"pipelab/optim"
@@ -85,12 +86,25 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	if !res.Diverged {
 		row.SimTime += extra
 	}
+	if r.Method == results.MethodRPD {
+		row.SimTime = math.NaN()
+	}
 	out := &results.Tables{Runs: []results.Run{row}}
 	for _, rec := range res.Records {
-		out.Curves = append(out.Curves, results.CurvePoint{RunID: r.ID, Time: rec.Time, BlockUpdates: int64(rec.Updates), Loss: rec.Loss,
+		out.Curves = append(out.Curves, results.CurvePoint{RunID: r.ID, Experiment: r.Spec, Time: curveTime(r, rec.Time), BlockUpdates: int64(rec.Updates), Loss: rec.Loss,
 			ValidationLoss: rec.ValidationLoss})
 	}
 	return out, nil
+}
+
+// curveTime is a record's simulated time, or NaN (null in the file) for
+// RPD, which runs without a timeline: its records count iterations, not
+// time (docs/results.md).
+func curveTime(r Run, t float64) float64 {
+	if r.Method == results.MethodRPD {
+		return math.NaN()
+	}
+	return t
 }
 
 // methodFor returns the run's method with its microbatch count (matched to

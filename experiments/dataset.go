@@ -6,7 +6,8 @@ import (
 	"pipelab/results"
 )
 
-// stamp ties a run's rows to its id and records its wall-clock time.
+// stamp ties a run's rows, in every table, to its id and experiment, and
+// records its wall-clock time.
 func stamp(out *results.Tables, r Run, wall float64) {
 	for i := range out.Runs {
 		out.Runs[i].RunID = r.ID
@@ -17,7 +18,19 @@ func stamp(out *results.Tables, r Run, wall float64) {
 		}
 	}
 	for i := range out.Curves {
-		out.Curves[i].RunID = r.ID
+		out.Curves[i].RunID, out.Curves[i].Experiment = r.ID, r.Spec
+	}
+	for i := range out.Delays {
+		out.Delays[i].RunID, out.Delays[i].Experiment = r.ID, r.Spec
+	}
+	for i := range out.DelayRows {
+		out.DelayRows[i].RunID, out.DelayRows[i].Experiment = r.ID, r.Spec
+	}
+	for i := range out.Timeline {
+		out.Timeline[i].RunID, out.Timeline[i].Experiment = r.ID, r.Spec
+	}
+	for i := range out.Schedules {
+		out.Schedules[i].RunID, out.Schedules[i].Experiment = r.ID, r.Spec
 	}
 }
 

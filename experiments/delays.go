@@ -29,7 +29,7 @@ func runDelays(r Run) (*results.Tables, error) {
 		}
 		st := p.Total
 		out.Delays = append(out.Delays, results.DelayStat{
-			Stages: int32(r.Stages), Microbatches: int32(r.Microbatches), Window: w.name,
+			RunID: r.ID, Experiment: r.Spec, Stages: int32(r.Stages), Microbatches: int32(r.Microbatches), Window: w.name,
 			TimeSteps: int64(p.TimeSteps), Rows: int64(st.Rows), Max: int64(st.Max), Mean: st.Mean, P10: st.P10,
 		})
 	}

@@ -52,6 +52,20 @@ func (c CostSpec) deviceLabel(sep string) string {
 	return "hardware" + sep + idSafe(c.Hardware)
 }
 
+// presetColumns returns the model, GPU and link columns of a schedule
+// priced with the GPU cost model: the presets' names, or the files the
+// spec names (model_config, hardware) as it writes them.
+func presetColumns(c CostSpec) (model, gpu, link string) {
+	model = c.Preset
+	if c.ModelConfig != "" {
+		model = c.ModelConfig
+	}
+	if c.Hardware != "" {
+		return model, c.Hardware, c.Hardware
+	}
+	return model, c.GPU, c.Link
+}
+
 // idSafe turns the "/" and "_" of a path into "-" (schedule ids split on
 // "_").
 func idSafe(path string) string {

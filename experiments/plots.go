@@ -108,10 +108,10 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 			continue
 		}
 		stages := distinctStages(g.runs)
-		hasRPD := slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == "rpd" })
-		// RPD has no timeline (its sim_time counts iterations): an RPD
-		// comparison is drawn against block updates only.
-		if len(stages) <= 2 && !(hasRPD && len(stages) == 1) {
+		// RPD has no timeline: a group with RPD runs is compared against
+		// block updates only, never on a simulated-time axis.
+		hasRPD := slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == results.MethodRPD })
+		if len(stages) <= 2 && !hasRPD {
 			if err := add(prefix+"-loss-vs-time", func(p string) error {
 				return results.PlotLossVsTime(p, g.runs, t.Curves, results.WithClock(runsClock(g.runs)))
 			}); err != nil {

@@ -47,15 +47,18 @@ func runSchedule(r Run) (*results.Tables, error) {
 	} else {
 		share = unitShare(tab, chunks)
 	}
-	base := results.ScheduleMetric{Family: r.Family, Ranks: int32(tab.Ranks()), Microbatches: int32(r.Microbatches),
-		Chunks: int32(chunks), CostModel: label}
+	base := results.ScheduleMetric{RunID: r.ID, Experiment: r.Spec, Family: r.Family, Ranks: int32(tab.Ranks()),
+		Microbatches: int32(r.Microbatches), Chunks: int32(chunks), CostModel: label}
+	if label == results.CostGPU {
+		base.Model, base.GPU, base.Link = presetColumns(r.Cost)
+	}
 	id := func(level string) string { return scheduleID(r.Cost, tab.Ranks(), r.Microbatches, r.Family, level) }
 	out := &results.Tables{}
 	sh := pipeline.Shape{Ranks: tab.Ranks(), Microbatches: r.Microbatches, Chunks: chunks}
 	if est, ok := sim.ClosedForm(r.Family, sh, share); ok {
 		m := base
 		m.ScheduleID, m.Level = id(results.LevelFormula), results.LevelFormula
-		m.Makespan, m.BubbleRatio, m.PeakActivations = est.Makespan, est.Bubble/est.Makespan, int32(est.PeakActivations)
+		m.Makespan, m.BubbleRatio, m.PeakActivations = est.Makespan, est.Bubble/est.Makespan, est.PeakActivations*rankShare(tab)
 		out.Schedules = append(out.Schedules, m)
 	}
 	if label == results.CostUnit {
@@ -144,27 +147,44 @@ func meanShare(cfg cost.GPUConfig, ranks int) (cost.Stage, error) {
 	return c, nil
 }
 
+// rankShare is the part of a rank's share of the model one stage of tab
+// holds: 1/V for V chunks per rank, 1 for each of Chimera's replicas. A
+// count of stage activations times it is in M_B, microbatches of a rank's
+// activations, the unit of peak_activations wherever pipelab prints it.
+func rankShare(tab *pipeline.Table) float64 {
+	_, parts := cost.ModelParts(tab)
+	return float64(tab.Ranks()) / float64(parts)
+}
+
 // addTimed adds the metrics and the events of a timed level.
 func addTimed(out *results.Tables, id, level string, base results.ScheduleMetric, tl *sim.Timeline, mem cost.Memory) {
 	m := base
 	m.ScheduleID, m.Level = id, level
 	m.Makespan, m.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
-	m.PeakActivations = int32(slices.Max(sim.PeakActivations(tl)))
+	m.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * rankShare(tl.Table)
 	if mem != nil {
 		m.PeakMemoryBytes = int64(slices.Max(sim.PeakMemory(tl, mem)))
 	}
 	out.Schedules = append(out.Schedules, m)
-	out.Timeline = append(out.Timeline, TimelineEvents(id, tl)...)
+	events := TimelineEvents(id, tl)
+	for i := range events {
+		events[i].RunID, events[i].Experiment = base.RunID, base.Experiment
+	}
+	out.Timeline = append(out.Timeline, events...)
 }
 
 // TimelineEvents flattens tl into rows of the timeline table under the
-// schedule id, in the timeline's order.
+// schedule id, in the timeline's order. A row's Index counts the rank's
+// timed actions, transfers included, in that order, so (schedule id, rank,
+// index) is a key: the simulator's own index is -1 for every transfer.
 func TimelineEvents(id string, tl *sim.Timeline) []results.TimelineEvent {
 	rows := make([]results.TimelineEvent, len(tl.Events))
+	next := map[int]int32{}
 	for i, e := range tl.Events {
-		rows[i] = results.TimelineEvent{ScheduleID: id, Rank: int32(e.Rank), Index: int32(e.Index),
+		rows[i] = results.TimelineEvent{ScheduleID: id, Rank: int32(e.Rank), Index: next[e.Rank],
 			Kind: e.Action.Kind.String(), Stage: int32(e.Action.Stage), Microbatch: int32(e.Action.Microbatch),
 			Start: e.Start, End: e.End}
+		next[e.Rank]++
 	}
 	return rows
 }

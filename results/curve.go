@@ -6,7 +6,8 @@ import "github.com/apache/arrow-go/v18/arrow"
 // logged instant.
 type CurvePoint struct {
 	RunID        string  // the run (Run.RunID)
-	Time         float64 // simulated time, in the run's cost-model unit
+	Experiment   string  // the run's experiment (Run.Experiment)
+	Time         float64 // simulated time, in the run's cost-model unit; NaN (null) for RPD, which has no timeline
 	BlockUpdates int64   // block updates applied up to Time
 	Loss         float64 // objective value at Time
 	// ValidationLoss is the held-out loss at Time where the objective has a
@@ -16,7 +17,8 @@ type CurvePoint struct {
 
 var curveTable = table[CurvePoint]{kind: "curves", columns: []column[CurvePoint]{
 	stringCol("run_id", func(p *CurvePoint) *string { return &p.RunID }),
-	float64Col("time", func(p *CurvePoint) *float64 { return &p.Time }),
+	stringCol("experiment", func(p *CurvePoint) *string { return &p.Experiment }),
+	nullableFloat64Col("sim_time", func(p *CurvePoint) *float64 { return &p.Time }),
 	int64Col("block_updates", func(p *CurvePoint) *int64 { return &p.BlockUpdates }),
 	float64Col("loss", func(p *CurvePoint) *float64 { return &p.Loss }),
 	nullableFloat64Col("validation_loss", func(p *CurvePoint) *float64 { return &p.ValidationLoss }),
@@ -26,7 +28,7 @@ var curveTable = table[CurvePoint]{kind: "curves", columns: []column[CurvePoint]
 func CurveSchema() *arrow.Schema { return curveTable.schema() }
 
 // WriteCurves writes points to the Parquet file at path, sorted by run id,
-// then time, then block updates.
+// then simulated time, then block updates.
 func WriteCurves(path string, points []CurvePoint) error {
 	return writeTable(path, &curveTable, points)
 }

@@ -11,6 +11,8 @@ const (
 // DelayStat is one row of the delays table: statistics of the delays
 // k - j_k^(s) of asynchronous PipeDream's unit-time timeline for one shape.
 type DelayStat struct {
+	RunID        string  // the run of the experiment that produced the row (Run.RunID's form)
+	Experiment   string  // the experiment or paper figure the run belongs to
 	Stages       int32   // pipeline stages S
 	Microbatches int32   // microbatches N
 	Window       string  // WindowSteady or WindowAll
@@ -22,11 +24,13 @@ type DelayStat struct {
 }
 
 var delayTable = table[DelayStat]{kind: "delays", columns: []column[DelayStat]{
+	stringCol("run_id", func(d *DelayStat) *string { return &d.RunID }),
+	stringCol("experiment", func(d *DelayStat) *string { return &d.Experiment }),
 	int32Col("stages", func(d *DelayStat) *int32 { return &d.Stages }),
 	int32Col("microbatches", func(d *DelayStat) *int32 { return &d.Microbatches }),
-	stringCol("window", func(d *DelayStat) *string { return &d.Window }),
+	stringCol("delay_window", func(d *DelayStat) *string { return &d.Window }),
 	int64Col("time_steps", func(d *DelayStat) *int64 { return &d.TimeSteps }),
-	int64Col("rows", func(d *DelayStat) *int64 { return &d.Rows }),
+	int64Col("block_updates", func(d *DelayStat) *int64 { return &d.Rows }),
 	int64Col("max", func(d *DelayStat) *int64 { return &d.Max }),
 	float64Col("mean", func(d *DelayStat) *float64 { return &d.Mean }),
 	float64Col("p10", func(d *DelayStat) *float64 { return &d.P10 }),
@@ -47,17 +51,21 @@ func ReadDelays(path string) ([]DelayStat, error) { return readTable(path, &dela
 // DelayRow is one row of the optional raw delay table: the delay of one
 // stage's block in one block update, in long form (one row per (k, s)).
 type DelayRow struct {
-	Stages       int32 // pipeline stages S
-	Microbatches int32 // microbatches N
-	Update       int64 // block update k, counted from 1 in timeline order
-	Stage        int32 // stage s whose block was read
-	Delay        int64 // k - j_k^(s)
+	RunID        string // the run of the experiment that produced the row (Run.RunID's form)
+	Experiment   string // the experiment or paper figure the run belongs to
+	Stages       int32  // pipeline stages S
+	Microbatches int32  // microbatches N
+	Update       int64  // block update k, counted from 1 in timeline order
+	Stage        int32  // stage s whose block was read
+	Delay        int64  // k - j_k^(s)
 }
 
 var delayRowTable = table[DelayRow]{kind: "delay_rows", columns: []column[DelayRow]{
+	stringCol("run_id", func(d *DelayRow) *string { return &d.RunID }),
+	stringCol("experiment", func(d *DelayRow) *string { return &d.Experiment }),
 	int32Col("stages", func(d *DelayRow) *int32 { return &d.Stages }),
 	int32Col("microbatches", func(d *DelayRow) *int32 { return &d.Microbatches }),
-	int64Col("update", func(d *DelayRow) *int64 { return &d.Update }),
+	int64Col("block_update", func(d *DelayRow) *int64 { return &d.Update }),
 	int32Col("stage", func(d *DelayRow) *int32 { return &d.Stage }),
 	int64Col("delay", func(d *DelayRow) *int64 { return &d.Delay }),
 }}

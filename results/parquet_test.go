@@ -29,21 +29,21 @@ type (
 		Optimizer     string  `parquet:"optimizer"`
 		Stages        int32   `parquet:"stages"`
 		Microbatches  int32   `parquet:"microbatches"`
-		TimeBudget    float64 `parquet:"time_budget"`
+		TimeBudget    float64 `parquet:"time_budget,optional"`
 		StepSize      float64 `parquet:"step_size"`
 		BatchSize     int32   `parquet:"batch_size"`
 		N             int32   `parquet:"n"`
 		D             int32   `parquet:"d"`
 		Noise         float64 `parquet:"noise"`
-		Delta         int32   `parquet:"delta"`
-		Replicas      int32   `parquet:"replicas"`
-		LocalSteps    int32   `parquet:"local_steps"`
+		Delta         int32   `parquet:"delta,optional"`
+		Replicas      int32   `parquet:"replicas,optional"`
+		LocalSteps    int32   `parquet:"local_steps,optional"`
 		Seed          uint64  `parquet:"seed"`
 		Replicate     int32   `parquet:"replicate"`
 		CostModel     string  `parquet:"cost_model"`
 		Outcome       string  `parquet:"outcome"`
 		FinalLoss     float64 `parquet:"final_loss"`
-		SimTime       float64 `parquet:"sim_time"`
+		SimTime       float64 `parquet:"sim_time,optional"`
 		BlockUpdates  int64   `parquet:"block_updates"`
 		SelectionRule string  `parquet:"selection_rule"`
 		Selected      bool    `parquet:"selected"`
@@ -57,50 +57,62 @@ type (
 	}
 	pqCurvePoint struct {
 		RunID        string  `parquet:"run_id"`
-		Time         float64 `parquet:"time"`
+		Experiment   string  `parquet:"experiment"`
+		Time         float64 `parquet:"sim_time,optional"`
 		BlockUpdates int64   `parquet:"block_updates"`
 		Loss         float64 `parquet:"loss"`
 		// ValidationLoss is nullable (a null reads as 0 here).
 		ValidationLoss float64 `parquet:"validation_loss,optional"`
 	}
 	pqDelayStat struct {
+		RunID        string  `parquet:"run_id"`
+		Experiment   string  `parquet:"experiment"`
 		Stages       int32   `parquet:"stages"`
 		Microbatches int32   `parquet:"microbatches"`
-		Window       string  `parquet:"window"`
+		Window       string  `parquet:"delay_window"`
 		TimeSteps    int64   `parquet:"time_steps"`
-		Rows         int64   `parquet:"rows"`
+		Rows         int64   `parquet:"block_updates"`
 		Max          int64   `parquet:"max"`
 		Mean         float64 `parquet:"mean"`
 		P10          float64 `parquet:"p10"`
 	}
 	pqDelayRow struct {
-		Stages       int32 `parquet:"stages"`
-		Microbatches int32 `parquet:"microbatches"`
-		Update       int64 `parquet:"update"`
-		Stage        int32 `parquet:"stage"`
-		Delay        int64 `parquet:"delay"`
+		RunID        string `parquet:"run_id"`
+		Experiment   string `parquet:"experiment"`
+		Stages       int32  `parquet:"stages"`
+		Microbatches int32  `parquet:"microbatches"`
+		Update       int64  `parquet:"block_update"`
+		Stage        int32  `parquet:"stage"`
+		Delay        int64  `parquet:"delay"`
 	}
 	pqTimelineEvent struct {
+		RunID      string  `parquet:"run_id"`
+		Experiment string  `parquet:"experiment"`
 		ScheduleID string  `parquet:"schedule_id"`
 		Rank       int32   `parquet:"rank"`
-		Index      int32   `parquet:"index"`
-		Kind       string  `parquet:"kind"`
+		Index      int32   `parquet:"action_index"`
+		Kind       string  `parquet:"action_kind"`
 		Stage      int32   `parquet:"stage"`
 		Microbatch int32   `parquet:"microbatch"`
-		Start      float64 `parquet:"start"`
-		End        float64 `parquet:"end"`
+		Start      float64 `parquet:"start_time"`
+		End        float64 `parquet:"end_time"`
 	}
 	pqScheduleMetric struct {
+		RunID           string  `parquet:"run_id"`
+		Experiment      string  `parquet:"experiment"`
 		ScheduleID      string  `parquet:"schedule_id"`
-		Family          string  `parquet:"family"`
+		Family          string  `parquet:"kind"`
 		Ranks           int32   `parquet:"ranks"`
 		Microbatches    int32   `parquet:"microbatches"`
 		Chunks          int32   `parquet:"chunks"`
 		CostModel       string  `parquet:"cost_model"`
+		Model           string  `parquet:"model,optional"`
+		GPU             string  `parquet:"gpu,optional"`
+		Link            string  `parquet:"link,optional"`
 		Level           string  `parquet:"level"`
 		Makespan        float64 `parquet:"makespan"`
 		BubbleRatio     float64 `parquet:"bubble_ratio"`
-		PeakActivations int32   `parquet:"peak_activations"`
+		PeakActivations float64 `parquet:"peak_activations"`
 		PeakMemoryBytes int64   `parquet:"peak_memory_bytes"`
 		FamilyRank      int32   `parquet:"family_rank"`
 	}
@@ -168,7 +180,14 @@ func kindCase[R, P any](name string, schema *arrow.Schema, rows []R,
 func kindCases() []roundTrip {
 	return []roundTrip{
 		kindCase("runs", RunSchema(), genRuns(300), WriteRuns, ReadRuns,
-			func(p pqRun) Run { return Run(p) },
+			func(p pqRun) Run {
+				// A null sim_time reads as 0 here; TestOptionalColumns checks it is null.
+				r := Run(p)
+				if r.Method == MethodRPD {
+					r.SimTime = math.NaN()
+				}
+				return r
+			},
 			func(a, b Run) int { return cmp.Compare(a.RunID, b.RunID) }),
 		kindCase("curves", CurveSchema(), genCurves(7, 120), WriteCurves, ReadCurves,
 			func(p pqCurvePoint) CurvePoint { return CurvePoint(p) },
@@ -406,7 +425,7 @@ func TestReadErrors(t *testing.T) {
 		name, path string
 		want       []string
 	}{
-		{"wrong kind", curves, []string{curves, "not a runs table", "column 1 is time", "want experiment"}},
+		{"wrong kind", curves, []string{curves, "not a runs table", "column 2 is sim_time", "want objective"}},
 		{"not parquet", garbage, []string{garbage}},
 		{"missing", filepath.Join(dir, "none.parquet"), []string{"none.parquet"}},
 	}
@@ -479,5 +498,50 @@ func TestNullableColumns(t *testing.T) {
 	}
 	if !math.IsNaN(back[0].TimeToTarget) || back[0].UpdatesToTarget != NotReached || !math.IsNaN(back[0].LossAtBudget) || back[1].UpdatesToTarget != 40 {
 		t.Errorf("read back %+v and %+v", back[0], back[1])
+	}
+}
+
+// A setting that does not apply to a run's method is null in the file, as
+// parquet-go (pointer fields) sees it, while RPD's δ = 0 is a value; RPD
+// has no simulated time. Each reads back as 0 (NaN for sim_time).
+func TestOptionalColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), RunsFile)
+	rows := []Run{
+		{RunID: "pd", Method: "pipedream", TimeBudget: 0, SimTime: 12},
+		{RunID: "rpd", Method: MethodRPD, TimeBudget: 100, Delta: 0, SimTime: math.NaN()},
+		{RunID: "lsgd", Method: MethodLocalSGD, Replicas: 4, LocalSteps: 8, SimTime: 3},
+	}
+	if err := WriteRuns(path, rows); err != nil {
+		t.Fatal(err)
+	}
+	type opt struct {
+		RunID      string   `parquet:"run_id"`
+		TimeBudget *float64 `parquet:"time_budget,optional"`
+		Delta      *int32   `parquet:"delta,optional"`
+		Replicas   *int32   `parquet:"replicas,optional"`
+		LocalSteps *int32   `parquet:"local_steps,optional"`
+		SimTime    *float64 `parquet:"sim_time,optional"`
+	}
+	indep, err := parquet.ReadFile[opt](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sorted by run id: lsgd, pd, rpd.
+	lsgd, pd, rpd := indep[0], indep[1], indep[2]
+	if pd.TimeBudget != nil || pd.Delta != nil || pd.Replicas != nil || pd.LocalSteps != nil || pd.SimTime == nil || *pd.SimTime != 12 {
+		t.Errorf("pipedream: %+v, want null budget, delta, replicas, local_steps and sim_time 12", pd)
+	}
+	if rpd.Delta == nil || *rpd.Delta != 0 || rpd.SimTime != nil || rpd.TimeBudget == nil || *rpd.TimeBudget != 100 {
+		t.Errorf("rpd: %+v, want delta 0 (not null), null sim_time, budget 100", rpd)
+	}
+	if lsgd.Delta != nil || lsgd.Replicas == nil || *lsgd.Replicas != 4 || *lsgd.LocalSteps != 8 {
+		t.Errorf("localsgd: %+v, want null delta, replicas 4, local_steps 8", lsgd)
+	}
+	back, err := ReadRuns(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back[1].TimeBudget != 0 || back[1].Delta != 0 || !math.IsNaN(back[2].SimTime) || back[0].Replicas != 4 {
+		t.Errorf("read back %+v", back)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // PlotLossVsTime draws, to path (.png or .svg), the loss of each run against
 // simulated time, from the runs' curve points, on a log loss axis. If any
 // run is marked Selected only the selected runs are drawn. RPD's runs are
-// left out: RPD has no timeline, and its sim_time counts iterations. Each method has
+// left out: RPD has no timeline, and its sim_time is null. Each method has
 // its colour in every figure (MethodColor); lines of one method are told
 // apart by shade and dash, LocalSGD's by H. The legend names each line by
 // its method, the settings that differ between runs of that method and its
@@ -23,7 +23,7 @@ import (
 // an ErrLogAxis error; runs must share one cost model. The title names the
 // objective and the clock (WithClock adds the GPU model's presets).
 func PlotLossVsTime(path string, runs []Run, curves []CurvePoint, opts ...PlotOption) error {
-	runs = slices.DeleteFunc(slices.Clone(runs), func(r Run) bool { return r.Method == "rpd" })
+	runs = slices.DeleteFunc(slices.Clone(runs), func(r Run) bool { return isRPD(&r) })
 	return plotCurves(path, runs, curves, "loss vs simulated time", true,
 		func(costModel string) string { return "simulated time (" + timeUnit(costModel) + ")" },
 		func(p *CurvePoint) float64 { return p.Time }, opts)

@@ -42,7 +42,7 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric, opts ...PlotO
 	panels := []metricPanel{
 		{"makespan (" + timeUnit(first.CostModel) + ")", func(m ScheduleMetric) float64 { return m.Makespan }},
 		{"bubble ratio", func(m ScheduleMetric) float64 { return m.BubbleRatio }},
-		{"peak activations (microbatches)", func(m ScheduleMetric) float64 { return float64(m.PeakActivations) }},
+		{"peak activations (M_B per rank)", func(m ScheduleMetric) float64 { return m.PeakActivations }},
 	}
 	if slices.ContainsFunc(metrics, func(m ScheduleMetric) bool { return m.PeakMemoryBytes > 0 }) {
 		panels = append(panels, metricPanel{"peak memory (GiB)", func(m ScheduleMetric) float64 { return float64(m.PeakMemoryBytes) / (1 << 30) }})

@@ -112,7 +112,7 @@ func scheduleMetrics() []ScheduleMetric {
 	families := []struct {
 		name   string
 		bubble float64
-		peak   int32
+		peak   float64
 	}{
 		{"gpipe", (p - 1) * (tf + tb + tw), m},
 		{"1f1b", (p - 1) * (tf + tb + tw), p},

@@ -46,6 +46,19 @@ func genRuns(n int) []Run {
 			WallSeconds:   r.Float64() * 100,
 			ToolVersion:   "v0.1.0",
 		}
+		// Settings that do not apply are 0 in Go (null in the file), and
+		// RPD has no simulated time.
+		switch rows[i].Method {
+		case MethodRPD:
+			rows[i].Replicas, rows[i].LocalSteps, rows[i].SimTime = 0, 0, math.NaN()
+		case MethodLocalSGD:
+			rows[i].Delta = 0
+		default:
+			rows[i].Delta, rows[i].Replicas, rows[i].LocalSteps = 0, 0, 0
+		}
+		if i%3 == 0 {
+			rows[i].TimeBudget = 0
+		}
 		if i%5 == 0 {
 			rows[i].Outcome = OutcomeDiverged
 			rows[i].FinalLoss = []float64{math.NaN(), math.Inf(1)}[i%2]
@@ -123,7 +136,7 @@ func genSchedules() []ScheduleMetric {
 			rows = append(rows, ScheduleMetric{
 				ScheduleID: f + "/p4m8", Family: f, Ranks: 4, Microbatches: 8, Chunks: r.Int32N(3) + 1,
 				CostModel: CostGPU, Level: l, Makespan: r.Float64() * 10, BubbleRatio: r.Float64(),
-				PeakActivations: r.Int32N(16), PeakMemoryBytes: r.Int64N(1 << 36), FamilyRank: r.Int32N(4) + 1,
+				PeakActivations: float64(r.Int32N(64)) / 4, PeakMemoryBytes: r.Int64N(1 << 36), FamilyRank: r.Int32N(4) + 1,
 			})
 		}
 	}

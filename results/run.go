@@ -13,8 +13,10 @@ const (
 )
 
 // Run is one row of the runs table: the configuration and the outcome of
-// one optimization run. Fields that do not apply to a method are zero (for
-// example Delta outside RPD, Replicas and LocalSteps outside LocalSGD).
+// one optimization run. Fields that do not apply to a method are zero in Go
+// and null in the file (Delta outside RPD, Replicas and LocalSteps outside
+// LocalSGD, TimeBudget without a budget); RPD has no timeline, so its
+// SimTime is NaN (null).
 type Run struct {
 	RunID      string // unique key of the run; CurvePoint.RunID refers to it
 	Experiment string // the experiment or paper figure the run belongs to
@@ -24,7 +26,7 @@ type Run struct {
 
 	Stages       int32   // pipeline stages S (blocks of the parameter vector)
 	Microbatches int32   // microbatches N the run was given
-	TimeBudget   float64 // simulated-time budget, in the cost model's unit; 0 when none
+	TimeBudget   float64 // simulated-time budget, in the cost model's unit; 0 (null) when none
 	StepSize     float64 // step size γ
 	BatchSize    int32   // rows per microbatch
 	N            int32   // rows of the data set
@@ -39,7 +41,7 @@ type Run struct {
 
 	Outcome       string  // OutcomeOK or OutcomeDiverged
 	FinalLoss     float64 // objective at the end of the run (NaN or ±Inf if diverged)
-	SimTime       float64 // simulated time the run took, in the cost model's unit (steps or seconds)
+	SimTime       float64 // simulated time the run took, in the cost model's unit (steps or seconds); NaN for RPD
 	BlockUpdates  int64   // block updates applied
 	SelectionRule string  // rule that chose the step size among the grid ("best-final", "stable", ...)
 	Selected      bool    // whether the rule chose this run's step size for its group
@@ -66,21 +68,21 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	stringCol("method", func(r *Run) *string { return &r.Method }),
 	int32Col("stages", func(r *Run) *int32 { return &r.Stages }),
 	int32Col("microbatches", func(r *Run) *int32 { return &r.Microbatches }),
-	float64Col("time_budget", func(r *Run) *float64 { return &r.TimeBudget }),
+	optionalFloat64Col("time_budget", func(r *Run) *float64 { return &r.TimeBudget }),
 	float64Col("step_size", func(r *Run) *float64 { return &r.StepSize }),
 	int32Col("batch_size", func(r *Run) *int32 { return &r.BatchSize }),
 	int32Col("n", func(r *Run) *int32 { return &r.N }),
 	int32Col("d", func(r *Run) *int32 { return &r.D }),
 	float64Col("noise", func(r *Run) *float64 { return &r.Noise }),
-	int32Col("delta", func(r *Run) *int32 { return &r.Delta }),
-	int32Col("replicas", func(r *Run) *int32 { return &r.Replicas }),
-	int32Col("local_steps", func(r *Run) *int32 { return &r.LocalSteps }),
+	optionalInt32Col("delta", func(r *Run) *int32 { return &r.Delta }, isRPD),
+	optionalInt32Col("replicas", func(r *Run) *int32 { return &r.Replicas }, isLocalSGD),
+	optionalInt32Col("local_steps", func(r *Run) *int32 { return &r.LocalSteps }, isLocalSGD),
 	uint64Col("seed", func(r *Run) *uint64 { return &r.Seed }),
 	int32Col("replicate", func(r *Run) *int32 { return &r.Replicate }),
 	stringCol("cost_model", func(r *Run) *string { return &r.CostModel }),
 	stringCol("outcome", func(r *Run) *string { return &r.Outcome }),
 	float64Col("final_loss", func(r *Run) *float64 { return &r.FinalLoss }),
-	float64Col("sim_time", func(r *Run) *float64 { return &r.SimTime }),
+	nullableFloat64Col("sim_time", func(r *Run) *float64 { return &r.SimTime }),
 	int64Col("block_updates", func(r *Run) *int64 { return &r.BlockUpdates }),
 	stringCol("selection_rule", func(r *Run) *string { return &r.SelectionRule }),
 	boolCol("selected", func(r *Run) *bool { return &r.Selected }),
@@ -91,6 +93,15 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	nullableInt64Col("updates_to_target", func(r *Run) *int64 { return &r.UpdatesToTarget }),
 	nullableFloat64Col("loss_at_budget", func(r *Run) *float64 { return &r.LossAtBudget }),
 }}
+
+// Methods whose settings only they have (Run.Delta, Run.Replicas).
+const (
+	MethodRPD      = "rpd"
+	MethodLocalSGD = "localsgd"
+)
+
+func isRPD(r *Run) bool      { return r.Method == MethodRPD }
+func isLocalSGD(r *Run) bool { return r.Method == MethodLocalSGD }
 
 // RunSchema returns the Arrow schema of the runs table.
 func RunSchema() *arrow.Schema { return runTable.schema() }

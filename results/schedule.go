@@ -18,31 +18,41 @@ const (
 // ScheduleMetric is one row of the schedules table: the metrics of one
 // schedule family for one shape, cost model and level.
 type ScheduleMetric struct {
+	RunID           string  // the run of the experiment that produced the row (Run.RunID's form)
+	Experiment      string  // the experiment or paper figure the run belongs to
 	ScheduleID      string  // unique name of the schedule (TimelineEvent.ScheduleID)
-	Family          string  // generator family ("gpipe", "1f1b", ...)
+	Family          string  // schedule family, the kind column ("gpipe", "1f1b", ...; --kind, docs/cli.md)
 	Ranks           int32   // pipeline ranks (devices) P
 	Microbatches    int32   // microbatches M
 	Chunks          int32   // model chunks per rank V (stages = P·V)
 	CostModel       string  // CostUnit or CostGPU
+	Model           string  // model preset of the GPU cost model ("" (null) under CostUnit)
+	GPU             string  // GPU preset of the GPU cost model ("" (null) under CostUnit)
+	Link            string  // link preset of the GPU cost model ("" (null) under CostUnit)
 	Level           string  // LevelFormula, LevelLockstep or LevelSimulated
 	Makespan        float64 // iteration time, in the cost model's unit
 	BubbleRatio     float64 // idle share of ranks × makespan, in [0, 1]
-	PeakActivations int32   // most microbatch activations held by one rank
+	PeakActivations float64 // most activations held by one rank, in microbatches of a rank's share of the model (M_B; a chunk of V holds 1/V)
 	PeakMemoryBytes int64   // most bytes held by one rank; 0 without a memory model
 	FamilyRank      int32   // 1 for the smallest makespan among families of the same shape, cost model and level
 }
 
 var scheduleTable = table[ScheduleMetric]{kind: "schedules", columns: []column[ScheduleMetric]{
+	stringCol("run_id", func(m *ScheduleMetric) *string { return &m.RunID }),
+	stringCol("experiment", func(m *ScheduleMetric) *string { return &m.Experiment }),
 	stringCol("schedule_id", func(m *ScheduleMetric) *string { return &m.ScheduleID }),
-	stringCol("family", func(m *ScheduleMetric) *string { return &m.Family }),
+	stringCol("kind", func(m *ScheduleMetric) *string { return &m.Family }),
 	int32Col("ranks", func(m *ScheduleMetric) *int32 { return &m.Ranks }),
 	int32Col("microbatches", func(m *ScheduleMetric) *int32 { return &m.Microbatches }),
 	int32Col("chunks", func(m *ScheduleMetric) *int32 { return &m.Chunks }),
 	stringCol("cost_model", func(m *ScheduleMetric) *string { return &m.CostModel }),
+	optionalStringCol("model", func(m *ScheduleMetric) *string { return &m.Model }),
+	optionalStringCol("gpu", func(m *ScheduleMetric) *string { return &m.GPU }),
+	optionalStringCol("link", func(m *ScheduleMetric) *string { return &m.Link }),
 	stringCol("level", func(m *ScheduleMetric) *string { return &m.Level }),
 	float64Col("makespan", func(m *ScheduleMetric) *float64 { return &m.Makespan }),
 	float64Col("bubble_ratio", func(m *ScheduleMetric) *float64 { return &m.BubbleRatio }),
-	int32Col("peak_activations", func(m *ScheduleMetric) *int32 { return &m.PeakActivations }),
+	float64Col("peak_activations", func(m *ScheduleMetric) *float64 { return &m.PeakActivations }),
 	int64Col("peak_memory_bytes", func(m *ScheduleMetric) *int64 { return &m.PeakMemoryBytes }),
 	int32Col("family_rank", func(m *ScheduleMetric) *int32 { return &m.FamilyRank }),
 }}
@@ -60,18 +70,19 @@ func WriteSchedules(path string, metrics []ScheduleMetric) error {
 func ReadSchedules(path string) ([]ScheduleMetric, error) { return readTable(path, &scheduleTable) }
 
 // RankFamilies sets FamilyRank of every metric: within each group of the
-// same (Ranks, Microbatches, CostModel, Level), rows are ranked by makespan,
+// same (Ranks, Microbatches, CostModel, Model, GPU, Link, Level), rows are
+// ranked by makespan,
 // 1 for the smallest; equal makespans share a rank (competition ranking,
 // 1, 1, 3). Chunks is not part of the group, so families with different
 // chunk counts compete on the same shape.
 func RankFamilies(metrics []ScheduleMetric) {
 	type group struct {
-		ranks, microbatches int32
-		costModel, level    string
+		ranks, microbatches                int32
+		costModel, model, gpu, link, level string
 	}
 	byGroup := map[group][]int{}
 	for i, m := range metrics {
-		g := group{m.Ranks, m.Microbatches, m.CostModel, m.Level}
+		g := group{m.Ranks, m.Microbatches, m.CostModel, m.Model, m.GPU, m.Link, m.Level}
 		byGroup[g] = append(byGroup[g], i)
 	}
 	for _, idx := range byGroup {

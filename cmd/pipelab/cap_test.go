@@ -25,7 +25,7 @@ func TestSimulateCapSlack(t *testing.T) {
 		}
 		var p []int
 		for _, r := range rep.Ranks {
-			p = append(p, r.PeakActivations)
+			p = append(p, int(r.PeakActivations)) // 1F1B: one chunk per rank, so whole M_B
 		}
 		return p
 	}

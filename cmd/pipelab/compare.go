@@ -60,7 +60,9 @@ type compareRow struct {
 	FormulaPeak     *float64 `json:"formula_peak_activations"`
 	PeakActivations float64  `json:"peak_activations"`
 	PeakMemoryBytes float64  `json:"peak_memory_bytes,omitempty"`
-	Note            string   `json:"note,omitempty"`
+	// OverMemory marks a family whose busiest rank exceeds the GPU's memory.
+	OverMemory bool   `json:"over_memory,omitempty"`
+	Note       string `json:"note,omitempty"`
 }
 
 type compareReport struct {
@@ -184,6 +186,7 @@ func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (
 	row.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * share
 	if pr.memory != nil {
 		row.PeakMemoryBytes = slices.Max(sim.PeakMemory(tl, pr.memory))
+		row.OverMemory = pr.memoryLimit > 0 && row.PeakMemoryBytes > pr.memoryLimit
 	}
 	return row, pr.name
 }
@@ -231,7 +234,7 @@ func rankRows(rows []compareRow) {
 func writeCompareText(w io.Writer, rep compareReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "P = %d ranks, M = %d microbatches; cost: %s\n\n", rep.Stages, rep.Microbatches, rep.Cost)
-	fmt.Fprintf(&b, "%-24s %13s %12s %13s %9s %13s\n", "family", "formula", "lockstep", "simulated", "bubble", "peak act")
+	fmt.Fprintf(&b, "%-24s %13s %12s %13s %9s %13s\n", "family", "formula", "lockstep", "simulated", "bubble", "peak act (M_B)")
 	for _, r := range rep.Families {
 		if r.Makespan == nil {
 			fmt.Fprintf(&b, "%-24s %s\n", r.Kind, r.Note)
@@ -254,6 +257,9 @@ func writeCompareText(w io.Writer, rep compareReport) error {
 			fmt.Sprintf("%.4g #%d", *r.Makespan, r.MakespanRank), r.BubbleRatio, peak)
 		if r.PeakMemoryBytes > 0 {
 			fmt.Fprintf(&b, "  %s", gib(r.PeakMemoryBytes))
+		}
+		if r.OverMemory {
+			b.WriteString("  over the GPU's memory")
 		}
 		b.WriteString("\n")
 	}

@@ -272,6 +272,9 @@ type pricing struct {
 	sizer  cost.MessageSizer
 	share  cost.Stage // one rank's share of the model, for the formulas
 	name   string
+	// memoryLimit is the GPU's memory in bytes under the GPU model (0
+	// otherwise): a rank whose peak exceeds it is marked, as tune does.
+	memoryLimit float64
 }
 
 // pricingFor builds the cost model of the flags for table t (not for
@@ -313,7 +316,7 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 		share.TB += sc.TB / float64(t.Ranks())
 		share.TW += sc.TW / float64(t.Ranks())
 	}
-	return pricing{cost: gm, memory: gm, sizer: gm, share: share,
+	return pricing{cost: gm, memory: gm, sizer: gm, share: share, memoryLimit: cfg.GPU.MemoryBytes,
 		name: fmt.Sprintf("GPU model (%s on %s, b=%d, s=%d%s; seconds)", c.presets.modelName(), hardwareName(cfg), c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -111,17 +112,23 @@ type simulateReport struct {
 	CommBytes    float64          `json:"comm_bytes,omitempty"`
 	Ranks        []rankReport     `json:"ranks"`
 	Iterations   *iterationReport `json:"iterations,omitempty"`
+	// MemoryLimit is the GPU's memory in bytes under the GPU model.
+	MemoryLimit float64 `json:"memory_limit_bytes,omitempty"`
 }
 
 type rankReport struct {
 	Rank int     `json:"rank"`
 	Busy float64 `json:"busy"`
 	// Idle is Bubble + CommWait (idleSplitNote).
-	Idle            float64 `json:"idle"`
-	Bubble          float64 `json:"bubble"`
-	CommWait        float64 `json:"comm_wait"`
-	PeakActivations int     `json:"peak_activations"`
+	Idle     float64 `json:"idle"`
+	Bubble   float64 `json:"bubble"`
+	CommWait float64 `json:"comm_wait"`
+	// PeakActivations is in M_B, microbatches of a rank's share of the
+	// model (a chunk of V holds 1/V), as compare and schedules.parquet give it.
+	PeakActivations float64 `json:"peak_activations"`
 	PeakMemoryBytes float64 `json:"peak_memory_bytes"`
+	// OverMemory marks a rank whose peak exceeds the GPU's memory.
+	OverMemory bool `json:"over_memory,omitempty"`
 }
 
 type iterationReport struct {
@@ -334,9 +341,13 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 	rep.Makespan, rep.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
 	vol := sim.Communication(tl, pr.sizer)
 	rep.Messages, rep.CommBytes = vol.Messages, vol.Bytes
+	rep.MemoryLimit = pr.memoryLimit
+	_, parts := cost.ModelParts(t)
+	share := float64(t.Ranks()) / float64(parts)
 	for _, st := range sim.RankStats(tl, pr.memory) {
 		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, Bubble: max(st.Idle-st.CommWait, 0), CommWait: st.CommWait,
-			PeakActivations: st.PeakActivations, PeakMemoryBytes: st.PeakMemoryBytes})
+			PeakActivations: float64(st.PeakActivations) * share, PeakMemoryBytes: st.PeakMemoryBytes,
+			OverMemory: pr.memoryLimit > 0 && st.PeakMemoryBytes > pr.memoryLimit})
 	}
 	return rep, tl, nil
 }
@@ -369,9 +380,11 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 		policy += ", patience " + rep.Patience
 	}
 	fmt.Fprintf(&b, "policy:       %s\n", policy)
-	fmt.Fprintf(&b, "makespan:     %.6g\n", rep.Makespan)
 	if it := rep.Iterations; it != nil {
+		fmt.Fprintf(&b, "makespan:     %.6g (iteration 1 of %d; the rank table describes it too)\n", rep.Makespan, it.Count)
 		fmt.Fprintf(&b, "iterations:   %d (seed %d): mean %.6g, spread %.3g\n", it.Count, it.Seed, it.Mean, it.Spread)
+	} else {
+		fmt.Fprintf(&b, "makespan:     %.6g\n", rep.Makespan)
 	}
 	fmt.Fprintf(&b, "bubble ratio: %.4f\n", rep.BubbleRatio)
 	if rep.Steps != nil {
@@ -383,14 +396,30 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 	if rep.CommBytes > 0 {
 		fmt.Fprintf(&b, " (%.4g bytes)", rep.CommBytes)
 	}
-	b.WriteString("\n\nrank        busy        idle      bubble   comm wait  peak act  peak memory\n")
+	b.WriteString("\n\nrank        busy        idle      bubble   comm wait  peak act (M_B)  peak memory\n")
+	over := 0
 	for _, r := range rep.Ranks {
-		fmt.Fprintf(&b, "%4d  %10.6g  %10.6g  %10.6g  %10.6g  %8d  %11s\n", r.Rank, r.Busy, r.Idle, r.Bubble, r.CommWait, r.PeakActivations, gib(r.PeakMemoryBytes))
+		fmt.Fprintf(&b, "%4d  %10.6g  %10.6g  %10.6g  %10.6g  %14.4g  %11s", r.Rank, r.Busy, r.Idle, r.Bubble, r.CommWait, r.PeakActivations, gib(r.PeakMemoryBytes))
+		if r.OverMemory {
+			b.WriteString("  over the GPU's memory")
+			over++
+		}
+		b.WriteString("\n")
 	}
+	if over > 0 {
+		fmt.Fprintf(&b, "\n%d of %d ranks need more than the GPU's %s.\n", over, len(rep.Ranks), gib(rep.MemoryLimit))
+	}
+	b.WriteString(peakUnitNote)
 	b.WriteString(idleSplitNote)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// peakUnitNote names the unit of the peak activations column.
+const peakUnitNote = `
+peak act: most activations a rank held, in M_B, microbatches of a rank's
+share of the model (a chunk of V chunks per rank holds 1/V).
+`
 
 // idleSplitNote says, under the rank table, which part of the idle time is
 // which (sim.RankStat.CommWait).

@@ -41,7 +41,7 @@ func TestSimulateCommandClosedForm(t *testing.T) {
 		t.Fatalf("%d ranks reported, want 4", len(rep.Ranks))
 	}
 	for _, r := range rep.Ranks {
-		if r.Busy != 24 || r.Idle != 9 || r.CommWait != 0 || r.PeakActivations != 4-r.Rank {
+		if r.Busy != 24 || r.Idle != 9 || r.CommWait != 0 || r.PeakActivations != float64(4-r.Rank) {
 			t.Errorf("rank %+v: want busy 24, idle 9, no comm wait, %d activations", r, 4-r.Rank)
 		}
 	}
@@ -255,7 +255,7 @@ func TestSimulateCommandFlashAttention(t *testing.T) {
 		t.Errorf("rank 0's peak falls by %v bytes, want %v", got, want)
 	}
 	if plain.Ranks[0].PeakActivations != 4 || flash.Ranks[0].PeakActivations != 4 {
-		t.Errorf("rank 0 holds %d and %d activations, want 4", plain.Ranks[0].PeakActivations, flash.Ranks[0].PeakActivations)
+		t.Errorf("rank 0 holds %g and %g activations, want 4", plain.Ranks[0].PeakActivations, flash.Ranks[0].PeakActivations)
 	}
 	if !(flash.Makespan > plain.Makespan) {
 		t.Errorf("the recomputed scores should cost time: %v against %v", flash.Makespan, plain.Makespan)
