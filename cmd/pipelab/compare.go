@@ -234,7 +234,7 @@ func rankRows(rows []compareRow) {
 func writeCompareText(w io.Writer, rep compareReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "P = %d ranks, M = %d microbatches; cost: %s\n\n", rep.Stages, rep.Microbatches, rep.Cost)
-	fmt.Fprintf(&b, "%-24s %13s %12s %13s %9s %13s\n", "family", "formula", "lockstep", "simulated", "bubble", "peak act (M_B)")
+	fmt.Fprintf(&b, "%-24s %13s %12s %13s %9s %16s\n", "family", "formula", "lockstep", "simulated", "bubble", "peak act (M_B)")
 	for _, r := range rep.Families {
 		if r.Makespan == nil {
 			fmt.Fprintf(&b, "%-24s %s\n", r.Kind, r.Note)
@@ -253,7 +253,7 @@ func writeCompareText(w io.Writer, rep compareReport) error {
 		if r.Lockstep != nil {
 			lockstep = fmt.Sprintf("%d #%d", *r.Lockstep, r.LockstepRank)
 		}
-		fmt.Fprintf(&b, "%-24s %13s %12s %13s %9.4f %13s", name, formula, lockstep,
+		fmt.Fprintf(&b, "%-24s %13s %12s %13s %9.4f %16s", name, formula, lockstep,
 			fmt.Sprintf("%.4g #%d", *r.Makespan, r.MakespanRank), r.BubbleRatio, peak)
 		if r.PeakMemoryBytes > 0 {
 			fmt.Fprintf(&b, "  %s", gib(r.PeakMemoryBytes))

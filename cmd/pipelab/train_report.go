@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"pipelab/optim"
@@ -95,7 +96,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 		if rep.Cost != "unit" {
 			label = "time:        "
 		}
-		fmt.Fprintf(&b, "%s  %g", label, rep.TimeSteps)
+		fmt.Fprintf(&b, "%s  %s", label, clockTime(rep.TimeSteps))
 		if rep.TimeBudget > 0 {
 			fmt.Fprintf(&b, " (budget %g, overshoot %g)", rep.TimeBudget, rep.Overshoot)
 		}
@@ -116,7 +117,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 		if rep.UpdatesToTarget == nil {
 			fmt.Fprintf(&b, "target %g:   not reached\n", rep.TargetLoss)
 		} else {
-			fmt.Fprintf(&b, "target %g:   time %g, %d block updates\n", rep.TargetLoss, float64(rep.TimeToTarget), *rep.UpdatesToTarget)
+			fmt.Fprintf(&b, "target %g:   time %s, %d block updates\n", rep.TargetLoss, clockTime(float64(rep.TimeToTarget)), *rep.UpdatesToTarget)
 		}
 	}
 	fmt.Fprintf(&b, "diverged:      %v\ncurve:\n", rep.Diverged)
@@ -127,7 +128,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 	}
 	b.WriteByte('\n')
 	for _, p := range rep.Curve {
-		fmt.Fprintf(&b, "  %10g %10d %14.6g", p.Time, p.BlockUpdates, float64(p.Loss))
+		fmt.Fprintf(&b, "  %10s %10d %14.6g", clockTime(p.Time), p.BlockUpdates, float64(p.Loss))
 		if validated {
 			fmt.Fprintf(&b, " %14.6g", float64(p.ValidationLoss))
 		}
@@ -135,4 +136,13 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// clockTime prints a time of the run's clock: whole steps exactly, seconds
+// to six significant digits.
+func clockTime(t float64) string {
+	if t == math.Trunc(t) && math.Abs(t) < 1e15 {
+		return strconv.FormatFloat(t, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(t, 'g', 6, 64)
 }
