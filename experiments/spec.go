@@ -269,7 +269,7 @@ func (e *SpecError) Error() string {
 func ReadSpecFile(path string) (*Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("experiments: %w", err)
+		return nil, badInputf("experiments: %v", err) // a spec that cannot be read is bad input
 	}
 	return ParseSpec(path, b)
 }

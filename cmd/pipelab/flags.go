@@ -28,11 +28,10 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 	return set
 }
 
-// flagProblem prints what is wrong with the flags of command name and the
-// usage, and returns errUsage.
+// flagProblem prints what is wrong with the flags of command name in one
+// line and where the help is, and returns errUsage.
 func flagProblem(fs *flag.FlagSet, stderr io.Writer, name string, err error) error {
-	fmt.Fprintf(stderr, "pipelab %s: %v\n", name, err)
-	fs.Usage()
+	fmt.Fprintf(stderr, "pipelab %s: %v\n%s\n", name, err, seeHelp(name))
 	return errUsage
 }
 
@@ -197,7 +196,7 @@ func (s *shapeFlags) generate() (*pipeline.Table, error) {
 	}
 	t, err := pipeline.Generate(s.kind, sh)
 	if err != nil {
-		return nil, fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", s.kind, s.stages, s.microbatches, err)
+		return nil, badInput{fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", s.kind, s.stages, s.microbatches, err)}
 	}
 	return t, nil
 }

@@ -71,6 +71,10 @@ func (p *presetFlags) check() error {
 	if p.microbatchSize < 1 || p.seqLen < 1 {
 		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", p.microbatchSize, p.seqLen)
 	}
+	if p.given() {
+		_, err := p.config() // an unknown preset is a flag error
+		return err
+	}
 	return nil
 }
 
@@ -82,11 +86,11 @@ func (p *presetFlags) config() (cost.GPUConfig, error) {
 	switch {
 	case p.modelConfig == "":
 		if model, err = cost.LookupNetwork(p.model); err != nil {
-			return cost.GPUConfig{}, fmt.Errorf("--model: %w", err)
+			return cost.GPUConfig{}, badInput{fmt.Errorf("--model: %w", err)}
 		}
 	case model.Blocks == nil: // checked on a copy
 		if model, err = cost.ReadHFConfig(p.modelConfig); err != nil {
-			return cost.GPUConfig{}, fmt.Errorf("--model-config: %w", err)
+			return cost.GPUConfig{}, badInput{fmt.Errorf("--model-config: %w", err)}
 		}
 	}
 	cfg := cost.GPUConfig{Network: model, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}
@@ -94,16 +98,16 @@ func (p *presetFlags) config() (cost.GPUConfig, error) {
 		h := p.fromHardware
 		if h.GPU.Name == "" { // checked on a copy
 			if h, err = cost.ReadHardware(p.hardware); err != nil {
-				return cost.GPUConfig{}, fmt.Errorf("--hardware: %w", err)
+				return cost.GPUConfig{}, badInput{fmt.Errorf("--hardware: %w", err)}
 			}
 		}
 		return h.Apply(cfg), nil
 	}
 	if cfg.GPU, err = cost.LookupGPU(p.gpu); err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
+		return cost.GPUConfig{}, badInput{fmt.Errorf("--gpu: %w", err)}
 	}
 	if cfg.Link, err = cost.LookupLink(p.link); err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--link: %w", err)
+		return cost.GPUConfig{}, badInput{fmt.Errorf("--link: %w", err)}
 	}
 	return cfg, nil
 }

@@ -82,8 +82,8 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("figure %s: %w", f.Name, err)
 		}
-		fmt.Fprintf(stdout, "%-15s %4d runs (%d resumed) %3d plots  %6.1f s  %s\n",
-			f.Name, sum.Runs, sum.Resumed, len(files), time.Since(start).Seconds(), dir)
+		fmt.Fprintf(stdout, "%-15s %s (%d resumed) %s  %6.1f s  %s\n",
+			f.Name, count(sum.Runs, "run"), sum.Resumed, count(len(files), "plot"), time.Since(start).Seconds(), dir)
 	}
 	fmt.Fprintf(stdout, "total %.1f s\n", time.Since(total).Seconds())
 	return nil

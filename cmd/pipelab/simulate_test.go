@@ -194,9 +194,9 @@ func TestSimulateCommandRejects(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"simulate", "--kind", "chimera", "--stages", "3", "--microbatches", "6"}, &out, &errb); code != 1 ||
+	if code := run([]string{"simulate", "--kind", "chimera", "--stages", "3", "--microbatches", "6"}, &out, &errb); code != 2 ||
 		!strings.Contains(errb.String(), "chimera") {
-		t.Errorf("chimera with odd P: exit %d, stderr %q", code, errb.String())
+		t.Errorf("chimera with odd P: exit %d (want 2, bad input), stderr %q", code, errb.String())
 	}
 	if code := run([]string{"simulate", "--help"}, &out, &errb); code != 0 {
 		t.Errorf("--help: exit %d", code)

@@ -100,8 +100,8 @@ func TestTuneRejects(t *testing.T) {
 		{[]string{"tune", "--model", "gpt-1.3b"}, 2, "--stages"},
 		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--format", "yaml"}, 2, "--format"},
 		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--gantt", "x.pdf"}, 2, ".png or .svg"},
-		{[]string{"tune", "--model", "gpt-9b", "--stages", "2"}, 1, "llama-7b"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--gpu", "tpu", "--stages", "2"}, 1, "h100"},
+		{[]string{"tune", "--model", "gpt-9b", "--stages", "2"}, 2, "llama-7b"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--gpu", "tpu", "--stages", "2"}, 2, "h100"},
 		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--schedules", "1f1b:x"}, 1, "chunks"},
 		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--schedules", "1f1b", "--memory", "1"}, 1, "fits"},
 	}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"regexp"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// commandNames lists the registered subcommands in order.
+func commandNames() []string {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// TestHelpConvention runs "X --help" and "pipelab help X" for every
+// subcommand: both print the same usage to standard output, nothing to
+// standard error, exit 0, spell every flag --flag and state a default at
+// most once.
+func TestHelpConvention(t *testing.T) {
+	singleDash := regexp.MustCompile(`(?m)^\s+-[a-z]`)
+	for _, name := range commandNames() {
+		code, out, errs := runCLI(name, "--help")
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: pipelab "+name) {
+			t.Errorf("%s --help: exit %d, stderr %q, stdout starts %.40q; want exit 0, usage on stdout only", name, code, errs, out)
+			continue
+		}
+		if !strings.Contains(out, "  --max-memory") {
+			t.Errorf("%s --help lists no --max-memory (every command has it):\n%s", name, out)
+		}
+		if loc := singleDash.FindString(out); loc != "" {
+			t.Errorf("%s --help spells a flag with one dash: %q", name, loc)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Count(line, "(default") > 1 {
+				t.Errorf("%s --help states a default twice: %q", name, line)
+			}
+		}
+		code2, out2, errs2 := runCLI("help", name)
+		if code2 != 0 || errs2 != "" || out2 != out {
+			t.Errorf("help %s: exit %d, stderr %q, and stdout differs from %s --help", name, code2, errs2, name)
+		}
+	}
+}
+
+// TestFlagErrorConvention gives every subcommand an unknown flag: exit 2,
+// and standard error holds the error in one line and where the help is,
+// not the whole help.
+func TestFlagErrorConvention(t *testing.T) {
+	for _, name := range commandNames() {
+		code, out, errs := runCLI(name, "--no-such-flag")
+		want := "pipelab " + name + ": flag provided but not defined: --no-such-flag\nsee pipelab " + name + " --help\n"
+		if code != 2 || out != "" || errs != want {
+			t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr %q; want exit 2 and %q", name, code, out, errs, want)
+		}
+	}
+}
+
+// TestBadInputExitsTwo: refusals of what the user gave exit 2 in every
+// command, whether a flag's check, a preset lookup, a generator or a file
+// finds them.
+func TestBadInputExitsTwo(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", dir + "/missing.csv"}, "missing.csv"},
+		{[]string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "nosuch"}, `unknown model preset "nosuch"`},
+		{[]string{"compare", "--stages", "4", "--microbatches", "8", "--model", "nosuch"}, `unknown model preset "nosuch"`},
+		{[]string{"tune", "--model", "nosuch", "--stages", "4"}, `unknown model preset "nosuch"`},
+		{[]string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "llama-7b", "--gpu", "nosuch"}, "--gpu"},
+		{[]string{"schedule", "--kind", "chimera", "--stages", "3", "--microbatches", "6"}, "even number of ranks"},
+		{[]string{"sweep", dir + "/missing.yaml", "--out", dir + "/out"}, "missing.yaml"},
+		{[]string{"simulate", "--stages", "x"}, "--stages"},
+	} {
+		code, _, errs := runCLI(tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") > 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and at most two lines naming %q", tc.args, code, errs, tc.want)
+		}
+	}
+	if code, _, _ := runCLI(); code != 2 {
+		t.Errorf("pipelab with no command: exit %d, want 2", code)
+	}
+	if code, _, errs := runCLI("no-such-command"); code != 2 || !strings.Contains(errs, "see pipelab help") {
+		t.Errorf("unknown command: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestVersion: "pipelab --version" prints the module version Go embedded
+// in the test binary, the same value runtime/debug reports.
+func TestVersion(t *testing.T) {
+	code, out, errs := runCLI("--version")
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("no build information in the test binary")
+	}
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "pipelab "+info.Main.Version+" (commit ") {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q; want pipelab %s (commit ...)", code, out, errs, info.Main.Version)
+	}
+}
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 plots", 1: "1 plot", 2: "2 plots"} {
+		if got := count(n, "plot"); got != want {
+			t.Errorf("count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
