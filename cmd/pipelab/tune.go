@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"pipelab/pipeline"
@@ -31,9 +32,12 @@ model.
 
 Prints the choice against Megatron-LM's way (layers split evenly by count,
 1F1B or interleaved 1F1B with 2 chunks, at the chosen microbatch count).
---out writes the chosen schedule as PyTorch CSV (the partition is printed,
-not written: "pipelab simulate --schedule" prices a CSV with the even
-split); --gantt and
+The partition is printed as "--partition L0,L1,...", the layers of each
+model part in model order, in the form "pipelab simulate --partition" takes:
+simulate with the same --kind, --stages, --microbatches and presets and that
+flag reproduces the tuned makespan. --out writes the chosen schedule as
+PyTorch CSV (the partition is printed, not written: "pipelab simulate
+--schedule" prices a CSV with the even split); --gantt and
 --baseline-gantt draw the two timelines (PNG or SVG by extension). Without
 --microbatches the tuner tries P, 2P and 4P: time per sample falls as the
 count grows, so it picks the largest that fits. "pipelab presets" lists the
@@ -250,7 +254,7 @@ func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s on %d × %s over %s, memory limit %.1f GiB per rank\n", rep.Model, rep.Stages, rep.GPU, rep.Link, rep.MemoryLimit/(1<<30))
 	line := func(name string, c tune.Candidate) {
-		fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches, partition %v\n", name, c.Schedule, c.Placement, c.Microbatches, c.Partition)
+		fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches, --partition %s\n", name, c.Schedule, c.Placement, c.Microbatches, partitionFlag(c.Partition))
 		fmt.Fprintf(&b, "%-9s makespan %.4f s, %.2f ms per sample, peak memory %.1f GiB\n", "", c.Makespan, 1e3*c.PerSample, c.PeakMemory/(1<<30))
 	}
 	line("tuned:", res.Best)
@@ -268,8 +272,18 @@ func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
 		if !c.Fits {
 			fits = "  over the limit"
 		}
-		fmt.Fprintf(&b, "  %-22s %8.2f  %6.1f  %v%s\n", c.Schedule, 1e3*c.PerSample, c.PeakMemory/(1<<30), c.Partition, fits)
+		fmt.Fprintf(&b, "  %-22s %8.2f  %6.1f  --partition %s%s\n", c.Schedule, 1e3*c.PerSample, c.PeakMemory/(1<<30), partitionFlag(c.Partition), fits)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// partitionFlag writes a partition as "pipelab simulate --partition" takes
+// it: layer counts separated by commas.
+func partitionFlag(part []int) string {
+	fields := make([]string, len(part))
+	for i, n := range part {
+		fields[i] = strconv.Itoa(n)
+	}
+	return strings.Join(fields, ",")
 }

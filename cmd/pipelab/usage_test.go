@@ -1,9 +1,11 @@
 package main
 
 import (
+	"math"
 	"regexp"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -110,5 +112,37 @@ func TestCount(t *testing.T) {
 		if got := count(n, "plot"); got != want {
 			t.Errorf("count(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestTunePartitionFeedsSimulate takes the partition tune prints and gives
+// it to simulate with the same shape and presets: simulate must accept it
+// as printed and time the same makespan (the tuner's simulation and
+// simulate's run the same event simulator on the same stage costs).
+func TestTunePartitionFeedsSimulate(t *testing.T) {
+	code, out, errs := runCLI("tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--schedules", "1f1b")
+	if code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, errs)
+	}
+	m := regexp.MustCompile(`(?m)^tuned:.*--partition (\S+)\n\s+makespan (\S+) s`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("tune printed no tuned --partition and makespan:\n%s", out)
+	}
+	code, sim, errs := runCLI("simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--model", "gpt-1.3b", "--partition", m[1])
+	if code != 0 {
+		t.Fatalf("simulate --partition %s: exit %d: %s", m[1], code, errs)
+	}
+	got := regexp.MustCompile(`(?m)^makespan:\s+(\S+)`).FindStringSubmatch(sim)
+	if got == nil {
+		t.Fatalf("simulate printed no makespan:\n%s", sim)
+	}
+	tuned, _ := strconv.ParseFloat(m[2], 64)
+	simulated, _ := strconv.ParseFloat(got[1], 64)
+	if math.Abs(tuned-simulated) > 5e-5 { // tune prints 4 decimals
+		t.Errorf("tune's makespan %s s, simulate --partition %s times %s s", m[2], m[1], got[1])
+	}
+	code, help, _ := runCLI("tune", "--help")
+	if code != 0 || !strings.Contains(help, `"pipelab simulate --partition" takes`) {
+		t.Errorf("tune --help does not say its partition is simulate's --partition")
 	}
 }
