@@ -21,10 +21,17 @@ import (
 // on a flag set and checks them with errors that name the flag.
 
 // setFlags returns the names of the flags given on the command line, for
-// checks that tell a default from a value given explicitly.
+// checks that tell a default from a value given explicitly; an old
+// spelling counts as its current name.
 func setFlags(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	fs.Visit(func(fl *flag.Flag) {
+		if current, ok := strings.CutPrefix(fl.Usage, deprecatedPrefix); ok {
+			set[current] = true
+			return
+		}
+		set[fl.Name] = true
+	})
 	return set
 }
 

@@ -274,7 +274,7 @@ func TestSimulateCommandTunedPartition(t *testing.T) {
 	} {
 		csv := filepath.Join(t.TempDir(), "tuned.csv")
 		var tuned tuneReport
-		runJSON(t, []string{"tune", "--model", tc.model, "--gpu", "h100", "--link", tc.link, "--stages", tc.stages, "--schedules", tc.schedules,
+		runJSON(t, []string{"tune", "--model", tc.model, "--gpu", "h100", "--link", tc.link, "--stages", tc.stages, "--kind", tc.schedules,
 			"--out", csv, "--format", "json"}, &tuned)
 		parts := make([]string, len(tuned.Partition))
 		for i, n := range tuned.Partition {

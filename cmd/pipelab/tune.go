@@ -95,7 +95,8 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
 	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
 	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: the hardware file's, or %g)", cost.DefaultEfficiency))
-	fs.StringVar(&f.schedules, "schedules", "", "comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
+	fs.StringVar(&f.schedules, "kind", "", "schedule families to try: a comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
+	deprecatedAlias(fs, "schedules", "kind")
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
@@ -189,11 +190,11 @@ func parseSchedules(list string) ([]tune.Schedule, error) {
 		sc := tune.Schedule{Family: name, Chunks: 0}
 		if found {
 			if _, err := fmt.Sscanf(chunks, "%d", &sc.Chunks); err != nil || sc.Chunks < 1 {
-				return nil, fmt.Errorf("--schedules: %q: chunks must be a positive integer", item)
+				return nil, fmt.Errorf("--kind: %q: chunks must be a positive integer", item)
 			}
 		}
 		if name == "" {
-			return nil, fmt.Errorf("--schedules: empty family in %q", list)
+			return nil, fmt.Errorf("--kind: empty family in %q", list)
 		}
 		out = append(out, sc)
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -120,7 +121,7 @@ func TestCount(t *testing.T) {
 // as printed and time the same makespan (the tuner's simulation and
 // simulate's run the same event simulator on the same stage costs).
 func TestTunePartitionFeedsSimulate(t *testing.T) {
-	code, out, errs := runCLI("tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--schedules", "1f1b")
+	code, out, errs := runCLI("tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--kind", "1f1b")
 	if code != 0 {
 		t.Fatalf("tune: exit %d: %s", code, errs)
 	}
@@ -144,5 +145,43 @@ func TestTunePartitionFeedsSimulate(t *testing.T) {
 	code, help, _ := runCLI("tune", "--help")
 	if code != 0 || !strings.Contains(help, `"pipelab simulate --partition" takes`) {
 		t.Errorf("tune --help does not say its partition is simulate's --partition")
+	}
+}
+
+// TestDeprecatedFlagSpellings gives each renamed flag under its old and its
+// new name: the outputs must be identical, the old one noted on stderr in
+// one line and the help must not list it.
+func TestDeprecatedFlagSpellings(t *testing.T) {
+	for _, tc := range []struct {
+		old, current string
+		args         []string
+	}{
+		{"kinds", "kind", []string{"compare", "--stages", "4", "--microbatches", "8", "--format", "json", "--%s", "gpipe,1f1b"}},
+		{"schedules", "kind", []string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--format", "json", "--%s", "1f1b"}},
+		{"flush-microbatches", "microbatches-per-iteration", []string{"train", "--objective", "quadratic", "--method", "sync", "--stages", "2",
+			"--microbatches", "8", "--step-size", "0.1", "--format", "json", "--%s", "4"}},
+	} {
+		spelled := func(name string) []string {
+			args := slices.Clone(tc.args)
+			for i, a := range args {
+				if a == "--%s" {
+					args[i] = "--" + name
+				}
+			}
+			return args
+		}
+		code, outNew, errNew := runCLI(spelled(tc.current)...)
+		if code != 0 || errNew != "" {
+			t.Fatalf("--%s: exit %d, stderr %q", tc.current, code, errNew)
+		}
+		code, outOld, errOld := runCLI(spelled(tc.old)...)
+		want := "pipelab: --" + tc.old + " is deprecated; use --" + tc.current + " (accepted until the next release)\n"
+		if code != 0 || errOld != want || outOld != outNew {
+			t.Errorf("--%s: exit %d, stderr %q (want %q), same output as --%s: %v", tc.old, code, errOld, want, tc.current, outOld == outNew)
+		}
+		_, help, _ := runCLI(tc.args[0], "--help")
+		if strings.Contains(help, "--"+tc.old+" ") || !strings.Contains(help, "--"+tc.current+" ") {
+			t.Errorf("%s --help lists --%s or lacks --%s", tc.args[0], tc.old, tc.current)
+		}
 	}
 }
