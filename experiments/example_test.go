@@ -15,7 +15,7 @@ func ExampleParseSpec() {
 	_, err := experiments.ParseSpec("sweep.yaml", []byte(`objectives: [quadratic]
 n: 100
 d: 16
-batch: 10
+batch_size: 10
 stages: [1, 4]
 `))
 	fmt.Println(err)
@@ -30,7 +30,7 @@ func ExampleSpec_Expand() {
 objectives: [quadratic]
 n: 100
 d: 16
-batch: 10
+batch_size: 10
 stages: [4]
 microbatches: [50]
 methods:
@@ -123,7 +123,7 @@ func ExampleNewDataset() {
 objectives: [quadratic]
 n: 100
 d: 16
-batch: 10
+batch_size: 10
 stages: [2, 4]
 microbatches: [20]
 methods:

@@ -17,9 +17,9 @@ func TestExecuteRemediesAndOptimizers(t *testing.T) {
 	runs, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2]
-budget: [60]
+time_budget: [60]
 target_loss: 1e9
 methods:
   - {name: pd, optimizer: adam, steps: {values: [0.01]}}
@@ -47,7 +47,7 @@ methods:
 	plain, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2]
 microbatches: [20]
 methods:
@@ -63,7 +63,7 @@ methods:
 }
 
 func TestParseSpecRejectsRemedyKeys(t *testing.T) {
-	head := "objectives: [quadratic]\nn: 40\nd: 8\nbatch: 4\nstages: [2]\nmicrobatches: [4]\nmethods:\n"
+	head := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\nmicrobatches: [4]\nmethods:\n"
 	for _, tc := range []struct{ name, method, want string }{
 		{"unknown optimizer", "  - {name: pd, optimizer: lion, steps: {values: [1]}}", `methods[0].optimizer: unknown optimizer "lion"`},
 		{"beta1 on momentum", "  - {name: pd, optimizer: {name: momentum, beta1: 0.5}, steps: {values: [1]}}", "methods[0].optimizer.beta1: beta1 applies to adam and adamw, not momentum"},

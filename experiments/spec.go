@@ -50,7 +50,7 @@ type Spec struct {
 	// as the markov corpus's length).
 	N     int `yaml:"n"`
 	D     int `yaml:"d"`
-	Batch int `yaml:"batch"`
+	Batch int `yaml:"batch_size"`
 	// Corpus is charlm's text: tinyshakespeare (the default, shipped with
 	// charlm), markov (the generated chain, n characters to train on) or
 	// the path of a UTF-8 text file, relative to the working directory.
@@ -67,7 +67,7 @@ type Spec struct {
 	// reaches the budget, sync the fewest iterations, docs/reference.md §1.6).
 	// Exactly one is set for convergence runs. MicrobatchesPerStage, for delays, sets N = k·S.
 	Microbatches         []int     `yaml:"microbatches"`
-	Budget               []float64 `yaml:"budget"`
+	Budget               []float64 `yaml:"time_budget"`
 	MicrobatchesPerStage int       `yaml:"microbatches_per_stage"`
 	// Updates, for RPD-only runs without a timeline, is K; when zero RPD
 	// gets N·S iterations, PipeDream's number of block updates.
@@ -77,7 +77,7 @@ type Spec struct {
 	LogEvery int `yaml:"log_every"`
 
 	// Families lists the schedule families of a schedules experiment.
-	Families []string `yaml:"families"`
+	Families []string `yaml:"kinds"`
 
 	// Cost is the timing model (unit time by default).
 	Cost CostSpec `yaml:"cost"`
@@ -87,6 +87,10 @@ type Spec struct {
 	// logged loss at or below it (the validation loss where the objective
 	// has one): the runs table's time_to_target and updates_to_target.
 	TargetLoss float64 `yaml:"target_loss"`
+	// Deprecated holds one note per key the spec spelled the old way
+	// (docs/cli.md), for the command to print; the spec reads as if
+	// spelled the current way.
+	Deprecated []string `yaml:"-"`
 }
 
 // MethodSpec is one optimizer of a convergence experiment.
@@ -102,7 +106,7 @@ type MethodSpec struct {
 	// Family, for sync, names the flush schedule (a pipeline family with
 	// one stage per rank: gpipe, 1f1b, zb-h1, zb-h2) whose timeline under
 	// the spec's cost model times one iteration; default 1f1b.
-	Family string `yaml:"family"`
+	Family string `yaml:"kind"`
 	// MicrobatchesPerIteration, for sync, is the number of microbatches
 	// whose gradients one iteration averages; 0 means S, the run's stage
 	// count.
@@ -236,8 +240,8 @@ type CostSpec struct {
 	modelConfigPath, hardwarePath string
 	// Microbatch and Sequence size one microbatch of the timed model:
 	// samples and tokens per sample (defaults 1 and 2048).
-	Microbatch int `yaml:"microbatch"`
-	Sequence   int `yaml:"sequence"`
+	Microbatch int `yaml:"microbatch_size"`
+	Sequence   int `yaml:"seq_len"`
 	// FlashAttention prices attention as FlashAttention runs it
 	// (cost.GPUConfig.FlashAttention).
 	FlashAttention bool `yaml:"flash_attention"`
@@ -282,6 +286,16 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		return nil, yamlError(file, err)
 	}
+	src, notes, err := renameOldKeys(file, src, &root)
+	if err != nil {
+		return nil, err
+	}
+	if len(notes) > 0 {
+		root = yaml.Node{}
+		if err := yaml.Unmarshal(src, &root); err != nil {
+			return nil, yamlError(file, err)
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	dec.KnownFields(true)
 	var s Spec
@@ -291,6 +305,7 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 		}
 		return nil, yamlError(file, err)
 	}
+	s.Deprecated = notes
 	s.Cost.resolve(file)
 	if err := s.validate(&root); err != nil {
 		if se, ok := err.(*SpecError); ok {

@@ -121,7 +121,7 @@ func signalDuringSweep(t *testing.T, bin string) {
 objectives: [quadratic]
 n: 2000
 d: 512
-batch: 10
+batch_size: 10
 stages: [8]
 microbatches: [20000]
 seeds: 4
