@@ -17,7 +17,7 @@ batch_size: 1
 stages: [3]
 microbatches: [4]
 methods:
-  - {name: pipedream, steps: {values: [0.0625]}}
+  - {name: pipedream, step_sizes: {values: [0.0625]}}
 seed: 1
 name: lm
 `

@@ -34,8 +34,8 @@ batch_size: 10
 stages: [4]
 microbatches: [50]
 methods:
-  - {name: pipedream, steps: {pow2: [-3, -2]}}
-  - {name: rpd, deltas: [paper], steps: {values: [0.125]}}
+  - {name: pipedream, step_sizes: {pow2: [-3, -2]}}
+  - {name: rpd, deltas: [paper], step_sizes: {values: [0.125]}}
 `))
 	if err != nil {
 		fmt.Println(err)
@@ -128,7 +128,7 @@ stages: [2, 4]
 microbatches: [20]
 methods:
   - name: pipedream
-    steps: {values: [0.1, 0.2]}
+    step_sizes: {values: [0.1, 0.2]}
 `))
 	if err != nil {
 		fmt.Println(err)

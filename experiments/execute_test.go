@@ -60,9 +60,9 @@ batch_size: 4
 stages: [2, 4]
 microbatches: [20]
 methods:
-  - {name: pipedream, steps: {values: [0.05]}}
-  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
-  - {name: rpd, deltas: [paper], steps: {values: [0.05]}}
+  - {name: pipedream, step_sizes: {values: [0.05]}}
+  - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
+  - {name: rpd, deltas: [paper], step_sizes: {values: [0.05]}}
 `)
 	for i, r := range runs {
 		row := outs[i].Runs[0]
@@ -100,8 +100,8 @@ batch_size: 4
 stages: [2, 8]
 time_budget: [3180]
 methods:
-  - {name: pipedream, steps: {values: [0.01]}}
-  - {name: localsgd, local_steps: [5], steps: {values: [0.01]}}
+  - {name: pipedream, step_sizes: {values: [0.01]}}
+  - {name: localsgd, local_steps: [5], step_sizes: {values: [0.01]}}
 `)
 	// docs/reference.md §1.6 (measured with the reference code): PipeDream
 	// N = 1589 (S = 2), 1583 (S = 8); LocalSGD H = 5: 1445, 1352.
@@ -128,7 +128,7 @@ stages: [4]
 microbatches: [20]
 cost: {model: gpu}
 methods:
-  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
+  - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
 `)
 	gm, err := gpuModel(runs[0].Cost, 4)
 	if err != nil {

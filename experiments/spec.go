@@ -98,7 +98,7 @@ type MethodSpec struct {
 	// Name is pipedream, rpd, localsgd or sync.
 	Name string `yaml:"name"`
 	// Steps is the step-size grid.
-	Steps Grid `yaml:"steps"`
+	Steps Grid `yaml:"step_sizes"`
 	// Deltas lists RPD's delay bounds δ; "paper" means ⌊S² - S/2⌋.
 	Deltas []Delta `yaml:"deltas"`
 	// LocalSteps lists LocalSGD's H values.

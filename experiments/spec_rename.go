@@ -22,6 +22,7 @@ var specRenames = []specRename{
 	{"", "budget", "time_budget"},
 	{"", "families", "kinds"},
 	{"methods", "family", "kind"},
+	{"methods", "steps", "step_sizes"},
 	{"cost", "microbatch", "microbatch_size"},
 	{"cost", "sequence", "seq_len"},
 }

@@ -15,7 +15,7 @@ batch_size: 4
 stages: [2]
 time_budget: [100]
 methods:
-  - {name: sync, kind: gpipe, steps: {values: [0.05]}}
+  - {name: sync, kind: gpipe, step_sizes: {values: [0.05]}}
 `
 
 // TestSpecOldKeys: a spec spelling a renamed key the old way parses to
@@ -55,7 +55,7 @@ func TestSpecOldKeys(t *testing.T) {
 	if _, err := ParseSpec("s.yaml", []byte(both)); err == nil || !strings.Contains(err.Error(), "s.yaml:5: batch: is the old spelling of batch_size, which is given too at line 4") {
 		t.Errorf("both spellings: %v", err)
 	}
-	cost := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\nmicrobatches: [4]\nmethods: [{name: pipedream, steps: {values: [0.05]}}]\ncost:\n  model: gpu\n  preset: gpt-1.3b\n  microbatch: 2\n  sequence: 512\n"
+	cost := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\nmicrobatches: [4]\nmethods: [{name: pipedream, step_sizes: {values: [0.05]}}]\ncost:\n  model: gpu\n  preset: gpt-1.3b\n  microbatch: 2\n  sequence: 512\n"
 	s, err := ParseSpec("s.yaml", []byte(cost))
 	if err != nil || s.Cost.Microbatch != 2 || s.Cost.Sequence != 512 || len(s.Deprecated) != 2 {
 		t.Errorf("cost.microbatch and cost.sequence: %+v, notes %q, err %v", s, s.Deprecated, err)

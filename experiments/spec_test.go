@@ -17,10 +17,10 @@ stages: [2, 4]
 microbatches: [20]
 methods:
   - name: pipedream
-    steps: {pow2: [-4, -2]}
+    step_sizes: {pow2: [-4, -2]}
   - name: rpd
     deltas: [8, paper]
-    steps: {values: [0.1]}
+    step_sizes: {values: [0.1]}
 `
 
 func TestParseSpecRejects(t *testing.T) {
@@ -36,8 +36,8 @@ func TestParseSpecRejects(t *testing.T) {
 		{"unknown top-level key", 4, "nn: 40", ":4:", `unknown key "nn"`},
 		{"unknown nested key", 11, "    step: {pow2: [-4, -2]}", ":11:", `unknown key "step"`},
 		{"stages below 2", 7, "stages: [2, 1]", ":7:", "stages[1]"},
-		{"empty pow2 grid", 11, "    steps: {pow2: [0, -2]}", ":11:", "methods[0].steps.pow2"},
-		{"empty step grid", 11, "    steps: {}", ":11:", "methods[0].steps"},
+		{"empty pow2 grid", 11, "    step_sizes: {pow2: [0, -2]}", ":11:", "methods[0].step_sizes.pow2"},
+		{"empty step grid", 11, "    step_sizes: {}", ":11:", "methods[0].step_sizes"},
 		{"unknown objective", 3, "objectives: [quadratic, logstic]", ":3:", `objectives[1]: unknown objective "logstic"`},
 		{"unknown method", 10, "  - name: pipedrem", ":10:", `methods[0].name: unknown method "pipedrem"`},
 		{"negative delta", 13, "    deltas: [8, -1]", ":13:", "methods[1].deltas[1]"},
@@ -119,11 +119,11 @@ stages: [4, 8]
 time_budget: [100]
 methods:
   - name: pipedream
-    steps: {values: [0.1]}
+    step_sizes: {values: [0.1]}
   - name: sync
     kind: 1f1b
     microbatches_per_iteration: 8
-    steps: {values: [0.1]}
+    step_sizes: {values: [0.1]}
 `
 
 func TestParseSpecRejectsSync(t *testing.T) {
@@ -147,11 +147,11 @@ func TestParseSpecRejectsSync(t *testing.T) {
 			[]string{"methods[1].microbatches_per_iteration: -2 is below 1"}},
 		{"per iteration not a number", map[int]string{12: "    microbatches_per_iteration: many"}, ":12:",
 			[]string{"cannot unmarshal", "many"}},
-		{"family on pipedream", map[int]string{8: "  - {name: pipedream, kind: gpipe, steps: {values: [0.1]}}", 9: ""}, ":8:",
+		{"family on pipedream", map[int]string{8: "  - {name: pipedream, kind: gpipe, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
 			[]string{"methods[0].kind: only sync takes a schedule family"}},
-		{"per iteration on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], microbatches_per_iteration: 4, steps: {values: [0.1]}}", 9: ""}, ":8:",
+		{"per iteration on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], microbatches_per_iteration: 4, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
 			[]string{"methods[0].microbatches_per_iteration: only sync takes microbatches_per_iteration"}},
-		{"sync twice", map[int]string{8: "  - {name: sync, kind: gpipe, steps: {values: [0.2]}}", 9: ""}, ":10:",
+		{"sync twice", map[int]string{8: "  - {name: sync, kind: gpipe, step_sizes: {values: [0.2]}}", 9: ""}, ":10:",
 			[]string{"methods[1].name: sync is given twice (first as methods[0], line 8)"}},
 		{"deltas on sync", map[int]string{11: "    deltas: [8]"}, ":11:", []string{"methods[1].deltas: only rpd takes delay bounds"}},
 	}
@@ -181,7 +181,7 @@ func TestParseSpecRejectsSync(t *testing.T) {
 // TestSyncDefaults: a sync method without family or microbatches per
 // iteration gets 1F1B and N = S, the latter per stage count at expansion.
 func TestSyncDefaults(t *testing.T) {
-	s, err := ParseSpec("s.yaml", []byte("objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2, 4]\nmicrobatches: [8]\nmethods:\n  - {name: sync, steps: {values: [0.1]}}\n"))
+	s, err := ParseSpec("s.yaml", []byte("objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2, 4]\nmicrobatches: [8]\nmethods:\n  - {name: sync, step_sizes: {values: [0.1]}}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

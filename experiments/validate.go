@@ -29,7 +29,7 @@ type validator struct {
 	root *yaml.Node
 }
 
-// fail returns a SpecError for the key at path ("methods", 1, "steps").
+// fail returns a SpecError for the key at path ("methods", 1, "step_sizes").
 func (v validator) fail(msg string, path ...any) error {
 	return &SpecError{Line: v.line(path...), Key: keyName(path), Msg: msg}
 }
@@ -350,19 +350,19 @@ func (m *MethodSpec) validate(v validator, i int) error {
 	g := m.Steps
 	switch {
 	case len(g.Pow2) > 0 && len(g.Values) > 0:
-		return v.fail("set values or pow2, not both", "methods", i, "steps")
+		return v.fail("set values or pow2, not both", "methods", i, "step_sizes")
 	case len(g.Pow2) > 0 && len(g.Pow2) != 2:
-		return v.fail(fmt.Sprintf("pow2 needs two exponents [from, to], got %d", len(g.Pow2)), "methods", i, "steps", "pow2")
+		return v.fail(fmt.Sprintf("pow2 needs two exponents [from, to], got %d", len(g.Pow2)), "methods", i, "step_sizes", "pow2")
 	case len(g.Pow2) == 2 && g.Pow2[0] > g.Pow2[1]:
-		return v.fail(fmt.Sprintf("empty grid: 2^%d..2^%d", g.Pow2[0], g.Pow2[1]), "methods", i, "steps", "pow2")
+		return v.fail(fmt.Sprintf("empty grid: 2^%d..2^%d", g.Pow2[0], g.Pow2[1]), "methods", i, "step_sizes", "pow2")
 	case len(g.Pow2) == 2 && (g.Pow2[0] < -60 || g.Pow2[1] > 60):
-		return v.fail("exponents must lie in -60..60", "methods", i, "steps", "pow2")
+		return v.fail("exponents must lie in -60..60", "methods", i, "step_sizes", "pow2")
 	case len(g.Pow2) == 0 && len(g.Values) == 0:
-		return v.fail("empty step-size grid", "methods", i, "steps")
+		return v.fail("empty step-size grid", "methods", i, "step_sizes")
 	}
 	for j, x := range g.Values {
 		if !(x > 0) || math.IsInf(x, 0) {
-			return v.fail(fmt.Sprintf("step size %v is not positive", x), "methods", i, "steps", "values", j)
+			return v.fail(fmt.Sprintf("step size %v is not positive", x), "methods", i, "step_sizes", "values", j)
 		}
 	}
 	if m.Name == "rpd" {

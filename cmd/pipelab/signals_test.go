@@ -127,7 +127,7 @@ microbatches: [20000]
 seeds: 4
 methods:
   - name: pipedream
-    steps: {values: [0.01]}
+    step_sizes: {values: [0.01]}
 `), 0o644)
 	out := filepath.Join(tmp, "out")
 	cmd := exec.Command(bin, "sweep", spec, "--out", out, "--jobs", "1")
