@@ -247,7 +247,7 @@ func (c *costFlags) kind() string {
 // check names the cost flag that is wrong.
 func (c *costFlags) check() error {
 	explicit := c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]
-	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["hardware"] || c.set["microbatch-size"] || c.set["seq-len"]
+	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["hardware"] || c.set["microbatch-size"] || c.set["seq-len"] || c.set["efficiency"]
 	switch {
 	case c.cost != "unit" && c.cost != "lockstep":
 		return fmt.Errorf("--cost must be unit or lockstep, got %q", c.cost)
@@ -256,7 +256,7 @@ func (c *costFlags) check() error {
 	case explicit && c.presets.given():
 		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
 	case gpuOnly && !c.presets.given():
-		return fmt.Errorf("--gpu, --link, --hardware, --microbatch-size and --seq-len need --model")
+		return fmt.Errorf("--gpu, --link, --hardware, --microbatch-size, --seq-len and --efficiency need --model")
 	case explicit && (c.fwd <= 0 || c.bwd <= 0):
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
 	case c.wgrad < 0 || c.comm < 0:

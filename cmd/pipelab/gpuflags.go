@@ -16,6 +16,7 @@ type presetFlags struct {
 	gpu, link, hardware    string
 	microbatchSize, seqLen int
 	flash                  bool
+	efficiency             float64
 	fs                     *flag.FlagSet
 	// fromConfig and fromHardware are what check read from --model-config
 	// and --hardware.
@@ -35,6 +36,7 @@ func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.IntVar(&p.microbatchSize, "microbatch-size", 1, "samples per microbatch b"+note)
 	fs.IntVar(&p.seqLen, "seq-len", 2048, "sequence length s in tokens"+note)
 	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
+	fs.Float64Var(&p.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak in (0, 1]; 0 takes the hardware file's, or %g", cost.DefaultEfficiency)+note)
 	p.fs = fs
 }
 
@@ -71,6 +73,9 @@ func (p *presetFlags) check() error {
 	if p.microbatchSize < 1 || p.seqLen < 1 {
 		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", p.microbatchSize, p.seqLen)
 	}
+	if p.efficiency < 0 || p.efficiency > 1 {
+		return fmt.Errorf("--efficiency must be in (0, 1], got %g", p.efficiency)
+	}
 	if p.given() {
 		_, err := p.config() // an unknown preset is a flag error
 		return err
@@ -101,7 +106,7 @@ func (p *presetFlags) config() (cost.GPUConfig, error) {
 				return cost.GPUConfig{}, badInput{fmt.Errorf("--hardware: %w", err)}
 			}
 		}
-		return h.Apply(cfg), nil
+		return p.withEfficiency(h.Apply(cfg)), nil
 	}
 	if cfg.GPU, err = cost.LookupGPU(p.gpu); err != nil {
 		return cost.GPUConfig{}, badInput{fmt.Errorf("--gpu: %w", err)}
@@ -109,7 +114,16 @@ func (p *presetFlags) config() (cost.GPUConfig, error) {
 	if cfg.Link, err = cost.LookupLink(p.link); err != nil {
 		return cost.GPUConfig{}, badInput{fmt.Errorf("--link: %w", err)}
 	}
-	return cfg, nil
+	return p.withEfficiency(cfg), nil
+}
+
+// withEfficiency applies --efficiency when given; else cfg keeps the
+// hardware file's, or the default.
+func (p *presetFlags) withEfficiency(cfg cost.GPUConfig) cost.GPUConfig {
+	if p.efficiency != 0 {
+		cfg.Efficiency = p.efficiency
+	}
+	return cfg
 }
 
 // hardwareName says which GPU and links the model runs on: the presets'

@@ -134,7 +134,7 @@ var commandOnlyFlags = map[string][]string{
 	"compare": {"--max-activations", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
 	"sweep":   {"--shard", "--shards"},
 	"train":   {"--schedule", "--data", "--labels", "--l2", "--noise", "--delays", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
-	"tune":    {"--baseline-gantt", "--gantt", "--memory", "--efficiency", "--costs", "--profile"},
+	"tune":    {"--baseline-gantt", "--gantt", "--memory", "--costs", "--profile"},
 }
 
 // specOnlyKeys are spec keys that name no flag's concept: the spec's own

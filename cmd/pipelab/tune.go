@@ -79,7 +79,6 @@ type tuneFlags struct {
 	presets                   presetFlags
 	stages, microbatches      int
 	memoryGiB                 float64
-	efficiency                float64
 	schedules                 string
 	out, gantt, baselineGantt string
 	output                    outputFlag
@@ -94,7 +93,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
 	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
-	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: the hardware file's, or %g)", cost.DefaultEfficiency))
 	fs.StringVar(&f.schedules, "kind", "", "schedule families to try: a comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
 	deprecatedAlias(fs, "schedules", "kind")
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
@@ -147,9 +145,6 @@ func (f tuneFlags) check(rest []string) error {
 	if err := f.presets.check(); err != nil {
 		return err
 	}
-	if f.efficiency < 0 || f.efficiency > 1 {
-		return fmt.Errorf("--efficiency must be in (0, 1], got %g", f.efficiency)
-	}
 	if err := f.output.check(); err != nil {
 		return err
 	}
@@ -165,9 +160,6 @@ func (f tuneFlags) problem() (tune.Problem, error) {
 	cfg, err := f.presets.config()
 	if err != nil {
 		return tune.Problem{}, err
-	}
-	if f.efficiency != 0 { // else the hardware file's, or the default
-		cfg.Efficiency = f.efficiency
 	}
 	p := tune.Problem{Config: cfg, Ranks: f.stages, MemoryBytes: f.memoryGiB * (1 << 30)}
 	if f.microbatches > 0 {

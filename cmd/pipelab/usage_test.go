@@ -185,3 +185,23 @@ func TestDeprecatedFlagSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestEfficiencyEverywhere: --efficiency, once tune's only, prices the GPU
+// model of simulate too. At cost.DefaultEfficiency (0.5) it changes
+// nothing; at half of it every compute time doubles while transfers keep
+// their time, so the makespan grows by more than 1× and at most 2×.
+func TestEfficiencyEverywhere(t *testing.T) {
+	base := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "llama-7b", "--format", "json"}
+	makespan := func(extra ...string) float64 {
+		var rep struct{ Makespan float64 }
+		runJSON(t, append(slices.Clone(base), extra...), &rep)
+		return rep.Makespan
+	}
+	def, same, slow := makespan(), makespan("--efficiency", "0.5"), makespan("--efficiency", "0.25")
+	if same != def || !(slow > def && slow <= 2*def) {
+		t.Errorf("makespan %g by default, %g at 0.5, %g at 0.25; want equal, then in (1×, 2×]", def, same, slow)
+	}
+	if code, _, errs := runCLI(append(slices.Clone(base), "--efficiency", "1.5")...); code != 2 || !strings.Contains(errs, "--efficiency must be in (0, 1]") {
+		t.Errorf("--efficiency 1.5: exit %d, stderr %q", code, errs)
+	}
+}
