@@ -26,11 +26,12 @@ func readConceptTable(t *testing.T) []conceptRow {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tick := regexp.MustCompile("`([^`]+)`")
+	// An old column is written "column `name`"; it stays "column name".
+	tick := regexp.MustCompile("(column )?`([^`]+)`")
 	spellings := func(cell string) []string {
 		var out []string
 		for _, m := range tick.FindAllStringSubmatch(cell, -1) {
-			out = append(out, m[1])
+			out = append(out, m[1]+m[2])
 		}
 		return out
 	}
