@@ -22,7 +22,7 @@ func init() {
 }
 
 const trainSynopsis = `--objective quadratic|tridiagonal|logistic|lm
-       --method pd|pd-nostash|2bw|pipemare|predict|dc|rpd|localsgd|sync
+       --method pipedream|pd-nostash|2bw|pipemare|predict|dc|rpd|localsgd|sync
        (--stages S [--kind KIND] | --schedule FILE.csv) (--microbatches N | --time-budget T)
        --step-size G [--optimizer sgd|momentum|nesterov|adam|adamw] [flags]`
 
@@ -30,7 +30,7 @@ const trainDescription = `
 Optimizes an objective with a pipeline method and a per-stage optimizer and
 prints the loss curve (docs/methods.md; docs/reference.md §1, §4).
 
-Methods: pd (alias pipedream) replays asynchronous PipeDream with weight
+Methods: pipedream (pd until the next release) replays asynchronous PipeDream with weight
 stashing; pd-nostash without stashing; 2bw accumulates --accumulate A
 microbatches (default S) per update; pipemare reschedules the step by the
 stage's delay and corrects the backward's read (--pipemare-warmup T,
@@ -111,7 +111,7 @@ type trainFlags struct {
 
 func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.objective, "objective", "", "quadratic, tridiagonal, logistic or lm")
-	fs.StringVar(&f.method, "method", "", "pd, pd-nostash, 2bw, pipemare, predict, dc, rpd, localsgd or sync")
+	fs.StringVar(&f.method, "method", "", "pipedream, pd-nostash, 2bw, pipemare, predict, dc, rpd, localsgd or sync")
 	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches N the run consumes")
 	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --microbatches)")
@@ -163,7 +163,7 @@ var (
 		"momentum": {"momentum", "nesterov"}, "beta1": {"adam", "adamw"}, "beta2": {"adam", "adamw"},
 		"eps": {"adam", "adamw"}, "weight-decay": {"adamw"},
 	}
-	trainMethods = []string{"pd", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
+	trainMethods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
 )
 
 // unused returns the first flag of uses that is set but not used by
@@ -187,9 +187,6 @@ func (f *trainFlags) unused(uses map[string][]string, choice string) string {
 func (f *trainFlags) check(rest []string) error {
 	if err := noArguments(rest); err != nil {
 		return err
-	}
-	if f.method == "pipedream" {
-		f.method = "pd"
 	}
 	if err := f.checkLM(); err != nil {
 		return err
@@ -336,6 +333,10 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	f.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.method == "pd" { // the method's name in specs and among the families
+		fmt.Fprintln(stderr, "pipelab: --method pd is deprecated; use --method pipedream (accepted until the next release)")
+		f.method = "pipedream"
 	}
 	f.set = setFlags(fs)
 	if err := f.check(fs.Args()); err != nil {

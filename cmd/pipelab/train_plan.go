@@ -59,7 +59,7 @@ func (f *trainFlags) plan() (trainPlan, error) {
 // asyncMethod returns the method of the flags on timeline tl.
 func (f *trainFlags) asyncMethod(tl *sim.Timeline) (optim.Method, error) {
 	switch f.method {
-	case "pd":
+	case "pipedream":
 		return optim.PipeDream{Timeline: tl}, nil
 	case "pd-nostash":
 		return optim.PipeDreamNoStash{Timeline: tl}, nil
