@@ -67,7 +67,7 @@ type compareReport struct {
 	Stages       int          `json:"stages"`
 	Microbatches int          `json:"microbatches"`
 	Cost         string       `json:"cost"`
-	Families     []compareRow `json:"families"`
+	Families     []compareRow `json:"kinds"`
 }
 
 type compareFamily struct {
