@@ -48,7 +48,7 @@ func (s *Spec) validateAsyncFamilies(v validator) error {
 		}
 		for _, st := range s.Stages {
 			if err := asyncFamilyProblem(m.Family, st); err != nil {
-				return v.fail(fmt.Sprintf("S = %d: %v", st, err), "methods", i, "family")
+				return v.fail(fmt.Sprintf("S = %d: %v", st, err), "methods", i, "kind")
 			}
 		}
 	}

@@ -13,11 +13,11 @@ import (
 // lmSpec is a valid charlm spec; the cases below append keys to it (from
 // line 9 on).
 const lmSpec = `objectives: [charlm]
-batch: 1
+batch_size: 1
 stages: [3]
 microbatches: [4]
 methods:
-  - {name: pipedream, steps: {values: [0.0625]}}
+  - {name: pipedream, step_sizes: {values: [0.0625]}}
 seed: 1
 name: lm
 `
@@ -36,7 +36,7 @@ func TestCharLMKeysRejected(t *testing.T) {
 		{"empty corpus file", lmSpec + "corpus: " + empty + "\n", "s.yaml:9: corpus: charlm: invalid corpus " + empty + ": empty"},
 		// Batch 16 × sequence 32 needs 10·513 − 9 = 5121 characters: n = 4608
 		// training characters make a text of 5120.
-		{"markov too short", strings.Replace(lmSpec, "batch: 1", "batch: 16", 1) + "corpus: markov\nn: 4608\n", "s.yaml:10: n: charlm: invalid corpus: 5120 characters, need at least 5121"},
+		{"markov too short", strings.Replace(lmSpec, "batch_size: 1", "batch_size: 16", 1) + "corpus: markov\nn: 4608\n", "s.yaml:10: n: charlm: invalid corpus: 5120 characters, need at least 5121"},
 		{"too many blocks", lmSpec + "blocks_per_stage: 100000\n", "s.yaml:3: stages[0]: charlm: invalid config: the workspaces of 100000 GPT blocks"},
 		{"corpus without charlm", strings.Replace(lmSpec, "[charlm]", "[quadratic]\nn: 40\nd: 8", 1) + "corpus: markov\n",
 			"corpus: applies to the charlm objective only"},

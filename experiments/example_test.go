@@ -15,7 +15,7 @@ func ExampleParseSpec() {
 	_, err := experiments.ParseSpec("sweep.yaml", []byte(`objectives: [quadratic]
 n: 100
 d: 16
-batch: 10
+batch_size: 10
 stages: [1, 4]
 `))
 	fmt.Println(err)
@@ -30,12 +30,12 @@ func ExampleSpec_Expand() {
 objectives: [quadratic]
 n: 100
 d: 16
-batch: 10
+batch_size: 10
 stages: [4]
 microbatches: [50]
 methods:
-  - {name: pipedream, steps: {pow2: [-3, -2]}}
-  - {name: rpd, deltas: [paper], steps: {values: [0.125]}}
+  - {name: pipedream, step_sizes: {pow2: [-3, -2]}}
+  - {name: rpd, deltas: [paper], step_sizes: {values: [0.125]}}
 `))
 	if err != nil {
 		fmt.Println(err)
@@ -123,12 +123,12 @@ func ExampleNewDataset() {
 objectives: [quadratic]
 n: 100
 d: 16
-batch: 10
+batch_size: 10
 stages: [2, 4]
 microbatches: [20]
 methods:
   - name: pipedream
-    steps: {values: [0.1, 0.2]}
+    step_sizes: {values: [0.1, 0.2]}
 `))
 	if err != nil {
 		fmt.Println(err)

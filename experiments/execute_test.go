@@ -56,13 +56,13 @@ func TestExecuteConvergenceUnit(t *testing.T) {
 	runs, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2, 4]
 microbatches: [20]
 methods:
-  - {name: pipedream, steps: {values: [0.05]}}
-  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
-  - {name: rpd, deltas: [paper], steps: {values: [0.05]}}
+  - {name: pipedream, step_sizes: {values: [0.05]}}
+  - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
+  - {name: rpd, deltas: [paper], step_sizes: {values: [0.05]}}
 `)
 	for i, r := range runs {
 		row := outs[i].Runs[0]
@@ -97,12 +97,12 @@ func TestExecuteBudgetMatch(t *testing.T) {
 	runs, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 16
-batch: 4
+batch_size: 4
 stages: [2, 8]
-budget: [3180]
+time_budget: [3180]
 methods:
-  - {name: pipedream, steps: {values: [0.01]}}
-  - {name: localsgd, local_steps: [5], steps: {values: [0.01]}}
+  - {name: pipedream, step_sizes: {values: [0.01]}}
+  - {name: localsgd, local_steps: [5], step_sizes: {values: [0.01]}}
 `)
 	// docs/reference.md §1.6 (measured with the reference code): PipeDream
 	// N = 1589 (S = 2), 1583 (S = 8); LocalSGD H = 5: 1445, 1352.
@@ -124,12 +124,12 @@ func TestExecuteGPUAveraging(t *testing.T) {
 	runs, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [4]
 microbatches: [20]
 cost: {model: gpu}
 methods:
-  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
+  - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
 `)
 	gm, err := gpuModel(runs[0].Cost, 4)
 	if err != nil {
@@ -157,7 +157,7 @@ methods:
 }
 
 func TestExecuteSchedules(t *testing.T) {
-	_, outs := execute(t, "experiment: schedules\nfamilies: [gpipe, 1f1b]\nstages: [4]\nmicrobatches: [8]\n")
+	_, outs := execute(t, "experiment: schedules\nkinds: [gpipe, 1f1b]\nstages: [4]\nmicrobatches: [8]\n")
 	for _, out := range outs {
 		levels := map[string]results.ScheduleMetric{}
 		for _, m := range out.Schedules {
@@ -186,7 +186,7 @@ func TestExecuteSchedules(t *testing.T) {
 // 2M + P - 2 steps (arXiv 2107.06925; its generator's grid takes as many),
 // each microbatch visiting one stage per rank although the table has 2P.
 func TestExecuteChimeraFormula(t *testing.T) {
-	_, outs := execute(t, "experiment: schedules\nfamilies: [chimera]\nstages: [4]\nmicrobatches: [8]\n")
+	_, outs := execute(t, "experiment: schedules\nkinds: [chimera]\nstages: [4]\nmicrobatches: [8]\n")
 	for _, m := range outs[0].Schedules {
 		if m.Level != results.LevelLockstep && m.Makespan != 2*8+4-2 {
 			t.Errorf("chimera %s: makespan %g, want 18", m.Level, m.Makespan)

@@ -42,24 +42,24 @@ seeds: 2
 objectives: [quadratic, logistic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2, 4]
-budget: [50]
+time_budget: [50]
 methods:
-  - {name: pipedream, steps: {values: [0.1, 0.2]}}
-  - {name: rpd, deltas: [paper, 1], steps: {values: [0.1]}}
+  - {name: pipedream, step_sizes: {values: [0.1, 0.2]}}
+  - {name: rpd, deltas: [paper, 1], step_sizes: {values: [0.1]}}
 `)
 	b := mustSpec(t, `seed: 3
 seeds: 2
 objectives: [logistic, quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [4, 2]
-budget: [50]
+time_budget: [50]
 methods:
-  - {name: rpd, deltas: [1, paper], steps: {values: [0.1]}}
-  - {name: pipedream, steps: {values: [0.2, 0.1]}}
+  - {name: rpd, deltas: [1, paper], step_sizes: {values: [0.1]}}
+  - {name: pipedream, step_sizes: {values: [0.2, 0.1]}}
 `)
 	ra, rb := a.Expand(), b.Expand()
 	if len(ra) != len(rb) {
@@ -91,10 +91,10 @@ methods:
 objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2]
-budget: [50]
-methods: [{name: pipedream, steps: {values: [0.1]}}]
+time_budget: [50]
+methods: [{name: pipedream, step_sizes: {values: [0.1]}}]
 `)
 	for _, r := range c.Expand() {
 		if _, ok := byID[r.ID]; ok {

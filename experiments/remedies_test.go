@@ -17,17 +17,17 @@ func TestExecuteRemediesAndOptimizers(t *testing.T) {
 	runs, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2]
-budget: [60]
+time_budget: [60]
 target_loss: 1e9
 methods:
-  - {name: pd, optimizer: adam, steps: {values: [0.01]}}
-  - {name: pd-nostash, optimizer: {name: momentum, momentum: 0.5}, steps: {values: [0.01]}}
-  - {name: 2bw, accumulate: 2, steps: {values: [0.01]}}
-  - {name: pipemare, pipemare_warmup: 10, steps: {values: [0.01]}}
-  - {name: predict, optimizer: nesterov, steps: {values: [0.01]}}
-  - {name: dc, dc_lambda: 0.5, optimizer: {name: adamw, weight_decay: 0.1}, steps: {values: [0.01]}}
+  - {name: pd, optimizer: adam, step_sizes: {values: [0.01]}}
+  - {name: pd-nostash, optimizer: {name: momentum, momentum: 0.5}, step_sizes: {values: [0.01]}}
+  - {name: 2bw, accumulate: 2, step_sizes: {values: [0.01]}}
+  - {name: pipemare, pipemare_warmup: 10, step_sizes: {values: [0.01]}}
+  - {name: predict, optimizer: nesterov, step_sizes: {values: [0.01]}}
+  - {name: dc, dc_lambda: 0.5, optimizer: {name: adamw, weight_decay: 0.1}, step_sizes: {values: [0.01]}}
 `)
 	optimizers := map[string]string{"pipedream": "adam b1=0.9 b2=0.999 eps=1e-08", "pd-nostash": "momentum mu=0.5", "2bw": "sgd",
 		"pipemare": "sgd", "predict": "nesterov mu=0.9", "dc": "adamw b1=0.9 b2=0.999 eps=1e-08 wd=0.1"}
@@ -47,11 +47,11 @@ methods:
 	plain, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2]
 microbatches: [20]
 methods:
-  - {name: pipedream, steps: {values: [0.01]}}
+  - {name: pipedream, step_sizes: {values: [0.01]}}
 `)
 	if row := outs[0].Runs[0]; row.UpdatesToTarget != results.NotReached || !math.IsNaN(row.TimeToTarget) || !math.IsNaN(row.LossAtBudget) {
 		t.Errorf("no target, no budget: %d, %g, %g; want nulls", row.UpdatesToTarget, row.TimeToTarget, row.LossAtBudget)
@@ -63,16 +63,16 @@ methods:
 }
 
 func TestParseSpecRejectsRemedyKeys(t *testing.T) {
-	head := "objectives: [quadratic]\nn: 40\nd: 8\nbatch: 4\nstages: [2]\nmicrobatches: [4]\nmethods:\n"
+	head := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\nmicrobatches: [4]\nmethods:\n"
 	for _, tc := range []struct{ name, method, want string }{
-		{"unknown optimizer", "  - {name: pd, optimizer: lion, steps: {values: [1]}}", `methods[0].optimizer: unknown optimizer "lion"`},
-		{"beta1 on momentum", "  - {name: pd, optimizer: {name: momentum, beta1: 0.5}, steps: {values: [1]}}", "methods[0].optimizer.beta1: beta1 applies to adam and adamw, not momentum"},
-		{"accumulate on pd", "  - {name: pd, accumulate: 2, steps: {values: [1]}}", "methods[0].accumulate: only 2bw takes accumulate"},
-		{"negative accumulate", "  - {name: 2bw, accumulate: -1, steps: {values: [1]}}", "methods[0].accumulate"},
-		{"decay out of range", "  - {name: pipemare, pipemare_decay: 1, steps: {values: [1]}}", "methods[0].pipemare_decay"},
-		{"lambda on pipemare", "  - {name: pipemare, dc_lambda: 1, steps: {values: [1]}}", "only dc takes dc_lambda"},
-		{"same method twice", "  - {name: dc, steps: {values: [1]}}\n  - {name: dc, dc_lambda: 1, steps: {values: [1]}}", "methods[1].name: dc with optimizer sgd is given twice"},
-		{"bad schedule", "  - {name: pd, optimizer: {name: adam, lr_schedule: step}, steps: {values: [1]}}", `unknown learning-rate schedule "step"`},
+		{"unknown optimizer", "  - {name: pd, optimizer: lion, step_sizes: {values: [1]}}", `methods[0].optimizer: unknown optimizer "lion"`},
+		{"beta1 on momentum", "  - {name: pd, optimizer: {name: momentum, beta1: 0.5}, step_sizes: {values: [1]}}", "methods[0].optimizer.beta1: beta1 applies to adam and adamw, not momentum"},
+		{"accumulate on pd", "  - {name: pd, accumulate: 2, step_sizes: {values: [1]}}", "methods[0].accumulate: only 2bw takes accumulate"},
+		{"negative accumulate", "  - {name: 2bw, accumulate: -1, step_sizes: {values: [1]}}", "methods[0].accumulate"},
+		{"decay out of range", "  - {name: pipemare, pipemare_decay: 1, step_sizes: {values: [1]}}", "methods[0].pipemare_decay"},
+		{"lambda on pipemare", "  - {name: pipemare, dc_lambda: 1, step_sizes: {values: [1]}}", "only dc takes dc_lambda"},
+		{"same method twice", "  - {name: dc, step_sizes: {values: [1]}}\n  - {name: dc, dc_lambda: 1, step_sizes: {values: [1]}}", "methods[1].name: dc with optimizer sgd is given twice"},
+		{"bad schedule", "  - {name: pd, optimizer: {name: adam, lr_schedule: step}, step_sizes: {values: [1]}}", `unknown learning-rate schedule "step"`},
 	} {
 		_, err := ParseSpec("s.yaml", []byte(head+tc.method+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -50,7 +50,7 @@ type Spec struct {
 	// as the markov corpus's length).
 	N     int `yaml:"n"`
 	D     int `yaml:"d"`
-	Batch int `yaml:"batch"`
+	Batch int `yaml:"batch_size"`
 	// Corpus is charlm's text: tinyshakespeare (the default, shipped with
 	// charlm), markov (the generated chain, n characters to train on) or
 	// the path of a UTF-8 text file, relative to the working directory.
@@ -77,7 +77,7 @@ type Spec struct {
 	// reaches the budget, sync the fewest iterations, docs/reference.md §1.6).
 	// Exactly one is set for convergence runs. MicrobatchesPerStage, for delays, sets N = k·S.
 	Microbatches         []int     `yaml:"microbatches"`
-	Budget               []float64 `yaml:"budget"`
+	Budget               []float64 `yaml:"time_budget"`
 	MicrobatchesPerStage int       `yaml:"microbatches_per_stage"`
 	// Updates, for RPD-only runs without a timeline, is K; when zero RPD
 	// gets N·S iterations, PipeDream's number of block updates.
@@ -93,7 +93,7 @@ type Spec struct {
 	LogEvery int `yaml:"log_every"`
 
 	// Families lists the schedule families of a schedules experiment.
-	Families []string `yaml:"families"`
+	Families []string `yaml:"kinds"`
 
 	// Cost is the timing model (unit time by default).
 	Cost CostSpec `yaml:"cost"`
@@ -103,6 +103,10 @@ type Spec struct {
 	// logged loss at or below it (the validation loss where the objective
 	// has one): the runs table's time_to_target and updates_to_target.
 	TargetLoss float64 `yaml:"target_loss"`
+	// Deprecated holds one note per key the spec spelled the old way
+	// (docs/cli.md), for the command to print; the spec reads as if
+	// spelled the current way.
+	Deprecated []string `yaml:"-"`
 }
 
 // MethodSpec is one optimizer of a convergence experiment.
@@ -110,7 +114,7 @@ type MethodSpec struct {
 	// Name is pipedream, rpd, localsgd or sync.
 	Name string `yaml:"name"`
 	// Steps is the step-size grid.
-	Steps Grid `yaml:"steps"`
+	Steps Grid `yaml:"step_sizes"`
 	// Deltas lists RPD's delay bounds δ; "paper" means ⌊S² - S/2⌋.
 	Deltas []Delta `yaml:"deltas"`
 	// LocalSteps lists LocalSGD's H values.
@@ -122,7 +126,7 @@ type MethodSpec struct {
 	// an update after every weight-gradient backward (any family with one
 	// stage per rank, e.g. 1f1b or zb-h1); default pipedream, PipeDream's
 	// asynchronous grid.
-	Family string `yaml:"family"`
+	Family string `yaml:"kind"`
 	// MicrobatchesPerIteration, for sync, is the number of microbatches
 	// whose gradients one iteration averages; 0 means S, the run's stage
 	// count.
@@ -256,8 +260,8 @@ type CostSpec struct {
 	modelConfigPath, hardwarePath string
 	// Microbatch and Sequence size one microbatch of the timed model:
 	// samples and tokens per sample (defaults 1 and 2048).
-	Microbatch int `yaml:"microbatch"`
-	Sequence   int `yaml:"sequence"`
+	Microbatch int `yaml:"microbatch_size"`
+	Sequence   int `yaml:"seq_len"`
 	// FlashAttention prices attention as FlashAttention runs it
 	// (cost.GPUConfig.FlashAttention).
 	FlashAttention bool `yaml:"flash_attention"`
@@ -289,7 +293,7 @@ func (e *SpecError) Error() string {
 func ReadSpecFile(path string) (*Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("experiments: %w", err)
+		return nil, badInputf("experiments: %v", err) // a spec that cannot be read is bad input
 	}
 	return ParseSpec(path, b)
 }
@@ -302,6 +306,16 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		return nil, yamlError(file, err)
 	}
+	src, notes, err := renameOldKeys(file, src, &root)
+	if err != nil {
+		return nil, err
+	}
+	if len(notes) > 0 {
+		root = yaml.Node{}
+		if err := yaml.Unmarshal(src, &root); err != nil {
+			return nil, yamlError(file, err)
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	dec.KnownFields(true)
 	var s Spec
@@ -311,6 +325,7 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 		}
 		return nil, yamlError(file, err)
 	}
+	s.Deprecated = notes
 	s.Cost.resolve(file)
 	if err := s.validate(&root); err != nil {
 		if se, ok := err.(*SpecError); ok {

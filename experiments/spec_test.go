@@ -12,15 +12,15 @@ seed: 1
 objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2, 4]
 microbatches: [20]
 methods:
   - name: pipedream
-    steps: {pow2: [-4, -2]}
+    step_sizes: {pow2: [-4, -2]}
   - name: rpd
     deltas: [8, paper]
-    steps: {values: [0.1]}
+    step_sizes: {values: [0.1]}
 `
 
 func TestParseSpecRejects(t *testing.T) {
@@ -36,14 +36,14 @@ func TestParseSpecRejects(t *testing.T) {
 		{"unknown top-level key", 4, "nn: 40", ":4:", `unknown key "nn"`},
 		{"unknown nested key", 11, "    step: {pow2: [-4, -2]}", ":11:", `unknown key "step"`},
 		{"stages below 2", 7, "stages: [2, 1]", ":7:", "stages[1]"},
-		{"empty pow2 grid", 11, "    steps: {pow2: [0, -2]}", ":11:", "methods[0].steps.pow2"},
-		{"empty step grid", 11, "    steps: {}", ":11:", "methods[0].steps"},
+		{"empty pow2 grid", 11, "    step_sizes: {pow2: [0, -2]}", ":11:", "methods[0].step_sizes.pow2"},
+		{"empty step grid", 11, "    step_sizes: {}", ":11:", "methods[0].step_sizes"},
 		{"unknown objective", 3, "objectives: [quadratic, logstic]", ":3:", `objectives[1]: unknown objective "logstic"`},
 		{"unknown method", 10, "  - name: pipedrem", ":10:", `methods[0].name: unknown method "pipedrem"`},
 		{"negative delta", 13, "    deltas: [8, -1]", ":13:", "methods[1].deltas[1]"},
 		{"bad delta word", 13, "    deltas: [8, huge]", ":13:", `delta "huge" is neither`},
-		{"both sizes", 0, "budget: [100]", ":15:", "budget: set microbatches or budget"},
-		{"batch over n", 6, "batch: 41", ":6:", "batch: batch 41 exceeds n = 40"},
+		{"both sizes", 0, "time_budget: [100]", ":15:", "time_budget: set microbatches or time_budget"},
+		{"batch over n", 6, "batch_size: 41", ":6:", "batch_size: batch_size 41 exceeds n = 40"},
 		{"unknown cost model", 0, "cost: {model: tpu}", ":15:", `cost.model: unknown cost model "tpu"`},
 		{"noise on a quadratic", 0, "noise: [0.5]", ":15:", "noise: applies to the logistic objective only"},
 		{"negative noise", 0, "noise: [0, -1]", ":15:", "noise[1]: noise -1 is not a finite σ"},
@@ -118,16 +118,16 @@ func TestParseSpecValid(t *testing.T) {
 const syncBase = `objectives: [logistic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [4, 8]
-budget: [100]
+time_budget: [100]
 methods:
   - name: pipedream
-    steps: {values: [0.1]}
+    step_sizes: {values: [0.1]}
   - name: sync
-    family: 1f1b
+    kind: 1f1b
     microbatches_per_iteration: 8
-    steps: {values: [0.1]}
+    step_sizes: {values: [0.1]}
 `
 
 func TestParseSpecRejectsSync(t *testing.T) {
@@ -142,26 +142,26 @@ func TestParseSpecRejectsSync(t *testing.T) {
 	}{
 		{"misspelt key", map[int]string{12: "    microbatches_per_iter: 8"}, ":12:", []string{`unknown key "microbatches_per_iter"`}},
 		{"unknown family", map[int]string{11: "    family: 1f1c"}, ":11:",
-			[]string{`methods[1].family: sync cannot use schedule family "1f1c"`, "1f1b", "gpipe"}},
+			[]string{`methods[1].kind: sync cannot use schedule family "1f1c"`, "1f1b", "gpipe"}},
 		{"not a flush schedule", map[int]string{11: "    family: pipedream"}, ":11:",
-			[]string{"methods[1].family", `"pipedream"`}},
+			[]string{"methods[1].kind", `"pipedream"`}},
 		{"several stages per rank", map[int]string{11: "    family: interleaved-1f1b"}, ":11:",
-			[]string{"methods[1].family", `"interleaved-1f1b"`}},
+			[]string{"methods[1].kind", `"interleaved-1f1b"`}},
 		{"negative per iteration", map[int]string{12: "    microbatches_per_iteration: -2"}, ":12:",
 			[]string{"methods[1].microbatches_per_iteration: -2 is below 1"}},
 		{"per iteration not a number", map[int]string{12: "    microbatches_per_iteration: many"}, ":12:",
 			[]string{"cannot unmarshal", "many"}},
-		{"family on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], family: gpipe, steps: {values: [0.1]}}", 9: ""}, ":8:",
-			[]string{"methods[0].family: only sync and the asynchronous methods take a schedule family"}},
-		{"pipedream on several stages per rank", map[int]string{8: "  - {name: pipedream, family: interleaved-1f1b, steps: {values: [0.1]}}", 9: ""}, ":8:",
-			[]string{"methods[0].family: S = 4:", "one stage per rank"}},
-		{"pipedream on replica averaging", map[int]string{8: "  - {name: pd, family: localsgd, steps: {values: [0.1]}}", 9: ""}, ":8:",
-			[]string{"methods[0].family: S = 4:", "only localsgd replays it"}},
-		{"sync with two flushes", map[int]string{8: "  - {name: sync, family: gpipe, optimizer: adam, steps: {values: [0.2]}}", 9: ""}, ":10:",
+		{"kind on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], kind: gpipe, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
+			[]string{"methods[0].kind: only sync and the asynchronous methods take a schedule family"}},
+		{"pipedream on several stages per rank", map[int]string{8: "  - {name: pipedream, kind: interleaved-1f1b, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
+			[]string{"methods[0].kind: S = 4:", "one stage per rank"}},
+		{"pipedream on replica averaging", map[int]string{8: "  - {name: pd, kind: localsgd, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
+			[]string{"methods[0].kind: S = 4:", "only localsgd replays it"}},
+		{"sync with two flushes", map[int]string{8: "  - {name: sync, kind: gpipe, optimizer: adam, step_sizes: {values: [0.2]}}", 9: ""}, ":10:",
 			[]string{"methods[1].name: sync entries differ in family or microbatches_per_iteration from methods[0] (line 8)"}},
-		{"per iteration on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], microbatches_per_iteration: 4, steps: {values: [0.1]}}", 9: ""}, ":8:",
+		{"per iteration on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], microbatches_per_iteration: 4, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
 			[]string{"methods[0].microbatches_per_iteration: only sync takes microbatches_per_iteration"}},
-		{"sync twice", map[int]string{8: "  - {name: sync, family: gpipe, steps: {values: [0.2]}}", 9: ""}, ":10:",
+		{"sync twice", map[int]string{8: "  - {name: sync, kind: gpipe, step_sizes: {values: [0.2]}}", 9: ""}, ":10:",
 			[]string{"methods[1].name: sync with optimizer sgd is given twice (first as methods[0], line 8)"}},
 		{"deltas on sync", map[int]string{11: "    deltas: [8]"}, ":11:", []string{"methods[1].deltas: only rpd takes delay bounds"}},
 	}
@@ -191,7 +191,7 @@ func TestParseSpecRejectsSync(t *testing.T) {
 // TestSyncDefaults: a sync method without family or microbatches per
 // iteration gets 1F1B and N = S, the latter per stage count at expansion.
 func TestSyncDefaults(t *testing.T) {
-	s, err := ParseSpec("s.yaml", []byte("objectives: [quadratic]\nn: 40\nd: 8\nbatch: 4\nstages: [2, 4]\nmicrobatches: [8]\nmethods:\n  - {name: sync, steps: {values: [0.1]}}\n"))
+	s, err := ParseSpec("s.yaml", []byte("objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2, 4]\nmicrobatches: [8]\nmethods:\n  - {name: sync, step_sizes: {values: [0.1]}}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

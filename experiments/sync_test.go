@@ -23,11 +23,11 @@ func TestSyncEqualsDirectRun(t *testing.T) {
 objectives: [logistic]
 n: 60
 d: 16
-batch: 5
+batch_size: 5
 stages: [4]
-budget: [100]
+time_budget: [100]
 methods:
-  - {name: sync, steps: {values: [0.25, 1]}}
+  - {name: sync, step_sizes: {values: [0.25, 1]}}
 `)
 	if len(runs) != 2 {
 		t.Fatalf("%d runs, want 2", len(runs))
@@ -83,26 +83,26 @@ func TestSyncIterationsMatchBudget(t *testing.T) {
 		time               float64
 	}{
 		// 1F1B, N = S = 4: T = 2(N + S - 1) = 14; 7·14 = 98 < 100 ≤ 112.
-		{"1f1b S=4", "{name: sync, steps: {values: [0.05]}}", "budget: [100]", 4, 8, 4, 112},
+		{"1f1b S=4", "{name: sync, step_sizes: {values: [0.05]}}", "time_budget: [100]", 4, 8, 4, 112},
 		// A budget of exactly 7 iterations: no overshoot.
-		{"exact fit", "{name: sync, steps: {values: [0.05]}}", "budget: [98]", 4, 7, 4, 98},
+		{"exact fit", "{name: sync, step_sizes: {values: [0.05]}}", "time_budget: [98]", 4, 7, 4, 98},
 		// 1F1B, N = S = 8: T = 2(8 + 7) = 30; 3·30 = 90 < 100 ≤ 120.
-		{"1f1b S=8", "{name: sync, steps: {values: [0.05]}}", "budget: [100]", 8, 4, 8, 120},
+		{"1f1b S=8", "{name: sync, step_sizes: {values: [0.05]}}", "time_budget: [100]", 8, 4, 8, 120},
 		// N = 6 per iteration on 4 stages: T = 2(6 + 3) = 18; 5·18 = 90 < 100 ≤ 108.
-		{"N=6", "{name: sync, microbatches_per_iteration: 6, steps: {values: [0.05]}}", "budget: [100]", 4, 6, 6, 108},
+		{"N=6", "{name: sync, microbatches_per_iteration: 6, step_sizes: {values: [0.05]}}", "time_budget: [100]", 4, 6, 6, 108},
 		// GPipe lasts (N + S - 1)(T_F + T_B) = 14 too (docs/reference.md §2).
-		{"gpipe", "{name: sync, family: gpipe, steps: {values: [0.05]}}", "budget: [100]", 4, 8, 4, 112},
+		{"gpipe", "{name: sync, kind: gpipe, step_sizes: {values: [0.05]}}", "time_budget: [100]", 4, 8, 4, 112},
 		// ZB-H1 with T_F = T_I = T_W = 1: N(T_F + T_B + T_W) plus the bubble
 		// (S - 1)(T_F + T_B - T_W) = 12 + 3 = 15 (docs/reference.md §2); 6·15 =
 		// 90 < 100 ≤ 105.
-		{"zb-h1", "{name: sync, family: zb-h1, steps: {values: [0.05]}}", "budget: [100]", 4, 7, 4, 105},
+		{"zb-h1", "{name: sync, kind: zb-h1, step_sizes: {values: [0.05]}}", "time_budget: [100]", 4, 7, 4, 105},
 		// A fixed N = 20: 5 whole iterations of 4; N = 21 needs a sixth.
-		{"N fixed", "{name: sync, steps: {values: [0.05]}}", "microbatches: [20]", 4, 5, 4, 70},
-		{"N rounded up", "{name: sync, steps: {values: [0.05]}}", "microbatches: [21]", 4, 6, 4, 84},
+		{"N fixed", "{name: sync, step_sizes: {values: [0.05]}}", "microbatches: [20]", 4, 5, 4, 70},
+		{"N rounded up", "{name: sync, step_sizes: {values: [0.05]}}", "microbatches: [21]", 4, 6, 4, 84},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			runs, outs := execute(t, "objectives: [quadratic]\nn: 40\nd: 8\nbatch: 4\nstages: ["+
+			runs, outs := execute(t, "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: ["+
 				strconv.Itoa(tc.stages)+"]\n"+tc.size+"\nmethods:\n  - "+tc.method+"\n")
 			row := outs[0].Runs[0]
 			if runs[0].PerIteration != tc.perIter || row.SimTime != tc.time ||
@@ -122,12 +122,12 @@ func TestSyncGPUBudget(t *testing.T) {
 	runs, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [4]
-budget: [2.5]
+time_budget: [2.5]
 cost: {model: gpu}
 methods:
-  - {name: sync, steps: {values: [0.05]}}
+  - {name: sync, step_sizes: {values: [0.05]}}
 `)
 	gm, err := gpuModel(runs[0].Cost, 4)
 	if err != nil {
@@ -157,16 +157,16 @@ func TestSyncExpand(t *testing.T) {
 objectives: [logistic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [4, 8]
-budget: [100]
+time_budget: [100]
 methods:
-  - {name: pipedream, steps: {values: [0.1]}}
-  - {name: localsgd, local_steps: [2], steps: {values: [0.1]}}
-  - {name: rpd, steps: {values: [0.1]}}
+  - {name: pipedream, step_sizes: {values: [0.1]}}
+  - {name: localsgd, local_steps: [2], step_sizes: {values: [0.1]}}
+  - {name: rpd, step_sizes: {values: [0.1]}}
 `
 	before := mustSpec(t, async).Expand()
-	after := mustSpec(t, async+"  - {name: sync, steps: {values: [0.1, 0.2]}}\n").Expand()
+	after := mustSpec(t, async+"  - {name: sync, step_sizes: {values: [0.1, 0.2]}}\n").Expand()
 	if len(after) != len(before)+2*2 {
 		t.Fatalf("%d runs with sync, %d without", len(after), len(before))
 	}
@@ -181,7 +181,7 @@ methods:
 		}
 	}
 	explicit := mustSpec(t, strings.Replace(async, "stages: [4, 8]", "stages: [4]", 1)+
-		"  - {name: sync, family: 1f1b, microbatches_per_iteration: 4, steps: {values: [0.1]}}\n").Expand()
+		"  - {name: sync, kind: 1f1b, microbatches_per_iteration: 4, step_sizes: {values: [0.1]}}\n").Expand()
 	var sync []Run
 	for _, r := range after {
 		if r.Method == "sync" {
@@ -207,14 +207,14 @@ func TestSyncRunsBesideOthers(t *testing.T) {
 	runs, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [4]
-budget: [100]
+time_budget: [100]
 methods:
-  - {name: pipedream, steps: {values: [0.05]}}
-  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
-  - {name: rpd, steps: {values: [0.05]}}
-  - {name: sync, steps: {values: [0.05]}}
+  - {name: pipedream, step_sizes: {values: [0.05]}}
+  - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
+  - {name: rpd, step_sizes: {values: [0.05]}}
+  - {name: sync, step_sizes: {values: [0.05]}}
 `)
 	for i, r := range runs {
 		row := outs[i].Runs[0]
@@ -233,7 +233,7 @@ methods:
 
 // TestSyncCancelled: a sync replay stops when the sweep is cancelled.
 func TestSyncCancelled(t *testing.T) {
-	runs := mustSpec(t, "objectives: [quadratic]\nn: 40\nd: 8\nbatch: 4\nstages: [4]\nbudget: [1000]\nmethods:\n  - {name: sync, steps: {values: [0.05]}}\n").Expand()
+	runs := mustSpec(t, "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [4]\ntime_budget: [1000]\nmethods:\n  - {name: sync, step_sizes: {values: [0.05]}}\n").Expand()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Execute(ctx, runs[0]); err == nil {

@@ -29,7 +29,7 @@ type validator struct {
 	root *yaml.Node
 }
 
-// fail returns a SpecError for the key at path ("methods", 1, "steps").
+// fail returns a SpecError for the key at path ("methods", 1, "step_sizes").
 func (v validator) fail(msg string, path ...any) error {
 	return &SpecError{Line: v.line(path...), Key: keyName(path), Msg: msg}
 }
@@ -129,8 +129,8 @@ func (s *Spec) validate(root *yaml.Node) error {
 		for _, k := range []struct {
 			key string
 			set bool
-		}{{"objectives", len(s.Objectives) > 0}, {"n", s.N != 0}, {"d", s.D != 0}, {"batch", s.Batch != 0},
-			{"methods", len(s.Methods) > 0}, {"budget", len(s.Budget) > 0}, {"target_loss", s.TargetLoss != 0}} {
+		}{{"objectives", len(s.Objectives) > 0}, {"n", s.N != 0}, {"d", s.D != 0}, {"batch_size", s.Batch != 0},
+			{"methods", len(s.Methods) > 0}, {"time_budget", len(s.Budget) > 0}, {"target_loss", s.TargetLoss != 0}} {
 			if k.set {
 				return v.fail("does not apply to "+s.Experiment+" experiments", k.key)
 			}
@@ -168,7 +168,7 @@ func (s *Spec) validateDelays(v validator) error {
 
 func (s *Spec) validateSchedules(v validator) error {
 	if len(s.Families) == 0 {
-		return v.fail("no schedule families given", "families")
+		return v.fail("no schedule families given", "kinds")
 	}
 	if len(s.Microbatches) == 0 {
 		return v.fail("no microbatch counts given", "microbatches")
@@ -207,10 +207,10 @@ func (s *Spec) validateConvergence(v validator) error {
 		return v.fail("applies to the logistic objective only", "noise")
 	}
 	if s.Batch < 1 {
-		return v.fail("must be at least 1", "batch")
+		return v.fail("must be at least 1", "batch_size")
 	}
 	if s.N > 0 && s.Batch > s.N {
-		return v.fail(fmt.Sprintf("batch %d exceeds n = %d", s.Batch, s.N), "batch")
+		return v.fail(fmt.Sprintf("batch_size %d exceeds n = %d", s.Batch, s.N), "batch_size")
 	}
 	for _, st := range s.Stages {
 		if s.D > 0 && st > s.D {
@@ -219,16 +219,16 @@ func (s *Spec) validateConvergence(v validator) error {
 	}
 	switch {
 	case len(s.Microbatches) > 0 && len(s.Budget) > 0:
-		return v.fail("set microbatches or budget, not both", "budget")
+		return v.fail("set microbatches or time_budget, not both", "time_budget")
 	case len(s.Microbatches) == 0 && len(s.Budget) == 0:
-		return v.fail("set microbatches or budget", "microbatches")
+		return v.fail("set microbatches or time_budget", "microbatches")
 	}
 	if err := checkPositive(v, "microbatches", s.Microbatches); err != nil {
 		return err
 	}
 	for i, b := range s.Budget {
 		if !(b > 0) || math.IsInf(b, 0) {
-			return v.fail(fmt.Sprintf("budget %v is not a positive time", b), "budget", i)
+			return v.fail(fmt.Sprintf("time_budget %v is not a positive time", b), "time_budget", i)
 		}
 	}
 	if s.Select == "" {
@@ -332,7 +332,7 @@ func (m *MethodSpec) validateFlush(v validator, i int) error {
 			why = flushProblem(m.Family, 4, 4).Error()
 		}
 		return v.fail(fmt.Sprintf("sync cannot use schedule family %q: %s (sync takes %s)", m.Family, why, strings.Join(known, ", ")),
-			"methods", i, "family")
+			"methods", i, "kind")
 	}
 	// The sync families generate every shape of at least one rank and one
 	// microbatch (TestSyncFamiliesTakeEveryShape), so the spec's shapes
@@ -364,19 +364,19 @@ func (m *MethodSpec) validate(v validator, i int) error {
 	g := m.Steps
 	switch {
 	case len(g.Pow2) > 0 && len(g.Values) > 0:
-		return v.fail("set values or pow2, not both", "methods", i, "steps")
+		return v.fail("set values or pow2, not both", "methods", i, "step_sizes")
 	case len(g.Pow2) > 0 && len(g.Pow2) != 2:
-		return v.fail(fmt.Sprintf("pow2 needs two exponents [from, to], got %d", len(g.Pow2)), "methods", i, "steps", "pow2")
+		return v.fail(fmt.Sprintf("pow2 needs two exponents [from, to], got %d", len(g.Pow2)), "methods", i, "step_sizes", "pow2")
 	case len(g.Pow2) == 2 && g.Pow2[0] > g.Pow2[1]:
-		return v.fail(fmt.Sprintf("empty grid: 2^%d..2^%d", g.Pow2[0], g.Pow2[1]), "methods", i, "steps", "pow2")
+		return v.fail(fmt.Sprintf("empty grid: 2^%d..2^%d", g.Pow2[0], g.Pow2[1]), "methods", i, "step_sizes", "pow2")
 	case len(g.Pow2) == 2 && (g.Pow2[0] < -60 || g.Pow2[1] > 60):
-		return v.fail("exponents must lie in -60..60", "methods", i, "steps", "pow2")
+		return v.fail("exponents must lie in -60..60", "methods", i, "step_sizes", "pow2")
 	case len(g.Pow2) == 0 && len(g.Values) == 0:
-		return v.fail("empty step-size grid", "methods", i, "steps")
+		return v.fail("empty step-size grid", "methods", i, "step_sizes")
 	}
 	for j, x := range g.Values {
 		if !(x > 0) || math.IsInf(x, 0) {
-			return v.fail(fmt.Sprintf("step size %v is not positive", x), "methods", i, "steps", "values", j)
+			return v.fail(fmt.Sprintf("step size %v is not positive", x), "methods", i, "step_sizes", "values", j)
 		}
 	}
 	if m.Name == "rpd" {
@@ -405,7 +405,7 @@ func (m *MethodSpec) validate(v validator, i int) error {
 	}
 	if m.Name != "sync" {
 		if m.Family != "" && !slices.Contains(AsyncMethods, m.Name) {
-			return v.fail("only sync and the asynchronous methods take a schedule family", "methods", i, "family")
+			return v.fail("only sync and the asynchronous methods take a schedule family", "methods", i, "kind")
 		}
 		if m.MicrobatchesPerIteration != 0 {
 			return v.fail("only sync takes microbatches_per_iteration", "methods", i, "microbatches_per_iteration")

@@ -136,7 +136,7 @@ func (s *Spec) tablesOf(st int) []specTable {
 		}
 		if s.Cost.Model == "unit" {
 			for j, b := range s.Budget {
-				counts = append(counts, count{int(math.Min(math.Ceil(b), math.MaxInt32)), []any{"budget", j}})
+				counts = append(counts, count{int(math.Min(math.Ceil(b), math.MaxInt32)), []any{"time_budget", j}})
 			}
 		}
 		for i, m := range s.Methods {

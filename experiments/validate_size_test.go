@@ -22,7 +22,7 @@ func TestSpecSizesAreCheckedArithmetically(t *testing.T) {
 		{"pipedream microbatches", strings.Replace(base, "microbatches: [20]", "microbatches: [20, 200000000]", 1),
 			"spec:8: microbatches[1]: a 2 × 200000000 pipedream table needs about"},
 		{"data set", strings.Replace(base, "d: 8", "d: 10000000000", 1), "spec:5: d: a 40 × 10000000000 data set needs about"},
-		{"schedules", "name: s\nexperiment: schedules\nstages: [4]\nfamilies: [1f1b, zb-v]\nmicrobatches: [8, 1000000000]\n",
+		{"schedules", "name: s\nexperiment: schedules\nstages: [4]\nkinds: [1f1b, zb-v]\nmicrobatches: [8, 1000000000]\n",
 			"spec:5: microbatches[1]: a 4 × 1000000000 1f1b table needs about"},
 		// 1 objective × 2 stage counts × (3 PipeDream steps + 2 RPD δ × 1
 		// step) × 1 microbatch count × 10⁹ seeds.

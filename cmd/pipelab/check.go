@@ -75,7 +75,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	rep, err := checkFile(file, *mergeIW)
 	if err != nil {
-		return err
+		return badInput{err} // every refusal of check is the file's
 	}
 	return output.write(stdout, rep, func() error {
 		_, err := fmt.Fprintf(stdout, "format:       %s\nranks:        %d\nstages:       %d\nmicrobatches: %d\nsteps:        %d\n",

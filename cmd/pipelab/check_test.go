@@ -99,11 +99,11 @@ func TestCheckRejects(t *testing.T) {
 		code int
 		want string
 	}{
-		{"bad action", []string{bad}, 1, bad + ":2: cell 2: \"1Q0\" is not an action"},
-		{"stage on two ranks", []string{split}, 1, split + ":2: cell 2: stage 1 is on rank 1 here and on rank 0 at line 1, cell 2"},
-		{"bubble in comms file", []string{bubbly}, 1, bubbly + ":1: cell 3: empty cell in a compute_comms file"},
-		{"deadlock", []string{stuck}, 1, "deadlock at step 0: rank 0 at 0RECV_B0 waits for 1SEND_B0; rank 1 at 1RECV_F0 waits for 0SEND_F0"},
-		{"missing file", []string{filepath.Join(t.TempDir(), "none.csv")}, 1, "none.csv"},
+		{"bad action", []string{bad}, 2, bad + ":2: cell 2: \"1Q0\" is not an action"},
+		{"stage on two ranks", []string{split}, 2, split + ":2: cell 2: stage 1 is on rank 1 here and on rank 0 at line 1, cell 2"},
+		{"bubble in comms file", []string{bubbly}, 2, bubbly + ":1: cell 3: empty cell in a compute_comms file"},
+		{"deadlock", []string{stuck}, 2, "deadlock at step 0: rank 0 at 0RECV_B0 waits for 1SEND_B0; rank 1 at 1RECV_F0 waits for 0SEND_F0"},
+		{"missing file", []string{filepath.Join(t.TempDir(), "none.csv")}, 2, "none.csv"},
 		{"no file", nil, 2, "want exactly one FILE.csv"},
 		{"two files", []string{bad, split}, 2, "want exactly one FILE.csv"},
 		{"bad format", []string{bad, "--format", "yaml"}, 2, "--format must be text or json"},
@@ -122,8 +122,8 @@ func TestCheckHelp(t *testing.T) {
 	if code := run([]string{"check", "--help"}, &out, &errb); code != 0 {
 		t.Errorf("--help: exit %d", code)
 	}
-	if !strings.Contains(errb.String(), "usage: pipelab check FILE.csv") || !strings.Contains(errb.String(), "-merge-iw") {
-		t.Errorf("--help printed %q", errb.String())
+	if !strings.Contains(out.String(), "usage: pipelab check FILE.csv") || !strings.Contains(out.String(), "--merge-iw") || errb.Len() > 0 {
+		t.Errorf("--help printed %q to stdout and %q to stderr", out.String(), errb.String())
 	}
 }
 
@@ -143,8 +143,8 @@ func TestCheckValidates(t *testing.T) {
 	for _, tc := range tests {
 		path := writeFile(t, "bad.csv", tc.in)
 		var out, errb bytes.Buffer
-		if code := run([]string{"check", path}, &out, &errb); code != 1 || !strings.Contains(errb.String(), path+tc.want) {
-			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q", tc.name, code, errb.String(), path+tc.want)
+		if code := run([]string{"check", path}, &out, &errb); code != 2 || !strings.Contains(errb.String(), path+tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 (bad input) and %q", tc.name, code, errb.String(), path+tc.want)
 		}
 		if out.Len() > 0 {
 			t.Errorf("%s: printed %q for a refused file", tc.name, out.String())
@@ -211,7 +211,7 @@ func TestCheckRoundTrips(t *testing.T) {
 	checkStdin = strings.NewReader("0F0,,0B0\r\n,1B0\r\n")
 	var out bytes.Buffer
 	errb.Reset()
-	if code := run([]string{"check", "-"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "<stdin>:2: cell 2: 1B0 before 1F0") {
+	if code := run([]string{"check", "-"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "<stdin>:2: cell 2: 1B0 before 1F0") {
 		t.Errorf("malformed standard input: exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -38,7 +38,7 @@ Peak activations are in activations of one rank's share of the model (M_B):
 a chunk of a family with V chunks per rank holds 1/V, an activation of one
 of Chimera's replicas a whole M_B. With --model the peak memory (weights,
 gradients, optimizer state and activations) is shown too. The cost flags
-are those of "pipelab simulate"; --kinds takes family[:chunks] items, e.g.
+are those of "pipelab simulate"; --kind takes family[:chunks] items, e.g.
 interleaved-1f1b:4, and zb-auto is built from those costs within
 --max-activations.`
 
@@ -69,7 +69,7 @@ type compareReport struct {
 	Stages       int          `json:"stages"`
 	Microbatches int          `json:"microbatches"`
 	Cost         string       `json:"cost"`
-	Families     []compareRow `json:"families"`
+	Families     []compareRow `json:"kinds"`
 }
 
 type compareFamily struct {
@@ -79,7 +79,7 @@ type compareFamily struct {
 }
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("compare", "--stages P --microbatches M [--kinds LIST] [cost flags] [--format text|json]", compareDescription, stderr)
+	fs := newFlags("compare", "--stages P --microbatches M [--kind LIST] [cost flags] [--format text|json]", compareDescription, stderr)
 	var stages, microbatches int
 	var kinds string
 	var maxActivations int
@@ -87,7 +87,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	var output outputFlag
 	fs.IntVar(&stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&microbatches, "microbatches", 0, "microbatches M of one iteration")
-	fs.StringVar(&kinds, "kinds", defaultCompareKinds, "comma-separated family[:chunks] list")
+	fs.StringVar(&kinds, "kind", defaultCompareKinds, "schedule families to compare: a comma-separated family[:chunks] list")
+	deprecatedAlias(fs, "kinds", "kind")
 	fs.IntVar(&maxActivations, "max-activations", 0, "zb-auto: microbatches of activations (M_B) a rank may hold; 0 means P")
 	costs.register(fs)
 	output.register(fs)
@@ -120,7 +121,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	return output.write(stdout, rep, func() error { return writeCompareText(stdout, rep) })
 }
 
-// checkCompare names the flag that is wrong and parses --kinds.
+// checkCompare names the flag that is wrong and parses --kind.
 func checkCompare(rest []string, stages, microbatches int, kinds string, output *outputFlag, costs *costFlags) ([]compareFamily, error) {
 	if err := firstError(noArguments(rest), atLeast("stages", stages, 1), atLeast("microbatches", microbatches, 1), output.check()); err != nil {
 		return nil, err
@@ -136,12 +137,12 @@ func checkCompare(rest []string, stages, microbatches int, kinds string, output 
 		name, chunks, hasChunks := strings.Cut(strings.TrimSpace(item), ":")
 		fam := compareFamily{name: name}
 		if err := unknownFamily(name); err != nil {
-			return nil, fmt.Errorf("--kinds: %w", err)
+			return nil, fmt.Errorf("--kind: %w", err)
 		}
 		if hasChunks {
 			v, err := strconv.Atoi(chunks)
 			if err != nil || v < 1 {
-				return nil, fmt.Errorf("--kinds: %q: chunks must be a positive integer", item)
+				return nil, fmt.Errorf("--kind: %q: chunks must be a positive integer", item)
 			}
 			fam.chunks = v
 		}

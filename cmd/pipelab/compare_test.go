@@ -20,7 +20,7 @@ import (
 // T_B = 2T_F it is only checked at the formula level here.
 func TestCompareCommand(t *testing.T) {
 	var rep compareReport
-	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "8", "--kinds", "gpipe,1f1b,chimera,interleaved-1f1b:2",
+	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "8", "--kind", "gpipe,1f1b,chimera,interleaved-1f1b:2",
 		"--fwd", "1", "--bwd", "2", "--format", "json"}, &rep)
 	if len(rep.Families) != 4 {
 		t.Fatalf("%d families, want 4", len(rep.Families))
@@ -62,7 +62,7 @@ func TestCompareCommand(t *testing.T) {
 // take the shape gets a note instead of failing the command.
 func TestCompareCommandGPUAndNotes(t *testing.T) {
 	var rep compareReport
-	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "6", "--kinds", "1f1b,chimera", "--model", "llama-7b", "--format", "json"}, &rep)
+	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "6", "--kind", "1f1b,chimera", "--model", "llama-7b", "--format", "json"}, &rep)
 	if rep.Families[0].PeakMemoryBytes <= 0 || rep.Families[0].Makespan == nil {
 		t.Errorf("1f1b: %+v, want a makespan and memory", rep.Families[0])
 	}
@@ -70,7 +70,7 @@ func TestCompareCommandGPUAndNotes(t *testing.T) {
 		t.Errorf("chimera with M = 6, P = 4: %+v, want a note on M mod P", rep.Families[1])
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"compare", "--stages", "4", "--microbatches", "8", "--kinds", "1f1b,nope"}, &out, &errb); code != 2 ||
+	if code := run([]string{"compare", "--stages", "4", "--microbatches", "8", "--kind", "1f1b,nope"}, &out, &errb); code != 2 ||
 		!strings.Contains(errb.String(), "nope") {
 		t.Errorf("unknown kind: exit %d, stderr %q", code, errb.String())
 	}
@@ -105,7 +105,7 @@ func TestCompareChimeraLockstep(t *testing.T) {
 		}
 		shape := []string{"--stages", strconv.Itoa(sh.Ranks), "--microbatches", strconv.Itoa(sh.Microbatches)}
 		var rep compareReport
-		runJSON(t, append([]string{"compare", "--kinds", "chimera", "--format", "json"}, shape...), &rep)
+		runJSON(t, append([]string{"compare", "--kind", "chimera", "--format", "json"}, shape...), &rep)
 		if c := rep.Families[0]; c.Lockstep == nil || *c.Lockstep != want || c.LockstepRank != 1 || c.Note != "" {
 			t.Errorf("%s: compare gives chimera lockstep %v rank %d note %q, want %d steps ranked 1", name, c.Lockstep, c.LockstepRank, c.Note, want)
 		}
@@ -115,7 +115,7 @@ func TestCompareChimeraLockstep(t *testing.T) {
 			t.Errorf("%s: simulate gives steps %v (%q), want %d", name, sim.Steps, sim.StepsNote, want)
 		}
 		var out, errb bytes.Buffer
-		if code := run(append([]string{"compare", "--kinds", "chimera"}, shape...), &out, &errb); code != 0 {
+		if code := run(append([]string{"compare", "--kind", "chimera"}, shape...), &out, &errb); code != 0 {
 			t.Fatalf("%s: text: exit %d, stderr %q", name, code, errb.String())
 		}
 		if line := chimeraLine(out.String()); !strings.Contains(line, fmt.Sprintf(" %d #1 ", want)) {

@@ -21,18 +21,24 @@ import (
 // on a flag set and checks them with errors that name the flag.
 
 // setFlags returns the names of the flags given on the command line, for
-// checks that tell a default from a value given explicitly.
+// checks that tell a default from a value given explicitly; an old
+// spelling counts as its current name.
 func setFlags(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	fs.Visit(func(fl *flag.Flag) {
+		if current, ok := strings.CutPrefix(fl.Usage, deprecatedPrefix); ok {
+			set[current] = true
+			return
+		}
+		set[fl.Name] = true
+	})
 	return set
 }
 
-// flagProblem prints what is wrong with the flags of command name and the
-// usage, and returns errUsage.
+// flagProblem prints what is wrong with the flags of command name in one
+// line and where the help is, and returns errUsage.
 func flagProblem(fs *flag.FlagSet, stderr io.Writer, name string, err error) error {
-	fmt.Fprintf(stderr, "pipelab %s: %v\n", name, err)
-	fs.Usage()
+	fmt.Fprintf(stderr, "pipelab %s: %v\n%s\n", name, err, seeHelp(name))
 	return errUsage
 }
 
@@ -197,7 +203,7 @@ func (s *shapeFlags) generate() (*pipeline.Table, error) {
 	}
 	t, err := pipeline.Generate(s.kind, sh)
 	if err != nil {
-		return nil, fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", s.kind, s.stages, s.microbatches, err)
+		return nil, badInput{fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", s.kind, s.stages, s.microbatches, err)}
 	}
 	return t, nil
 }
@@ -241,7 +247,7 @@ func (c *costFlags) kind() string {
 // check names the cost flag that is wrong.
 func (c *costFlags) check() error {
 	explicit := c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]
-	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["hardware"] || c.set["microbatch-size"] || c.set["seq-len"]
+	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["hardware"] || c.set["microbatch-size"] || c.set["seq-len"] || c.set["efficiency"]
 	switch {
 	case c.cost != "unit" && c.cost != "lockstep":
 		return fmt.Errorf("--cost must be unit or lockstep, got %q", c.cost)
@@ -250,7 +256,7 @@ func (c *costFlags) check() error {
 	case explicit && c.presets.given():
 		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
 	case gpuOnly && !c.presets.given():
-		return fmt.Errorf("--gpu, --link, --hardware, --microbatch-size and --seq-len need --model")
+		return fmt.Errorf("--gpu, --link, --hardware, --microbatch-size, --seq-len and --efficiency need --model")
 	case explicit && (c.fwd <= 0 || c.bwd <= 0):
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
 	case c.wgrad < 0 || c.comm < 0:

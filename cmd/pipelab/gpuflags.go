@@ -16,6 +16,7 @@ type presetFlags struct {
 	gpu, link, hardware    string
 	microbatchSize, seqLen int
 	flash                  bool
+	efficiency             float64
 	fs                     *flag.FlagSet
 	// fromConfig and fromHardware are what check read from --model-config
 	// and --hardware.
@@ -35,6 +36,7 @@ func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.IntVar(&p.microbatchSize, "microbatch-size", 1, "samples per microbatch b"+note)
 	fs.IntVar(&p.seqLen, "seq-len", 2048, "sequence length s in tokens"+note)
 	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
+	fs.Float64Var(&p.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak in (0, 1]; 0 takes the hardware file's, or %g", cost.DefaultEfficiency)+note)
 	p.fs = fs
 }
 
@@ -71,6 +73,13 @@ func (p *presetFlags) check() error {
 	if p.microbatchSize < 1 || p.seqLen < 1 {
 		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", p.microbatchSize, p.seqLen)
 	}
+	if p.efficiency < 0 || p.efficiency > 1 {
+		return fmt.Errorf("--efficiency must be in (0, 1], got %g", p.efficiency)
+	}
+	if p.given() {
+		_, err := p.config() // an unknown preset is a flag error
+		return err
+	}
 	return nil
 }
 
@@ -82,11 +91,11 @@ func (p *presetFlags) config() (cost.GPUConfig, error) {
 	switch {
 	case p.modelConfig == "":
 		if model, err = cost.LookupNetwork(p.model); err != nil {
-			return cost.GPUConfig{}, fmt.Errorf("--model: %w", err)
+			return cost.GPUConfig{}, badInput{fmt.Errorf("--model: %w", err)}
 		}
 	case model.Blocks == nil: // checked on a copy
 		if model, err = cost.ReadHFConfig(p.modelConfig); err != nil {
-			return cost.GPUConfig{}, fmt.Errorf("--model-config: %w", err)
+			return cost.GPUConfig{}, badInput{fmt.Errorf("--model-config: %w", err)}
 		}
 	}
 	cfg := cost.GPUConfig{Network: model, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}
@@ -94,18 +103,27 @@ func (p *presetFlags) config() (cost.GPUConfig, error) {
 		h := p.fromHardware
 		if h.GPU.Name == "" { // checked on a copy
 			if h, err = cost.ReadHardware(p.hardware); err != nil {
-				return cost.GPUConfig{}, fmt.Errorf("--hardware: %w", err)
+				return cost.GPUConfig{}, badInput{fmt.Errorf("--hardware: %w", err)}
 			}
 		}
-		return h.Apply(cfg), nil
+		return p.withEfficiency(h.Apply(cfg)), nil
 	}
 	if cfg.GPU, err = cost.LookupGPU(p.gpu); err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--gpu: %w", err)
+		return cost.GPUConfig{}, badInput{fmt.Errorf("--gpu: %w", err)}
 	}
 	if cfg.Link, err = cost.LookupLink(p.link); err != nil {
-		return cost.GPUConfig{}, fmt.Errorf("--link: %w", err)
+		return cost.GPUConfig{}, badInput{fmt.Errorf("--link: %w", err)}
 	}
-	return cfg, nil
+	return p.withEfficiency(cfg), nil
+}
+
+// withEfficiency applies --efficiency when given; else cfg keeps the
+// hardware file's, or the default.
+func (p *presetFlags) withEfficiency(cfg cost.GPUConfig) cost.GPUConfig {
+	if p.efficiency != 0 {
+		cfg.Efficiency = p.efficiency
+	}
+	return cfg
 }
 
 // hardwareName says which GPU and links the model runs on: the presets'

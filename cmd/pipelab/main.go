@@ -51,25 +51,30 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "version") {
+		fmt.Fprintln(stdout, version())
+		return 0
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				_ = c.run([]string{"--help"}, stdout, stdout)
-				return 0
-			}
+		switch {
+		case len(args) == 0:
+			usage(stderr)
+			return 2
+		case len(args) == 1 || args[0] != "help":
+			usage(stdout)
+			return 0
 		}
-		usage(stdout)
-		if len(args) == 0 {
+		if _, ok := commands[args[1]]; !ok {
+			fmt.Fprintf(stderr, "pipelab help: unknown command %q\nsee pipelab help\n", args[1])
 			return 2
 		}
-		return 0
+		args = []string{args[1], "--help"}
 	}
 	// --max-memory holds for one command line.
 	budget.SetLimit(0)
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "pipelab: unknown command %q\n\n", args[0])
-		usage(stderr)
+		fmt.Fprintf(stderr, "pipelab: unknown command %q\nsee pipelab help\n", args[0])
 		return 2
 	}
 	err := c.run(args[1:], stdout, stderr)
@@ -77,6 +82,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
+		if h, ok := isHelp(err); ok {
+			h.print(stdout)
+		}
 		return 0
 	case errors.Is(err, errUsage):
 		return 2
@@ -111,24 +119,31 @@ func newFlags(name, synopsis, description string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(w)
 	fs.Usage = func() {
-		fmt.Fprintf(w, "usage: pipelab %s %s\n\n%s\n\nflags:\n", name, synopsis, strings.TrimSpace(description))
-		fs.PrintDefaults()
+		fmt.Fprintf(fs.Output(), "usage: pipelab %s %s\n\n%s\n\nflags:\n", name, synopsis, strings.TrimSpace(description))
+		printFlags(fs, fs.Output())
 	}
 	registerMaxMemory(fs)
 	return fs
 }
 
-// parseFlags parses args into fs and maps a bad flag to errUsage (the flag
-// package has already printed what was wrong and the usage). A float flag
+// parseFlags parses args into fs and maps a bad flag to errUsage, after
+// printing what was wrong in one line and where the help is; --help comes
+// back as a helpRequest. Old spellings of renamed flags are noted. A float flag
 // given a value that is not a finite number (NaN, ±Inf) is refused here,
 // for every command at once.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if errors.Is(err, flag.ErrHelp) {
+		return helpRequest{fs}
+	}
+	if err != nil {
+		fmt.Fprintf(out, "pipelab %s: %s\n%s\n", fs.Name(), flagError(err), seeHelp(fs.Name()))
 		return errUsage
 	}
+	noteDeprecated(fs, out)
 	if err := finiteFloats(fs); err != nil {
 		return flagProblem(fs, fs.Output(), fs.Name(), err)
 	}

@@ -86,7 +86,7 @@ func TestModelConfigErrors(t *testing.T) {
 
 // tune with --model-config chooses what it chooses with the preset.
 func TestModelConfigTune(t *testing.T) {
-	args := []string{"tune", "--stages", "2", "--microbatches", "4", "--schedules", "1f1b,zb-h1", "--format", "json"}
+	args := []string{"tune", "--stages", "2", "--microbatches", "4", "--kind", "1f1b,zb-h1", "--format", "json"}
 	var preset, config map[string]any
 	runJSON(t, append(slicesClone(args), "--model", "llama-7b"), &preset)
 	runJSON(t, append(slicesClone(args), "--model-config", llama2Config), &config)

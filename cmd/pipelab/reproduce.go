@@ -145,8 +145,8 @@ func reproduceFigures(ctx context.Context, figs []experiments.Figure, quick bool
 				done[i] <- figureDone{err: fmt.Errorf("figure %s: %w", pl.fig.Name, err)}
 				return
 			}
-			done[i] <- figureDone{line: fmt.Sprintf("%-15s %4d runs (%d resumed) %3d plots  %6.1f s  %s\n",
-				pl.fig.Name, sum.Runs, sum.Resumed, len(files), time.Since(start).Seconds(), dir)}
+			done[i] <- figureDone{line: fmt.Sprintf("%-15s %s (%d resumed) %s  %6.1f s  %s\n",
+				pl.fig.Name, count(sum.Runs, "run"), sum.Resumed, count(len(files), "plot"), time.Since(start).Seconds(), dir)}
 		}()
 	}
 	var first error

@@ -121,13 +121,13 @@ func signalDuringSweep(t *testing.T, bin string) {
 objectives: [quadratic]
 n: 2000
 d: 512
-batch: 10
+batch_size: 10
 stages: [8]
 microbatches: [20000]
 seeds: 4
 methods:
   - name: pipedream
-    steps: {values: [0.01]}
+    step_sizes: {values: [0.01]}
 `), 0o644)
 	out := filepath.Join(tmp, "out")
 	cmd := exec.Command(bin, "sweep", spec, "--out", out, "--jobs", "1")

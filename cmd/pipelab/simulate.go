@@ -155,7 +155,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&f.commJitter, "comm-jitter", 0, "σ of the log-normal (mean 1) noise on every transfer")
 	fs.Func("straggler", "RANK:FACTOR, a rank whose compute is FACTOR times slower (repeatable)", f.addStraggler)
 	fs.IntVar(&f.iterations, "iterations", 1, "iterations K to simulate (mean and spread of the makespan when K > 1)")
-	fs.Uint64Var(&f.seed, "seed", 1, "seed of the variability's random streams")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed of the variability's random streams (0, as in train and specs)")
 	f.output.register(fs)
 	fs.StringVar(&f.trace, "trace", "", "write the timeline as a Chrome trace (JSON) to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the timeline to this .png or .svg")

@@ -194,9 +194,9 @@ func TestSimulateCommandRejects(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"simulate", "--kind", "chimera", "--stages", "3", "--microbatches", "6"}, &out, &errb); code != 1 ||
+	if code := run([]string{"simulate", "--kind", "chimera", "--stages", "3", "--microbatches", "6"}, &out, &errb); code != 2 ||
 		!strings.Contains(errb.String(), "chimera") {
-		t.Errorf("chimera with odd P: exit %d, stderr %q", code, errb.String())
+		t.Errorf("chimera with odd P: exit %d (want 2, bad input), stderr %q", code, errb.String())
 	}
 	if code := run([]string{"simulate", "--help"}, &out, &errb); code != 0 {
 		t.Errorf("--help: exit %d", code)
@@ -274,7 +274,7 @@ func TestSimulateCommandTunedPartition(t *testing.T) {
 	} {
 		csv := filepath.Join(t.TempDir(), "tuned.csv")
 		var tuned tuneReport
-		runJSON(t, []string{"tune", "--model", tc.model, "--gpu", "h100", "--link", tc.link, "--stages", tc.stages, "--schedules", tc.schedules,
+		runJSON(t, []string{"tune", "--model", tc.model, "--gpu", "h100", "--link", tc.link, "--stages", tc.stages, "--kind", tc.schedules,
 			"--out", csv, "--format", "json"}, &tuned)
 		parts := make([]string, len(tuned.Partition))
 		for i, n := range tuned.Partition {

@@ -42,7 +42,7 @@ func guardShape(family string, sh pipeline.Shape, cellBytes float64) error {
 }
 
 // guardTune refuses a search whose largest candidate would need more
-// memory than the limit: tune simulates each schedule of --schedules (every
+// memory than the limit: tune simulates each schedule of --kind (every
 // family without it) at each microbatch count (4P the largest without
 // --microbatches).
 func guardTune(p tune.Problem) error {

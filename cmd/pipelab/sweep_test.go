@@ -21,15 +21,15 @@ seed: 5
 objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2, 4]
 microbatches: [12]
 methods:
   - name: pipedream
-    steps: {values: [0.05, 0.1]}
+    step_sizes: {values: [0.05, 0.1]}
   - name: localsgd
     local_steps: [2]
-    steps: {values: [0.05, 0.1]}
+    step_sizes: {values: [0.05, 0.1]}
 `
 
 func writeSpec(t *testing.T, src string) string {
@@ -124,10 +124,10 @@ func TestSweepSameDataAnyJobsOrShards(t *testing.T) {
 // runs (no output directory), with the key and the line named.
 func TestSweepRejectsBadSpec(t *testing.T) {
 	tests := []struct{ name, from, to, want string }{
-		{"unknown key", "batch: 4", "batchsize: 4", `spec.yaml:6: unknown key "batchsize"`},
+		{"unknown key", "batch_size: 4", "batchsize: 4", `spec.yaml:6: unknown key "batchsize"`},
 		{"bad range", "stages: [2, 4]", "stages: [2, 1]", "spec.yaml:7: stages[1]: stage count 1 is below 2"},
 		{"unknown objective", "objectives: [quadratic]", "objectives: [quadratik]", `spec.yaml:3: objectives[0]: unknown objective "quadratik"`},
-		{"empty grid", "steps: {values: [0.05, 0.1]}", "steps: {values: []}", "spec.yaml:11: methods[0].steps: empty step-size grid"},
+		{"empty grid", "step_sizes: {values: [0.05, 0.1]}", "step_sizes: {values: []}", "spec.yaml:11: methods[0].step_sizes: empty step-size grid"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,7 +22,7 @@ func init() {
 }
 
 const trainSynopsis = `--objective quadratic|tridiagonal|logistic|lm
-       --method pd|pd-nostash|2bw|pipemare|predict|dc|rpd|localsgd|sync
+       --method pipedream|pd-nostash|2bw|pipemare|predict|dc|rpd|localsgd|sync
        (--stages S [--kind KIND] | --schedule FILE.csv) (--microbatches N | --time-budget T)
        --step-size G [--optimizer sgd|momentum|nesterov|adam|adamw] [flags]`
 
@@ -30,14 +30,14 @@ const trainDescription = `
 Optimizes an objective with a pipeline method and a per-stage optimizer and
 prints the loss curve (docs/methods.md; docs/reference.md §1, §4).
 
-Methods: pd (alias pipedream) replays asynchronous PipeDream with weight
+Methods: pipedream (pd until the next release) replays asynchronous PipeDream with weight
 stashing; pd-nostash without stashing; 2bw accumulates --accumulate A
 microbatches (default S) per update; pipemare reschedules the step by the
 stage's delay and corrects the backward's read (--pipemare-warmup T,
 --pipemare-decay D); predict reads predicted weights in the forward; dc
 corrects the stale gradient by --dc-lambda λ; localsgd replays the LocalSGD
 timeline (--replicas R, default S; --local-steps H, default 5); sync runs
-synchronous SGD on a flush of --flush-microbatches M (default S)
+synchronous SGD on a flush of --microbatches-per-iteration M (default S)
 microbatches per iteration; rpd is randomized PipeDream with K = N·S
 iterations and delays drawn by --delays: uniform (δ = --delta, default
 ⌊S² - S/2⌋), exact (PipeDream's own delays and op order, which reproduces pd
@@ -111,7 +111,7 @@ type trainFlags struct {
 
 func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.objective, "objective", "", "quadratic, tridiagonal, logistic or lm")
-	fs.StringVar(&f.method, "method", "", "pd, pd-nostash, 2bw, pipemare, predict, dc, rpd, localsgd or sync")
+	fs.StringVar(&f.method, "method", "", "pipedream, pd-nostash, 2bw, pipemare, predict, dc, rpd, localsgd or sync")
 	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches N the run consumes")
 	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --microbatches)")
@@ -127,7 +127,8 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.delays, "delays", "uniform", "rpd delays: uniform, exact or a trace FILE")
 	fs.IntVar(&f.replicas, "replicas", 0, "localsgd replicas R (default S)")
 	fs.IntVar(&f.localSteps, "local-steps", 5, "localsgd local steps H between averagings")
-	fs.IntVar(&f.flushMicrobatches, "flush-microbatches", 0, "sync microbatches per iteration (default S)")
+	fs.IntVar(&f.flushMicrobatches, "microbatches-per-iteration", 0, "sync microbatches per iteration (default S)")
+	deprecatedAlias(fs, "flush-microbatches", "microbatches-per-iteration")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the data and of every random stream of the run")
 	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: 100 points)")
 	fs.StringVar(&f.kind, "kind", "", "schedule family to replay (see pipelab kinds)")
@@ -155,14 +156,14 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 var (
 	methodFlags = map[string][]string{
 		"delta": {"rpd"}, "delays": {"rpd"}, "replicas": {"localsgd"}, "local-steps": {"localsgd"},
-		"flush-microbatches": {"sync"}, "accumulate": {"2bw"}, "pipemare-warmup": {"pipemare"},
+		"microbatches-per-iteration": {"sync"}, "accumulate": {"2bw"}, "pipemare-warmup": {"pipemare"},
 		"pipemare-decay": {"pipemare"}, "dc-lambda": {"dc"},
 	}
 	optimizerFlags = map[string][]string{
 		"momentum": {"momentum", "nesterov"}, "beta1": {"adam", "adamw"}, "beta2": {"adam", "adamw"},
 		"eps": {"adam", "adamw"}, "weight-decay": {"adamw"},
 	}
-	trainMethods = []string{"pd", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
+	trainMethods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
 )
 
 // unused returns the first flag of uses that is set but not used by
@@ -186,9 +187,6 @@ func (f *trainFlags) unused(uses map[string][]string, choice string) string {
 func (f *trainFlags) check(rest []string) error {
 	if err := noArguments(rest); err != nil {
 		return err
-	}
-	if f.method == "pipedream" {
-		f.method = "pd"
 	}
 	if err := f.checkLM(); err != nil {
 		return err
@@ -247,7 +245,7 @@ func (f *trainFlags) check(rest []string) error {
 		return err
 	}
 	if f.logEvery < 0 || f.batchSize < 0 || f.n < 0 || f.d < 0 || f.replicas < 0 || f.localSteps < 1 || f.flushMicrobatches < 0 {
-		return errors.New("--log-every, --batch-size, --n, --d, --replicas and --flush-microbatches must not be negative, --local-steps at least 1")
+		return errors.New("--log-every, --batch-size, --n, --d, --replicas and --microbatches-per-iteration must not be negative, --local-steps at least 1")
 	}
 	defaults := map[string][3]int{ // n, d, batch (docs/reference.md §1.7)
 		"quadratic": {2000, 512, 100}, "tridiagonal": {600, 512, 5}, "logistic": {600, 512, 10}, "lm": {100000, 0, 16},
@@ -284,8 +282,8 @@ func (f *trainFlags) checkTable() error {
 		return errors.New("--schedule reads the stage count from the file: drop --stages")
 	case f.schedule != "" && f.method != "sync" && (f.set["microbatches"] || f.set["time-budget"]):
 		return fmt.Errorf("--schedule is the whole run of --method %s: drop --microbatches and --time-budget", f.method)
-	case f.schedule != "" && f.set["flush-microbatches"]:
-		return errors.New("--schedule sets the microbatches per iteration: drop --flush-microbatches")
+	case f.schedule != "" && f.set["microbatches-per-iteration"]:
+		return errors.New("--schedule sets the microbatches per iteration: drop --microbatches-per-iteration")
 	case f.method == "rpd" && f.delays != "exact" && (f.kind != "" || f.schedule != "" || f.costs.kind() != "unit"):
 		return errors.New("--method rpd samples its delays: --kind, --schedule and cost flags apply only with --delays exact")
 	case f.method == "localsgd" && f.costs.kind() != "unit":
@@ -335,6 +333,10 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	f.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.method == "pd" { // the method's name in specs and among the families
+		fmt.Fprintln(stderr, "pipelab: --method pd is deprecated; use --method pipedream (accepted until the next release)")
+		f.method = "pipedream"
 	}
 	f.set = setFlags(fs)
 	if err := f.check(fs.Args()); err != nil {

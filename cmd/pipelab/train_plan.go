@@ -59,7 +59,7 @@ func (f *trainFlags) plan() (trainPlan, error) {
 // asyncMethod returns the method of the flags on timeline tl.
 func (f *trainFlags) asyncMethod(tl *sim.Timeline) (optim.Method, error) {
 	switch f.method {
-	case "pd":
+	case "pipedream":
 		return optim.PipeDream{Timeline: tl}, nil
 	case "pd-nostash":
 		return optim.PipeDreamNoStash{Timeline: tl}, nil
@@ -122,7 +122,7 @@ func (f *trainFlags) onGrid(family string) bool {
 }
 
 // generate builds the family's table with n microbatches (the value of
-// --microbatches, or of --flush-microbatches for sync).
+// --microbatches, or of --microbatches-per-iteration for sync).
 func (f *trainFlags) generate(family string, n int) (*pipeline.Table, error) {
 	sh := pipeline.Shape{Ranks: f.stages, Microbatches: n}
 	if family == "localsgd" {
@@ -135,7 +135,7 @@ func (f *trainFlags) generate(family string, n int) (*pipeline.Table, error) {
 	if err != nil {
 		flag := "--microbatches"
 		if f.method == "sync" {
-			flag = "--flush-microbatches"
+			flag = "--microbatches-per-iteration"
 		}
 		return nil, unreplayable{fmt.Errorf("--kind %s --stages %d %s %d: %w", family, f.stages, flag, n, err)}
 	}
@@ -243,7 +243,7 @@ func (f *trainFlags) planRPD(n int) (optim.Method, error) {
 }
 
 // planSync returns synchronous SGD on a flush iteration: the family's
-// with --flush-microbatches, or the file's.
+// with --microbatches-per-iteration, or the file's.
 func (f *trainFlags) planSync(p trainPlan) (trainPlan, error) {
 	var t *pipeline.Table
 	var err error

@@ -39,8 +39,8 @@ func TestTrainShapes(t *testing.T) {
 		microbatches, steps, blocks float64
 		overshoot                   float64
 	}{
-		{"pd by microbatches", []string{"--method", "pd", "--microbatches", "20"}, 20, 42, 40, 0},
-		{"pd by budget", []string{"--method", "pd", "--time-budget", "100"}, 49, 100, 98, 0},
+		{"pd by microbatches", []string{"--method", "pipedream", "--microbatches", "20"}, 20, 42, 40, 0},
+		{"pd by budget", []string{"--method", "pipedream", "--time-budget", "100"}, 49, 100, 98, 0},
 		{"localsgd H=1 R=S", []string{"--method", "localsgd", "--microbatches", "12", "--local-steps", "1"}, 12, -1, 24, 0},
 		{"sync by budget", []string{"--method", "sync", "--time-budget", "100"}, 34, 102, 34, 2},
 	}
@@ -65,7 +65,7 @@ func TestTrainShapes(t *testing.T) {
 // (docs/reference.md §1.4).
 func TestTrainRPDExactMatchesPipeDream(t *testing.T) {
 	args := []string{"--objective", "quadratic", "--n", "60", "--d", "12", "--batch-size", "6", "--stages", "3", "--microbatches", "15", "--step-size", "0.02", "--seed", "4"}
-	pd := trainJSON(t, append(args, "--method", "pd")...)
+	pd := trainJSON(t, append(args, "--method", "pipedream")...)
 	rpd := trainJSON(t, append(args, "--method", "rpd", "--delays", "exact")...)
 	if pd["final_loss"] != rpd["final_loss"] {
 		t.Errorf("pd final loss %v, rpd(exact) %v", pd["final_loss"], rpd["final_loss"])
@@ -87,7 +87,7 @@ func TestTrainFromCSV(t *testing.T) {
 // 10⁶ times the initial loss, before it overflows.
 func TestTrainDiverged(t *testing.T) {
 	rep := trainJSON(t, "--objective", "quadratic", "--n", "40", "--d", "8", "--batch-size", "5", "--stages", "2",
-		"--method", "pd", "--microbatches", "200", "--step-size", "100")
+		"--method", "pipedream", "--microbatches", "200", "--step-size", "100")
 	final, ok := rep["final_loss"].(float64)
 	if rep["diverged"] != true || !ok || !(final > 1e6*firstLoss(rep)) || rep["block_updates"].(float64) >= 400 {
 		t.Errorf("diverged %v, final loss %v after %v updates; want true, above 1e6 × %v, before the end",
@@ -104,24 +104,24 @@ func TestTrainErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no objective", []string{"--method", "pd", "--stages", "2", "--microbatches", "4", "--step-size", "1"}, 2, "--objective"},
-		{"both lengths", append(base, "--method", "pd", "--microbatches", "4", "--time-budget", "9"), 2, "exactly one"},
-		{"neither length", append(base, "--method", "pd"), 2, "exactly one"},
-		{"l2 on quadratic", append(base, "--method", "pd", "--microbatches", "4", "--l2", "0.1"), 2, "logistic objective only"},
+		{"no objective", []string{"--method", "pipedream", "--stages", "2", "--microbatches", "4", "--step-size", "1"}, 2, "--objective"},
+		{"both lengths", append(base, "--method", "pipedream", "--microbatches", "4", "--time-budget", "9"), 2, "exactly one"},
+		{"neither length", append(base, "--method", "pipedream"), 2, "exactly one"},
+		{"l2 on quadratic", append(base, "--method", "pipedream", "--microbatches", "4", "--l2", "0.1"), 2, "logistic objective only"},
 		{"bad method", append(base, "--method", "adam", "--microbatches", "4"), 2, "--method"},
 		{"trace with a bad cell", append(base, "--method", "rpd", "--delays", trace, "--microbatches", "1"), 1, "line 2 column 3"},
-		{"unknown optimizer", append(base, "--method", "pd", "--microbatches", "4", "--optimizer", "lion"), 2, "--optimizer must be"},
+		{"unknown optimizer", append(base, "--method", "pipedream", "--microbatches", "4", "--optimizer", "lion"), 2, "--optimizer must be"},
 		{"unknown method", append(base, "--method", "hogwild", "--microbatches", "4"), 2, "--method must be"},
-		{"delta with pd", append(base, "--method", "pd", "--microbatches", "4", "--delta", "3"), 2, "--delta applies to --method rpd, not pd"},
-		{"accumulate with pd", append(base, "--method", "pd", "--microbatches", "4", "--accumulate", "2"), 2, "--accumulate applies to --method 2bw, not pd"},
-		{"beta1 with momentum", append(base, "--method", "pd", "--microbatches", "4", "--optimizer", "momentum", "--beta1", "0.5"), 2, "--beta1 applies to --optimizer adam or adamw, not momentum"},
+		{"delta with pd", append(base, "--method", "pipedream", "--microbatches", "4", "--delta", "3"), 2, "--delta applies to --method rpd, not pipedream"},
+		{"accumulate with pd", append(base, "--method", "pipedream", "--microbatches", "4", "--accumulate", "2"), 2, "--accumulate applies to --method 2bw, not pipedream"},
+		{"beta1 with momentum", append(base, "--method", "pipedream", "--microbatches", "4", "--optimizer", "momentum", "--beta1", "0.5"), 2, "--beta1 applies to --optimizer adam or adamw, not momentum"},
 		{"accumulate 0", append(base, "--method", "2bw", "--microbatches", "4", "--accumulate", "0"), 2, "--accumulate must be at least 1"},
 		{"sync on an async table", append(base, "--method", "sync", "--kind", "pipedream", "--microbatches", "4"), 2, "--method sync needs a flush schedule"},
 		{"localsgd on a flush", append(base, "--method", "localsgd", "--kind", "1f1b", "--microbatches", "4"), 2, "--method localsgd needs a replica-averaging table"},
-		{"pd on replicas", append(base, "--method", "pd", "--kind", "localsgd", "--microbatches", "4"), 2, "cannot replay a replica-averaging table"},
+		{"pd on replicas", append(base, "--method", "pipedream", "--kind", "localsgd", "--microbatches", "4"), 2, "cannot replay a replica-averaging table"},
 		{"rpd sampled on a kind", append(base, "--method", "rpd", "--kind", "1f1b", "--microbatches", "4"), 2, "--delays exact"},
-		{"kind and schedule", append(base, "--method", "pd", "--kind", "1f1b", "--schedule", "x.csv"), 2, "not both"},
-		{"zero target", append(base, "--method", "pd", "--microbatches", "4", "--target-loss", "0"), 2, "--target-loss must be positive"},
+		{"kind and schedule", append(base, "--method", "pipedream", "--kind", "1f1b", "--schedule", "x.csv"), 2, "not both"},
+		{"zero target", append(base, "--method", "pipedream", "--microbatches", "4", "--target-loss", "0"), 2, "--target-loss must be positive"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -164,21 +164,21 @@ func TestDelaysCommand(t *testing.T) {
 func TestTrainKindsClocksAndTargets(t *testing.T) {
 	args := []string{"--objective", "logistic", "--n", "60", "--d", "12", "--batch-size", "6", "--stages", "3", "--step-size", "0.05",
 		"--kind", "zb-h1", "--microbatches", "12", "--optimizer", "adam"}
-	pd := trainJSON(t, append(args, "--method", "pd")...)
+	pd := trainJSON(t, append(args, "--method", "pipedream")...)
 	twobw := trainJSON(t, append(args, "--method", "2bw", "--accumulate", "1")...)
 	if pd["final_loss"] != twobw["final_loss"] || pd["block_updates"] != 36.0 || pd["schedule"] != "zb-h1" {
 		t.Errorf("pd %v (%v updates, %v), 2bw A=1 %v", pd["final_loss"], pd["block_updates"], pd["schedule"], twobw["final_loss"])
 	}
-	gpu := trainJSON(t, append(args, "--method", "pd", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink")...)
+	gpu := trainJSON(t, append(args, "--method", "pipedream", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink")...)
 	if ts := gpu["time_steps"].(float64); !(ts > 0 && ts < 10) || !strings.Contains(gpu["cost"].(string), "seconds") {
 		t.Errorf("GPU clock: time %v, cost %v; want seconds", gpu["time_steps"], gpu["cost"])
 	}
 	initial := firstLoss(pd)
-	hit := trainJSON(t, append(args, "--method", "pd", "--target-loss", fmt.Sprint(initial*0.999), "--log-every", "1")...)
+	hit := trainJSON(t, append(args, "--method", "pipedream", "--target-loss", fmt.Sprint(initial*0.999), "--log-every", "1")...)
 	if hit["updates_to_target"] == nil || hit["time_to_target"] == nil || hit["updates_to_target"].(float64) < 1 {
 		t.Errorf("reachable target: %v updates, time %v", hit["updates_to_target"], hit["time_to_target"])
 	}
-	miss := trainJSON(t, append(args, "--method", "pd", "--target-loss", "1e-9")...)
+	miss := trainJSON(t, append(args, "--method", "pipedream", "--target-loss", "1e-9")...)
 	if miss["updates_to_target"] != nil || miss["time_to_target"] != nil || miss["loss_at_budget"] != nil {
 		t.Errorf("unreachable target: %v, %v; no budget: %v", miss["updates_to_target"], miss["time_to_target"], miss["loss_at_budget"])
 	}
@@ -189,7 +189,7 @@ func TestTrainKindsClocksAndTargets(t *testing.T) {
 func TestTrainSchedule(t *testing.T) {
 	csv := "../../pipeline/testdata/torch/zb1p_2rank_2stagep_compute.csv"
 	args := []string{"--objective", "quadratic", "--n", "40", "--d", "8", "--batch-size", "5", "--step-size", "0.01", "--schedule", csv}
-	for _, m := range []string{"pd", "pd-nostash", "2bw", "pipemare", "predict", "dc"} {
+	for _, m := range []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc"} {
 		rep := trainJSON(t, append(args, "--method", m)...)
 		if rep["stages"] != 4.0 || rep["microbatches"] != 8.0 || rep["diverged"] != false {
 			t.Errorf("%s: stages %v, microbatches %v, diverged %v", m, rep["stages"], rep["microbatches"], rep["diverged"])
@@ -206,7 +206,7 @@ func TestTrainSchedule(t *testing.T) {
 // time budget skips the counts DualPipeV refuses (fewer than 2P).
 func TestTrainDualPipeV(t *testing.T) {
 	args := []string{"--objective", "logistic", "--n", "60", "--d", "16", "--batch-size", "6", "--stages", "4", "--step-size", "0.05",
-		"--kind", "dualpipev", "--method", "pd"}
+		"--kind", "dualpipev", "--method", "pipedream"}
 	rep := trainJSON(t, append(args, "--microbatches", "16")...)
 	if rep["stages"] != 8.0 || rep["block_updates"] != 128.0 || rep["diverged"] != false {
 		t.Errorf("dualpipev: stages %v, block updates %v (want 2P = 8, N·2P = 128)", rep["stages"], rep["block_updates"])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"pipelab/pipeline"
@@ -31,9 +32,12 @@ model.
 
 Prints the choice against Megatron-LM's way (layers split evenly by count,
 1F1B or interleaved 1F1B with 2 chunks, at the chosen microbatch count).
---out writes the chosen schedule as PyTorch CSV (the partition is printed,
-not written: "pipelab simulate --schedule" prices a CSV with the even
-split); --gantt and
+The partition is printed as "--partition L0,L1,...", the layers of each
+model part in model order, in the form "pipelab simulate --partition" takes:
+simulate with the same --kind, --stages, --microbatches and presets and that
+flag reproduces the tuned makespan. --out writes the chosen schedule as
+PyTorch CSV (the partition is printed, not written: "pipelab simulate
+--schedule" prices a CSV with the even split); --gantt and
 --baseline-gantt draw the two timelines (PNG or SVG by extension). Without
 --microbatches the tuner tries P, 2P and 4P: time per sample falls as the
 count grows, so it picks the largest that fits. "pipelab presets" lists the
@@ -75,7 +79,6 @@ type tuneFlags struct {
 	presets                   presetFlags
 	stages, microbatches      int
 	memoryGiB                 float64
-	efficiency                float64
 	schedules                 string
 	out, gantt, baselineGantt string
 	output                    outputFlag
@@ -90,8 +93,8 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
 	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
-	fs.Float64Var(&f.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak (0: the hardware file's, or %g)", cost.DefaultEfficiency))
-	fs.StringVar(&f.schedules, "schedules", "", "comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
+	fs.StringVar(&f.schedules, "kind", "", "schedule families to try: a comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
+	deprecatedAlias(fs, "schedules", "kind")
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
@@ -142,9 +145,6 @@ func (f tuneFlags) check(rest []string) error {
 	if err := f.presets.check(); err != nil {
 		return err
 	}
-	if f.efficiency < 0 || f.efficiency > 1 {
-		return fmt.Errorf("--efficiency must be in (0, 1], got %g", f.efficiency)
-	}
 	if err := f.output.check(); err != nil {
 		return err
 	}
@@ -160,9 +160,6 @@ func (f tuneFlags) problem() (tune.Problem, error) {
 	cfg, err := f.presets.config()
 	if err != nil {
 		return tune.Problem{}, err
-	}
-	if f.efficiency != 0 { // else the hardware file's, or the default
-		cfg.Efficiency = f.efficiency
 	}
 	p := tune.Problem{Config: cfg, Ranks: f.stages, MemoryBytes: f.memoryGiB * (1 << 30)}
 	if f.microbatches > 0 {
@@ -185,11 +182,11 @@ func parseSchedules(list string) ([]tune.Schedule, error) {
 		sc := tune.Schedule{Family: name, Chunks: 0}
 		if found {
 			if _, err := fmt.Sscanf(chunks, "%d", &sc.Chunks); err != nil || sc.Chunks < 1 {
-				return nil, fmt.Errorf("--schedules: %q: chunks must be a positive integer", item)
+				return nil, fmt.Errorf("--kind: %q: chunks must be a positive integer", item)
 			}
 		}
 		if name == "" {
-			return nil, fmt.Errorf("--schedules: empty family in %q", list)
+			return nil, fmt.Errorf("--kind: empty family in %q", list)
 		}
 		out = append(out, sc)
 	}
@@ -250,7 +247,7 @@ func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s on %d × %s over %s, memory limit %.1f GiB per rank\n", rep.Model, rep.Stages, rep.GPU, rep.Link, rep.MemoryLimit/(1<<30))
 	line := func(name string, c tune.Candidate) {
-		fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches, partition %v\n", name, c.Schedule, c.Placement, c.Microbatches, c.Partition)
+		fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches, --partition %s\n", name, c.Schedule, c.Placement, c.Microbatches, partitionFlag(c.Partition))
 		fmt.Fprintf(&b, "%-9s makespan %.4f s, %.2f ms per sample, peak memory %.1f GiB\n", "", c.Makespan, 1e3*c.PerSample, c.PeakMemory/(1<<30))
 	}
 	line("tuned:", res.Best)
@@ -268,8 +265,18 @@ func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
 		if !c.Fits {
 			fits = "  over the limit"
 		}
-		fmt.Fprintf(&b, "  %-22s %8.2f  %6.1f  %v%s\n", c.Schedule, 1e3*c.PerSample, c.PeakMemory/(1<<30), c.Partition, fits)
+		fmt.Fprintf(&b, "  %-22s %8.2f  %6.1f  --partition %s%s\n", c.Schedule, 1e3*c.PerSample, c.PeakMemory/(1<<30), partitionFlag(c.Partition), fits)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// partitionFlag writes a partition as "pipelab simulate --partition" takes
+// it: layer counts separated by commas.
+func partitionFlag(part []int) string {
+	fields := make([]string, len(part))
+	for i, n := range part {
+		fields[i] = strconv.Itoa(n)
+	}
+	return strings.Join(fields, ",")
 }

@@ -21,7 +21,7 @@ func TestTuneJSONAndCSV(t *testing.T) {
 	gantt := filepath.Join(dir, "tuned.svg")
 	var stdout, stderr bytes.Buffer
 	args := []string{"tune", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "pcie", "--stages", "2",
-		"--microbatches", "4", "--schedules", "1f1b,zb-h1,interleaved-1f1b:2", "--out", out, "--gantt", gantt, "--format", "json"}
+		"--microbatches", "4", "--kind", "1f1b,zb-h1,interleaved-1f1b:2", "--out", out, "--gantt", gantt, "--format", "json"}
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -79,7 +79,7 @@ func abs(x float64) float64 {
 
 func TestTuneText(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	args := []string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--schedules", "1f1b"}
+	args := []string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--kind", "1f1b"}
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -100,10 +100,10 @@ func TestTuneRejects(t *testing.T) {
 		{[]string{"tune", "--model", "gpt-1.3b"}, 2, "--stages"},
 		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--format", "yaml"}, 2, "--format"},
 		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--gantt", "x.pdf"}, 2, ".png or .svg"},
-		{[]string{"tune", "--model", "gpt-9b", "--stages", "2"}, 1, "llama-7b"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--gpu", "tpu", "--stages", "2"}, 1, "h100"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--schedules", "1f1b:x"}, 1, "chunks"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--schedules", "1f1b", "--memory", "1"}, 1, "fits"},
+		{[]string{"tune", "--model", "gpt-9b", "--stages", "2"}, 2, "llama-7b"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--gpu", "tpu", "--stages", "2"}, 2, "h100"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--kind", "1f1b:x"}, 1, "chunks"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--kind", "1f1b", "--memory", "1"}, 1, "fits"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -147,7 +147,7 @@ func TestTuneChimeraCSV(t *testing.T) {
 	out := filepath.Join(dir, "chimera.csv")
 	preset := []string{"--model", "vlm-7b", "--gpu", "h100", "--link", "ib-ndr"}
 	var rep tuneReport
-	runJSON(t, append([]string{"tune", "--stages", "2", "--microbatches", "4", "--schedules", "chimera", "--memory", "1000",
+	runJSON(t, append([]string{"tune", "--stages", "2", "--microbatches", "4", "--kind", "chimera", "--memory", "1000",
 		"--out", out, "--format", "json"}, preset...), &rep)
 	if rep.Schedule != "chimera" || rep.Chunks != 1 || rep.Placement != "bidirectional" || len(rep.Partition) != 2 {
 		t.Fatalf("tuned %s ×%d, %s placement, partition %v; want chimera ×1, bidirectional, 2 parts", rep.Schedule, rep.Chunks, rep.Placement, rep.Partition)

@@ -94,7 +94,7 @@ func withMaxActivations(families []compareFamily, limit int, set bool) error {
 	}
 	switch {
 	case set && !has:
-		return fmt.Errorf("--max-activations applies to zb-auto only, which --kinds does not list")
+		return fmt.Errorf("--max-activations applies to zb-auto only, which --kind does not list")
 	case limit < 0:
 		return fmt.Errorf("--max-activations must be at least 1 (0 for P), got %d", limit)
 	}

@@ -122,12 +122,12 @@ seeds: 3
 objectives: [quadratic]
 n: 2000
 d: 512
-batch: 10
+batch_size: 10
 stages: [4, 8]
 microbatches: [40000]
 methods:
   - name: pipedream
-    steps: {values: [0.005, 0.01]}
+    step_sizes: {values: [0.005, 0.01]}
 SPEC
 cd "$tmp/work"
 out="$tmp/work/out"

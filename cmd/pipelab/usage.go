@@ -1,0 +1,141 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+)
+
+// The command-line conventions every subcommand shares (docs/cli.md):
+// --help and "pipelab help X" print to standard output and exit 0; a flag
+// error prints one line and a pointer to --help on standard error and
+// exits 2; help spells flags --flag; an old spelling of a renamed flag is
+// accepted for one release with a one-line note.
+
+// helpRequest is returned by parseFlags for --help: the dispatcher prints
+// the command's usage to standard output and exits 0.
+type helpRequest struct{ fs *flag.FlagSet }
+
+func (h helpRequest) Error() string { return flag.ErrHelp.Error() }
+func (h helpRequest) Unwrap() error { return flag.ErrHelp }
+
+// print writes the usage to w.
+func (h helpRequest) print(w io.Writer) {
+	out := h.fs.Output()
+	h.fs.SetOutput(w)
+	h.fs.Usage()
+	h.fs.SetOutput(out)
+}
+
+// deprecatedPrefix starts the usage of an old spelling registered by
+// deprecatedAlias; the help leaves such flags out.
+const deprecatedPrefix = "deprecated; use --"
+
+// deprecatedAlias registers old as a second spelling of the flag current,
+// sharing its value, for one release.
+func deprecatedAlias(fs *flag.FlagSet, old, current string) {
+	fl := fs.Lookup(current)
+	if fl == nil {
+		panic("pipelab: alias of an unregistered flag --" + current)
+	}
+	fs.Var(fl.Value, old, deprecatedPrefix+current)
+}
+
+// noteDeprecated prints one line per old spelling given on the command line.
+func noteDeprecated(fs *flag.FlagSet, w io.Writer) {
+	fs.Visit(func(fl *flag.Flag) {
+		if current, ok := strings.CutPrefix(fl.Usage, deprecatedPrefix); ok {
+			fmt.Fprintf(w, "pipelab: --%s is deprecated; use --%s (accepted until the next release)\n", fl.Name, current)
+		}
+	})
+}
+
+// printFlags writes fs's flags as --flag, one per entry, with the default
+// when it is not the zero value and the usage does not state it already.
+func printFlags(fs *flag.FlagSet, w io.Writer) {
+	fs.VisitAll(func(fl *flag.Flag) {
+		if strings.HasPrefix(fl.Usage, deprecatedPrefix) {
+			return
+		}
+		arg, usage := flag.UnquoteUsage(fl)
+		head := "  --" + fl.Name
+		if arg != "" {
+			head += " " + arg
+		}
+		if !strings.Contains(usage, "(default") && !zeroDefault(fl) {
+			usage += fmt.Sprintf(" (default %s)", fl.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n      %s\n", head, strings.ReplaceAll(usage, "\n", "\n      "))
+	})
+}
+
+// zeroDefault says whether fl's default is its type's zero value, which
+// the help does not print.
+func zeroDefault(fl *flag.Flag) bool {
+	switch fl.DefValue {
+	case "", "0", "false", "[]":
+		return true
+	}
+	return false
+}
+
+// flagError rewrites the flag package's "-flag" in a parse error as
+// "--flag".
+func flagError(err error) string {
+	msg := err.Error()
+	for _, prefix := range []string{"flag provided but not defined: -", "flag needs an argument: -", "-"} {
+		if rest, ok := strings.CutPrefix(msg, prefix); ok {
+			return prefix[:len(prefix)-1] + "--" + rest
+		}
+	}
+	if i := strings.Index(msg, " for flag -"); i >= 0 {
+		return msg[:i] + " for flag --" + msg[i+len(" for flag -"):]
+	}
+	return msg
+}
+
+// seeHelp is the line after a flag error.
+func seeHelp(name string) string { return fmt.Sprintf("see pipelab %s --help", name) }
+
+// version is "pipelab VERSION (commit REV)", from the build information Go
+// embeds: the module version ("(devel)" for a build from a work tree) and
+// the VCS commit, marked "modified" when the tree had uncommitted changes.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "pipelab (no build information)"
+	}
+	v := "pipelab " + info.Main.Version
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if rev == "" {
+		return v + " (commit unknown: built without VCS information, e.g. -buildvcs=false)"
+	}
+	return v + " (commit " + rev + modified + ")"
+}
+
+// isHelp says whether err asks for a command's help.
+func isHelp(err error) (helpRequest, bool) {
+	var h helpRequest
+	return h, errors.As(err, &h)
+}
+
+// count writes n and noun, plural unless n is 1: "1 plot", "3 plots".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

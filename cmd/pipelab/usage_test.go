@@ -1,0 +1,214 @@
+package main
+
+import (
+	"math"
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// commandNames lists the registered subcommands in order.
+func commandNames() []string {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// TestHelpConvention runs "X --help" and "pipelab help X" for every
+// subcommand: both print the same usage to standard output, nothing to
+// standard error, exit 0, spell every flag --flag and state a default at
+// most once.
+func TestHelpConvention(t *testing.T) {
+	singleDash := regexp.MustCompile(`(?m)^\s+-[a-z]`)
+	for _, name := range commandNames() {
+		code, out, errs := runCLI(name, "--help")
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: pipelab "+name) {
+			t.Errorf("%s --help: exit %d, stderr %q, stdout starts %.40q; want exit 0, usage on stdout only", name, code, errs, out)
+			continue
+		}
+		if !strings.Contains(out, "  --max-memory") {
+			t.Errorf("%s --help lists no --max-memory (every command has it):\n%s", name, out)
+		}
+		if loc := singleDash.FindString(out); loc != "" {
+			t.Errorf("%s --help spells a flag with one dash: %q", name, loc)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Count(line, "(default") > 1 {
+				t.Errorf("%s --help states a default twice: %q", name, line)
+			}
+		}
+		code2, out2, errs2 := runCLI("help", name)
+		if code2 != 0 || errs2 != "" || out2 != out {
+			t.Errorf("help %s: exit %d, stderr %q, and stdout differs from %s --help", name, code2, errs2, name)
+		}
+	}
+}
+
+// TestFlagErrorConvention gives every subcommand an unknown flag: exit 2,
+// and standard error holds the error in one line and where the help is,
+// not the whole help.
+func TestFlagErrorConvention(t *testing.T) {
+	for _, name := range commandNames() {
+		code, out, errs := runCLI(name, "--no-such-flag")
+		want := "pipelab " + name + ": flag provided but not defined: --no-such-flag\nsee pipelab " + name + " --help\n"
+		if code != 2 || out != "" || errs != want {
+			t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr %q; want exit 2 and %q", name, code, out, errs, want)
+		}
+	}
+}
+
+// TestBadInputExitsTwo: refusals of what the user gave exit 2 in every
+// command, whether a flag's check, a preset lookup, a generator or a file
+// finds them.
+func TestBadInputExitsTwo(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", dir + "/missing.csv"}, "missing.csv"},
+		{[]string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "nosuch"}, `unknown model preset "nosuch"`},
+		{[]string{"compare", "--stages", "4", "--microbatches", "8", "--model", "nosuch"}, `unknown model preset "nosuch"`},
+		{[]string{"tune", "--model", "nosuch", "--stages", "4"}, `unknown model preset "nosuch"`},
+		{[]string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "llama-7b", "--gpu", "nosuch"}, "--gpu"},
+		{[]string{"schedule", "--kind", "chimera", "--stages", "3", "--microbatches", "6"}, "even number of ranks"},
+		{[]string{"sweep", dir + "/missing.yaml", "--out", dir + "/out"}, "missing.yaml"},
+		{[]string{"simulate", "--stages", "x"}, "--stages"},
+	} {
+		code, _, errs := runCLI(tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") > 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and at most two lines naming %q", tc.args, code, errs, tc.want)
+		}
+	}
+	if code, _, _ := runCLI(); code != 2 {
+		t.Errorf("pipelab with no command: exit %d, want 2", code)
+	}
+	if code, _, errs := runCLI("no-such-command"); code != 2 || !strings.Contains(errs, "see pipelab help") {
+		t.Errorf("unknown command: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestVersion: "pipelab --version" prints the module version Go embedded
+// in the test binary, the same value runtime/debug reports.
+func TestVersion(t *testing.T) {
+	code, out, errs := runCLI("--version")
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("no build information in the test binary")
+	}
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "pipelab "+info.Main.Version+" (commit ") {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q; want pipelab %s (commit ...)", code, out, errs, info.Main.Version)
+	}
+}
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 plots", 1: "1 plot", 2: "2 plots"} {
+		if got := count(n, "plot"); got != want {
+			t.Errorf("count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestTunePartitionFeedsSimulate takes the partition tune prints and gives
+// it to simulate with the same shape and presets: simulate must accept it
+// as printed and time the same makespan (the tuner's simulation and
+// simulate's run the same event simulator on the same stage costs).
+func TestTunePartitionFeedsSimulate(t *testing.T) {
+	code, out, errs := runCLI("tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--kind", "1f1b")
+	if code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, errs)
+	}
+	m := regexp.MustCompile(`(?m)^tuned:.*--partition (\S+)\n\s+makespan (\S+) s`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("tune printed no tuned --partition and makespan:\n%s", out)
+	}
+	code, sim, errs := runCLI("simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--model", "gpt-1.3b", "--partition", m[1])
+	if code != 0 {
+		t.Fatalf("simulate --partition %s: exit %d: %s", m[1], code, errs)
+	}
+	got := regexp.MustCompile(`(?m)^makespan:\s+(\S+)`).FindStringSubmatch(sim)
+	if got == nil {
+		t.Fatalf("simulate printed no makespan:\n%s", sim)
+	}
+	tuned, _ := strconv.ParseFloat(m[2], 64)
+	simulated, _ := strconv.ParseFloat(got[1], 64)
+	if math.Abs(tuned-simulated) > 5e-5 { // tune prints 4 decimals
+		t.Errorf("tune's makespan %s s, simulate --partition %s times %s s", m[2], m[1], got[1])
+	}
+	code, help, _ := runCLI("tune", "--help")
+	if code != 0 || !strings.Contains(help, `"pipelab simulate --partition" takes`) {
+		t.Errorf("tune --help does not say its partition is simulate's --partition")
+	}
+}
+
+// TestDeprecatedFlagSpellings gives each renamed flag under its old and its
+// new name: the outputs must be identical, the old one noted on stderr in
+// one line and the help must not list it.
+func TestDeprecatedFlagSpellings(t *testing.T) {
+	for _, tc := range []struct {
+		old, current string
+		args         []string
+	}{
+		{"kinds", "kind", []string{"compare", "--stages", "4", "--microbatches", "8", "--format", "json", "--%s", "gpipe,1f1b"}},
+		{"schedules", "kind", []string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--format", "json", "--%s", "1f1b"}},
+		{"method pd", "method pipedream", []string{"train", "--objective", "quadratic", "--stages", "2", "--microbatches", "8",
+			"--step-size", "0.1", "--format", "json", "--%s"}},
+		{"flush-microbatches", "microbatches-per-iteration", []string{"train", "--objective", "quadratic", "--method", "sync", "--stages", "2",
+			"--microbatches", "8", "--step-size", "0.1", "--format", "json", "--%s", "4"}},
+	} {
+		spelled := func(name string) []string {
+			var args []string
+			for _, a := range tc.args {
+				if a == "--%s" {
+					args = append(args, strings.Fields("--"+name)...)
+					continue
+				}
+				args = append(args, a)
+			}
+			return args
+		}
+		code, outNew, errNew := runCLI(spelled(tc.current)...)
+		if code != 0 || errNew != "" {
+			t.Fatalf("--%s: exit %d, stderr %q", tc.current, code, errNew)
+		}
+		code, outOld, errOld := runCLI(spelled(tc.old)...)
+		want := "pipelab: --" + tc.old + " is deprecated; use --" + tc.current + " (accepted until the next release)\n"
+		if code != 0 || errOld != want || outOld != outNew {
+			t.Errorf("--%s: exit %d, stderr %q (want %q), same output as --%s: %v", tc.old, code, errOld, want, tc.current, outOld == outNew)
+		}
+		_, help, _ := runCLI(tc.args[0], "--help")
+		if strings.Contains(tc.old, " ") { // a value, not a flag
+			continue
+		}
+		if strings.Contains(help, "--"+tc.old+" ") || !strings.Contains(help, "--"+tc.current+" ") {
+			t.Errorf("%s --help lists --%s or lacks --%s", tc.args[0], tc.old, tc.current)
+		}
+	}
+}
+
+// TestEfficiencyEverywhere: --efficiency, once tune's only, prices the GPU
+// model of simulate too. At cost.DefaultEfficiency (0.5) it changes
+// nothing; at half of it every compute time doubles while transfers keep
+// their time, so the makespan grows by more than 1× and at most 2×.
+func TestEfficiencyEverywhere(t *testing.T) {
+	base := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "llama-7b", "--format", "json"}
+	makespan := func(extra ...string) float64 {
+		var rep struct{ Makespan float64 }
+		runJSON(t, append(slices.Clone(base), extra...), &rep)
+		return rep.Makespan
+	}
+	def, same, slow := makespan(), makespan("--efficiency", "0.5"), makespan("--efficiency", "0.25")
+	if same != def || !(slow > def && slow <= 2*def) {
+		t.Errorf("makespan %g by default, %g at 0.5, %g at 0.25; want equal, then in (1×, 2×]", def, same, slow)
+	}
+	if code, _, errs := runCLI(append(slices.Clone(base), "--efficiency", "1.5")...); code != 2 || !strings.Contains(errs, "--efficiency must be in (0, 1]") {
+		t.Errorf("--efficiency 1.5: exit %d, stderr %q", code, errs)
+	}
+}

@@ -1,0 +1,121 @@
+package experiments
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// A renamed spec key is accepted under its old name for one release
+// (docs/cli.md): ParseSpec rewrites the old key in the source, so that the
+// strict decoder and the validator's line numbers see the current name at
+// the same line, and records a note for the command to print.
+
+// specRename is one renamed key: old and current in the mapping at
+// section ("" for the top level, "cost", or "methods" for each method).
+type specRename struct{ section, old, current string }
+
+// specRenames are the keys renamed by issue 14 to the names of their flags.
+var specRenames = []specRename{
+	{"", "batch", "batch_size"},
+	{"", "budget", "time_budget"},
+	{"", "families", "kinds"},
+	{"methods", "family", "kind"},
+	{"methods", "steps", "step_sizes"},
+	{"cost", "microbatch", "microbatch_size"},
+	{"cost", "sequence", "seq_len"},
+}
+
+// renameOldKeys rewrites the old spellings of renamed keys in src to the
+// current ones and returns the new source and one note per rewrite. A
+// mapping holding both spellings of a key is an error.
+func renameOldKeys(file string, src []byte, root *yaml.Node) ([]byte, []string, error) {
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return src, nil, nil
+	}
+	top := root.Content[0]
+	sections := map[string][]*yaml.Node{"": {top}}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		switch k, v := top.Content[i].Value, top.Content[i+1]; {
+		case k == "cost" && v.Kind == yaml.MappingNode:
+			sections["cost"] = []*yaml.Node{v}
+		case k == "methods" && v.Kind == yaml.SequenceNode:
+			for _, m := range v.Content {
+				if m.Kind == yaml.MappingNode {
+					sections["methods"] = append(sections["methods"], m)
+				}
+			}
+		}
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	var notes []string
+	var edits []keyEdit
+	for _, r := range specRenames {
+		for _, m := range sections[r.section] {
+			old, current := mappingKey(m, r.old), mappingKey(m, r.current)
+			if old == nil {
+				continue
+			}
+			key := r.old
+			if r.section != "" {
+				key = r.section + "." + r.old
+			}
+			if current != nil {
+				return nil, nil, &SpecError{File: file, Line: old.Line, Key: key,
+					Msg: fmt.Sprintf("is the old spelling of %s, which is given too at line %d: drop %s", r.current, current.Line, r.old)}
+			}
+			if !keyAt(lines, old, r.old) {
+				continue // not a plain key: the strict decoder names it
+			}
+			edits = append(edits, keyEdit{old, r.old, r.current})
+			notes = append(notes, fmt.Sprintf("%s:%d: key %s is deprecated; use %s (accepted until the next release)", file, old.Line, key, r.current))
+		}
+	}
+	// Rewrite right to left, so that a rewrite does not move the columns
+	// of the keys still to be rewritten on its line (a flow mapping such
+	// as {name: pd, family: 1f1b, steps: ...} holds several).
+	slices.SortFunc(edits, func(a, b keyEdit) int {
+		return cmp.Or(cmp.Compare(a.k.Line, b.k.Line), cmp.Compare(b.k.Column, a.k.Column))
+	})
+	for _, e := range edits {
+		rewriteKey(lines, e.k, e.old, e.current)
+	}
+	return []byte(strings.Join(lines, "")), notes, nil
+}
+
+// mappingKey returns the key node named name in mapping m, or nil.
+func mappingKey(m *yaml.Node, name string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == name {
+			return m.Content[i]
+		}
+	}
+	return nil
+}
+
+// keyEdit is one rename to apply: the key node, its old and current name.
+type keyEdit struct {
+	k            *yaml.Node
+	old, current string
+}
+
+// keyAt reports whether the plain key old stands at k's line and column.
+func keyAt(lines []string, k *yaml.Node, old string) bool {
+	if k.Style != 0 || k.Line < 1 || k.Line > len(lines) {
+		return false
+	}
+	line := []rune(lines[k.Line-1])
+	col := k.Column - 1
+	return col >= 0 && col+len(old) <= len(line) && string(line[col:col+len(old)]) == old
+}
+
+// rewriteKey replaces the plain key old at k's line and column (keyAt)
+// with current.
+func rewriteKey(lines []string, k *yaml.Node, old, current string) {
+	line := []rune(lines[k.Line-1])
+	col := k.Column - 1
+	lines[k.Line-1] = string(line[:col]) + current + string(line[col+len(old):])
+}
