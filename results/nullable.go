@@ -12,129 +12,75 @@ import (
 // The nullable columns hold values a run may not have: a target never
 // reached, a loss not measured. In Go the missing value is NaN for a
 // float and -1 for a count; in the file it is null.
+//
+// The optional columns hold settings that apply to some rows only (RPD's
+// δ, LocalSGD's replicas, a GPU preset): null in the file where the
+// setting does not apply, so that 0 stays a real setting (RPD's δ = 0). In
+// Go the value of a setting that does not apply is 0 (or ""), and a null
+// reads back as that.
 
 // NotReached is the count a nullable count column holds for a null.
 const NotReached = -1
 
+// nullCol ties a field of type T to a column that is null where isNull
+// says so, and reads a null back as missing. Builder and Array are the
+// Arrow type's builder and array; value turns an array's value into T (a
+// string is cloned, since it may alias a buffer released after reading).
+func nullCol[R any, T cmp.Ordered, Builder interface{ Append(T) }, Array arrow.Array](
+	name string, typ arrow.DataType, f func(*R) *T, isNull func(*R) bool, missing T, value func(Array, int) T) column[R] {
+	return column[R]{
+		name:     name,
+		typ:      typ,
+		nullable: true,
+		put: func(b array.Builder, r *R) {
+			if isNull(r) {
+				b.AppendNull()
+			} else {
+				b.(Builder).Append(*f(r))
+			}
+		},
+		get: func(a arrow.Array, i int, r *R) {
+			if a.IsNull(i) {
+				*f(r) = missing
+			} else {
+				*f(r) = value(a.(Array), i)
+			}
+		},
+		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
+	}
+}
+
+func float64Value(a *array.Float64, i int) float64 { return a.Value(i) }
+func int64Value(a *array.Int64, i int) int64       { return a.Value(i) }
+func int32Value(a *array.Int32, i int) int32       { return a.Value(i) }
+func stringValue(a *array.String, i int) string    { return strings.Clone(a.Value(i)) }
+
+// nullableFloat64Col is null where the value is NaN.
 func nullableFloat64Col[R any](name string, f func(*R) *float64) column[R] {
-	return column[R]{
-		name:     name,
-		typ:      arrow.PrimitiveTypes.Float64,
-		nullable: true,
-		put: func(b array.Builder, r *R) {
-			if v := *f(r); math.IsNaN(v) {
-				b.AppendNull()
-			} else {
-				b.(*array.Float64Builder).Append(v)
-			}
-		},
-		get: func(a arrow.Array, i int, r *R) {
-			if a.IsNull(i) {
-				*f(r) = math.NaN()
-			} else {
-				*f(r) = a.(*array.Float64).Value(i)
-			}
-		},
-		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
-	}
+	return nullCol[R, float64, *array.Float64Builder](name, arrow.PrimitiveTypes.Float64, f,
+		func(r *R) bool { return math.IsNaN(*f(r)) }, math.NaN(), float64Value)
 }
 
+// nullableInt64Col is null where the count is NotReached.
 func nullableInt64Col[R any](name string, f func(*R) *int64) column[R] {
-	return column[R]{
-		name:     name,
-		typ:      arrow.PrimitiveTypes.Int64,
-		nullable: true,
-		put: func(b array.Builder, r *R) {
-			if v := *f(r); v == NotReached {
-				b.AppendNull()
-			} else {
-				b.(*array.Int64Builder).Append(v)
-			}
-		},
-		get: func(a arrow.Array, i int, r *R) {
-			if a.IsNull(i) {
-				*f(r) = NotReached
-			} else {
-				*f(r) = a.(*array.Int64).Value(i)
-			}
-		},
-		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
-	}
+	return nullCol[R, int64, *array.Int64Builder](name, arrow.PrimitiveTypes.Int64, f,
+		func(r *R) bool { return *f(r) == NotReached }, NotReached, int64Value)
 }
 
-// The optional columns hold settings that apply to some rows only (RPD's
-// δ, LocalSGD's replicas, a GPU preset): null in the file where applies
-// is false, so that 0 stays a real setting (RPD's δ = 0). In Go the
-// value of a setting that does not apply is 0 (or ""), and a null reads
-// back as that.
-
+// optionalInt32Col is null where the setting does not apply to the row.
 func optionalInt32Col[R any](name string, f func(*R) *int32, applies func(*R) bool) column[R] {
-	return column[R]{
-		name:     name,
-		typ:      arrow.PrimitiveTypes.Int32,
-		nullable: true,
-		put: func(b array.Builder, r *R) {
-			if applies(r) {
-				b.(*array.Int32Builder).Append(*f(r))
-			} else {
-				b.AppendNull()
-			}
-		},
-		get: func(a arrow.Array, i int, r *R) {
-			if a.IsNull(i) {
-				*f(r) = 0
-			} else {
-				*f(r) = a.(*array.Int32).Value(i)
-			}
-		},
-		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
-	}
+	return nullCol[R, int32, *array.Int32Builder](name, arrow.PrimitiveTypes.Int32, f,
+		func(r *R) bool { return !applies(r) }, 0, int32Value)
 }
 
 // optionalFloat64Col is null where the value is 0 (no time budget).
 func optionalFloat64Col[R any](name string, f func(*R) *float64) column[R] {
-	return column[R]{
-		name:     name,
-		typ:      arrow.PrimitiveTypes.Float64,
-		nullable: true,
-		put: func(b array.Builder, r *R) {
-			if v := *f(r); v == 0 {
-				b.AppendNull()
-			} else {
-				b.(*array.Float64Builder).Append(v)
-			}
-		},
-		get: func(a arrow.Array, i int, r *R) {
-			if a.IsNull(i) {
-				*f(r) = 0
-			} else {
-				*f(r) = a.(*array.Float64).Value(i)
-			}
-		},
-		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
-	}
+	return nullCol[R, float64, *array.Float64Builder](name, arrow.PrimitiveTypes.Float64, f,
+		func(r *R) bool { return *f(r) == 0 }, 0, float64Value)
 }
 
 // optionalStringCol is null where the value is "".
 func optionalStringCol[R any](name string, f func(*R) *string) column[R] {
-	return column[R]{
-		name:     name,
-		typ:      arrow.BinaryTypes.String,
-		nullable: true,
-		put: func(b array.Builder, r *R) {
-			if v := *f(r); v == "" {
-				b.AppendNull()
-			} else {
-				b.(*array.StringBuilder).Append(v)
-			}
-		},
-		get: func(a arrow.Array, i int, r *R) {
-			if a.IsNull(i) {
-				*f(r) = ""
-			} else {
-				*f(r) = strings.Clone(a.(*array.String).Value(i))
-			}
-		},
-		compare: func(x, y *R) int { return cmp.Compare(*f(x), *f(y)) },
-	}
+	return nullCol[R, string, *array.StringBuilder](name, arrow.BinaryTypes.String, f,
+		func(r *R) bool { return *f(r) == "" }, "", stringValue)
 }
