@@ -194,30 +194,42 @@ func (c *hfConfig) attention(hiddenField, headsField string) (hidden, heads, kvH
 	return hidden, heads, kvHeads, nil
 }
 
+// decoderShape is what the Llama family and GPT-NeoX configs spell alike:
+// the attention's shape, the layer count, the MLP width, the vocabulary and
+// whether the head is tied to the embedding (untied unless said).
+type decoderShape struct {
+	hidden, heads, kvHeads, layers, ffn, vocab int
+	tied                                       bool
+}
+
+func (c *hfConfig) decoderShape() (decoderShape, error) {
+	var d decoderShape
+	var err error
+	if d.hidden, d.heads, d.kvHeads, err = c.attention("hidden_size", "num_attention_heads"); err != nil {
+		return d, err
+	}
+	if d.layers, err = c.layerCount("num_hidden_layers"); err != nil {
+		return d, err
+	}
+	if d.ffn, err = c.positive("intermediate_size"); err != nil {
+		return d, err
+	}
+	if d.vocab, err = c.positive("vocab_size"); err != nil {
+		return d, err
+	}
+	d.tied, err = c.flag("tie_word_embeddings", false)
+	return d, err
+}
+
 // llamaFamily reads Llama, Mistral, Qwen2 (dense, gated MLP, RMSNorm),
 // Mixtral (every layer MoE) and DeepSeekMoE (dense first layers, then MoE
 // every moe_layer_freq layers, with shared experts).
 func (c *hfConfig) llamaFamily() ([]Block, error) {
-	hidden, heads, kvHeads, err := c.attention("hidden_size", "num_attention_heads")
+	d, err := c.decoderShape()
 	if err != nil {
 		return nil, err
 	}
-	layers, err := c.layerCount("num_hidden_layers")
-	if err != nil {
-		return nil, err
-	}
-	ffn, err := c.positive("intermediate_size")
-	if err != nil {
-		return nil, err
-	}
-	vocab, err := c.positive("vocab_size")
-	if err != nil {
-		return nil, err
-	}
-	tied, err := c.flag("tie_word_embeddings", false)
-	if err != nil {
-		return nil, err
-	}
+	hidden, heads, kvHeads, layers, ffn, vocab, tied := d.hidden, d.heads, d.kvHeads, d.layers, d.ffn, d.vocab, d.tied
 	for _, f := range []string{"attention_bias", "mlp_bias"} {
 		if err := c.refuse(f, "the timing model's llama-family layers have no linear biases"); err != nil {
 			return nil, err
@@ -340,26 +352,11 @@ func (c *hfConfig) gpt2() ([]Block, error) {
 // everywhere, an untied head unless tie_word_embeddings says otherwise.
 // Its parallel residual changes neither FLOPs nor parameters.
 func (c *hfConfig) gptNeoX() ([]Block, error) {
-	hidden, heads, _, err := c.attention("hidden_size", "num_attention_heads")
+	d, err := c.decoderShape()
 	if err != nil {
 		return nil, err
 	}
-	layers, err := c.layerCount("num_hidden_layers")
-	if err != nil {
-		return nil, err
-	}
-	ffn, err := c.positive("intermediate_size")
-	if err != nil {
-		return nil, err
-	}
-	vocab, err := c.positive("vocab_size")
-	if err != nil {
-		return nil, err
-	}
-	tied, err := c.flag("tie_word_embeddings", false)
-	if err != nil {
-		return nil, err
-	}
+	hidden, heads, layers, ffn, vocab, tied := d.hidden, d.heads, d.layers, d.ffn, d.vocab, d.tied
 	bias, err := c.flag("attention_bias", true)
 	if err != nil {
 		return nil, err
