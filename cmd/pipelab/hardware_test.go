@@ -82,16 +82,27 @@ func TestHardwareFileErrors(t *testing.T) {
 		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--hardware", bad}, []string{"need --model"}},
 	}
 	for _, tt := range tests {
-		var out, errb bytes.Buffer
-		code := run(tt.args, &out, &errb)
-		first, _, _ := strings.Cut(errb.String(), "\n")
-		if code != 2 {
-			t.Errorf("%v: exit %d, want 2 (stderr %q)", tt.args, code, errb.String())
+		refusedAsBadInput(t, tt.args, tt.want...)
+	}
+}
+
+// refusedAsBadInput runs args and checks that the command refuses them as
+// bad input: exit 2, nothing on stdout, and a first line of stderr that
+// holds every string of want.
+func refusedAsBadInput(t *testing.T, args []string, want ...string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	first, _, _ := strings.Cut(errb.String(), "\n")
+	if code != 2 {
+		t.Errorf("%v: exit %d, want 2 (stderr %q)", args, code, errb.String())
+	}
+	for _, w := range want {
+		if !strings.Contains(first, w) {
+			t.Errorf("%v: first line %q lacks %q", args, first, w)
 		}
-		for _, w := range tt.want {
-			if !strings.Contains(first, w) {
-				t.Errorf("%v: first line %q lacks %q", tt.args, first, w)
-			}
-		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("%v: wrote %q to stdout", args, out.String())
 	}
 }

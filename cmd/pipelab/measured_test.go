@@ -81,17 +81,7 @@ func TestMeasuredFlagErrors(t *testing.T) {
 		{[]string{"simulate", "--kind", "1f1b", "--stages", "3", "--microbatches", "4", "--costs", three, "--profile", noRegions}, []string{"--costs and --profile exclude each other"}},
 	}
 	for _, tt := range tests {
-		var out, errb bytes.Buffer
-		code := run(tt.args, &out, &errb)
-		first, _, _ := strings.Cut(errb.String(), "\n")
-		if code != 2 {
-			t.Errorf("%v: exit %d, want 2 (stderr %q)", tt.args, code, errb.String())
-		}
-		for _, w := range tt.want {
-			if !strings.Contains(first, w) {
-				t.Errorf("%v: first line %q lacks %q", tt.args, first, w)
-			}
-		}
+		refusedAsBadInput(t, tt.args, tt.want...)
 	}
 }
 

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -67,20 +65,7 @@ func TestModelConfigErrors(t *testing.T) {
 		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--model", "llama-7b", "--model-config", t5}, []string{"--model and --model-config exclude each other"}},
 	}
 	for _, tt := range tests {
-		var out, errb bytes.Buffer
-		code := run(tt.args, &out, &errb)
-		first, _, _ := strings.Cut(errb.String(), "\n")
-		if code != 2 {
-			t.Errorf("%v: exit %d, want 2 (stderr %q)", tt.args, code, errb.String())
-		}
-		for _, w := range tt.want {
-			if !strings.Contains(first, w) {
-				t.Errorf("%v: first line %q lacks %q", tt.args, first, w)
-			}
-		}
-		if out.Len() != 0 {
-			t.Errorf("%v: wrote %q to stdout", tt.args, out.String())
-		}
+		refusedAsBadInput(t, tt.args, tt.want...)
 	}
 }
 
