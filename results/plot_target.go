@@ -141,5 +141,9 @@ func PlotTimeToTarget(path string, runs []Run) error {
 	p.X.Tick.Label.Rotation = math.Pi / 4
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = -0.9, -0.5
 	p.Legend.Top = true
+	// Room above the tallest bar for the legend's lines, so no bar runs
+	// under it.
+	p.Y.Min = 0
+	p.Y.Max *= 1 + 0.08*float64(len(stages))
 	return savePlot(path, p, plotWidth, plotHeight+1*vg.Inch)
 }
