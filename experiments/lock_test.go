@@ -13,8 +13,9 @@ import (
 )
 
 // startChildSweep starts the test binary as a slow sweep into dir (see
-// TestMain) and returns once it holds dir's lock and has recorded a run.
-func startChildSweep(t *testing.T, dir string) *exec.Cmd {
+// TestMain) and returns once it holds dir's lock and has recorded at least
+// records runs.
+func startChildSweep(t *testing.T, dir string, records int) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childDirEnv+"="+dir)
@@ -24,7 +25,7 @@ func startChildSweep(t *testing.T, dir string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for countRecords(t, dir) < 1 {
+	for countRecords(t, dir) < records {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			cmd.Wait()
@@ -41,7 +42,7 @@ func startChildSweep(t *testing.T, dir string) *exec.Cmd {
 // stays behind), the stale lock is taken over.
 func TestSecondSweepIntoAFolderIsRefused(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "busy")
-	cmd := startChildSweep(t, dir)
+	cmd := startChildSweep(t, dir, 1)
 	_, err := (&Runner{Dir: dir, Jobs: 1, Execute: fakeRun}).Sweep(context.Background(), tinyRuns(t))
 	want := "in use by pid " + strconv.Itoa(cmd.Process.Pid)
 	if err == nil || !strings.Contains(err.Error(), want) {

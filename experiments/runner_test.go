@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -222,22 +221,7 @@ func TestSweepResumesAfterKill(t *testing.T) {
 	runs := tinyRuns(t)
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "killed")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childDirEnv+"="+dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for countRecords(t, dir) < 4 {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("child recorded no runs in 30 s: %s", stderr.String())
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	cmd := startChildSweep(t, dir, 4)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}

@@ -54,15 +54,8 @@ func (t toy) Gradient(g, x []float64, b int, _ *rand.Rand) {
 // independent implementation of torch's documented update rules (standard
 // library only, the replay order written out by hand).
 func TestOptimizersMatchTorchFormulas(t *testing.T) {
-	f, err := os.Open("testdata/torch_optim_two_stage.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readTestCSV(t, "testdata/torch_optim_two_stage.csv")
+	var err error
 	tl := generate(t, "pipedream", pipeline.Shape{Ranks: 2, Microbatches: 4})
 	seen := map[Algorithm]bool{}
 	for _, row := range rows[1:] {
@@ -210,4 +203,19 @@ func TestOptimizerErrors(t *testing.T) {
 			t.Errorf("%+v: no error", o)
 		}
 	}
+}
+
+// readTestCSV reads the rows of a CSV table in testdata, its header first.
+func readTestCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }

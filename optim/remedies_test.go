@@ -1,9 +1,7 @@
 package optim
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
@@ -245,15 +243,8 @@ func TestValidationLossIsRecordedAndJudged(t *testing.T) {
 // hand-written PipeDream order (S = 2, N = 4) with each rule written from
 // its paper (docs/methods.md), with plain SGD and with SGD momentum 0.9.
 func TestRemediesMatchIndependentReplay(t *testing.T) {
-	f, err := os.Open("testdata/remedies_two_stage.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readTestCSV(t, "testdata/remedies_two_stage.csv")
+	var err error
 	tl := generate(t, "pipedream", pipeline.Shape{Ranks: 2, Microbatches: 4})
 	methods := map[string]Method{
 		"pd-nostash": PipeDreamNoStash{Timeline: tl}, "2bw": TwoBW{Timeline: tl, Accumulate: 2},
