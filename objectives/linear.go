@@ -133,9 +133,19 @@ func (m *Linear) Gradient(g, x []float64, b int, noise *rand.Rand) {
 // Forward adds X_b[:, block s]·xs to act.
 func (m *Linear) Forward(act, xs []float64, b, s int) {
 	w := len(xs)
-	c := m.columns[s][b*m.batchSize*w:]
-	for i := range act {
-		act[i] += vec.Dot(c[i*w:(i+1)*w], xs)
+	vec.AddDots(act, m.columns[s][b*m.batchSize*w:], xs)
+}
+
+// ForwardBlocks adds X_b·z to act for a point given block by block, z[s]
+// being block s: Forward for every stage in stage order, in one call, with
+// the same result to the bit. It serves a replay whose point is assembled
+// from blocks of different versions (RPD's stale point), where a forward
+// over all S blocks runs at every iteration and the S calls would cost as
+// much as their arithmetic.
+func (m *Linear) ForwardBlocks(act []float64, z [][]float64, b int) {
+	for s, zs := range z {
+		w := len(zs)
+		vec.AddDots(act, m.columns[s][b*m.batchSize*w:], zs)
 	}
 }
 

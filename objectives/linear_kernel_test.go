@@ -57,6 +57,34 @@ func TestBlockGradientKernelMatchesLoop(t *testing.T) {
 	}
 }
 
+// ForwardBlocks is Forward stage after stage, to the bit, for blocks of
+// the narrow widths it has its own paths for (4 and 8) and others (5, 7
+// and 6 at d = 37 on 6 stages).
+func TestForwardBlocksIsForwardPerStage(t *testing.T) {
+	for _, c := range []struct{ d, stages int }{{64, 16}, {64, 8}, {37, 6}} {
+		m := kernelCase(t, 60, c.d, c.stages, 6)
+		z := make([][]float64, c.stages)
+		for s := range z {
+			z[s] = make([]float64, m.blocks[s+1]-m.blocks[s])
+			for j := range z[s] {
+				z[s][j] = math.Sin(float64(7*s+j)) / float64(j+1)
+			}
+		}
+		for b := 0; b < m.Batches(); b++ {
+			got, want := make([]float64, 6), make([]float64, 6)
+			m.ForwardBlocks(got, z, b)
+			for s := range z {
+				m.Forward(want, z[s], b, s)
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("d = %d, S = %d, batch %d row %d: fused %.17g, per stage %.17g", c.d, c.stages, b, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
 // The block gradient of the scaling figure's logistic protocol (block of
 // 512/8 = 64 columns, batch 10) and of the PD-versus-RPD quadratic's
 // (batch 100), through the kernel against the loop it replaced, the two

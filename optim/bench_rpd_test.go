@@ -14,27 +14,40 @@ import (
 // microbatches fitting the 3180-step budget (T = 2N + 2S - 2, §1.2) and
 // RPD's K = N·S iterations with δ = ⌊S² - S/2⌋, both logging 100 points.
 // The two are interleaved in every iteration so that a busy machine slows
-// them alike; rpd/pipedream is the ratio of their times.
+// them alike; rpd/pipedream is the ratio of their wall times and
+// rpd/pipedream-cpu that of their CPU times (the process's, which the
+// other jobs of a shared machine do not lengthen).
 func BenchmarkRPDvsPipeDreamS128(b *testing.B) {
 	const stages, microbatches = 128, 1463
 	obj := logistic(b, 600, 512, stages, 10, objectives.DefaultNoise, 1)
 	tl := generate(b, "pipedream", pipeline.Shape{Ranks: stages, Microbatches: microbatches})
 	set := Settings{StepSize: 1.0 / 512, Seed: 1}
 	rpd := RPD{Delays: Uniform{Stages: stages, Delta: DefaultDelta(stages), Microbatches: microbatches}}
-	var pd, rp time.Duration
+	var pd, rp, pdCPU, rpCPU time.Duration
 	for b.Loop() {
+		c0, _ := processCPU()
 		t0 := time.Now()
 		if _, err := Run(obj, PipeDream{Timeline: tl}, set); err != nil {
 			b.Fatal(err)
 		}
+		c1, _ := processCPU()
 		t1 := time.Now()
 		if _, err := Run(obj, rpd, set); err != nil {
 			b.Fatal(err)
 		}
+		c2, ok := processCPU()
 		pd, rp = pd+t1.Sub(t0), rp+time.Since(t1)
+		if ok {
+			pdCPU, rpCPU = pdCPU+c1-c0, rpCPU+c2-c1
+		}
 	}
 	n := float64(b.N)
 	b.ReportMetric(pd.Seconds()/n, "s/pipedream")
 	b.ReportMetric(rp.Seconds()/n, "s/rpd")
 	b.ReportMetric(float64(rp)/float64(pd), "rpd/pipedream")
+	if pdCPU > 0 {
+		b.ReportMetric(pdCPU.Seconds()/n, "cpu-s/pipedream")
+		b.ReportMetric(rpCPU.Seconds()/n, "cpu-s/rpd")
+		b.ReportMetric(float64(rpCPU)/float64(pdCPU), "rpd/pipedream-cpu")
+	}
 }

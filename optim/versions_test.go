@@ -11,7 +11,9 @@ import (
 // refused alike. Gaps of 1 to 3 between stamps spread them evenly; gaps
 // mostly 1 with rare jumps of 60 make the guess between the oldest and
 // newest stamps land far off, so the gallop and the binary search do the
-// work.
+// work. Each ring is checked plain and with bucket indexes of several
+// bucket lengths and windows: reads inside the window go through a bucket,
+// older ones through the binary search.
 func TestVersionsAtIsNewestAtOrBefore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	gaps := []struct {
@@ -23,14 +25,20 @@ func TestVersionsAtIsNewestAtOrBefore(t *testing.T) {
 	}
 	for _, g := range gaps {
 		for _, keep := range []int{1, 2, 3, 7, 64} {
-			checkVersionsAt(t, g.name, keep, g.gap)
+			checkVersionsAt(t, g.name, keep, g.gap, nil)
+			for _, ix := range [][2]int{{1, 1}, {4, 2}, {3 * keep, 3}, {20, 8}} {
+				checkVersionsAt(t, g.name, keep, g.gap, func(v *versions) { v.index(ix[0], ix[1]) })
+			}
 		}
 	}
 }
 
-func checkVersionsAt(t *testing.T, name string, keep int, gap func() int) {
+func checkVersionsAt(t *testing.T, name string, keep int, gap func() int, index func(*versions)) {
 	t.Helper()
 	v := newVersions(keep, []float64{0})
+	if index != nil {
+		index(v)
+	}
 	stamps := []int{0} // every version pushed, in order
 	stamp := 0
 	for push := 0; push < 5*keep; push++ {
@@ -48,7 +56,7 @@ func checkVersionsAt(t *testing.T, name string, keep int, gap func() int) {
 			}
 			got, ok := v.at(i)
 			if ok != wantOK || ok && got[0] != want {
-				t.Fatalf("%s gaps, keep %d after %d pushes: at(%d) = %v, %v; want %g, %v", name, keep, push+1, i, got, ok, want, wantOK)
+				t.Fatalf("%s gaps, keep %d, index %v, after %d pushes: at(%d) = %v, %v; want %g, %v", name, keep, v.starts != nil, push+1, i, got, ok, want, wantOK)
 			}
 		}
 	}
