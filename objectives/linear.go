@@ -88,8 +88,20 @@ func (m *Linear) Data() *Dataset { return m.data }
 func (m *Linear) Init() []float64 { return make([]float64, m.data.Cols) }
 
 // Loss returns f(x) over all rows.
-func (m *Linear) Loss(x []float64) float64 {
-	return m.lossAt(matVec(m.data.X, m.data.Rows, m.data.Cols, x), x)
+func (m *Linear) Loss(x []float64) float64 { return m.lossAt(m.activations(x), x) }
+
+// activations returns X·x over all rows, the O(nd) part of the loss, through
+// gonum's Gemv: its assembly kernel sums each row in two interleaved
+// halves (even and odd columns) where vec.Dot sums four, so a loss agrees
+// with a row-by-row vec.Dot to within the rounding of either order
+// (TestActivationsWithinDotRounding), not to the bit, at 2-3 times the
+// speed on the paper's 600 × 512 and 2000 × 512 data. Only logged losses
+// read it; every gradient, and so every trajectory, is computed as before.
+func (m *Linear) activations(x []float64) []float64 {
+	a := make([]float64, m.data.Rows)
+	blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: m.data.Rows, Cols: m.data.Cols, Stride: m.data.Cols, Data: m.data.X},
+		blas64.Vector{N: m.data.Cols, Inc: 1, Data: x}, 0, blas64.Vector{N: m.data.Rows, Inc: 1, Data: a})
+	return a
 }
 
 // lossAt returns f given the activations a = X·x.
@@ -203,7 +215,7 @@ func (m *Linear) OptimalValue() (float64, error) {
 // Track returns a tracker of f at x that follows block moves in
 // O(n·block) time.
 func (m *Linear) Track(x []float64) Tracker {
-	return &linearTracker{m: m, act: matVec(m.data.X, m.data.Rows, m.data.Cols, x)}
+	return &linearTracker{m: m, act: m.activations(x)}
 }
 
 type linearTracker struct {

@@ -116,3 +116,40 @@ func BenchmarkBlockGradient(b *testing.B) {
 		})
 	}
 }
+
+// The loss's activations through gonum's Gemv against vec.Dot row by row:
+// two orders of summing the same d products, each within γ_d·Σ|x_j w_j|
+// of the exact sum (γ_d = d·u/(1 - d·u), u = 2⁻⁵³: Higham, Accuracy and
+// Stability of Numerical Algorithms, §3.1), so within twice that of each
+// other. The bound is checked, and that the two are not all equal (else
+// the test would not see an order change).
+func TestActivationsWithinDotRounding(t *testing.T) {
+	m := kernelCase(t, 200, 512, 8, 10)
+	x := make([]float64, 512)
+	for j := range x {
+		x[j] = math.Sin(float64(j)+0.3) / 3
+	}
+	got := m.activations(x)
+	d := float64(m.data.Cols)
+	u := math.Ldexp(1, -53)
+	gamma := d * u / (1 - d*u)
+	differ := 0
+	for i, a := range got {
+		row := m.data.X[i*m.data.Cols : (i+1)*m.data.Cols]
+		var abs float64
+		for j, v := range row {
+			abs += math.Abs(v * x[j])
+		}
+		want := matVec(row, 1, m.data.Cols, x)[0]
+		if math.Abs(a-want) > 2*gamma*abs {
+			t.Errorf("row %d: Gemv %.17g, Dot %.17g: differ by %.3g, bound %.3g", i, a, want, math.Abs(a-want), 2*gamma*abs)
+		}
+		if a != want {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Errorf("all %d rows equal to the bit: the two orders were expected to differ somewhere", len(got))
+	}
+	t.Logf("%d of %d rows differ in their last bits", differ, len(got))
+}
