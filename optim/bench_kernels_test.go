@@ -12,32 +12,41 @@ import (
 	"pipelab/pipeline"
 )
 
-// BenchmarkReplayGFLOPS puts the logistic protocol's PipeDream replay
-// (docs/reference.md §1.7: S = 8, n = 600, d = 512, batch 10, N = 1583,
-// logging only its first and last point) beside gonum's kernels on the
-// same shapes, in the same iterations. Each of the N·S forwards and
-// backwards works on one batch's block, a 10 × 64 matrix: the forward
-// adds X_{b,s}·x_s to the activation, the backward forms X_{b,s}ᵀr, and
-// the update is x_s ← x_s − γg. The flops counted are those three:
-// 2·(10·64 + 10·64 + 64) per block and microbatch (a multiply and an add
-// each), not the L2 term, the noise or the output gradient, so the
-// replay's rate is a lower bound of its arithmetic rate.
+// BenchmarkReplayGFLOPS puts a PipeDream replay beside gonum's kernels on
+// the same shapes, in the same iterations, for two protocols of
+// docs/reference.md §1.7, each logging only its first and last point:
+// logistic (S = 8, n = 600, d = 512, batch 10, N = 1583: blocks of 10 × 64)
+// and the PD-versus-RPD random quadratic (S = 8, n = 2000, d = 512, batch
+// 100, N = 400: blocks of 100 × 64). Each of the N·S forwards and backwards
+// works on one batch's block: the forward adds X_{b,s}·x_s to the
+// activation, the backward forms X_{b,s}ᵀr, and the update is
+// x_s ← x_s − γg. The flops counted are those three, 2·(2·batch·64 + 64)
+// per block and microbatch (a multiply and an add each), not the L2 term,
+// the noise or the output gradient, so the replay's rate is a lower bound
+// of its arithmetic rate.
 //
 // Reported, from the process's CPU time (the wall clock of a shared
 // machine measures the other jobs): the replay's GFLOP/s; gonum's, running
 // the same counts of blas64.Gemv (no transpose, then transposed) and
-// blas64.Axpy on one batch's blocks; and pipelab's forward kernel
+// blas64.Axpy on the same batches' blocks; and pipelab's forward kernel
 // (vec.AddDots, which Linear.Forward runs) against gonum's Gemv and against
 // one blas64.Dot per row on the forward's shape.
 func BenchmarkReplayGFLOPS(b *testing.B) {
-	const (
-		stages, microbatches = 8, 1583
-		n, d, batch          = 600, 512, 10
-		w                    = d / stages
-	)
-	obj := logistic(b, n, d, stages, batch, objectives.DefaultNoise, 1)
+	b.Run("logistic", func(b *testing.B) {
+		obj := logistic(b, 600, 512, 8, 10, objectives.DefaultNoise, 1)
+		benchReplayGFLOPS(b, obj, 1583, 10, 1.0/128)
+	})
+	b.Run("quadratic", func(b *testing.B) {
+		benchReplayGFLOPS(b, quadratic(b, 2000, 512, 8, 100, 1), 400, 100, 1.0/2048)
+	})
+}
+
+func benchReplayGFLOPS(b *testing.B, obj *objectives.Linear, microbatches, batch int, gamma float64) {
+	const stages = 8
+	n, d := obj.Data().Rows, obj.Dim()
+	w := d / stages
 	tl := generate(b, "pipedream", pipeline.Shape{Ranks: stages, Microbatches: microbatches})
-	set := Settings{StepSize: 1.0 / 128, Seed: 1, LogEvery: stages * microbatches}
+	set := Settings{StepSize: gamma, Seed: 1, LogEvery: stages * microbatches}
 	// Block-major copies of every batch's blocks, as Linear keeps them.
 	x := obj.Data().X
 	cols := make([][]float64, stages)
@@ -71,7 +80,7 @@ func BenchmarkReplayGFLOPS(b *testing.B) {
 				a := block(s, m)
 				blas64.Gemv(blas.NoTrans, 1, a, vx, 1, va)
 				blas64.Gemv(blas.Trans, 1, a, vr, 0, vg)
-				blas64.Axpy(-1.0/128, vg, vx)
+				blas64.Axpy(-gamma, vg, vx)
 			}
 		}
 		c2 := cpuNow(b)
@@ -101,7 +110,7 @@ func BenchmarkReplayGFLOPS(b *testing.B) {
 	if replay == 0 {
 		b.Skip("no process CPU time on this platform")
 	}
-	flops := float64(b.N) * microbatches * stages * 2 * (2*batch*w + w)
+	flops := float64(b.N * microbatches * stages * 2 * (2*batch*w + w))
 	b.ReportMetric(flops/replay.Seconds()/1e9, "replay-GFLOP/s")
 	b.ReportMetric(flops/gonum.Seconds()/1e9, "gonum-GFLOP/s")
 	b.ReportMetric(replay.Seconds()/float64(b.N), "cpu-s/replay")
