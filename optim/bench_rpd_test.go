@@ -51,3 +51,25 @@ func BenchmarkRPDvsPipeDreamS128(b *testing.B) {
 		b.ReportMetric(float64(rpCPU)/float64(pdCPU), "rpd/pipedream-cpu")
 	}
 }
+
+// BenchmarkRPDQuadratic times the PD-versus-RPD figure's RPD run
+// (docs/reference.md §1.7): the random quadratic, S = 8, n = 2000, d = 512,
+// batch 100, K = N·S = 3200 iterations with δ = ⌊S² - S/2⌋ = 60, logging
+// 100 points, reported in wall and CPU seconds per run.
+func BenchmarkRPDQuadratic(b *testing.B) {
+	const stages, microbatches = 8, 400
+	obj := quadratic(b, 2000, 512, stages, 100, 1)
+	rpd := RPD{Delays: Uniform{Stages: stages, Delta: DefaultDelta(stages), Microbatches: microbatches}}
+	set := Settings{StepSize: 1.0 / 2048, Seed: 1}
+	var cpu time.Duration
+	for b.Loop() {
+		c0 := cpuNow(b)
+		if _, err := Run(obj, rpd, set); err != nil {
+			b.Fatal(err)
+		}
+		cpu += cpuNow(b) - c0
+	}
+	if cpu > 0 {
+		b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/rpd")
+	}
+}
