@@ -34,10 +34,13 @@ func (p RPD) replay(r *run) error {
 	}
 	r.res.Microbatches = iters
 	x := r.obj.Init()
+	// Lookups reach back at most δ updates, and never before the start:
+	// the bucket index spans the shorter, so that a δ far beyond the run
+	// costs no more buckets than the run has updates.
 	hist := make([]*versions, r.stages)
 	for s := range hist {
 		hist[s] = newVersions(p.Delays.Bound()+1, r.block(x, s))
-		hist[s].index(p.Delays.Bound(), r.stages)
+		hist[s].index(min(p.Delays.Bound(), iters), r.stages)
 	}
 	if err := r.begin(iters, x, 1); err != nil {
 		return err
