@@ -41,10 +41,10 @@ func delayModelSpec(objective string, quick bool) *Spec {
 	case "lm":
 		s = Spec{Objectives: []string{"charlm"}, Batch: 4, Embed: 16, SeqLen: 16,
 			Stages: []int{4}, Microbatches: []int{pick(quick, 100, 400)}}
-		steps = Grid{Pow2: []int{-5, pick(quick, -3, -2)}}
+		steps = Grid{Pow2: []int{pick(quick, -4, -5), pick(quick, -3, -2)}}
 	}
 	s.Name, s.Seed = "delay-profiles-"+objective, 1
-	s.Seeds = pick(quick, 1, 2)
+	s.Seeds = pick(quick, 1, 3)
 	s.Methods = []MethodSpec{{Name: "pipedream", Steps: steps}, {Name: "rpd", Steps: steps, Deltas: delayModels}}
 	return &s
 }
