@@ -162,7 +162,8 @@ func delayModelLabel(r *Run) string {
 // PlotDelayModels draws, to path, PipeDream against RPD under each delay
 // model, all at PipeDream's selected step size (so that only the delays
 // differ): the loss (the validation loss where the runs have one) against
-// block updates, one line per run, replicates numbered. The runs are one
+// block updates, one line per method and delay model, the mean over its
+// replicates at the block updates every replicate logged. The runs are one
 // objective at one stage count; PipeDream must have a selected run.
 func PlotDelayModels(path string, runs []Run, curves []CurvePoint) error {
 	if err := checkFormat(path); err != nil {
@@ -177,78 +178,90 @@ func PlotDelayModels(path string, runs []Run, curves []CurvePoint) error {
 	if step == 0 {
 		return fmt.Errorf("results: %s: no selected PipeDream run to take the step size from: %w", path, ErrNoData)
 	}
-	var lines []Run
+	type model struct {
+		method, delays string
+		delta          int32
+	}
+	byModel := map[model][]Run{}
+	var models []model
 	for _, r := range runs {
-		if r.StepSize == step && (r.Method == "pipedream" || isRPD(&r)) {
-			lines = append(lines, r)
+		if r.StepSize != step || (r.Method != "pipedream" && !isRPD(&r)) {
+			continue
 		}
+		m := model{r.Method, r.DelayModel, r.Delta}
+		if byModel[m] == nil {
+			models = append(models, m)
+		}
+		byModel[m] = append(byModel[m], r)
 	}
-	slices.SortFunc(lines, func(a, b Run) int {
-		return cmp.Or(cmpBool(a.Method != "pipedream", b.Method != "pipedream"), cmp.Compare(a.DelayModel, b.DelayModel),
-			cmp.Compare(a.Delta, b.Delta), cmp.Compare(a.Seed, b.Seed))
+	slices.SortFunc(models, func(a, b model) int {
+		return cmp.Or(cmpBool(a.method != "pipedream", b.method != "pipedream"), cmp.Compare(a.delays, b.delays), cmp.Compare(a.delta, b.delta))
 	})
-	labels := make([]string, len(lines))
-	for i := range lines {
-		labels[i] = "pipedream"
-		if isRPD(&lines[i]) {
-			labels[i] = delayModelLabel(&lines[i])
-		}
-	}
-	labels = numberReplicates(lines, labels)
 	byRun := map[string][]CurvePoint{}
 	for _, p := range curves {
 		byRun[p.RunID] = append(byRun[p.RunID], p)
 	}
-	first := lines[0]
+	first := byModel[models[0]][0]
 	p := newPlot(fmt.Sprintf("%s, S = %d: PipeDream and RPD's delay models at γ = %s", first.Objective, first.Stages, formatStep(step)),
 		"block updates", "loss f(x)")
 	setLog(&p.Y)
 	p.X.Tick.Marker = LinearTicks{}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	models := map[string]int{}
-	for i, r := range lines {
-		pts := byRun[r.RunID]
-		slices.SortFunc(pts, func(a, b CurvePoint) int { return cmp.Compare(a.BlockUpdates, b.BlockUpdates) })
-		var xy plotter.XYs
-		for _, pt := range pts {
-			y := pt.Loss
-			if !math.IsNaN(pt.ValidationLoss) {
-				y = pt.ValidationLoss
-				p.Y.Label.Text = "validation loss"
+	for i, m := range models {
+		reps := byModel[m]
+		sum, count := map[int64]float64{}, map[int64]int{}
+		diverged := 0
+		for _, r := range reps {
+			if r.Diverged() {
+				diverged++
 			}
-			if !positive(y) {
-				break
+			for _, pt := range byRun[r.RunID] {
+				y := pt.Loss
+				if !math.IsNaN(pt.ValidationLoss) {
+					y = pt.ValidationLoss
+					p.Y.Label.Text = "validation loss"
+				}
+				sum[pt.BlockUpdates] += y
+				count[pt.BlockUpdates]++
 			}
-			xy = append(xy, plotter.XY{X: float64(pt.BlockUpdates), Y: y})
-			lo, hi = math.Min(lo, y), math.Max(hi, y)
 		}
+		var xy plotter.XYs
+		for k, c := range count {
+			if y := sum[k] / float64(c); c == len(reps) && positive(y) {
+				xy = append(xy, plotter.XY{X: float64(k), Y: y})
+			}
+		}
+		slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		if len(xy) == 0 {
 			continue
+		}
+		for _, pt := range xy {
+			lo, hi = math.Min(lo, pt.Y), math.Max(hi, pt.Y)
 		}
 		line, err := plotter.NewLine(xy)
 		if err != nil {
 			return fmt.Errorf("results: %s: %w", path, err)
 		}
-		key := r.Method + " " + r.DelayModel
-		if _, ok := models[key]; !ok {
-			models[key] = len(models)
-		}
-		line.Color, line.Width = plotutil.Color(models[key]), vg.Points(1.5)
-		if r.Method == "pipedream" {
+		line.Color, line.Width, line.Dashes = plotutil.Color(i), vg.Points(1.5), plotutil.Dashes(i)
+		label := "pipedream"
+		if m.method == "pipedream" {
 			line.Color, line.Width = MethodColor("pipedream"), vg.Points(2.2)
+		} else {
+			label = delayModelLabel(&reps[0])
 		}
-		line.Dashes = plotutil.Dashes(models[key])
+		if len(reps) > 1 {
+			label += fmt.Sprintf(", mean of %d seeds", len(reps))
+		}
+		if diverged > 0 {
+			label += fmt.Sprintf(", %d diverged", diverged)
+		}
 		p.Add(line)
-		label := labels[i]
-		if r.Diverged() {
-			label += ", diverged"
-		}
 		p.Legend.Add(label, line)
 	}
 	if lo > hi {
 		return fmt.Errorf("results: %s: no finite losses: %w", path, ErrNoData)
 	}
 	p.Y.Min, p.Y.Max = lo, hi
-	legendRoom(p, len(lines))
+	legendRoom(p, len(models))
 	return savePlot(path, p, plotWidth, plotHeight)
 }
