@@ -19,7 +19,7 @@ var figureDelayProfiles = Figure{
 			Families: []string{"pipedream"}, Methods: []MethodSpec{{Name: "2bw"}}}
 		return []*Spec{profiles, twoBW, delayModelSpec("quadratic", quick), delayModelSpec("lm", quick)}
 	},
-	Seconds: [2]float64{8, 300},
+	Seconds: [2]float64{13, 160},
 }
 
 // delayModels are the delays RPD runs with in the figure: (a) the paper's
