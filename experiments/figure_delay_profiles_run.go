@@ -56,6 +56,9 @@ func (s *Spec) validateDelayProfiles(v validator) error {
 		if m.Accumulate < 0 || (m.Accumulate > 0 && m.Name != "2bw") {
 			return v.fail("only 2bw accumulates, at least 1 microbatch (0: S)", "methods", i, "accumulate")
 		}
+		if len(m.Steps.Values) > 0 || len(m.Steps.Pow2) > 0 || len(m.Deltas) > 0 || m.Family != "" || m.Optimizer.Name != "" {
+			return v.fail("a delay profile takes a method's name and accumulate only (kinds names the tables)", "methods", i)
+		}
 	}
 	if len(s.Families) == 0 {
 		s.Families = []string{DefaultAsyncFamily}

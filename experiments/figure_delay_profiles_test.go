@@ -153,6 +153,7 @@ func TestDelayProfilesSpecs(t *testing.T) {
 		{"experiment: delay-profiles\nstages: [4]\nmicrobatches: [8]\n", "microbatches"},
 		{"experiment: delay-profiles\nstages: [4]\nmethods: [{name: pipedream, accumulate: 2}]\n", "methods[0].accumulate"},
 		{"experiment: delay-profiles\nstages: [3]\nkinds: [zb-v]\n", "kinds[0]"},
+		{"experiment: delay-profiles\nstages: [4]\nmethods: [{name: pipedream, step_sizes: {values: [0.1]}}]\n", "methods[0]"},
 		{"objectives: [quadratic]\nn: 50\nd: 8\nbatch_size: 5\nstages: [4]\nmicrobatches: [8]\nmethods: [{name: rpd, deltas: [pipedream-median]}]\n", "pipedream-median"},
 	} {
 		_, err := ParseSpec("spec.yaml", []byte(tc.yaml))
