@@ -2,9 +2,11 @@ package experiments
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
+	"pipelab/internal/budget"
 	"pipelab/optim"
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
@@ -175,4 +177,39 @@ func rpdDelays(r Run, n int, pd *sim.Timeline) (optim.DelayModel, error) {
 		return optim.NewStageTrace(dt)
 	}
 	return nil, fmt.Errorf("unknown delay model %q (known: %s)", r.DelayModel, strings.Join(MeasuredDelayModels, ", "))
+}
+
+// delayRowBytes is the memory of one row of optim.Delays' table beside its
+// delays: the row (stage, microbatch, slice header) and StageTrace's copy
+// of it.
+const delayRowBytes = 2 * 40
+
+// checkDelayTables refuses, by arithmetic, an RPD run whose measured delay
+// model would hold more than the memory limit: PipeDream's N·S delay rows
+// of S delays each (N the microbatches, or a unit-time budget's bound).
+func (s *Spec) checkDelayTables(v validator) error {
+	for i, m := range s.Methods {
+		if m.Name != "rpd" || !slices.ContainsFunc(m.Deltas, func(d Delta) bool { return d.Model != "" }) {
+			continue
+		}
+		var counts []float64
+		for _, n := range s.Microbatches {
+			counts = append(counts, float64(n))
+		}
+		if s.Cost.Model == "unit" {
+			for _, b := range s.Budget {
+				counts = append(counts, math.Ceil(b))
+			}
+		}
+		for _, st := range s.Stages {
+			for _, n := range counts {
+				rows := n * float64(st)
+				what := fmt.Sprintf("PipeDream's %.0f delay rows at S = %d", rows, st)
+				if err := budget.Check(what, rows*(float64(st)*8+delayRowBytes)); err != nil {
+					return v.fail(err.Error(), "methods", i, "deltas")
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -260,3 +260,15 @@ func withoutRPDTime(ds *results.Tables) *results.Tables {
 	}
 	return ds
 }
+
+// A measured delay model that would hold PipeDream's delay rows beyond
+// the memory limit is refused at its deltas, by arithmetic: 2·10⁷ rows of
+// 2000 delays (8 bytes each) are 3.2e11 bytes.
+func TestDelayTablesAreSized(t *testing.T) {
+	spec := "name: big\nobjectives: [quadratic]\nn: 40\nd: 4000\nbatch_size: 4\nstages: [2000]\nmicrobatches: [10000]\n" +
+		"methods: [{name: rpd, deltas: [pipedream-profile], step_sizes: {values: [0.01]}}]\n"
+	_, err := ParseSpec("spec", []byte(spec))
+	if err == nil || !strings.Contains(err.Error(), "methods[0].deltas: PipeDream's 20000000 delay rows at S = 2000 needs about") {
+		t.Errorf("%v, want a refusal at methods[0].deltas", err)
+	}
+}
