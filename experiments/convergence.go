@@ -54,6 +54,9 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	}
 	row := runRow(r)
 	row.Microbatches = int32(n)
+	if rpd, ok := method.(optim.RPD); ok {
+		row.Delta = int32(rpd.Delays.Bound()) // a measured model's bound is measured
+	}
 	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery,
 		// Stop a long replay as soon as the sweep is cancelled.
 		Recorder:  optim.RecorderFunc(func(optim.Record) error { return ctx.Err() }),
@@ -131,16 +134,19 @@ func methodFor(r Run) (m optim.Method, microbatches int, extra float64, err erro
 		return optim.LocalSGD{Timeline: pt.tl}, pt.n, pt.time - lastEnd(pt), nil
 	case "rpd":
 		// RPD gets PipeDream's microbatches (matched to the budget when
-		// there is one) and N·S iterations unless K is given.
+		// there is one) and N·S iterations unless K is given; a measured
+		// delay model, PipeDream's timeline too.
 		n := r.Microbatches
-		if r.Budget > 0 {
+		var pd *sim.Timeline
+		if r.Budget > 0 || r.DelayModel != "" {
 			pt, err := timelineFor("pipedream", r)
 			if err != nil {
 				return nil, 0, 0, err
 			}
-			n = pt.n
+			n, pd = pt.n, pt.tl
 		}
-		return optim.RPD{Delays: optim.Uniform{Stages: r.Stages, Delta: r.Delta, Microbatches: n}, Iterations: r.Updates}, n, 0, nil
+		model, err := rpdDelays(r, n, pd)
+		return optim.RPD{Delays: model, Iterations: r.Updates}, n, 0, err
 	case "sync":
 		pt, err := flushTimelineFor(r)
 		if err != nil {

@@ -29,7 +29,8 @@ func runDelays(r Run) (*results.Tables, error) {
 		}
 		st := p.Total
 		out.Delays = append(out.Delays, results.DelayStat{
-			RunID: r.ID, Experiment: r.Spec, Stages: int32(r.Stages), Microbatches: int32(r.Microbatches), Window: w.name,
+			RunID: r.ID, Experiment: r.Spec, Method: r.Method, Kind: DefaultAsyncFamily, Stages: int32(r.Stages), Microbatches: int32(r.Microbatches),
+			Window: w.name, Stage: results.AllStages,
 			TimeSteps: int64(p.TimeSteps), Rows: int64(st.Rows), Max: int64(st.Max), Mean: st.Mean, P10: st.P10,
 		})
 	}

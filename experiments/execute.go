@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -17,6 +18,8 @@ func Execute(ctx context.Context, r Run) (*results.Tables, error) {
 		return runDelays(r)
 	case Schedules:
 		return runSchedule(r)
+	case DelayProfiles:
+		return runDelayProfiles(r)
 	}
 	return nil, fmt.Errorf("unknown experiment %q", r.Experiment)
 }
@@ -37,6 +40,9 @@ func runRow(r Run) results.Run {
 	}
 	if r.Method == "localsgd" {
 		row.Replicas = int32(r.Stages)
+	}
+	if r.Method == results.MethodRPD {
+		row.DelayModel = cmp.Or(r.DelayModel, results.DelayUniform)
 	}
 	return row
 }

@@ -76,6 +76,9 @@ type Run struct {
 	// Cut lists the timelines whose shortest ends the run (Spec.Cut);
 	// empty when the run ends with its own.
 	Cut []CutRival
+	// DelayModel is RPD's measured delay model (Delta.Model); empty for
+	// the paper's uniform delays up to Delta.
+	DelayModel string
 }
 
 // Expand lists the runs of a validated spec in a fixed order.
@@ -115,6 +118,14 @@ func (s *Spec) Expand() []Run {
 				}
 			}
 		}
+	case DelayProfiles:
+		for _, m := range s.Methods {
+			for _, f := range s.Families {
+				for _, st := range s.Stages {
+					add(Run{Method: m.Name, Family: f, Stages: st, Microbatches: s.MicrobatchesPerStage * st, Accumulate: m.Accumulate})
+				}
+			}
+		}
 	default:
 		for _, o := range s.Objectives {
 			for _, st := range s.Stages {
@@ -125,7 +136,7 @@ func (s *Spec) Expand() []Run {
 								for _, sigma := range s.noises(o) {
 									for rep := 0; rep < s.Seeds; rep++ {
 										r := Run{Objective: o, N: s.N, D: s.D, Batch: s.Batch, Noise: sigma, Method: m.Name, Stages: st,
-											Step: step, Delta: v.delta, LocalSteps: v.h, Family: v.family, PerIteration: v.perIter,
+											Step: step, Delta: v.delta, DelayModel: v.delayModel, LocalSteps: v.h, Family: v.family, PerIteration: v.perIter,
 											Microbatches: size.n, Budget: size.budget, Updates: s.Updates, Replicate: rep}
 										if s.Cut == CutShortest {
 											r.Cut = s.cutRivals(st)
@@ -154,20 +165,21 @@ func (s *Spec) delayMicrobatches(st int) []int {
 // variant is one setting of a method's own parameters: RPD's δ,
 // LocalSGD's H, sync's flush family and microbatches per iteration.
 type variant struct {
-	delta, h int
-	family   string
-	perIter  int
+	delta, h   int
+	delayModel string
+	family     string
+	perIter    int
 }
 
 func (m MethodSpec) variants(st int) []variant {
 	switch m.Name {
 	case "rpd":
 		var out []variant
-		seen := map[int]bool{}
+		seen := map[variant]bool{}
 		for _, d := range m.Deltas {
-			if v := d.At(st); !seen[v] {
+			if v := (variant{delta: d.At(st), delayModel: d.Model}); !seen[v] {
 				seen[v] = true
-				out = append(out, variant{delta: v})
+				out = append(out, v)
 			}
 		}
 		return out
@@ -258,6 +270,9 @@ func (r Run) canonical(seed uint64) string {
 	kv("S", num(r.Stages))
 	if r.Method == "rpd" {
 		kv("delta", num(r.Delta))
+		if r.DelayModel != "" {
+			kv("delay_model", r.DelayModel)
+		}
 	}
 	if r.Method == "localsgd" {
 		kv("H", num(r.LocalSteps))

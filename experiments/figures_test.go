@@ -31,6 +31,7 @@ func TestExamplesMatchPresets(t *testing.T) {
 		{"pd-vs-localsgd-gpu.yaml", "pd-vs-localsgd-budget", 1},
 		{"schedules.yaml", "schedules", 0},
 		{"delays.yaml", "delays", 0},
+		{"delay-profiles-quadratic.yaml", "delay-profiles", 2},
 	}
 	for _, tc := range tests {
 		f, err := LookupFigure(tc.figure)

@@ -92,8 +92,14 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		files = append(files, filepath.Join(dir, name))
 		return nil
 	}
-	if len(t.Delays) > 0 {
-		if err := add("delays", func(p string) error { return results.PlotDelays(p, t.Delays) }); err != nil {
+	overall, profiles := results.SplitDelayProfiles(t.Delays)
+	if len(overall) > 0 {
+		if err := add("delays", func(p string) error { return results.PlotDelays(p, overall) }); err != nil {
+			return files, err
+		}
+	}
+	if len(profiles) > 0 {
+		if err := add("delay-profiles", func(p string) error { return results.PlotDelayProfiles(p, profiles) }); err != nil {
 			return files, err
 		}
 	}
@@ -106,6 +112,11 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 				return files, err
 			}
 			continue
+		}
+		if results.HasMeasuredDelays(g.runs) {
+			if err := add(prefix+"-delay-models", func(p string) error { return results.PlotDelayModels(p, g.runs, t.Curves) }); err != nil {
+				return files, err
+			}
 		}
 		stages := distinctStages(g.runs)
 		// RPD has no timeline: a group with RPD runs is compared against

@@ -21,14 +21,14 @@ const (
 // and the seed: the runs of one curve of a figure, over the grid.
 type groupKey struct {
 	experiment, objective, method, cost string
-	optimizer                           string
+	optimizer, delayModel               string
 	stages, microbatches, batch, n, d   int32
 	delta, replicas, localSteps         int32
 	budget, noise                       float64
 }
 
 func keyOf(r *results.Run) groupKey {
-	return groupKey{r.Experiment, r.Objective, r.Method, r.CostModel, r.Optimizer, r.Stages, r.Microbatches, r.BatchSize,
+	return groupKey{r.Experiment, r.Objective, r.Method, r.CostModel, r.Optimizer, r.DelayModel, r.Stages, r.Microbatches, r.BatchSize,
 		r.N, r.D, r.Delta, r.Replicas, r.LocalSteps, r.TimeBudget, r.Noise}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,6 +117,8 @@ type MethodSpec struct {
 	// Steps is the step-size grid.
 	Steps Grid `yaml:"step_sizes"`
 	// Deltas lists RPD's delay bounds δ; "paper" means ⌊S² - S/2⌋.
+	// pipedream-mean and pipedream-profile name delay models measured on
+	// PipeDream's timeline instead (DelayModelOf).
 	Deltas []Delta `yaml:"deltas"`
 	// LocalSteps lists LocalSGD's H values.
 	LocalSteps []int `yaml:"local_steps"`
@@ -210,21 +213,30 @@ func (g Grid) Points() []float64 {
 	return append([]float64(nil), g.Values...)
 }
 
-// Delta is RPD's delay bound: a number, or Paper for ⌊S² - S/2⌋.
+// Delta is RPD's delay bound: a number, or Paper for ⌊S² - S/2⌋; or,
+// with Model set, a delay model measured on PipeDream's timeline
+// (results.DelayPipeDreamMean, results.DelayPipeDreamProfile) whose bound
+// the measurement gives.
 type Delta struct {
 	Value int
 	Paper bool
+	Model string
 }
 
-// UnmarshalYAML reads a delta bound: an integer or the word "paper".
+// UnmarshalYAML reads a delta bound: an integer, the word "paper", or the
+// name of a measured delay model.
 func (d *Delta) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode && n.Value == "paper" {
 		*d = Delta{Paper: true}
 		return nil
 	}
+	if n.Kind == yaml.ScalarNode && slices.Contains(MeasuredDelayModels, n.Value) {
+		*d = Delta{Model: n.Value}
+		return nil
+	}
 	v, err := strconv.Atoi(n.Value)
 	if n.Kind != yaml.ScalarNode || err != nil {
-		return fmt.Errorf("line %d: delta %q is neither an integer nor \"paper\"", n.Line, n.Value)
+		return fmt.Errorf("line %d: delta %q is neither an integer, \"paper\" nor a measured delay model (%s)", n.Line, n.Value, strings.Join(MeasuredDelayModels, ", "))
 	}
 	*d = Delta{Value: v}
 	return nil

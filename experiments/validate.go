@@ -20,7 +20,7 @@ var (
 	KnownMethods    = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
 	knownCostModels = []string{"unit", "gpu"}
 	knownRules      = []string{BestFinal, Stable}
-	knownKinds      = []string{Convergence, DelayStats, Schedules}
+	knownKinds      = []string{Convergence, DelayStats, Schedules, DelayProfiles}
 )
 
 // validator collects the first problem of a spec with the line of the key
@@ -130,7 +130,7 @@ func (s *Spec) validate(root *yaml.Node) error {
 			key string
 			set bool
 		}{{"objectives", len(s.Objectives) > 0}, {"n", s.N != 0}, {"d", s.D != 0}, {"batch_size", s.Batch != 0},
-			{"methods", len(s.Methods) > 0}, {"time_budget", len(s.Budget) > 0}, {"target_loss", s.TargetLoss != 0}} {
+			{"methods", len(s.Methods) > 0 && s.Experiment != DelayProfiles}, {"time_budget", len(s.Budget) > 0}, {"target_loss", s.TargetLoss != 0}} {
 			if k.set {
 				return v.fail("does not apply to "+s.Experiment+" experiments", k.key)
 			}
@@ -147,6 +147,8 @@ func (s *Spec) validate(root *yaml.Node) error {
 		err = s.validateDelays(v)
 	case Schedules:
 		err = s.validateSchedules(v)
+	case DelayProfiles:
+		err = s.validateDelayProfiles(v)
 	}
 	if err != nil {
 		return err

@@ -40,6 +40,9 @@ func (s *Spec) checkSizes(v validator) error {
 			}
 		}
 	}
+	if err := s.checkDelayTables(v); err != nil {
+		return err
+	}
 	for si, st := range s.Stages {
 		for _, t := range s.tablesOf(st) {
 			cells, err := pipeline.CellBound(t.family, t.shape)
@@ -75,6 +78,8 @@ func (s *Spec) runBound() float64 {
 		return float64(len(s.Stages)) * per
 	case Schedules:
 		return float64(len(s.Families)) * float64(len(s.Stages)) * float64(len(s.Microbatches))
+	case DelayProfiles:
+		return float64(len(s.Methods)) * float64(len(s.Families)) * float64(len(s.Stages))
 	}
 	var perStage float64
 	for _, m := range s.Methods {
@@ -118,6 +123,10 @@ func (s *Spec) tablesOf(st int) []specTable {
 		}
 		for j, n := range s.Microbatches {
 			add("pipedream", pipeline.Shape{Microbatches: n}, "microbatches", j)
+		}
+	case DelayProfiles:
+		for _, f := range s.Families {
+			add(f, pipeline.Shape{Microbatches: s.MicrobatchesPerStage * st})
 		}
 	case Schedules:
 		for _, f := range s.Families {

@@ -16,7 +16,9 @@
 // says (docs/reference.md §1.2, §1.5, §4). Randomized PipeDream (RPD, §1.4)
 // samples its delays from a pluggable DelayModel instead: Uniform as in the
 // paper, or a DelayTable of PipeDream's exact delays (Delays) or of a
-// recorded trace (ReadDelayTrace). Run takes an objective, a Method and
+// recorded trace (ReadDelayTrace), or PipeDream's measured delays as a
+// uniform law at their mean (UniformAtMean) or stage by stage
+// (StageTrace). Run takes an objective, a Method and
 // Settings and returns a Result, with the time to a target loss, the loss
 // at a time budget and divergence (a loss not finite or above
 // DivergenceFactor times the initial one); it is a pure function of its

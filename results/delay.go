@@ -1,6 +1,9 @@
 package results
 
-import "github.com/apache/arrow-go/v18/arrow"
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
 
 // Windows of delay rows a DelayStat is taken over.
 const (
@@ -8,16 +11,25 @@ const (
 	WindowAll    = "all"    // every row, warm-up and drain included
 )
 
+// AllStages is the Stage of a DelayStat over every stage's block.
+const AllStages = -1
+
 // DelayStat is one row of the delays table: statistics of the delays
-// k - j_k^(s) of asynchronous PipeDream's unit-time timeline for one shape.
+// k - j_k^(s) of an asynchronous replay (PipeDream's, or 2BW's) of one
+// schedule family's unit-time timeline for one shape, over every stage's
+// block (Stage AllStages, null in the file) or over one stage's own block
+// at its updates (the delay-profiles figure).
 type DelayStat struct {
 	RunID        string  // the run of the experiment that produced the row (Run.RunID's form)
 	Experiment   string  // the experiment or paper figure the run belongs to
+	Method       string  // the replay whose delays these are: "pipedream" or "2bw"
+	Kind         string  // the schedule family replayed ("pipedream", "zb-h1", ...)
 	Stages       int32   // pipeline stages S
 	Microbatches int32   // microbatches N
 	Window       string  // WindowSteady or WindowAll
+	Stage        int32   // the stage whose own block the row covers, or AllStages
 	TimeSteps    int64   // length of the timeline in steps
-	Rows         int64   // delay rows (block updates) the statistics cover
+	Rows         int64   // delay rows (block updates; 2BW's per stage: microbatches) the statistics cover
 	Max          int64   // largest delay
 	Mean         float64 // mean delay over rows and stages
 	P10          float64 // 10th percentile of the delays
@@ -26,9 +38,13 @@ type DelayStat struct {
 var delayTable = table[DelayStat]{kind: "delays", columns: []column[DelayStat]{
 	stringCol("run_id", func(d *DelayStat) *string { return &d.RunID }),
 	stringCol("experiment", func(d *DelayStat) *string { return &d.Experiment }),
+	stringCol("method", func(d *DelayStat) *string { return &d.Method }),
+	stringCol("kind", func(d *DelayStat) *string { return &d.Kind }),
 	int32Col("stages", func(d *DelayStat) *int32 { return &d.Stages }),
 	int32Col("microbatches", func(d *DelayStat) *int32 { return &d.Microbatches }),
 	stringCol("delay_window", func(d *DelayStat) *string { return &d.Window }),
+	nullCol[DelayStat, int32, *array.Int32Builder]("stage", arrow.PrimitiveTypes.Int32, func(d *DelayStat) *int32 { return &d.Stage },
+		func(d *DelayStat) bool { return d.Stage == AllStages }, AllStages, int32Value),
 	int64Col("time_steps", func(d *DelayStat) *int64 { return &d.TimeSteps }),
 	int64Col("block_updates", func(d *DelayStat) *int64 { return &d.Rows }),
 	int64Col("max", func(d *DelayStat) *int64 { return &d.Max }),
@@ -39,8 +55,8 @@ var delayTable = table[DelayStat]{kind: "delays", columns: []column[DelayStat]{
 // DelaySchema returns the Arrow schema of the delays table.
 func DelaySchema() *arrow.Schema { return delayTable.schema() }
 
-// WriteDelays writes stats to the Parquet file at path, sorted by stages,
-// microbatches and window.
+// WriteDelays writes stats to the Parquet file at path, sorted by its
+// columns in order.
 func WriteDelays(path string, stats []DelayStat) error {
 	return writeTable(path, &delayTable, stats)
 }

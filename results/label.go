@@ -24,6 +24,7 @@ func runLabels(runs []Run) []string {
 		{"", func(r *Run) string { return r.Optimizer }},
 		{"S", func(r *Run) string { return strconv.Itoa(int(r.Stages)) }},
 		{"δ", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
+		{"delays", func(r *Run) string { return r.DelayModel }},
 		{"R", func(r *Run) string { return strconv.Itoa(int(r.Replicas)) }},
 		{"H", func(r *Run) string { return strconv.Itoa(int(r.LocalSteps)) }},
 		{"B", func(r *Run) string { return strconv.Itoa(int(r.BatchSize)) }},

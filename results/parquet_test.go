@@ -36,6 +36,7 @@ type (
 		D             int32   `parquet:"d"`
 		Noise         float64 `parquet:"noise"`
 		Delta         int32   `parquet:"delta,optional"`
+		DelayModel    string  `parquet:"delay_model,optional"`
 		Replicas      int32   `parquet:"replicas,optional"`
 		LocalSteps    int32   `parquet:"local_steps,optional"`
 		Seed          uint64  `parquet:"seed"`
@@ -67,9 +68,12 @@ type (
 	pqDelayStat struct {
 		RunID        string  `parquet:"run_id"`
 		Experiment   string  `parquet:"experiment"`
+		Method       string  `parquet:"method"`
+		Kind         string  `parquet:"kind"`
 		Stages       int32   `parquet:"stages"`
 		Microbatches int32   `parquet:"microbatches"`
 		Window       string  `parquet:"delay_window"`
+		Stage        *int32  `parquet:"stage,optional"`
 		TimeSteps    int64   `parquet:"time_steps"`
 		Rows         int64   `parquet:"block_updates"`
 		Max          int64   `parquet:"max"`
@@ -195,9 +199,19 @@ func kindCases() []roundTrip {
 				return cmp.Or(cmp.Compare(a.RunID, b.RunID), cmp.Compare(a.Time, b.Time), cmp.Compare(a.BlockUpdates, b.BlockUpdates))
 			}),
 		kindCase("delays", DelaySchema(), genDelays(), WriteDelays, ReadDelays,
-			func(p pqDelayStat) DelayStat { return DelayStat(p) },
+			func(p pqDelayStat) DelayStat {
+				// A null stage is a row over every stage.
+				stage := int32(AllStages)
+				if p.Stage != nil {
+					stage = *p.Stage
+				}
+				return DelayStat{RunID: p.RunID, Experiment: p.Experiment, Method: p.Method, Kind: p.Kind, Stages: p.Stages,
+					Microbatches: p.Microbatches, Window: p.Window, Stage: stage, TimeSteps: p.TimeSteps, Rows: p.Rows,
+					Max: p.Max, Mean: p.Mean, P10: p.P10}
+			},
 			func(a, b DelayStat) int {
-				return cmp.Or(cmp.Compare(a.Stages, b.Stages), cmp.Compare(a.Microbatches, b.Microbatches), cmp.Compare(a.Window, b.Window))
+				return cmp.Or(cmp.Compare(a.Method, b.Method), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Stages, b.Stages),
+					cmp.Compare(a.Microbatches, b.Microbatches), cmp.Compare(a.Window, b.Window), cmp.Compare(a.Stage, b.Stage))
 			}),
 		kindCase("delay rows", DelayRowSchema(), genDelayRows(), WriteDelayRows, ReadDelayRows,
 			func(p pqDelayRow) DelayRow { return DelayRow(p) },

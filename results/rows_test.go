@@ -51,6 +51,7 @@ func genRuns(n int) []Run {
 		switch rows[i].Method {
 		case MethodRPD:
 			rows[i].Replicas, rows[i].LocalSteps, rows[i].SimTime = 0, 0, math.NaN()
+			rows[i].DelayModel = pick(r, DelayUniform, DelayPipeDreamMean, DelayPipeDreamProfile)
 		case MethodLocalSGD:
 			rows[i].Delta = 0
 		default:
@@ -90,9 +91,17 @@ func genDelays() []DelayStat {
 	for _, s := range []int32{128, 2, 16, 4, 64, 8, 32} {
 		for _, w := range []string{WindowAll, WindowSteady} {
 			rows = append(rows, DelayStat{
-				Stages: s, Microbatches: 10 * s, Window: w,
+				Method: "pipedream", Kind: "pipedream", Stages: s, Microbatches: 10 * s, Window: w, Stage: AllStages,
 				TimeSteps: int64(22 * s), Rows: int64(10 * s * s),
 				Max: r.Int64N(20000), Mean: r.Float64() * 1e4, P10: r.Float64() * 1e3,
+			})
+		}
+		// The per-stage rows of the delay-profiles figure.
+		for st := range min(s, 4) {
+			rows = append(rows, DelayStat{
+				Method: pick(r, "pipedream", "2bw"), Kind: pick(r, "pipedream", "zb-h1"), Stages: s, Microbatches: 10 * s,
+				Window: WindowSteady, Stage: st, TimeSteps: int64(22 * s), Rows: int64(5 * s),
+				Max: r.Int64N(2000), Mean: r.Float64() * 1e3, P10: r.Float64() * 1e2,
 			})
 		}
 	}

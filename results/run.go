@@ -33,6 +33,7 @@ type Run struct {
 	D            int32   // dimension of the parameter vector
 	Noise        float64 // σ of the logistic objective's additive gradient noise; 0 for the others
 	Delta        int32   // RPD's delay bound δ
+	DelayModel   string  // RPD's delay model: DelayUniform, DelayPipeDreamMean or DelayPipeDreamProfile; "" (null) outside RPD
 	Replicas     int32   // LocalSGD replicas R
 	LocalSteps   int32   // LocalSGD local steps H
 	Seed         uint64  // seed of every random stream of the run
@@ -75,6 +76,7 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	int32Col("d", func(r *Run) *int32 { return &r.D }),
 	float64Col("noise", func(r *Run) *float64 { return &r.Noise }),
 	optionalInt32Col("delta", func(r *Run) *int32 { return &r.Delta }, isRPD),
+	optionalStringCol("delay_model", func(r *Run) *string { return &r.DelayModel }),
 	optionalInt32Col("replicas", func(r *Run) *int32 { return &r.Replicas }, isLocalSGD),
 	optionalInt32Col("local_steps", func(r *Run) *int32 { return &r.LocalSteps }, isLocalSGD),
 	uint64Col("seed", func(r *Run) *uint64 { return &r.Seed }),
@@ -98,6 +100,15 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 const (
 	MethodRPD      = "rpd"
 	MethodLocalSGD = "localsgd"
+)
+
+// RPD's delay models (Run.DelayModel): the paper's uniform delays up to
+// δ, uniform delays at PipeDream's mean delay (optim.UniformAtMean), and
+// PipeDream's delays replayed stage by stage (optim.StageTrace).
+const (
+	DelayUniform          = "uniform"
+	DelayPipeDreamMean    = "pipedream-mean"
+	DelayPipeDreamProfile = "pipedream-profile"
 )
 
 func isRPD(r *Run) bool      { return r.Method == MethodRPD }
