@@ -326,6 +326,7 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 		return nil, yamlError(file, err)
 	}
 	s.Deprecated = notes
+	s.renameOldValues(file, &root)
 	s.Cost.resolve(file)
 	if err := s.validate(&root); err != nil {
 		if se, ok := err.(*SpecError); ok {

@@ -61,3 +61,33 @@ func TestSpecOldKeys(t *testing.T) {
 		t.Errorf("cost.microbatch and cost.sequence: %+v, notes %q, err %v", s, s.Deprecated, err)
 	}
 }
+
+// TestSpecOldValues: the command line's old values lm and pd in a spec
+// read as charlm and pipedream, the names the tables write, with a note
+// naming the file, the line, the key and both values, and the same run ids.
+func TestSpecOldValues(t *testing.T) {
+	const current = "objectives: [charlm]\nstages: [3]\nmicrobatches: [2]\nbatch_size: 2\ncorpus: markov\nn: 3000\nmethods:\n  - {name: pipedream, step_sizes: {values: [0.05]}}\n"
+	want, err := ParseSpec("s.yaml", []byte(current))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.NewReplacer("[charlm]", "[lm]", "name: pipedream", "name: pd").Replace(current)
+	got, err := ParseSpec("s.yaml", []byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := []string{
+		"s.yaml:1: value lm of objectives[0] is deprecated; use charlm (accepted until the next release)",
+		"s.yaml:8: value pd of methods[0].name is deprecated; use pipedream (accepted until the next release)",
+	}
+	if !reflect.DeepEqual(got.Deprecated, notes) {
+		t.Errorf("notes %q, want %q", got.Deprecated, notes)
+	}
+	got.Deprecated = nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("spec %+v, want %+v", got, want)
+	}
+	if a, b := ids(got.Expand()), ids(want.Expand()); len(a) == 0 || !reflect.DeepEqual(a, b) {
+		t.Errorf("run ids %v, want %v", a, b)
+	}
+}

@@ -170,6 +170,12 @@ func (s *Spec) validateSchedules(v validator) error {
 	if len(s.Families) == 0 {
 		return v.fail("no schedule families given", "kinds")
 	}
+	known := ScheduleKinds()
+	for i, f := range s.Families {
+		if !slices.Contains(known, f) {
+			return v.fail(fmt.Sprintf("unknown schedule family %q (known: %s)", f, strings.Join(known, ", ")), "kinds", i)
+		}
+	}
 	if len(s.Microbatches) == 0 {
 		return v.fail("no microbatch counts given", "microbatches")
 	}
@@ -281,6 +287,17 @@ func (s *Spec) validateConvergence(v validator) error {
 		}
 	}
 	return s.validateAsyncFamilies(v)
+}
+
+// ScheduleKinds lists the schedule families a schedules experiment's kinds
+// may name: every family of the pipeline registry ("pipelab kinds" adds
+// zb-auto, which the command line builds from costs).
+func ScheduleKinds() []string {
+	var out []string
+	for _, f := range pipeline.Families() {
+		out = append(out, f.Name)
+	}
+	return out
 }
 
 // DefaultFlush is the flush schedule that times a sync iteration when the
