@@ -212,7 +212,7 @@ type (
 		Makespan        float64 `parquet:"makespan"`
 		BubbleRatio     float64 `parquet:"bubble_ratio"`
 		PeakActivations float64 `parquet:"peak_activations"`
-		FamilyRank      int32   `parquet:"family_rank"`
+		KindRank      int32   `parquet:"kind_rank"`
 	}
 	qEvent struct {
 		ScheduleID string  `parquet:"schedule_id"`
@@ -413,10 +413,10 @@ func TestFigureQueries(t *testing.T) {
 		rank := map[string]int32{}
 		for _, m := range schedules {
 			if m.CostModel == results.CostUnit && (m.Family == "gpipe" || m.Family == "1f1b") && m.Level != results.LevelLockstep {
-				if r, ok := rank[m.Level]; ok && r != m.FamilyRank {
-					t.Errorf("%s level: gpipe and 1f1b tie at 22 steps but rank %d and %d", m.Level, r, m.FamilyRank)
+				if r, ok := rank[m.Level]; ok && r != m.KindRank {
+					t.Errorf("%s level: gpipe and 1f1b tie at 22 steps but rank %d and %d", m.Level, r, m.KindRank)
 				}
-				rank[m.Level] = m.FamilyRank
+				rank[m.Level] = m.KindRank
 			}
 		}
 	})

@@ -18,13 +18,14 @@ type trainReport struct {
 	Objective       string      `json:"objective"`
 	Method          string      `json:"method"`
 	Optimizer       string      `json:"optimizer"`
-	Schedule        string      `json:"schedule,omitempty"`
+	Kind            string      `json:"kind,omitempty"`     // --kind, or the method's default family
+	Schedule        string      `json:"schedule,omitempty"` // --schedule, the CSV file replayed
 	Cost            string      `json:"cost"`
 	Stages          int         `json:"stages"`
 	Microbatches    int         `json:"microbatches"`
 	TimeBudget      float64     `json:"time_budget,omitempty"`
 	Overshoot       float64     `json:"overshoot"`
-	TimeSteps       float64     `json:"time_steps"`
+	SimTime         float64     `json:"sim_time"`
 	BlockUpdates    int         `json:"block_updates"`
 	StepSize        float64     `json:"step_size"`
 	Seed            uint64      `json:"seed"`
@@ -39,7 +40,7 @@ type trainReport struct {
 }
 
 type curvePt struct {
-	Time           float64     `json:"time"`
+	SimTime        float64     `json:"sim_time"`
 	BlockUpdates   int         `json:"block_updates"`
 	Loss           finiteOrNil `json:"loss"`
 	ValidationLoss finiteOrNil `json:"validation_loss"`
@@ -59,9 +60,9 @@ func (v finiteOrNil) MarshalJSON() ([]byte, error) {
 
 // report gathers what the run did.
 func (f *trainFlags) report(p trainPlan, res *optim.Result) trainReport {
-	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Schedule: p.table, Cost: p.cost,
+	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Cost: p.cost,
 		Stages: p.stages, TimeBudget: f.timeBudget, Overshoot: p.overshoot, StepSize: f.stepSize, Seed: f.seed,
-		TimeSteps: res.Time, BlockUpdates: res.BlockUpdates, Microbatches: res.Microbatches,
+		SimTime: res.Time, BlockUpdates: res.BlockUpdates, Microbatches: res.Microbatches,
 		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Diverged: res.Diverged,
 		TargetLoss: f.targetLoss, TimeToTarget: finiteOrNil(res.TimeToTarget), LossAtBudget: finiteOrNil(res.LossAtBudget)}
 	if f.method == "rpd" && f.delays != "exact" {
@@ -71,11 +72,16 @@ func (f *trainFlags) report(p trainPlan, res *optim.Result) trainReport {
 		u := res.UpdatesToTarget
 		rep.UpdatesToTarget = &u
 	}
+	if f.schedule != "" {
+		rep.Schedule = f.schedule
+	} else {
+		rep.Kind = p.table
+	}
 	if rep.TimeBudget > 0 && f.method != "rpd" {
 		rep.Overshoot = res.Time - rep.TimeBudget
 	}
 	for _, r := range res.Records {
-		rep.Curve = append(rep.Curve, curvePt{Time: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss), ValidationLoss: finiteOrNil(r.ValidationLoss)})
+		rep.Curve = append(rep.Curve, curvePt{SimTime: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss), ValidationLoss: finiteOrNil(r.ValidationLoss)})
 	}
 	if n := len(res.Records); n > 0 {
 		rep.ValidationLoss = finiteOrNil(res.Records[n-1].ValidationLoss)
@@ -87,7 +93,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "objective:     %s\nmethod:        %s\nstages:        %d\nmicrobatches:  %d\n", rep.Objective, rep.Method, rep.Stages, rep.Microbatches)
 	if rep.Cost == "iterations" {
-		fmt.Fprintf(&b, "iterations:    %g", rep.TimeSteps)
+		fmt.Fprintf(&b, "iterations:    %g", rep.SimTime)
 		if rep.TimeBudget > 0 {
 			fmt.Fprintf(&b, " (pd's N·S for budget %g, pd overshoot %g)", rep.TimeBudget, rep.Overshoot)
 		}
@@ -96,7 +102,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 		if rep.Cost != "unit" {
 			label = "time:        "
 		}
-		fmt.Fprintf(&b, "%s  %s", label, clockTime(rep.TimeSteps))
+		fmt.Fprintf(&b, "%s  %s", label, clockTime(rep.SimTime))
 		if rep.TimeBudget > 0 {
 			fmt.Fprintf(&b, " (budget %g, overshoot %g)", rep.TimeBudget, rep.Overshoot)
 		}
@@ -106,8 +112,8 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 		fmt.Fprintf(&b, "validation loss: %.6g\n", v)
 	}
 	fmt.Fprintf(&b, "optimizer:     %s\n", rep.Optimizer)
-	if rep.Schedule != "" {
-		fmt.Fprintf(&b, "schedule:      %s\n", rep.Schedule)
+	if table := tableName(rep.Kind, rep.Schedule); table != "" {
+		fmt.Fprintf(&b, "schedule:      %s\n", table)
 	}
 	fmt.Fprintf(&b, "clock:         %s\n", rep.Cost)
 	if rep.TimeBudget > 0 && rep.Cost != "iterations" {
@@ -128,7 +134,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 	}
 	b.WriteByte('\n')
 	for _, p := range rep.Curve {
-		fmt.Fprintf(&b, "  %10s %10d %14.6g", clockTime(p.Time), p.BlockUpdates, float64(p.Loss))
+		fmt.Fprintf(&b, "  %10s %10d %14.6g", clockTime(p.SimTime), p.BlockUpdates, float64(p.Loss))
 		if validated {
 			fmt.Fprintf(&b, " %14.6g", float64(p.ValidationLoss))
 		}

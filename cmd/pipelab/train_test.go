@@ -47,9 +47,9 @@ func TestTrainShapes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rep := trainJSON(t, append(small, c.args...)...)
-			if rep["microbatches"] != c.microbatches || rep["block_updates"] != c.blocks || (c.steps >= 0 && rep["time_steps"] != c.steps) {
+			if rep["microbatches"] != c.microbatches || rep["block_updates"] != c.blocks || (c.steps >= 0 && rep["sim_time"] != c.steps) {
 				t.Errorf("microbatches %v, time steps %v, block updates %v; want %v, %v, %v",
-					rep["microbatches"], rep["time_steps"], rep["block_updates"], c.microbatches, c.steps, c.blocks)
+					rep["microbatches"], rep["sim_time"], rep["block_updates"], c.microbatches, c.steps, c.blocks)
 			}
 			if rep["overshoot"] != c.overshoot || rep["diverged"] != false {
 				t.Errorf("overshoot %v diverged %v", rep["overshoot"], rep["diverged"])
@@ -166,12 +166,12 @@ func TestTrainKindsClocksAndTargets(t *testing.T) {
 		"--kind", "zb-h1", "--microbatches", "12", "--optimizer", "adam"}
 	pd := trainJSON(t, append(args, "--method", "pipedream")...)
 	twobw := trainJSON(t, append(args, "--method", "2bw", "--accumulate", "1")...)
-	if pd["final_loss"] != twobw["final_loss"] || pd["block_updates"] != 36.0 || pd["schedule"] != "zb-h1" {
-		t.Errorf("pd %v (%v updates, %v), 2bw A=1 %v", pd["final_loss"], pd["block_updates"], pd["schedule"], twobw["final_loss"])
+	if pd["final_loss"] != twobw["final_loss"] || pd["block_updates"] != 36.0 || pd["kind"] != "zb-h1" {
+		t.Errorf("pd %v (%v updates, %v), 2bw A=1 %v", pd["final_loss"], pd["block_updates"], pd["kind"], twobw["final_loss"])
 	}
 	gpu := trainJSON(t, append(args, "--method", "pipedream", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink")...)
-	if ts := gpu["time_steps"].(float64); !(ts > 0 && ts < 10) || !strings.Contains(gpu["cost"].(string), "seconds") {
-		t.Errorf("GPU clock: time %v, cost %v; want seconds", gpu["time_steps"], gpu["cost"])
+	if ts := gpu["sim_time"].(float64); !(ts > 0 && ts < 10) || !strings.Contains(gpu["cost"].(string), "seconds") {
+		t.Errorf("GPU clock: time %v, cost %v; want seconds", gpu["sim_time"], gpu["cost"])
 	}
 	initial := firstLoss(pd)
 	hit := trainJSON(t, append(args, "--method", "pipedream", "--target-loss", fmt.Sprint(initial*0.999), "--log-every", "1")...)
@@ -212,7 +212,7 @@ func TestTrainDualPipeV(t *testing.T) {
 		t.Errorf("dualpipev: stages %v, block updates %v (want 2P = 8, N·2P = 128)", rep["stages"], rep["block_updates"])
 	}
 	budget := trainJSON(t, append(args, "--time-budget", "60")...)
-	if budget["time_steps"].(float64) < 60 || budget["microbatches"].(float64) < 8 {
-		t.Errorf("dualpipev by budget: %v steps, %v microbatches", budget["time_steps"], budget["microbatches"])
+	if budget["sim_time"].(float64) < 60 || budget["microbatches"].(float64) < 8 {
+		t.Errorf("dualpipev by budget: %v steps, %v microbatches", budget["sim_time"], budget["microbatches"])
 	}
 }
