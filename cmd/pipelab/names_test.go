@@ -156,6 +156,7 @@ var knownSplits = map[string]bool{"cost model": true, "model preset": true}
 func TestOneNamePerConcept(t *testing.T) {
 	rows := readConceptTable(t)
 	t.Run("values", func(t *testing.T) { testOneValuePerConcept(t, rows) })
+	t.Run("formats", testFormats)
 	tableFlags := map[string]int{}
 	tableKeys := map[string]int{}
 	owner := map[string]string{} // spelling -> concept, for every kind of name

@@ -71,13 +71,13 @@ func resultsValues(t *testing.T, table, column string) []string {
 }
 
 // checkValues fails unless every list of values of one concept holds the
-// same values as the specs' (the order aside).
-func checkValues(t *testing.T, concept string, spec []string, others map[string][]string) {
+// same values as the reference list ref, named refName (the order aside).
+func checkValues(t *testing.T, concept, refName string, ref []string, others map[string][]string) {
 	t.Helper()
-	want := slices.Sorted(slices.Values(spec))
+	want := slices.Sorted(slices.Values(ref))
 	for where, got := range others {
 		if got = slices.Sorted(slices.Values(got)); !slices.Equal(got, want) {
-			t.Errorf("%s: %s lists %v, the specs %v", concept, where, got, want)
+			t.Errorf("%s: %s lists %v, %s %v", concept, where, got, refName, want)
 		}
 	}
 }
@@ -88,13 +88,13 @@ func checkValues(t *testing.T, concept string, spec []string, others map[string]
 // names, and an old value (oldValues) is no longer one of them but is
 // accepted and documented in docs/cli.md's old spellings.
 func testOneValuePerConcept(t *testing.T, rows []conceptRow) {
-	checkValues(t, "objective", experiments.KnownObjectives, map[string][]string{
+	checkValues(t, "objective", "the specs", experiments.KnownObjectives, map[string][]string{
 		"train --help's --objective":       listedValues(flagUsage(t, "train", "objective")),
 		"train's synopsis":                 synopsisValues(trainSynopsis, "objective"),
 		"train's check":                    trainObjectives,
 		"docs/results.md's runs.objective": resultsValues(t, "runs", "objective"),
 	})
-	checkValues(t, "method", experiments.KnownMethods, map[string][]string{
+	checkValues(t, "method", "the specs", experiments.KnownMethods, map[string][]string{
 		"train --help's --method":       listedValues(flagUsage(t, "train", "method")),
 		"train's synopsis":              synopsisValues(trainSynopsis, "method"),
 		"train's check":                 trainMethods,
@@ -105,7 +105,7 @@ func testOneValuePerConcept(t *testing.T, rows []conceptRow) {
 	for _, line := range strings.Split(strings.TrimSpace(kinds), "\n") {
 		listed = append(listed, strings.Fields(line)[0])
 	}
-	checkValues(t, "schedule family", familyNames(), map[string][]string{
+	checkValues(t, "schedule family", "--kind", familyNames(), map[string][]string{
 		"pipelab kinds": listed,
 		// The specs' families and zb-auto, which only the command line
 		// builds (from costs).
@@ -124,6 +124,47 @@ func testOneValuePerConcept(t *testing.T, rows []conceptRow) {
 		}
 		if !documented {
 			t.Errorf("docs/cli.md's concept table does not list `--%s %s` among the old spellings", o.flag, o.old)
+		}
+	}
+}
+
+// testFormats checks docs/cli.md's "Output formats" table against the
+// --format of every command: each format a help lists is in the table,
+// and the table's commands of each format are those whose help lists it.
+func testFormats(t *testing.T) {
+	src, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(src), "\n## Output formats\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	documented := map[string][]string{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z]+)` \\|[^|]+\\| ([^\\n]+) \\|$").FindAllStringSubmatch(section, -1) {
+		for _, c := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(m[2], -1) {
+			documented[m[1]] = append(documented[m[1]], c[1])
+		}
+	}
+	if len(documented) == 0 {
+		t.Fatal(`docs/cli.md has no "Output formats" table`)
+	}
+	live := map[string][]string{}
+	for _, name := range commandNames() {
+		if !slices.Contains(helpFlags(t, name), "--format") {
+			continue
+		}
+		for _, f := range listedValues(flagUsage(t, name, "format")) {
+			if _, ok := formatMeanings[f]; !ok {
+				t.Errorf("pipelab %s --format %s: a format with no meaning in format.go", name, f)
+			}
+			live[f] = append(live[f], name)
+		}
+	}
+	for f := range formatMeanings {
+		checkValues(t, "--format "+f, "docs/cli.md", documented[f], map[string][]string{"the commands whose help lists it": live[f]})
+	}
+	for f := range documented {
+		if _, ok := formatMeanings[f]; !ok {
+			t.Errorf("docs/cli.md lists the format %s, which no command writes", f)
 		}
 	}
 }
