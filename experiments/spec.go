@@ -265,6 +265,10 @@ type CostSpec struct {
 	// FlashAttention prices attention as FlashAttention runs it
 	// (cost.GPUConfig.FlashAttention).
 	FlashAttention bool `yaml:"flash_attention"`
+	// Efficiency is the achieved share of the GPU's peak in (0, 1], the
+	// command line's --efficiency; 0 takes the hardware file's, or
+	// cost.DefaultEfficiency.
+	Efficiency float64 `yaml:"efficiency"`
 }
 
 // SpecError is a spec that cannot run: the key and the line it is on.

@@ -433,8 +433,8 @@ func (m *MethodSpec) validate(v validator, i int) error {
 
 func (c *CostSpec) validate(v validator) error {
 	if c.Model == "unit" {
-		if c.Preset != "" || c.ModelConfig != "" || c.GPU != "" || c.Link != "" || c.Hardware != "" || c.Microbatch != 0 || c.Sequence != 0 || c.FlashAttention {
-			return v.fail("preset, model_config, gpu, link, hardware, microbatch, sequence and flash_attention need model: gpu", "cost")
+		if c.Preset != "" || c.ModelConfig != "" || c.GPU != "" || c.Link != "" || c.Hardware != "" || c.Microbatch != 0 || c.Sequence != 0 || c.FlashAttention || c.Efficiency != 0 {
+			return v.fail("preset, model_config, gpu, link, hardware, microbatch_size, seq_len, flash_attention and efficiency need model: gpu", "cost")
 		}
 		return nil
 	}
@@ -481,7 +481,10 @@ func (c *CostSpec) validate(v validator) error {
 		return v.fail(err.Error(), "cost", "link")
 	}
 	if c.Microbatch < 1 || c.Sequence < 1 {
-		return v.fail("microbatch and sequence must be at least 1", "cost")
+		return v.fail("microbatch_size and seq_len must be at least 1", "cost")
+	}
+	if !(c.Efficiency >= 0 && c.Efficiency <= 1) {
+		return v.fail(fmt.Sprintf("%g is outside (0, 1] (a share of the GPU's peak; 0 or none takes the hardware file's, or %g)", c.Efficiency, cost.DefaultEfficiency), "cost", "efficiency")
 	}
 	return nil
 }
