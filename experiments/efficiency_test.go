@@ -56,7 +56,7 @@ func TestSpecEfficiency(t *testing.T) {
 		}
 	}
 	unit := strings.Replace(efficiencySpec(", efficiency: 0.4"), "model: gpu", "model: unit", 1)
-	if _, err := ParseSpec("s.yaml", []byte(unit)); err == nil || !strings.Contains(err.Error(), "efficiency need model: gpu") {
+	if _, err := ParseSpec("s.yaml", []byte(unit)); err == nil || !strings.Contains(err.Error(), "s.yaml:6: cost.efficiency: needs model: gpu") {
 		t.Errorf("efficiency under the unit model: %v", err)
 	}
 }

@@ -433,8 +433,15 @@ func (m *MethodSpec) validate(v validator, i int) error {
 
 func (c *CostSpec) validate(v validator) error {
 	if c.Model == "unit" {
-		if c.Preset != "" || c.ModelConfig != "" || c.GPU != "" || c.Link != "" || c.Hardware != "" || c.Microbatch != 0 || c.Sequence != 0 || c.FlashAttention || c.Efficiency != 0 {
-			return v.fail("preset, model_config, gpu, link, hardware, microbatch_size, seq_len, flash_attention and efficiency need model: gpu", "cost")
+		for _, k := range []struct {
+			key string
+			set bool
+		}{{"preset", c.Preset != ""}, {"model_config", c.ModelConfig != ""}, {"gpu", c.GPU != ""}, {"link", c.Link != ""},
+			{"hardware", c.Hardware != ""}, {"microbatch_size", c.Microbatch != 0}, {"seq_len", c.Sequence != 0},
+			{"flash_attention", c.FlashAttention}, {"efficiency", c.Efficiency != 0}} {
+			if k.set {
+				return v.fail("needs model: gpu (the unit cost model times every action one step)", "cost", k.key)
+			}
 		}
 		return nil
 	}
