@@ -41,8 +41,8 @@ timeline (--replicas R, default S; --local-steps H, default 5); sync runs
 synchronous SGD on a flush of --microbatches-per-iteration M (default S)
 microbatches per iteration; rpd is randomized PipeDream with K = N·S
 iterations and delays drawn by --delays: uniform (δ = --delta, default
-⌊S² - S/2⌋), exact (PipeDream's own delays and op order, which reproduces pd
-exactly) or a trace file of lines "stage,batch,d_0,...,d_{S-1}".
+⌊S² - S/2⌋), exact (PipeDream's own delays and op order, which reproduces
+pipedream exactly) or a trace file of lines "stage,batch,d_0,...,d_{S-1}".
 
 The table: by default the pipedream family (localsgd for localsgd, 1f1b for
 sync) on S stages; --kind KIND generates any family instead (asynchronous
@@ -59,7 +59,7 @@ sgd, momentum and nesterov (--momentum μ, default 0.9), adam and adamw
 --lr-schedule constant|cosine with --warmup K updates of linear warm-up.
 
 The run length is --microbatches N, or --time-budget T: the smallest N whose
-timeline reaches T (§1.6; rpd takes pd's N); sync runs whole iterations,
+timeline reaches T (§1.6; rpd takes pipedream's N); sync runs whole iterations,
 rounding N or T up. The overshoot past T is reported, and loss_at_budget is
 the loss after the last update ending within T. --target-loss L reports the
 time and updates to the first logged loss at or below L (the validation

@@ -16,8 +16,8 @@ var lmSmall = []string{"--objective", "charlm", "--stages", "3", "--corpus", "ma
 // stays finite, and the report carries its validation loss.
 func TestTrainLM(t *testing.T) {
 	rep := trainJSON(t, append(lmSmall, "--microbatches", "6")...)
-	if rep["block_updates"] != 18.0 || rep["diverged"] != false {
-		t.Errorf("block updates %v, diverged %v", rep["block_updates"], rep["diverged"])
+	if rep["block_updates"] != 18.0 || rep["outcome"] != "ok" {
+		t.Errorf("block updates %v, outcome %v", rep["block_updates"], rep["outcome"])
 	}
 	if v, ok := rep["validation_loss"].(float64); !ok || !(v > 0) {
 		t.Errorf("validation_loss %v, want a positive number", rep["validation_loss"])

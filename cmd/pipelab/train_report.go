@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pipelab/optim"
+	"pipelab/results"
 )
 
 // trainReport is what "pipelab train" prints. Times are in the clock's
@@ -31,7 +32,7 @@ type trainReport struct {
 	Seed            uint64      `json:"seed"`
 	FinalLoss       finiteOrNil `json:"final_loss"`
 	ValidationLoss  finiteOrNil `json:"validation_loss"`
-	Diverged        bool        `json:"diverged"`
+	Outcome         string      `json:"outcome"` // ok or diverged, as the runs table's outcome
 	TargetLoss      float64     `json:"target_loss,omitempty"`
 	TimeToTarget    finiteOrNil `json:"time_to_target"`
 	UpdatesToTarget *int        `json:"updates_to_target"`
@@ -63,10 +64,13 @@ func (f *trainFlags) report(p trainPlan, res *optim.Result) trainReport {
 	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Cost: p.cost,
 		Stages: p.stages, TimeBudget: f.timeBudget, Overshoot: p.overshoot, StepSize: f.stepSize, Seed: f.seed,
 		SimTime: res.Time, BlockUpdates: res.BlockUpdates, Microbatches: res.Microbatches,
-		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Diverged: res.Diverged,
+		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Outcome: results.OutcomeOK,
 		TargetLoss: f.targetLoss, TimeToTarget: finiteOrNil(res.TimeToTarget), LossAtBudget: finiteOrNil(res.LossAtBudget)}
 	if f.method == "rpd" && f.delays != "exact" {
 		rep.Cost = "iterations"
+	}
+	if res.Diverged {
+		rep.Outcome = results.OutcomeDiverged
 	}
 	if res.UpdatesToTarget >= 0 {
 		u := res.UpdatesToTarget
@@ -95,7 +99,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 	if rep.Cost == "iterations" {
 		fmt.Fprintf(&b, "iterations:    %g", rep.SimTime)
 		if rep.TimeBudget > 0 {
-			fmt.Fprintf(&b, " (pd's N·S for budget %g, pd overshoot %g)", rep.TimeBudget, rep.Overshoot)
+			fmt.Fprintf(&b, " (pipedream's N·S for budget %g, pipedream overshoot %g)", rep.TimeBudget, rep.Overshoot)
 		}
 	} else {
 		label := "time steps:  "
@@ -126,7 +130,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 			fmt.Fprintf(&b, "target %g:   time %s, %d block updates\n", rep.TargetLoss, clockTime(float64(rep.TimeToTarget)), *rep.UpdatesToTarget)
 		}
 	}
-	fmt.Fprintf(&b, "diverged:      %v\ncurve:\n", rep.Diverged)
+	fmt.Fprintf(&b, "outcome:       %s\ncurve:\n", rep.Outcome)
 	validated := !math.IsNaN(float64(rep.ValidationLoss))
 	fmt.Fprintf(&b, "  %10s %10s %14s", "time", "updates", "loss")
 	if validated {
