@@ -97,8 +97,9 @@ type Spec struct {
 
 	// Cost is the timing model (unit time by default).
 	Cost CostSpec `yaml:"cost"`
-	// Select is the step-size rule: best-final (default) or stable.
-	Select string `yaml:"select"`
+	// Select is the step-size rule, the runs table's selection_rule:
+	// best-final (default) or stable.
+	Select string `yaml:"selection_rule"`
 	// TargetLoss, when positive, times every convergence run to its first
 	// logged loss at or below it (the validation loss where the objective
 	// has one): the runs table's time_to_target and updates_to_target.

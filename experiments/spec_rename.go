@@ -23,6 +23,7 @@ var specRenames = []specRename{
 	{"", "batch", "batch_size"},
 	{"", "budget", "time_budget"},
 	{"", "families", "kinds"},
+	{"", "select", "selection_rule"},
 	{"methods", "family", "kind"},
 	{"methods", "steps", "step_sizes"},
 	{"cost", "microbatch", "microbatch_size"},

@@ -55,6 +55,10 @@ func TestSpecOldKeys(t *testing.T) {
 	if _, err := ParseSpec("s.yaml", []byte(both)); err == nil || !strings.Contains(err.Error(), "s.yaml:5: batch: is the old spelling of batch_size, which is given too at line 4") {
 		t.Errorf("both spellings: %v", err)
 	}
+	rule, err := ParseSpec("s.yaml", []byte(renamedSpec+"select: stable\n"))
+	if err != nil || rule.Select != Stable || len(rule.Deprecated) != 1 || !strings.HasPrefix(rule.Deprecated[0], "s.yaml:9: key select is deprecated; use selection_rule") {
+		t.Errorf("select: rule %q, notes %q, err %v", rule.Select, rule.Deprecated, err)
+	}
 	cost := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\nmicrobatches: [4]\nmethods: [{name: pipedream, step_sizes: {values: [0.05]}}]\ncost:\n  model: gpu\n  preset: gpt-1.3b\n  microbatch: 2\n  sequence: 512\n"
 	s, err := ParseSpec("s.yaml", []byte(cost))
 	if err != nil || s.Cost.Microbatch != 2 || s.Cost.Sequence != 512 || len(s.Deprecated) != 2 {

@@ -241,7 +241,7 @@ func (s *Spec) validateConvergence(v validator) error {
 		s.Select = "best-final"
 	}
 	if !slices.Contains(knownRules, s.Select) {
-		return v.fail(fmt.Sprintf("unknown selection rule %q (known: %s)", s.Select, strings.Join(knownRules, ", ")), "select")
+		return v.fail(fmt.Sprintf("unknown selection rule %q (known: %s)", s.Select, strings.Join(knownRules, ", ")), "selection_rule")
 	}
 	if len(s.Methods) == 0 {
 		return v.fail("no methods given", "methods")

@@ -140,7 +140,7 @@ var commandOnlyFlags = map[string][]string{
 
 // specOnlyKeys are spec keys that name no flag's concept: the spec's own
 // structure and the cost section.
-var specOnlyKeys = []string{"name", "experiment", "updates", "select", "values", "pow2", "cost"}
+var specOnlyKeys = []string{"name", "experiment", "updates", "values", "pow2", "cost"}
 
 // knownSplits are the concepts docs/cli.md lists under "Not unified yet"
 // whose flag and key differ; any other difference fails.
