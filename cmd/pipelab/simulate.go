@@ -98,7 +98,7 @@ type simulateFlags struct {
 type simulateReport struct {
 	Kind         string           `json:"kind,omitempty"`     // --kind, the generated family
 	Schedule     string           `json:"schedule,omitempty"` // --schedule, the CSV file timed
-	NumRanks     int              `json:"num_ranks"`
+	NumRanks     int              `json:"ranks"`              // P, as the schedules column ranks
 	Stages       int              `json:"stages"`
 	Microbatches int              `json:"microbatches"`
 	Cost         string           `json:"cost"`
@@ -111,7 +111,7 @@ type simulateReport struct {
 	StepsNote    string           `json:"steps_note,omitempty"`
 	Messages     int              `json:"messages"`
 	CommBytes    float64          `json:"comm_bytes,omitempty"`
-	Ranks        []rankReport     `json:"ranks"`
+	Ranks        []rankReport     `json:"per_rank"` // as delays' per_stage
 	Iterations   *iterationReport `json:"iterations,omitempty"`
 	// MemoryLimit is the GPU's memory in bytes under the GPU model.
 	MemoryLimit float64 `json:"memory_limit_bytes,omitempty"`
