@@ -259,5 +259,11 @@ for (const q of queries) {
   else pass(`query "${label}": ${rows.length} rows from ${where.length} folder(s)${check ? ', answer checked' : ''}`);
 }
 
+// An expectation whose query the page no longer has would check nothing.
+const labels = new Set(queries.map((q) => q.caption.split(/[ (]/)[0]));
+for (const key of Object.keys(expectations)) {
+  if (!labels.has(key)) fail(`expectation "${key}"`, 'no query of docs/results.md has a caption starting with it');
+}
+
 console.log(`duckdb-check: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
