@@ -69,15 +69,15 @@ times its initial loss.
 Objectives and their defaults (§1.7): quadratic (n 2000, d 512, batch 100),
 tridiagonal (n 600, d 512, batch 5, μ 0.01), logistic (n 600, d 512, batch
 10, --l2 1e-4, --noise 0.5), generated from --seed, or read from --data X.csv
---labels y.csv; charlm (lm until the next release), the character language model (S ≥ 3, --blocks-per-stage K
-GPT blocks on each middle stage, default 1; embed 64, 4 heads, sequence 32,
-batch 16, step 0.0625, N 200) on --corpus: tinyshakespeare (the default,
-shipped with pipelab), markov (a generated chain with a known loss floor, n
-training characters, default 100000) or a UTF-8 text FILE; it trains on the
-first 90% of the text and prints its validation loss on the last 10%. The loss
-is logged every --log-every block updates (default: 100 points; charlm: every 20
-microbatches, 20·S updates); rpd has no timeline, so its time is its iteration
-count.`
+--labels y.csv; charlm (lm until the next release), the character language
+model (S ≥ 3, --blocks-per-stage K GPT blocks on each middle stage, default 1;
+embed 64, 4 heads, sequence 32, batch 16, step 0.0625, N 200) on --corpus:
+tinyshakespeare (the default, shipped with pipelab), markov (a generated chain
+with a known loss floor, n training characters, default 100000) or a UTF-8 text
+FILE; it trains on the first 90% of the text and prints its validation loss on
+the last 10%. The loss is logged every --log-every block updates (default: 100
+points; charlm: every 20 microbatches, 20·S updates); rpd has no timeline, so
+its time is its iteration count.`
 
 // trainFlags holds the flags of "pipelab train".
 type trainFlags struct {
