@@ -114,7 +114,7 @@ type (
 		BubbleRatio     float64 `parquet:"bubble_ratio"`
 		PeakActivations float64 `parquet:"peak_activations"`
 		PeakMemoryBytes int64   `parquet:"peak_memory_bytes"`
-		KindRank      int32   `parquet:"kind_rank"`
+		KindRank        int32   `parquet:"kind_rank"`
 	}
 )
 
