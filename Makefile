@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: run test race bench lint fuzz build test-slurm
+.PHONY: run test race bench lint fuzz build test-slurm duckdb-check
 
 # The main job: the paper's figures, small enough to finish in minutes, into ./out.
 run:
@@ -19,6 +19,11 @@ bench:
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo 'gofmt: files above need formatting'; exit 1)
 	$(GO) vet ./...
+
+# docs/results.md's DuckDB queries and table keys, run in DuckDB (npm's @duckdb/node-api, pinned by
+# scripts/duckdb/package-lock.json) on the tables of a quick reproduce; needs node and npm.
+duckdb-check:
+	GO=$(GO) bash scripts/duckdb/check.sh
 
 # One target at a time (fuzzing takes every core it is given); docs/robustness.md records the last runs.
 fuzz:

@@ -45,7 +45,7 @@ func appendTables(d, o *results.Tables) {
 }
 
 // rankFamilies ranks the families within each comparison (timing and
-// shape, scheduleComparison): results.RankFamilies alone would rank GPU
+// shape, scheduleComparison): results.RankKinds alone would rank GPU
 // timings over different links together, as their cost model column is
 // the same.
 func rankFamilies(ms []results.ScheduleMetric) {
@@ -59,9 +59,9 @@ func rankFamilies(ms []results.ScheduleMetric) {
 		for j, i := range idx {
 			g[j] = ms[i]
 		}
-		results.RankFamilies(g)
+		results.RankKinds(g)
 		for j, i := range idx {
-			ms[i].FamilyRank = g[j].FamilyRank
+			ms[i].KindRank = g[j].KindRank
 		}
 	}
 }

@@ -6,10 +6,10 @@ import (
 	"pipelab/results"
 )
 
-// TestRankFamiliesPerComparison: two GPU comparisons over different links
+// TestRankKindsPerComparison: two GPU comparisons over different links
 // share the cost model column but are ranked apart; within one, the
 // smaller makespan ranks first.
-func TestRankFamiliesPerComparison(t *testing.T) {
+func TestRankKindsPerComparison(t *testing.T) {
 	nv := CostSpec{Model: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink"}
 	pc := nv
 	pc.Link = "pcie"
@@ -20,8 +20,8 @@ func TestRankFamiliesPerComparison(t *testing.T) {
 	ms := []results.ScheduleMetric{row(nv, "gpipe", 2), row(nv, "1f1b", 1), row(pc, "gpipe", 4), row(pc, "1f1b", 3)}
 	rankFamilies(ms)
 	for i, want := range []int32{2, 1, 2, 1} {
-		if ms[i].FamilyRank != want {
-			t.Errorf("%s: rank %d, want %d", ms[i].ScheduleID, ms[i].FamilyRank, want)
+		if ms[i].KindRank != want {
+			t.Errorf("%s: rank %d, want %d", ms[i].ScheduleID, ms[i].KindRank, want)
 		}
 	}
 }

@@ -331,6 +331,9 @@ func (c CostSpec) label() string {
 	if c.FlashAttention {
 		label += "/flash" // only then, so that other runs keep their ids
 	}
+	if c.Efficiency != 0 {
+		label += fmt.Sprintf("/eff%g", c.Efficiency) // likewise
+	}
 	return label
 }
 

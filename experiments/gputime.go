@@ -45,7 +45,7 @@ func gpuConfig(c CostSpec) (cost.GPUConfig, error) {
 		if err != nil {
 			return cost.GPUConfig{}, err
 		}
-		return h.Apply(cfg), nil
+		return c.withEfficiency(h.Apply(cfg)), nil
 	}
 	if cfg.GPU, err = cost.LookupGPU(c.GPU); err != nil {
 		return cost.GPUConfig{}, err
@@ -53,7 +53,16 @@ func gpuConfig(c CostSpec) (cost.GPUConfig, error) {
 	if cfg.Link, err = cost.LookupLink(c.Link); err != nil {
 		return cost.GPUConfig{}, err
 	}
-	return cfg, nil
+	return c.withEfficiency(cfg), nil
+}
+
+// withEfficiency applies the spec's efficiency when it gives one; else cfg
+// keeps the hardware file's, or the default.
+func (c CostSpec) withEfficiency(cfg cost.GPUConfig) cost.GPUConfig {
+	if c.Efficiency != 0 {
+		cfg.Efficiency = c.Efficiency
+	}
+	return cfg
 }
 
 // AveragingTime is what one LocalSGD averaging costs under the GPU model:

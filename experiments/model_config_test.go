@@ -76,7 +76,7 @@ func TestSpecModelConfigRejects(t *testing.T) {
 		{`{"model_type": "llama", "hidden_size": 64}`, "cost: {model: gpu, model_config: hf/model.json}", []string{"s.yaml:15:", "cost.model_config", `"num_attention_heads"`}},
 		{`{}`, "cost: {model: gpu, model_config: hf/missing.json}", []string{"s.yaml:15:", "cost.model_config", "missing.json"}},
 		{`{}`, "cost: {model: gpu, preset: llama-7b, model_config: hf/model.json}", []string{"s.yaml:15:", "preset and model_config exclude each other"}},
-		{`{}`, "cost: {model: unit, model_config: hf/model.json}", []string{"s.yaml:15:", "need model: gpu"}},
+		{`{}`, "cost: {model: unit, model_config: hf/model.json}", []string{"s.yaml:15:", "cost.model_config: needs model: gpu"}},
 	}
 	for _, tt := range tests {
 		_, err := ReadSpecFile(writeSpecWithConfig(t, tt.config, tt.cost))

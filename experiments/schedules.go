@@ -88,6 +88,9 @@ func scheduleID(c CostSpec, ranks, microbatches int, family, level string) strin
 		if c.FlashAttention {
 			timing += "-flash"
 		}
+		if c.Efficiency != 0 {
+			timing += fmt.Sprintf("-eff%g", c.Efficiency)
+		}
 	}
 	return fmt.Sprintf("%s_p%d-m%d_%s_%s", timing, ranks, microbatches, family, level)
 }

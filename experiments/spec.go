@@ -98,8 +98,9 @@ type Spec struct {
 
 	// Cost is the timing model (unit time by default).
 	Cost CostSpec `yaml:"cost"`
-	// Select is the step-size rule: best-final (default) or stable.
-	Select string `yaml:"select"`
+	// Select is the step-size rule, the runs table's selection_rule:
+	// best-final (default) or stable.
+	Select string `yaml:"selection_rule"`
 	// TargetLoss, when positive, times every convergence run to its first
 	// logged loss at or below it (the validation loss where the objective
 	// has one): the runs table's time_to_target and updates_to_target.
@@ -277,6 +278,10 @@ type CostSpec struct {
 	// FlashAttention prices attention as FlashAttention runs it
 	// (cost.GPUConfig.FlashAttention).
 	FlashAttention bool `yaml:"flash_attention"`
+	// Efficiency is the achieved share of the GPU's peak in (0, 1], the
+	// command line's --efficiency; 0 takes the hardware file's, or
+	// cost.DefaultEfficiency.
+	Efficiency float64 `yaml:"efficiency"`
 }
 
 // SpecError is a spec that cannot run: the key and the line it is on.
@@ -338,6 +343,7 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 		return nil, yamlError(file, err)
 	}
 	s.Deprecated = notes
+	s.renameOldValues(file, &root)
 	s.Cost.resolve(file)
 	if err := s.validate(&root); err != nil {
 		if se, ok := err.(*SpecError); ok {

@@ -23,6 +23,7 @@ var specRenames = []specRename{
 	{"", "batch", "batch_size"},
 	{"", "budget", "time_budget"},
 	{"", "families", "kinds"},
+	{"", "select", "selection_rule"},
 	{"methods", "family", "kind"},
 	{"methods", "steps", "step_sizes"},
 	{"cost", "microbatch", "microbatch_size"},
@@ -118,4 +119,44 @@ func rewriteKey(lines []string, k *yaml.Node, old, current string) {
 	line := []rune(lines[k.Line-1])
 	col := k.Column - 1
 	lines[k.Line-1] = string(line[:col]) + current + string(line[col+len(old):])
+}
+
+// specValueRename is one renamed value: old and current of the values of
+// key, "objectives" or "methods[].name".
+type specValueRename struct{ key, old, current string }
+
+// specValueRenames are the values issue 14 renamed: the command line's lm
+// and pd are the objective charlm and the method pipedream, as the tables
+// write them (docs/cli.md).
+var specValueRenames = []specValueRename{
+	{"objectives", "lm", "charlm"},
+	{"methods[].name", "pd", "pipedream"},
+}
+
+// renameOldValues sets the old spellings of renamed values in s to the
+// current ones, with one note each in s.Deprecated naming file and line.
+func (s *Spec) renameOldValues(file string, root *yaml.Node) {
+	v := validator{root: root}
+	note := func(key string, line int, r specValueRename) {
+		s.Deprecated = append(s.Deprecated, fmt.Sprintf("%s:%d: value %s of %s is deprecated; use %s (accepted until the next release)",
+			file, line, r.old, key, r.current))
+	}
+	for _, r := range specValueRenames {
+		switch r.key {
+		case "objectives":
+			for i, o := range s.Objectives {
+				if o == r.old {
+					s.Objectives[i] = r.current
+					note(fmt.Sprintf("objectives[%d]", i), v.line("objectives", i), r)
+				}
+			}
+		case "methods[].name":
+			for i := range s.Methods {
+				if s.Methods[i].Name == r.old {
+					s.Methods[i].Name = r.current
+					note(fmt.Sprintf("methods[%d].name", i), v.line("methods", i, "name"), r)
+				}
+			}
+		}
+	}
 }

@@ -49,7 +49,7 @@ func TestParseSpecRejects(t *testing.T) {
 		{"negative noise", 0, "noise: [0, -1]", ":15:", "noise[1]: noise -1 is not a finite σ"},
 		{"unknown cut", 0, "cut: longest", ":15:", `cut: unknown cut "longest"`},
 		{"cut of a method without a timeline", 0, "cut: shortest", ":12:", "methods[1].name: a cut compares timelines"},
-		{"flash attention in unit time", 0, "cost: {model: unit, flash_attention: true}", ":15:", "flash_attention need model: gpu"},
+		{"flash attention in unit time", 0, "cost: {model: unit, flash_attention: true}", ":15:", "cost.flash_attention: needs model: gpu"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

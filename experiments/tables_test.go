@@ -188,6 +188,7 @@ type (
 		LocalSteps   *int32   `parquet:"local_steps,optional"`
 		Replicate    int32    `parquet:"replicate"`
 		Outcome      string   `parquet:"outcome"`
+		CostModel    string   `parquet:"cost_model"`
 		FinalLoss    float64  `parquet:"final_loss"`
 		SimTime      *float64 `parquet:"sim_time,optional"`
 		BlockUpdates int64    `parquet:"block_updates"`
@@ -212,7 +213,7 @@ type (
 		Makespan        float64 `parquet:"makespan"`
 		BubbleRatio     float64 `parquet:"bubble_ratio"`
 		PeakActivations float64 `parquet:"peak_activations"`
-		FamilyRank      int32   `parquet:"family_rank"`
+		KindRank        int32   `parquet:"kind_rank"`
 	}
 	qEvent struct {
 		ScheduleID string  `parquet:"schedule_id"`
@@ -337,28 +338,28 @@ func TestFigureQueries(t *testing.T) {
 	})
 
 	t.Run("replicates paired", func(t *testing.T) {
-		// runs a JOIN runs b USING (experiment, replicate, stages,
-		// step_size) WHERE a pipedream, b rpd with delta = 0: one partner
-		// each, 2 replicates × 2 step sizes pairs.
+		// runs a JOIN runs b USING (experiment, cost_model, replicate,
+		// stages, step_size) WHERE a pipedream, b rpd: one partner per δ
+		// (0 and 3), so 2 replicates × 2 step sizes × 2 δ pairs.
 		pairs := 0
 		for _, a := range runs {
 			if a.Method != "pipedream" {
 				continue
 			}
-			partners := 0
+			deltas := map[int32]int{}
 			for _, b := range runs {
-				if b.Method == results.MethodRPD && b.Delta != nil && *b.Delta == 0 && b.Experiment == a.Experiment &&
+				if b.Method == results.MethodRPD && b.Delta != nil && b.Experiment == a.Experiment && b.CostModel == a.CostModel &&
 					b.Replicate == a.Replicate && b.Stages == a.Stages && b.StepSize == a.StepSize {
-					partners++
+					deltas[*b.Delta]++
 				}
 			}
-			if partners != 1 {
-				t.Errorf("run %s: %d partners, want 1", a.RunID, partners)
+			if len(deltas) != 2 || deltas[0] != 1 || deltas[3] != 1 {
+				t.Errorf("run %s: partners by δ %v, want one at 0 and one at 3", a.RunID, deltas)
 			}
-			pairs += partners
+			pairs += deltas[0] + deltas[3]
 		}
-		if pairs != 4 {
-			t.Errorf("%d pairs, want 4", pairs)
+		if pairs != 8 {
+			t.Errorf("%d pairs, want 8", pairs)
 		}
 	})
 
@@ -413,10 +414,10 @@ func TestFigureQueries(t *testing.T) {
 		rank := map[string]int32{}
 		for _, m := range schedules {
 			if m.CostModel == results.CostUnit && (m.Family == "gpipe" || m.Family == "1f1b") && m.Level != results.LevelLockstep {
-				if r, ok := rank[m.Level]; ok && r != m.FamilyRank {
-					t.Errorf("%s level: gpipe and 1f1b tie at 22 steps but rank %d and %d", m.Level, r, m.FamilyRank)
+				if r, ok := rank[m.Level]; ok && r != m.KindRank {
+					t.Errorf("%s level: gpipe and 1f1b tie at 22 steps but rank %d and %d", m.Level, r, m.KindRank)
 				}
-				rank[m.Level] = m.FamilyRank
+				rank[m.Level] = m.KindRank
 			}
 		}
 	})

@@ -172,6 +172,12 @@ func (s *Spec) validateSchedules(v validator) error {
 	if len(s.Families) == 0 {
 		return v.fail("no schedule families given", "kinds")
 	}
+	known := ScheduleKinds()
+	for i, f := range s.Families {
+		if !slices.Contains(known, f) {
+			return v.fail(fmt.Sprintf("unknown schedule family %q (known: %s)", f, strings.Join(known, ", ")), "kinds", i)
+		}
+	}
 	if len(s.Microbatches) == 0 {
 		return v.fail("no microbatch counts given", "microbatches")
 	}
@@ -237,7 +243,7 @@ func (s *Spec) validateConvergence(v validator) error {
 		s.Select = "best-final"
 	}
 	if !slices.Contains(knownRules, s.Select) {
-		return v.fail(fmt.Sprintf("unknown selection rule %q (known: %s)", s.Select, strings.Join(knownRules, ", ")), "select")
+		return v.fail(fmt.Sprintf("unknown selection rule %q (known: %s)", s.Select, strings.Join(knownRules, ", ")), "selection_rule")
 	}
 	if len(s.Methods) == 0 {
 		return v.fail("no methods given", "methods")
@@ -283,6 +289,17 @@ func (s *Spec) validateConvergence(v validator) error {
 		}
 	}
 	return s.validateAsyncFamilies(v)
+}
+
+// ScheduleKinds lists the schedule families a schedules experiment's kinds
+// may name: every family of the pipeline registry ("pipelab kinds" adds
+// zb-auto, which the command line builds from costs).
+func ScheduleKinds() []string {
+	var out []string
+	for _, f := range pipeline.Families() {
+		out = append(out, f.Name)
+	}
+	return out
 }
 
 // DefaultFlush is the flush schedule that times a sync iteration when the
@@ -418,8 +435,15 @@ func (m *MethodSpec) validate(v validator, i int) error {
 
 func (c *CostSpec) validate(v validator) error {
 	if c.Model == "unit" {
-		if c.Preset != "" || c.ModelConfig != "" || c.GPU != "" || c.Link != "" || c.Hardware != "" || c.Microbatch != 0 || c.Sequence != 0 || c.FlashAttention {
-			return v.fail("preset, model_config, gpu, link, hardware, microbatch, sequence and flash_attention need model: gpu", "cost")
+		for _, k := range []struct {
+			key string
+			set bool
+		}{{"preset", c.Preset != ""}, {"model_config", c.ModelConfig != ""}, {"gpu", c.GPU != ""}, {"link", c.Link != ""},
+			{"hardware", c.Hardware != ""}, {"microbatch_size", c.Microbatch != 0}, {"seq_len", c.Sequence != 0},
+			{"flash_attention", c.FlashAttention}, {"efficiency", c.Efficiency != 0}} {
+			if k.set {
+				return v.fail("needs model: gpu (the unit cost model times every action one step)", "cost", k.key)
+			}
 		}
 		return nil
 	}
@@ -466,7 +490,10 @@ func (c *CostSpec) validate(v validator) error {
 		return v.fail(err.Error(), "cost", "link")
 	}
 	if c.Microbatch < 1 || c.Sequence < 1 {
-		return v.fail("microbatch and sequence must be at least 1", "cost")
+		return v.fail("microbatch_size and seq_len must be at least 1", "cost")
+	}
+	if !(c.Efficiency >= 0 && c.Efficiency <= 1) {
+		return v.fail(fmt.Sprintf("%g is outside (0, 1] (a share of the GPU's peak; 0 or none takes the hardware file's, or %g)", c.Efficiency, cost.DefaultEfficiency), "cost", "efficiency")
 	}
 	return nil
 }

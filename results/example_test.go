@@ -74,17 +74,17 @@ func ExampleLogTicks() {
 	// 0.5 1 2 5 10 20
 }
 
-// RankFamilies ranks schedule families by makespan within one shape, cost
+// RankKinds ranks schedule families by makespan within one shape, cost
 // model and level.
-func ExampleRankFamilies() {
+func ExampleRankKinds() {
 	m := []results.ScheduleMetric{
 		{Family: "gpipe", Ranks: 4, Microbatches: 8, Level: results.LevelFormula, Makespan: 33},
 		{Family: "zb-h1", Ranks: 4, Microbatches: 8, Level: results.LevelFormula, Makespan: 27},
 		{Family: "1f1b", Ranks: 4, Microbatches: 8, Level: results.LevelFormula, Makespan: 33},
 	}
-	results.RankFamilies(m)
+	results.RankKinds(m)
 	for _, r := range m {
-		fmt.Println(r.Family, r.FamilyRank)
+		fmt.Println(r.Family, r.KindRank)
 	}
 	// Output:
 	// gpipe 2

@@ -118,7 +118,7 @@ type (
 		BubbleRatio     float64 `parquet:"bubble_ratio"`
 		PeakActivations float64 `parquet:"peak_activations"`
 		PeakMemoryBytes int64   `parquet:"peak_memory_bytes"`
-		FamilyRank      int32   `parquet:"family_rank"`
+		KindRank        int32   `parquet:"kind_rank"`
 	}
 )
 

@@ -172,7 +172,7 @@ func TestPlotErrors(t *testing.T) {
 	}
 }
 
-func TestRankFamilies(t *testing.T) {
+func TestRankKinds(t *testing.T) {
 	// Makespans 30, 20, 20, 10 in one group rank 4, 2, 2, 1 (competition
 	// ranking); the lone row of another level ranks 1.
 	m := []ScheduleMetric{
@@ -182,10 +182,10 @@ func TestRankFamilies(t *testing.T) {
 		{Family: "d", Ranks: 4, Microbatches: 8, Level: LevelFormula, Makespan: 10},
 		{Family: "a", Ranks: 4, Microbatches: 8, Level: LevelSimulated, Makespan: 99},
 	}
-	RankFamilies(m)
+	RankKinds(m)
 	var got []int32
 	for _, r := range m {
-		got = append(got, r.FamilyRank)
+		got = append(got, r.KindRank)
 	}
 	if want := []int32{4, 2, 2, 1, 1}; !slices.Equal(got, want) {
 		t.Errorf("ranks %v, want %v", got, want)

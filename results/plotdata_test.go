@@ -125,6 +125,6 @@ func scheduleMetrics() []ScheduleMetric {
 			CostModel: CostUnit, Level: LevelFormula, Makespan: work + f.bubble, BubbleRatio: f.bubble / (work + f.bubble),
 			PeakActivations: f.peak})
 	}
-	RankFamilies(out)
+	RankKinds(out)
 	return out
 }

@@ -145,7 +145,7 @@ func genSchedules() []ScheduleMetric {
 			rows = append(rows, ScheduleMetric{
 				ScheduleID: f + "/p4m8", Family: f, Ranks: 4, Microbatches: 8, Chunks: r.Int32N(3) + 1,
 				CostModel: CostGPU, Level: l, Makespan: r.Float64() * 10, BubbleRatio: r.Float64(),
-				PeakActivations: float64(r.Int32N(64)) / 4, PeakMemoryBytes: r.Int64N(1 << 36), FamilyRank: r.Int32N(4) + 1,
+				PeakActivations: float64(r.Int32N(64)) / 4, PeakMemoryBytes: r.Int64N(1 << 36), KindRank: r.Int32N(4) + 1,
 			})
 		}
 	}

@@ -34,7 +34,7 @@ type ScheduleMetric struct {
 	BubbleRatio     float64 // idle share of ranks × makespan, in [0, 1]
 	PeakActivations float64 // most activations held by one rank, in microbatches of a rank's share of the model (M_B; a chunk of V holds 1/V)
 	PeakMemoryBytes int64   // most bytes held by one rank; 0 without a memory model
-	FamilyRank      int32   // 1 for the smallest makespan among families of the same shape, cost model and level
+	KindRank        int32   // 1 for the smallest makespan among the kinds of the same shape, cost model and level
 }
 
 var scheduleTable = table[ScheduleMetric]{kind: "schedules", columns: []column[ScheduleMetric]{
@@ -54,7 +54,7 @@ var scheduleTable = table[ScheduleMetric]{kind: "schedules", columns: []column[S
 	float64Col("bubble_ratio", func(m *ScheduleMetric) *float64 { return &m.BubbleRatio }),
 	float64Col("peak_activations", func(m *ScheduleMetric) *float64 { return &m.PeakActivations }),
 	int64Col("peak_memory_bytes", func(m *ScheduleMetric) *int64 { return &m.PeakMemoryBytes }),
-	int32Col("family_rank", func(m *ScheduleMetric) *int32 { return &m.FamilyRank }),
+	renamed(int32Col("kind_rank", func(m *ScheduleMetric) *int32 { return &m.KindRank }), "family_rank"),
 }}
 
 // ScheduleSchema returns the Arrow schema of the schedules table.
@@ -69,13 +69,13 @@ func WriteSchedules(path string, metrics []ScheduleMetric) error {
 // ReadSchedules reads the schedules table at path.
 func ReadSchedules(path string) ([]ScheduleMetric, error) { return readTable(path, &scheduleTable) }
 
-// RankFamilies sets FamilyRank of every metric: within each group of the
+// RankKinds sets KindRank of every metric: within each group of the
 // same (Ranks, Microbatches, CostModel, Model, GPU, Link, Level), rows are
 // ranked by makespan,
 // 1 for the smallest; equal makespans share a rank (competition ranking,
-// 1, 1, 3). Chunks is not part of the group, so families with different
+// 1, 1, 3). Chunks is not part of the group, so kinds with different
 // chunk counts compete on the same shape.
-func RankFamilies(metrics []ScheduleMetric) {
+func RankKinds(metrics []ScheduleMetric) {
 	type group struct {
 		ranks, microbatches                int32
 		costModel, model, gpu, link, level string
@@ -91,10 +91,10 @@ func RankFamilies(metrics []ScheduleMetric) {
 		})
 		for pos, i := range idx {
 			if pos > 0 && metrics[i].Makespan == metrics[idx[pos-1]].Makespan {
-				metrics[i].FamilyRank = metrics[idx[pos-1]].FamilyRank
+				metrics[i].KindRank = metrics[idx[pos-1]].KindRank
 				continue
 			}
-			metrics[i].FamilyRank = int32(pos + 1)
+			metrics[i].KindRank = int32(pos + 1)
 		}
 	}
 }

@@ -33,6 +33,15 @@ type column[R any] struct {
 	compare func(x, y *R) int
 	// nullable columns hold nulls (a value not measured; nullable.go).
 	nullable bool
+	// old is the column's name before a rename (docs/results.md), which
+	// readers accept for one release; "" for none.
+	old string
+}
+
+// renamed returns c, read under its old name too.
+func renamed[R any](c column[R], old string) column[R] {
+	c.old = old
+	return c
 }
 
 // table is the schema of one kind of result: its name (for errors and file

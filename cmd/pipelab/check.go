@@ -44,7 +44,7 @@ with the step, the blocked ranks and what they wait for. Both exit non-zero.`
 
 // checkReport is what "pipelab check" prints.
 type checkReport struct {
-	Format       string `json:"format"`
+	CSVFormat    string `json:"csv_format"` // compute_only or compute_comms (docs/csv.md), not --format
 	Ranks        int    `json:"ranks"`
 	Stages       int    `json:"stages"`
 	Microbatches int    `json:"microbatches"`
@@ -79,7 +79,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	return output.write(stdout, rep, func() error {
 		_, err := fmt.Fprintf(stdout, "format:       %s\nranks:        %d\nstages:       %d\nmicrobatches: %d\nsteps:        %d\n",
-			rep.Format, rep.Ranks, rep.Stages, rep.Microbatches, rep.Steps)
+			rep.CSVFormat, rep.Ranks, rep.Stages, rep.Microbatches, rep.Steps)
 		return err
 	})
 }
@@ -111,13 +111,13 @@ func checkFile(file string, mergeIW bool) (checkReport, error) {
 	if err := pipeline.ValidateCSV(t, name); err != nil {
 		return checkReport{}, err
 	}
-	rep := checkReport{Format: "compute_only", Ranks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches}
+	rep := checkReport{CSVFormat: "compute_only", Ranks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches}
 	comms, err := lowerForCheck(t, mergeIW)
 	if err != nil {
 		return rep, fmt.Errorf("%s: %w", name, err)
 	}
 	if comms == t {
-		rep.Format = "compute_comms"
+		rep.CSVFormat = "compute_comms"
 		if err := noBubbles(t, name); err != nil {
 			return rep, err
 		}

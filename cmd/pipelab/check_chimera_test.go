@@ -28,10 +28,10 @@ func TestCheckChimera(t *testing.T) {
 		}
 		for _, comms := range []bool{false, true} {
 			name := fmt.Sprintf("chimera_P%d_M%d_comms=%v", sh.Ranks, sh.Microbatches, comms)
-			want := checkReport{Format: "compute_only", Ranks: sh.Ranks, Stages: 2 * sh.Ranks, Microbatches: sh.Microbatches}
+			want := checkReport{CSVFormat: "compute_only", Ranks: sh.Ranks, Stages: 2 * sh.Ranks, Microbatches: sh.Microbatches}
 			lowered, err := pipeline.Lower(pipeline.MergeIW(gen))
 			if comms {
-				want.Format = "compute_comms"
+				want.CSVFormat = "compute_comms"
 				lowered, err = pipeline.Lower(gen)
 			}
 			if err != nil {

@@ -35,11 +35,11 @@ func TestCheckFixtures(t *testing.T) {
 		want checkReport
 	}{
 		{[]string{filepath.Join(torchFixtures, "zb1p_2rank_2stagep_compute.csv"), "--format", "json"},
-			checkReport{Format: "compute_only", Ranks: 2, Stages: 4, Microbatches: 8, Steps: 113}},
+			checkReport{CSVFormat: "compute_only", Ranks: 2, Stages: 4, Microbatches: 8, Steps: 113}},
 		{[]string{"--format=json", filepath.Join(torchFixtures, "zb1p_2rank_2stagep_comms.csv")},
-			checkReport{Format: "compute_comms", Ranks: 2, Stages: 4, Microbatches: 8, Steps: 113}},
+			checkReport{CSVFormat: "compute_comms", Ranks: 2, Stages: 4, Microbatches: 8, Steps: 113}},
 		{[]string{simple, "--format", "json"},
-			checkReport{Format: "compute_only", Ranks: 2, Stages: 2, Microbatches: 2, Steps: 10}},
+			checkReport{CSVFormat: "compute_only", Ranks: 2, Stages: 2, Microbatches: 2, Steps: 10}},
 	}
 	for _, tc := range tests {
 		var out, errb bytes.Buffer
@@ -83,7 +83,7 @@ func TestCheckMergeFlag(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Format != "compute_only" || got.Ranks != 2 || got.Stages != 4 || got.Microbatches != 8 || got.Steps < 48 {
+	if got.CSVFormat != "compute_only" || got.Ranks != 2 || got.Stages != 4 || got.Microbatches != 8 || got.Steps < 48 {
 		t.Errorf("unmerged report %+v, want compute_only, 2 ranks, 4 stages, 8 microbatches, at least 48 steps", got)
 	}
 }
@@ -180,7 +180,7 @@ func TestCheckRoundTrips(t *testing.T) {
 	if code := run([]string{"schedule", "--kind", "zb-h1", "--stages", "1", "--microbatches", "4", "--comms", "--format", "csv"}, &csv, &errb); code != 0 {
 		t.Fatalf("schedule: exit %d, %s", code, errb.String())
 	}
-	if got, want := checkJSON(t, "", writeFile(t, "a.csv", csv.String())), (checkReport{Format: "compute_comms", Ranks: 1, Stages: 1, Microbatches: 4, Steps: 12}); got != want {
+	if got, want := checkJSON(t, "", writeFile(t, "a.csv", csv.String())), (checkReport{CSVFormat: "compute_comms", Ranks: 1, Stages: 1, Microbatches: 4, Steps: 12}); got != want {
 		t.Errorf("zb-h1 on one rank, --comms: %+v, want %+v", got, want)
 	}
 
@@ -193,7 +193,7 @@ func TestCheckRoundTrips(t *testing.T) {
 	// so the count is the one without REDUCE_GRAD plus one.
 	plain := checkJSON(t, "", writeFile(t, "g.csv", "0F0,0F1,0B0,0B1\r\n1F0,1F1,1B0,1B1\r\n"))
 	reduce := checkJSON(t, "", writeFile(t, "gr.csv", "0F0,0F1,0B0,0B1,0REDUCE_GRAD\r\n1F0,1F1,1B0,1B1,1REDUCE_GRAD\r\n"))
-	if reduce.Format != "compute_only" || reduce.Steps != plain.Steps+1 {
+	if reduce.CSVFormat != "compute_only" || reduce.Steps != plain.Steps+1 {
 		t.Errorf("with REDUCE_GRAD: %+v; want compute_only and %d steps (%d without it, plus one)", reduce, plain.Steps+1, plain.Steps)
 	}
 

@@ -43,7 +43,8 @@ the updates between the microbatch's forward there and its backward.`
 
 // delaysReport is what "pipelab delays" prints.
 type delaysReport struct {
-	Schedule     string             `json:"schedule"`
+	Kind         string             `json:"kind,omitempty"`     // --kind, the generated family
+	Schedule     string             `json:"schedule,omitempty"` // --schedule, the CSV file read
 	Stages       int                `json:"stages"`
 	Microbatches int                `json:"microbatches"`
 	TimeSteps    float64            `json:"time_steps"`
@@ -94,11 +95,8 @@ func runDelays(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep := delaysReport{Schedule: f.shape.kind, Stages: p.Stages, Microbatches: t.Microbatches, TimeSteps: p.TimeSteps,
+	rep := delaysReport{Kind: f.shape.kind, Schedule: f.schedule, Stages: p.Stages, Microbatches: t.Microbatches, TimeSteps: p.TimeSteps,
 		Updates: p.Updates, Max: p.Total.Max, Mean: p.Total.Mean, P10: p.Total.P10, MaxAll: p.MaxAll}
-	if f.schedule != "" {
-		rep.Schedule = f.schedule
-	}
 	for s, st := range p.PerStage {
 		rep.PerStage = append(rep.PerStage, stageDelayReport{Stage: s, Updates: st.Rows, Max: st.Max, Mean: st.Mean, P10: st.P10})
 	}

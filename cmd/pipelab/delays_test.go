@@ -16,7 +16,7 @@ import (
 func TestDelaysCommandPerStage(t *testing.T) {
 	var rep delaysReport
 	runJSON(t, []string{"delays", "--stages", "4", "--format", "json"}, &rep)
-	if rep.Schedule != "pipedream" || rep.Max != 14 || rep.Mean != 7.55 || rep.Updates != 160 || rep.TimeSteps != 86 {
+	if rep.Kind != "pipedream" || rep.Max != 14 || rep.Mean != 7.55 || rep.Updates != 160 || rep.TimeSteps != 86 {
 		t.Errorf("%+v: want pipedream, max 14, mean 7.55, 160 updates, 2N+2S-2 = 86 steps", rep)
 	}
 	if len(rep.PerStage) != 4 {
@@ -52,7 +52,7 @@ func TestDelaysCommandScheduleFile(t *testing.T) {
 	var gen, file delaysReport
 	runJSON(t, []string{"delays", "--kind", "pipedream", "--stages", "3", "--microbatches", "12", "--format", "json"}, &gen)
 	runJSON(t, []string{"delays", "--schedule", path, "--format", "json"}, &file)
-	file.Schedule = gen.Schedule
+	file.Kind, file.Schedule = gen.Kind, gen.Schedule
 	if !reflect.DeepEqual(gen, file) {
 		t.Errorf("from the file %+v, generated %+v", file, gen)
 	}

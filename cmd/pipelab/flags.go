@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -93,30 +92,6 @@ func inRange(name string, v, low, high float64) error {
 		return fmt.Errorf("--%s must be in [%g, %g], got %g", name, low, high, v)
 	}
 	return nil
-}
-
-// outputFlag is --format text|json.
-type outputFlag struct{ format string }
-
-func (o *outputFlag) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.format, "format", "text", "output format: text or json")
-}
-
-func (o *outputFlag) check() error {
-	if o.format != "text" && o.format != "json" {
-		return fmt.Errorf("--format must be text or json, got %q", o.format)
-	}
-	return nil
-}
-
-// write prints report as indented JSON, or calls text for the text format.
-func (o *outputFlag) write(w io.Writer, report any, text func() error) error {
-	if o.format != "json" {
-		return text()
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(report)
 }
 
 // writeOutputFile writes the file a flag names whole or not at all

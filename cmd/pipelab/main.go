@@ -144,6 +144,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	noteDeprecated(fs, out)
+	renameOldValues(fs, out)
 	if err := finiteFloats(fs); err != nil {
 		return flagProblem(fs, fs.Output(), fs.Name(), err)
 	}

@@ -91,7 +91,7 @@ func TestMeasuredFlagErrors(t *testing.T) {
 func TestTuneCostsFlag(t *testing.T) {
 	var rep tuneReport
 	runJSON(t, []string{"tune", "--stages", "8", "--microbatches", "24", "--costs", zbCosts(t, 8, "0.601"), "--format", "json"}, &rep)
-	if rep.Schedule != "zb-h2" || rep.BaselineSchedule != "1f1b" || rep.Speedup <= 1 || rep.Microbatches != 24 {
+	if rep.Kind != "zb-h2" || rep.BaselineKind != "1f1b" || rep.Speedup <= 1 || rep.Microbatches != 24 {
 		t.Errorf("tuned %+v", rep)
 	}
 	var out, errb bytes.Buffer

@@ -140,7 +140,7 @@ var commandOnlyFlags = map[string][]string{
 
 // specOnlyKeys are spec keys that name no flag's concept: the spec's own
 // structure and the cost section.
-var specOnlyKeys = []string{"name", "experiment", "updates", "select", "values", "pow2", "cost"}
+var specOnlyKeys = []string{"name", "experiment", "updates", "values", "pow2", "cost"}
 
 // knownSplits are the concepts docs/cli.md lists under "Not unified yet"
 // whose flag and key differ; any other difference fails.
@@ -150,10 +150,13 @@ var knownSplits = map[string]bool{"cost model": true, "model preset": true}
 // them) and every spec key (the yaml tags of experiments.Spec) against
 // docs/cli.md's concept table: each must be in the table; each spelling
 // the table names must exist; a row's flag, key, column and JSON key must
-// spell the same words; no spelling may name two concepts; and no old
-// spelling may still be a live flag or key.
+// spell the same words; no spelling may name two concepts; no old
+// spelling may still be a live flag or key; and a concept's values are
+// spelled alike everywhere (testOneValuePerConcept).
 func TestOneNamePerConcept(t *testing.T) {
 	rows := readConceptTable(t)
+	t.Run("values", func(t *testing.T) { testOneValuePerConcept(t, rows) })
+	t.Run("formats", testFormats)
 	tableFlags := map[string]int{}
 	tableKeys := map[string]int{}
 	owner := map[string]string{} // spelling -> concept, for every kind of name

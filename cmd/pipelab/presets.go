@@ -72,18 +72,14 @@ type presetList struct {
 func runPresets(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("presets", "[--format text|json|yaml]", presetsDescription, stderr)
 	var output outputFlag
-	fs.StringVar(&output.format, "format", "text", "output format: text, json, or yaml (GPUs and links as hardware-file entries)")
+	output.registerFormats(fs, formatText, formatJSON, formatYAML)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	var formatErr error
-	if f := output.format; f != "text" && f != "json" && f != "yaml" {
-		formatErr = fmt.Errorf("--format must be text, json or yaml, got %q", f)
-	}
-	if err := firstError(noArguments(fs.Args()), formatErr); err != nil {
+	if err := firstError(noArguments(fs.Args()), output.check()); err != nil {
 		return flagProblem(fs, stderr, "presets", err)
 	}
-	if output.format == "yaml" {
+	if output.format == formatYAML {
 		return cost.WriteHardwarePresets(stdout)
 	}
 	list := listPresets()

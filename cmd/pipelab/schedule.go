@@ -35,7 +35,7 @@ included, rather than the grid's bubbles (docs/csv.md). --kind zb-auto is built 
 type scheduleFlags struct {
 	shapeFlags
 	costs  costFlags
-	format string
+	output outputFlag
 	comms  bool
 	set    map[string]bool // flags given on the command line
 }
@@ -45,7 +45,7 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 	var f scheduleFlags
 	f.shapeFlags.register(fs)
 	f.registerFamilyOptions(fs)
-	fs.StringVar(&f.format, "format", "text", "output: text (the grid) or csv (PyTorch's schedule CSV)")
+	f.output.registerFormats(fs, formatText, formatCSV)
 	fs.BoolVar(&f.comms, "comms", false, "add SEND/RECV actions (PyTorch's lowering) before printing")
 	f.costs.register(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -67,7 +67,7 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--comms: %w", err)
 		}
 	}
-	if f.format == "csv" {
+	if f.output.format == formatCSV {
 		if !f.comms {
 			t = pipeline.TorchOrder(t)
 		}
@@ -97,9 +97,10 @@ func (f *scheduleFlags) check(rest []string) error {
 	if err := f.checkZBAuto(); err != nil {
 		return err
 	}
+	if err := f.output.check(); err != nil {
+		return err
+	}
 	switch {
-	case f.format != "text" && f.format != "csv":
-		return fmt.Errorf("--format must be text or csv, got %q", f.format)
 	case f.kind == "localsgd" && f.localSteps < 1:
 		return fmt.Errorf("--local-steps H (local steps between averagings, at least 1) is required for --kind localsgd, got %d", f.localSteps)
 	}

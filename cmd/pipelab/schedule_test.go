@@ -198,7 +198,7 @@ func TestScheduleDualPipeVCSVRoundTrip(t *testing.T) {
 		if err := json.Unmarshal([]byte(rep), &got); err != nil {
 			t.Fatalf("check output %q: %v", rep, err)
 		}
-		want := checkReport{Format: tc.format, Ranks: p, Stages: 2 * p, Microbatches: m, Steps: tc.steps}
+		want := checkReport{CSVFormat: tc.format, Ranks: p, Stages: 2 * p, Microbatches: m, Steps: tc.steps}
 		if got != want {
 			t.Errorf("%v: check reports %+v, want %+v", tc.extra, got, want)
 		}

@@ -96,8 +96,9 @@ type simulateFlags struct {
 // simulateReport is what "pipelab simulate --format json" prints. Times
 // are in the cost model's unit (steps, or seconds under the GPU model).
 type simulateReport struct {
-	Schedule     string           `json:"schedule"`
-	NumRanks     int              `json:"num_ranks"`
+	Kind         string           `json:"kind,omitempty"`     // --kind, the generated family
+	Schedule     string           `json:"schedule,omitempty"` // --schedule, the CSV file timed
+	NumRanks     int              `json:"ranks"`              // P, as the schedules column ranks
 	Stages       int              `json:"stages"`
 	Microbatches int              `json:"microbatches"`
 	Cost         string           `json:"cost"`
@@ -110,7 +111,7 @@ type simulateReport struct {
 	StepsNote    string           `json:"steps_note,omitempty"`
 	Messages     int              `json:"messages"`
 	CommBytes    float64          `json:"comm_bytes,omitempty"`
-	Ranks        []rankReport     `json:"ranks"`
+	Ranks        []rankReport     `json:"per_rank"` // as delays' per_stage
 	Iterations   *iterationReport `json:"iterations,omitempty"`
 	// MemoryLimit is the GPU's memory in bytes under the GPU model.
 	MemoryLimit float64 `json:"memory_limit_bytes,omitempty"`
@@ -293,11 +294,8 @@ func (f *simulateFlags) table() (*pipeline.Table, error) {
 // simulate times t and gathers the report.
 func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateReport, *sim.Timeline, error) {
 	rep := simulateReport{
-		Schedule: f.shape.kind, NumRanks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches,
+		Kind: f.shape.kind, Schedule: f.schedule, NumRanks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches,
 		Policy: opt.Policy.String(),
-	}
-	if f.schedule != "" {
-		rep.Schedule = f.schedule
 	}
 	if opt.Policy == sim.Ready {
 		rep.Hint = opt.Hint.String()
@@ -370,7 +368,7 @@ func writeTimelineFiles(tl *sim.Timeline, trace, gantt, costName, unit string) e
 
 func writeSimulateText(w io.Writer, rep simulateReport) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "schedule:     %s (%d ranks, %d stages, %d microbatches)\n", rep.Schedule, rep.NumRanks, rep.Stages, rep.Microbatches)
+	fmt.Fprintf(&b, "schedule:     %s (%d ranks, %d stages, %d microbatches)\n", tableName(rep.Kind, rep.Schedule), rep.NumRanks, rep.Stages, rep.Microbatches)
 	fmt.Fprintf(&b, "cost:         %s\n", rep.Cost)
 	policy := rep.Policy
 	if rep.Hint != "" {

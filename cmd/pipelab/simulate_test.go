@@ -158,7 +158,7 @@ func TestSimulateCommandChimera(t *testing.T) {
 		}
 		var read simulateReport
 		runJSON(t, append([]string{"simulate", "--schedule", path}, costs...), &read)
-		read.Schedule = gen.Schedule
+		read.Kind, read.Schedule = gen.Kind, gen.Schedule
 		if !reflect.DeepEqual(read, gen) {
 			t.Errorf("chimera P=%s M=%s: from its CSV\n%+v\nwant as generated\n%+v", p, m, read, gen)
 		}
@@ -284,14 +284,14 @@ func TestSimulateCommandTunedPartition(t *testing.T) {
 		runJSON(t, []string{"simulate", "--schedule", csv, "--model", tc.model, "--gpu", "h100", "--link", tc.link,
 			"--partition", strings.Join(parts, ","), "--format", "json"}, &rep)
 		if rep.Makespan != tuned.TunedMakespan {
-			t.Errorf("%s (%s): simulated %v, tuner %v", tc.model, tuned.Schedule, rep.Makespan, tuned.TunedMakespan)
+			t.Errorf("%s (%s): simulated %v, tuner %v", tc.model, tuned.Kind, rep.Makespan, tuned.TunedMakespan)
 		}
 		var peak float64
 		for _, r := range rep.Ranks {
 			peak = max(peak, r.PeakMemoryBytes)
 		}
 		if peak != tuned.TunedPeakMemory {
-			t.Errorf("%s (%s): peak %v bytes, tuner %v", tc.model, tuned.Schedule, peak, tuned.TunedPeakMemory)
+			t.Errorf("%s (%s): peak %v bytes, tuner %v", tc.model, tuned.Kind, peak, tuned.TunedPeakMemory)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"pipelab/experiments"
 	"pipelab/objectives"
 	"pipelab/optim"
 )
@@ -21,7 +22,7 @@ func init() {
 	})
 }
 
-const trainSynopsis = `--objective quadratic|tridiagonal|logistic|lm
+const trainSynopsis = `--objective quadratic|tridiagonal|logistic|charlm
        --method pipedream|pd-nostash|2bw|pipemare|predict|dc|rpd|localsgd|sync
        (--stages S [--kind KIND] | --schedule FILE.csv) (--microbatches N | --time-budget T)
        --step-size G [--optimizer sgd|momentum|nesterov|adam|adamw] [flags]`
@@ -40,8 +41,8 @@ timeline (--replicas R, default S; --local-steps H, default 5); sync runs
 synchronous SGD on a flush of --microbatches-per-iteration M (default S)
 microbatches per iteration; rpd is randomized PipeDream with K = N·S
 iterations and delays drawn by --delays: uniform (δ = --delta, default
-⌊S² - S/2⌋), exact (PipeDream's own delays and op order, which reproduces pd
-exactly) or a trace file of lines "stage,batch,d_0,...,d_{S-1}".
+⌊S² - S/2⌋), exact (PipeDream's own delays and op order, which reproduces
+pipedream exactly) or a trace file of lines "stage,batch,d_0,...,d_{S-1}".
 
 The table: by default the pipedream family (localsgd for localsgd, 1f1b for
 sync) on S stages; --kind KIND generates any family instead (asynchronous
@@ -58,25 +59,25 @@ sgd, momentum and nesterov (--momentum μ, default 0.9), adam and adamw
 --lr-schedule constant|cosine with --warmup K updates of linear warm-up.
 
 The run length is --microbatches N, or --time-budget T: the smallest N whose
-timeline reaches T (§1.6; rpd takes pd's N); sync runs whole iterations,
+timeline reaches T (§1.6; rpd takes pipedream's N); sync runs whole iterations,
 rounding N or T up. The overshoot past T is reported, and loss_at_budget is
 the loss after the last update ending within T. --target-loss L reports the
 time and updates to the first logged loss at or below L (the validation
-loss for lm). A run diverges when its loss is not finite or exceeds 10⁶
+loss for charlm). A run diverges when its loss is not finite or exceeds 10⁶
 times its initial loss.
 
 Objectives and their defaults (§1.7): quadratic (n 2000, d 512, batch 100),
 tridiagonal (n 600, d 512, batch 5, μ 0.01), logistic (n 600, d 512, batch
 10, --l2 1e-4, --noise 0.5), generated from --seed, or read from --data X.csv
---labels y.csv; lm, the character language model (S ≥ 3, --blocks-per-stage K
-GPT blocks on each middle stage, default 1; embed 64, 4 heads, sequence 32,
-batch 16, step 0.0625, N 200) on --corpus: tinyshakespeare (the default,
-shipped with pipelab), markov (a generated chain with a known loss floor, n
-training characters, default 100000) or a UTF-8 text FILE; it trains on the
-first 90% of the text and prints its validation loss on the last 10%. The loss
-is logged every --log-every block updates (default: 100 points; lm: every 20
-microbatches, 20·S updates); rpd has no timeline, so its time is its iteration
-count.`
+--labels y.csv; charlm (lm until the next release), the character language
+model (S ≥ 3, --blocks-per-stage K GPT blocks on each middle stage, default 1;
+embed 64, 4 heads, sequence 32, batch 16, step 0.0625, N 200) on --corpus:
+tinyshakespeare (the default, shipped with pipelab), markov (a generated chain
+with a known loss floor, n training characters, default 100000) or a UTF-8 text
+FILE; it trains on the first 90% of the text and prints its validation loss on
+the last 10%. The loss is logged every --log-every block updates (default: 100
+points; charlm: every 20 microbatches, 20·S updates); rpd has no timeline, so
+its time is its iteration count.`
 
 // trainFlags holds the flags of "pipelab train".
 type trainFlags struct {
@@ -110,14 +111,14 @@ type trainFlags struct {
 }
 
 func (f *trainFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.objective, "objective", "", "quadratic, tridiagonal, logistic or lm")
+	fs.StringVar(&f.objective, "objective", "", "quadratic, tridiagonal, logistic or charlm")
 	fs.StringVar(&f.method, "method", "", "pipedream, pd-nostash, 2bw, pipemare, predict, dc, rpd, localsgd or sync")
 	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches N the run consumes")
 	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --microbatches)")
-	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for lm: default 0.0625, 0.001 with adam and adamw)")
-	fs.IntVar(&f.batchSize, "batch-size", 0, "rows (lm: sequences) per batch (default per objective)")
-	fs.IntVar(&f.n, "n", 0, "rows of generated data (lm: training characters of the markov corpus)")
+	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for charlm: default 0.0625, 0.001 with adam and adamw)")
+	fs.IntVar(&f.batchSize, "batch-size", 0, "rows (charlm: sequences) per batch (default per objective)")
+	fs.IntVar(&f.n, "n", 0, "rows of generated data (charlm: training characters of the markov corpus)")
 	fs.IntVar(&f.d, "d", 0, "parameters of generated data (default 512)")
 	fs.StringVar(&f.data, "data", "", "X.csv: one example per line, comma-separated")
 	fs.StringVar(&f.labels, "labels", "", "y.csv: one target per line")
@@ -163,7 +164,10 @@ var (
 		"momentum": {"momentum", "nesterov"}, "beta1": {"adam", "adamw"}, "beta2": {"adam", "adamw"},
 		"eps": {"adam", "adamw"}, "weight-decay": {"adamw"},
 	}
-	trainMethods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
+	// trainObjectives and trainMethods are the specs' names, which the
+	// objective and method columns hold (TestOneNamePerConcept).
+	trainObjectives = experiments.KnownObjectives
+	trainMethods    = experiments.KnownMethods
 )
 
 // unused returns the first flag of uses that is set but not used by
@@ -192,8 +196,8 @@ func (f *trainFlags) check(rest []string) error {
 		return err
 	}
 	switch {
-	case !oneOf(f.objective, "quadratic", "tridiagonal", "logistic", "lm"):
-		return fmt.Errorf("--objective must be quadratic, tridiagonal, logistic or lm, got %q", f.objective)
+	case !oneOf(f.objective, trainObjectives...):
+		return fmt.Errorf("--objective must be one of %s, got %q", strings.Join(trainObjectives, ", "), f.objective)
 	case !oneOf(f.method, trainMethods...):
 		return fmt.Errorf("--method must be one of %s, got %q", strings.Join(trainMethods, ", "), f.method)
 	case !oneOf(f.optimizer, "sgd", "momentum", "nesterov", "adam", "adamw"):
@@ -223,8 +227,8 @@ func (f *trainFlags) check(rest []string) error {
 		return fmt.Errorf("--time-budget must be positive, got %g", f.timeBudget)
 	case (f.data == "") != (f.labels == ""):
 		return errors.New("--data and --labels go together")
-	case f.data != "" && (f.set["n"] || f.set["d"] || f.objective == "lm"):
-		return errors.New("--data replaces --n and --d, and lm reads --corpus instead")
+	case f.data != "" && (f.set["n"] || f.set["d"] || f.objective == "charlm"):
+		return errors.New("--data replaces --n and --d, and charlm reads --corpus instead")
 	case f.objective != "logistic" && (f.set["l2"] || f.set["noise"]):
 		return errors.New("--l2 and --noise apply to the logistic objective only")
 	case f.set["accumulate"] && f.accumulate < 1:
@@ -248,7 +252,7 @@ func (f *trainFlags) check(rest []string) error {
 		return errors.New("--log-every, --batch-size, --n, --d, --replicas and --microbatches-per-iteration must not be negative, --local-steps at least 1")
 	}
 	defaults := map[string][3]int{ // n, d, batch (docs/reference.md §1.7)
-		"quadratic": {2000, 512, 100}, "tridiagonal": {600, 512, 5}, "logistic": {600, 512, 10}, "lm": {100000, 0, 16},
+		"quadratic": {2000, 512, 100}, "tridiagonal": {600, 512, 5}, "logistic": {600, 512, 10}, "charlm": {100000, 0, 16},
 	}[f.objective]
 	f.n, f.d, f.batchSize = orDefault(f.n, defaults[0]), orDefault(f.d, defaults[1]), orDefault(f.batchSize, defaults[2])
 	if !(f.stepSize > 0) {
@@ -262,7 +266,7 @@ func (f *trainFlags) check(rest []string) error {
 	}
 	f.replicas = orDefault(f.replicas, f.stages)
 	f.flushMicrobatches = orDefault(f.flushMicrobatches, f.stages)
-	if f.objective == "lm" {
+	if f.objective == "charlm" {
 		// Built here with S stages, so an unusable corpus is bad input;
 		// a table with other stage counts rebuilds it in buildObjective.
 		m, err := f.buildLM(f.stages)
@@ -334,10 +338,6 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if f.method == "pd" { // the method's name in specs and among the families
-		fmt.Fprintln(stderr, "pipelab: --method pd is deprecated; use --method pipedream (accepted until the next release)")
-		f.method = "pipedream"
-	}
 	f.set = setFlags(fs)
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "train", err)
@@ -351,7 +351,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if f.objective != "lm" && f.data == "" {
+	if f.objective != "charlm" && f.data == "" {
 		if err := guardData(f.n, f.d); err != nil {
 			return err
 		}
@@ -375,7 +375,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 // buildObjective makes the objective the flags name, cut into stages
 // blocks.
 func (f *trainFlags) buildObjective(stages int) (objectives.Objective, error) {
-	if f.objective == "lm" {
+	if f.objective == "charlm" {
 		if m := f.lm.model; m != nil && len(m.Blocks())-1 == stages {
 			return m, nil
 		}

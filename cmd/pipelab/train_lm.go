@@ -37,23 +37,23 @@ type lmFlags struct {
 
 func (f *lmFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.corpus, "corpus", charlm.CorpusTinyShakespeare,
-		"lm corpus: tinyshakespeare (shipped), markov (generated, --n characters) or a UTF-8 text FILE")
-	fs.IntVar(&f.blocksPerStage, "blocks-per-stage", 1, "lm GPT blocks K on each middle stage")
+		"charlm corpus: tinyshakespeare (shipped), markov (generated, --n characters) or a UTF-8 text FILE")
+	fs.IntVar(&f.blocksPerStage, "blocks-per-stage", 1, "charlm GPT blocks K on each middle stage")
 }
 
 // checkLM refuses the LM's flags with another objective, fills the LM's
 // defaults, and builds the model, so that an unusable corpus file is
 // reported, naming it, before anything runs.
 func (f *trainFlags) checkLM() error {
-	if f.objective != "lm" {
+	if f.objective != "charlm" {
 		if f.set["corpus"] || f.set["blocks-per-stage"] {
-			return errors.New("--corpus and --blocks-per-stage apply to lm only")
+			return errors.New("--corpus and --blocks-per-stage apply to charlm only")
 		}
 		return nil
 	}
 	switch {
 	case f.stages < 3:
-		return fmt.Errorf("--stages must be at least 3 for lm (embedding, blocks, head), got %d", f.stages)
+		return fmt.Errorf("--stages must be at least 3 for charlm (embedding, blocks, head), got %d", f.stages)
 	case f.lm.blocksPerStage < 1:
 		return atLeast("blocks-per-stage", f.lm.blocksPerStage, 1)
 	case f.set["n"] && f.lm.corpus != charlm.CorpusMarkov:

@@ -10,14 +10,14 @@ import (
 
 // lmSmall is a fast LM run on the markov corpus: S = 3 and batches of two
 // sequences.
-var lmSmall = []string{"--objective", "lm", "--stages", "3", "--corpus", "markov", "--n", "3000", "--batch-size", "2", "--method", "pipedream"}
+var lmSmall = []string{"--objective", "charlm", "--stages", "3", "--corpus", "markov", "--n", "3000", "--batch-size", "2", "--method", "pipedream"}
 
 // The character LM trains under PipeDream (N·S block updates), its loss
 // stays finite, and the report carries its validation loss.
 func TestTrainLM(t *testing.T) {
 	rep := trainJSON(t, append(lmSmall, "--microbatches", "6")...)
-	if rep["block_updates"] != 18.0 || rep["diverged"] != false {
-		t.Errorf("block updates %v, diverged %v", rep["block_updates"], rep["diverged"])
+	if rep["block_updates"] != 18.0 || rep["outcome"] != "ok" {
+		t.Errorf("block updates %v, outcome %v", rep["block_updates"], rep["outcome"])
 	}
 	if v, ok := rep["validation_loss"].(float64); !ok || !(v > 0) {
 		t.Errorf("validation_loss %v, want a positive number", rep["validation_loss"])
@@ -46,17 +46,17 @@ func TestTrainLMErrors(t *testing.T) {
 		}
 		return path
 	}
-	lm := []string{"--objective", "lm", "--stages", "3", "--method", "pipedream", "--microbatches", "2"}
+	lm := []string{"--objective", "charlm", "--stages", "3", "--method", "pipedream", "--microbatches", "2"}
 	with := func(args ...string) []string { return append(append([]string{}, lm...), args...) }
 	cases := []struct {
 		name string
 		args []string
 		want string
 	}{
-		{"two stages", []string{"--objective", "lm", "--stages", "2", "--method", "pipedream"}, "--stages must be at least 3 for lm"},
+		{"two stages", []string{"--objective", "charlm", "--stages", "2", "--method", "pipedream"}, "--stages must be at least 3 for charlm"},
 		{"zero blocks", with("--blocks-per-stage", "0"), "--blocks-per-stage must be at least 1"},
 		{"n with the shipped text", with("--n", "5000"), "--n sizes the markov corpus only"},
-		{"corpus on logistic", []string{"--objective", "logistic", "--stages", "2", "--method", "pipedream", "--microbatches", "2", "--step-size", "0.1", "--corpus", "markov"}, "apply to lm only"},
+		{"corpus on logistic", []string{"--objective", "logistic", "--stages", "2", "--method", "pipedream", "--microbatches", "2", "--step-size", "0.1", "--corpus", "markov"}, "apply to charlm only"},
 		{"empty file", with("--corpus", file("empty.txt", "")), "empty.txt: empty"},
 		{"not UTF-8", with("--corpus", file("latin1.txt", "na\xefve text")), "latin1.txt: invalid UTF-8 at byte offset 2"},
 		// Batch 16 × sequence 32: at least 10·513 - 9 = 5121 characters.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pipelab/optim"
+	"pipelab/results"
 )
 
 // trainReport is what "pipelab train" prints. Times are in the clock's
@@ -18,19 +19,20 @@ type trainReport struct {
 	Objective       string      `json:"objective"`
 	Method          string      `json:"method"`
 	Optimizer       string      `json:"optimizer"`
-	Schedule        string      `json:"schedule,omitempty"`
+	Kind            string      `json:"kind,omitempty"`     // --kind, or the method's default family
+	Schedule        string      `json:"schedule,omitempty"` // --schedule, the CSV file replayed
 	Cost            string      `json:"cost"`
 	Stages          int         `json:"stages"`
 	Microbatches    int         `json:"microbatches"`
 	TimeBudget      float64     `json:"time_budget,omitempty"`
 	Overshoot       float64     `json:"overshoot"`
-	TimeSteps       float64     `json:"time_steps"`
+	SimTime         float64     `json:"sim_time"`
 	BlockUpdates    int         `json:"block_updates"`
 	StepSize        float64     `json:"step_size"`
 	Seed            uint64      `json:"seed"`
 	FinalLoss       finiteOrNil `json:"final_loss"`
 	ValidationLoss  finiteOrNil `json:"validation_loss"`
-	Diverged        bool        `json:"diverged"`
+	Outcome         string      `json:"outcome"` // ok or diverged, as the runs table's outcome
 	TargetLoss      float64     `json:"target_loss,omitempty"`
 	TimeToTarget    finiteOrNil `json:"time_to_target"`
 	UpdatesToTarget *int        `json:"updates_to_target"`
@@ -39,7 +41,7 @@ type trainReport struct {
 }
 
 type curvePt struct {
-	Time           float64     `json:"time"`
+	SimTime        float64     `json:"sim_time"`
 	BlockUpdates   int         `json:"block_updates"`
 	Loss           finiteOrNil `json:"loss"`
 	ValidationLoss finiteOrNil `json:"validation_loss"`
@@ -59,23 +61,31 @@ func (v finiteOrNil) MarshalJSON() ([]byte, error) {
 
 // report gathers what the run did.
 func (f *trainFlags) report(p trainPlan, res *optim.Result) trainReport {
-	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Schedule: p.table, Cost: p.cost,
+	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Cost: p.cost,
 		Stages: p.stages, TimeBudget: f.timeBudget, Overshoot: p.overshoot, StepSize: f.stepSize, Seed: f.seed,
-		TimeSteps: res.Time, BlockUpdates: res.BlockUpdates, Microbatches: res.Microbatches,
-		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Diverged: res.Diverged,
+		SimTime: res.Time, BlockUpdates: res.BlockUpdates, Microbatches: res.Microbatches,
+		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Outcome: results.OutcomeOK,
 		TargetLoss: f.targetLoss, TimeToTarget: finiteOrNil(res.TimeToTarget), LossAtBudget: finiteOrNil(res.LossAtBudget)}
 	if f.method == "rpd" && f.delays != "exact" {
 		rep.Cost = "iterations"
+	}
+	if res.Diverged {
+		rep.Outcome = results.OutcomeDiverged
 	}
 	if res.UpdatesToTarget >= 0 {
 		u := res.UpdatesToTarget
 		rep.UpdatesToTarget = &u
 	}
+	if f.schedule != "" {
+		rep.Schedule = f.schedule
+	} else {
+		rep.Kind = p.table
+	}
 	if rep.TimeBudget > 0 && f.method != "rpd" {
 		rep.Overshoot = res.Time - rep.TimeBudget
 	}
 	for _, r := range res.Records {
-		rep.Curve = append(rep.Curve, curvePt{Time: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss), ValidationLoss: finiteOrNil(r.ValidationLoss)})
+		rep.Curve = append(rep.Curve, curvePt{SimTime: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss), ValidationLoss: finiteOrNil(r.ValidationLoss)})
 	}
 	if n := len(res.Records); n > 0 {
 		rep.ValidationLoss = finiteOrNil(res.Records[n-1].ValidationLoss)
@@ -87,16 +97,16 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "objective:     %s\nmethod:        %s\nstages:        %d\nmicrobatches:  %d\n", rep.Objective, rep.Method, rep.Stages, rep.Microbatches)
 	if rep.Cost == "iterations" {
-		fmt.Fprintf(&b, "iterations:    %g", rep.TimeSteps)
+		fmt.Fprintf(&b, "iterations:    %g", rep.SimTime)
 		if rep.TimeBudget > 0 {
-			fmt.Fprintf(&b, " (pd's N·S for budget %g, pd overshoot %g)", rep.TimeBudget, rep.Overshoot)
+			fmt.Fprintf(&b, " (pipedream's N·S for budget %g, pipedream overshoot %g)", rep.TimeBudget, rep.Overshoot)
 		}
 	} else {
 		label := "time steps:  "
 		if rep.Cost != "unit" {
 			label = "time:        "
 		}
-		fmt.Fprintf(&b, "%s  %s", label, clockTime(rep.TimeSteps))
+		fmt.Fprintf(&b, "%s  %s", label, clockTime(rep.SimTime))
 		if rep.TimeBudget > 0 {
 			fmt.Fprintf(&b, " (budget %g, overshoot %g)", rep.TimeBudget, rep.Overshoot)
 		}
@@ -106,8 +116,8 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 		fmt.Fprintf(&b, "validation loss: %.6g\n", v)
 	}
 	fmt.Fprintf(&b, "optimizer:     %s\n", rep.Optimizer)
-	if rep.Schedule != "" {
-		fmt.Fprintf(&b, "schedule:      %s\n", rep.Schedule)
+	if table := tableName(rep.Kind, rep.Schedule); table != "" {
+		fmt.Fprintf(&b, "schedule:      %s\n", table)
 	}
 	fmt.Fprintf(&b, "clock:         %s\n", rep.Cost)
 	if rep.TimeBudget > 0 && rep.Cost != "iterations" {
@@ -120,7 +130,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 			fmt.Fprintf(&b, "target %g:   time %s, %d block updates\n", rep.TargetLoss, clockTime(float64(rep.TimeToTarget)), *rep.UpdatesToTarget)
 		}
 	}
-	fmt.Fprintf(&b, "diverged:      %v\ncurve:\n", rep.Diverged)
+	fmt.Fprintf(&b, "outcome:       %s\ncurve:\n", rep.Outcome)
 	validated := !math.IsNaN(float64(rep.ValidationLoss))
 	fmt.Fprintf(&b, "  %10s %10s %14s", "time", "updates", "loss")
 	if validated {
@@ -128,7 +138,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 	}
 	b.WriteByte('\n')
 	for _, p := range rep.Curve {
-		fmt.Fprintf(&b, "  %10s %10d %14.6g", clockTime(p.Time), p.BlockUpdates, float64(p.Loss))
+		fmt.Fprintf(&b, "  %10s %10d %14.6g", clockTime(p.SimTime), p.BlockUpdates, float64(p.Loss))
 		if validated {
 			fmt.Fprintf(&b, " %14.6g", float64(p.ValidationLoss))
 		}

@@ -47,12 +47,12 @@ func TestTrainShapes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rep := trainJSON(t, append(small, c.args...)...)
-			if rep["microbatches"] != c.microbatches || rep["block_updates"] != c.blocks || (c.steps >= 0 && rep["time_steps"] != c.steps) {
+			if rep["microbatches"] != c.microbatches || rep["block_updates"] != c.blocks || (c.steps >= 0 && rep["sim_time"] != c.steps) {
 				t.Errorf("microbatches %v, time steps %v, block updates %v; want %v, %v, %v",
-					rep["microbatches"], rep["time_steps"], rep["block_updates"], c.microbatches, c.steps, c.blocks)
+					rep["microbatches"], rep["sim_time"], rep["block_updates"], c.microbatches, c.steps, c.blocks)
 			}
-			if rep["overshoot"] != c.overshoot || rep["diverged"] != false {
-				t.Errorf("overshoot %v diverged %v", rep["overshoot"], rep["diverged"])
+			if rep["overshoot"] != c.overshoot || rep["outcome"] != "ok" {
+				t.Errorf("overshoot %v outcome %v", rep["overshoot"], rep["outcome"])
 			}
 			if got := firstLoss(rep); math.Abs(got-math.Ln2) > 1e-15 {
 				t.Errorf("initial loss %.17g, want ln 2", got)
@@ -89,9 +89,9 @@ func TestTrainDiverged(t *testing.T) {
 	rep := trainJSON(t, "--objective", "quadratic", "--n", "40", "--d", "8", "--batch-size", "5", "--stages", "2",
 		"--method", "pipedream", "--microbatches", "200", "--step-size", "100")
 	final, ok := rep["final_loss"].(float64)
-	if rep["diverged"] != true || !ok || !(final > 1e6*firstLoss(rep)) || rep["block_updates"].(float64) >= 400 {
+	if rep["outcome"] != "diverged" || !ok || !(final > 1e6*firstLoss(rep)) || rep["block_updates"].(float64) >= 400 {
 		t.Errorf("diverged %v, final loss %v after %v updates; want true, above 1e6 × %v, before the end",
-			rep["diverged"], rep["final_loss"], rep["block_updates"], firstLoss(rep))
+			rep["outcome"], rep["final_loss"], rep["block_updates"], firstLoss(rep))
 	}
 }
 
@@ -166,12 +166,12 @@ func TestTrainKindsClocksAndTargets(t *testing.T) {
 		"--kind", "zb-h1", "--microbatches", "12", "--optimizer", "adam"}
 	pd := trainJSON(t, append(args, "--method", "pipedream")...)
 	twobw := trainJSON(t, append(args, "--method", "2bw", "--accumulate", "1")...)
-	if pd["final_loss"] != twobw["final_loss"] || pd["block_updates"] != 36.0 || pd["schedule"] != "zb-h1" {
-		t.Errorf("pd %v (%v updates, %v), 2bw A=1 %v", pd["final_loss"], pd["block_updates"], pd["schedule"], twobw["final_loss"])
+	if pd["final_loss"] != twobw["final_loss"] || pd["block_updates"] != 36.0 || pd["kind"] != "zb-h1" {
+		t.Errorf("pd %v (%v updates, %v), 2bw A=1 %v", pd["final_loss"], pd["block_updates"], pd["kind"], twobw["final_loss"])
 	}
 	gpu := trainJSON(t, append(args, "--method", "pipedream", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink")...)
-	if ts := gpu["time_steps"].(float64); !(ts > 0 && ts < 10) || !strings.Contains(gpu["cost"].(string), "seconds") {
-		t.Errorf("GPU clock: time %v, cost %v; want seconds", gpu["time_steps"], gpu["cost"])
+	if ts := gpu["sim_time"].(float64); !(ts > 0 && ts < 10) || !strings.Contains(gpu["cost"].(string), "seconds") {
+		t.Errorf("GPU clock: time %v, cost %v; want seconds", gpu["sim_time"], gpu["cost"])
 	}
 	initial := firstLoss(pd)
 	hit := trainJSON(t, append(args, "--method", "pipedream", "--target-loss", fmt.Sprint(initial*0.999), "--log-every", "1")...)
@@ -191,8 +191,8 @@ func TestTrainSchedule(t *testing.T) {
 	args := []string{"--objective", "quadratic", "--n", "40", "--d", "8", "--batch-size", "5", "--step-size", "0.01", "--schedule", csv}
 	for _, m := range []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc"} {
 		rep := trainJSON(t, append(args, "--method", m)...)
-		if rep["stages"] != 4.0 || rep["microbatches"] != 8.0 || rep["diverged"] != false {
-			t.Errorf("%s: stages %v, microbatches %v, diverged %v", m, rep["stages"], rep["microbatches"], rep["diverged"])
+		if rep["stages"] != 4.0 || rep["microbatches"] != 8.0 || rep["outcome"] != "ok" {
+			t.Errorf("%s: stages %v, microbatches %v, outcome %v", m, rep["stages"], rep["microbatches"], rep["outcome"])
 		}
 	}
 	rep := trainJSON(t, append(args, "--method", "sync", "--microbatches", "16")...)
@@ -208,11 +208,11 @@ func TestTrainDualPipeV(t *testing.T) {
 	args := []string{"--objective", "logistic", "--n", "60", "--d", "16", "--batch-size", "6", "--stages", "4", "--step-size", "0.05",
 		"--kind", "dualpipev", "--method", "pipedream"}
 	rep := trainJSON(t, append(args, "--microbatches", "16")...)
-	if rep["stages"] != 8.0 || rep["block_updates"] != 128.0 || rep["diverged"] != false {
+	if rep["stages"] != 8.0 || rep["block_updates"] != 128.0 || rep["outcome"] != "ok" {
 		t.Errorf("dualpipev: stages %v, block updates %v (want 2P = 8, N·2P = 128)", rep["stages"], rep["block_updates"])
 	}
 	budget := trainJSON(t, append(args, "--time-budget", "60")...)
-	if budget["time_steps"].(float64) < 60 || budget["microbatches"].(float64) < 8 {
-		t.Errorf("dualpipev by budget: %v steps, %v microbatches", budget["time_steps"], budget["microbatches"])
+	if budget["sim_time"].(float64) < 60 || budget["microbatches"].(float64) < 8 {
+		t.Errorf("dualpipev by budget: %v steps, %v microbatches", budget["sim_time"], budget["microbatches"])
 	}
 }

@@ -56,7 +56,7 @@ type tuneReport struct {
 	Link               string  `json:"link"`
 	Stages             int     `json:"stages"`
 	MemoryLimit        float64 `json:"memory_limit_bytes"`
-	Schedule           string  `json:"schedule"`
+	Kind               string  `json:"kind"`
 	Chunks             int     `json:"chunks"`
 	Placement          string  `json:"placement"`
 	Microbatches       int     `json:"microbatches"`
@@ -64,7 +64,7 @@ type tuneReport struct {
 	TunedMakespan      float64 `json:"tuned_makespan"`
 	TunedPerSample     float64 `json:"tuned_per_sample"`
 	TunedPeakMemory    float64 `json:"tuned_peak_memory_bytes"`
-	BaselineSchedule   string  `json:"baseline_schedule"`
+	BaselineKind       string  `json:"baseline_kind"`
 	BaselineChunks     int     `json:"baseline_chunks"`
 	BaselinePartition  []int   `json:"baseline_partition"`
 	BaselineMakespan   float64 `json:"baseline_makespan"`
@@ -226,10 +226,10 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	b, base := res.Best, res.Baseline
 	return tuneReport{
 		Model: f.presets.modelName(), GPU: p.Config.GPU.Name, Link: p.Config.Link.Name, Stages: f.stages, MemoryLimit: limit,
-		Schedule: b.Schedule.Family, Chunks: chunks(b.Table), Placement: b.Placement,
+		Kind: b.Schedule.Family, Chunks: chunks(b.Table), Placement: b.Placement,
 		Microbatches: b.Microbatches, Partition: b.Partition,
 		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,
-		BaselineSchedule: base.Schedule.Family, BaselineChunks: chunks(base.Table),
+		BaselineKind: base.Schedule.Family, BaselineChunks: chunks(base.Table),
 		BaselinePartition: base.Partition, BaselineMakespan: base.Makespan, BaselinePerSample: base.PerSample,
 		BaselinePeakMemory: base.PeakMemory, BaselineFits: base.Fits,
 		Speedup: res.Speedup, Simulations: res.Simulations,

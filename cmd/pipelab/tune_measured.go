@@ -34,9 +34,9 @@ func (f *tuneFlags) runMeasured(fs *flag.FlagSet, stdout, stderr io.Writer) erro
 		return err
 	}
 	rep := tuneReport{Model: "measured (" + f.measured.read.Source + ")", Stages: f.stages,
-		Schedule: res.Best.Schedule.Family, Chunks: chunks(res.Best.Table), Placement: res.Best.Placement,
+		Kind: res.Best.Schedule.Family, Chunks: chunks(res.Best.Table), Placement: res.Best.Placement,
 		Microbatches: res.Best.Microbatches, TunedMakespan: res.Best.Makespan, TunedPerSample: res.Best.PerSample,
-		BaselineSchedule: res.Baseline.Schedule.Family, BaselineChunks: chunks(res.Baseline.Table),
+		BaselineKind: res.Baseline.Schedule.Family, BaselineChunks: chunks(res.Baseline.Table),
 		BaselineMakespan: res.Baseline.Makespan, BaselinePerSample: res.Baseline.PerSample, BaselineFits: true,
 		Speedup: res.Speedup, Simulations: res.Simulations}
 	return f.output.write(stdout, rep, func() error { return writeTuneMeasuredText(stdout, rep, res) })

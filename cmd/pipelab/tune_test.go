@@ -30,7 +30,7 @@ func TestTuneJSONAndCSV(t *testing.T) {
 		TunedMakespan    float64 `json:"tuned_makespan"`
 		Speedup          float64 `json:"speedup"`
 		Partition        []int   `json:"partition"`
-		Schedule         string  `json:"schedule"`
+		Kind             string  `json:"kind"`
 		Chunks           int     `json:"chunks"`
 		Microbatches     int     `json:"microbatches"`
 	}
@@ -50,11 +50,11 @@ func TestTuneJSONAndCSV(t *testing.T) {
 	if sum != gpt.LayerCount() || len(rep.Partition) != 2*rep.Chunks {
 		t.Errorf("partition %v: %d layers over %d stages, want %d layers over 2×%d", rep.Partition, sum, len(rep.Partition), gpt.LayerCount(), rep.Chunks)
 	}
-	if !slices.Contains([]string{"1f1b", "zb-h1", "interleaved-1f1b"}, rep.Schedule) || rep.Microbatches != 4 {
-		t.Errorf("schedule %q with %d microbatches, want one of those asked for, 4", rep.Schedule, rep.Microbatches)
+	if !slices.Contains([]string{"1f1b", "zb-h1", "interleaved-1f1b"}, rep.Kind) || rep.Microbatches != 4 {
+		t.Errorf("schedule %q with %d microbatches, want one of those asked for, 4", rep.Kind, rep.Microbatches)
 	}
 	tab := readScheduleCSV(t, out)
-	want, err := pipeline.Generate(rep.Schedule, pipeline.Shape{Ranks: 2, Microbatches: 4, Chunks: rep.Chunks})
+	want, err := pipeline.Generate(rep.Kind, pipeline.Shape{Ranks: 2, Microbatches: 4, Chunks: rep.Chunks})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,8 +149,8 @@ func TestTuneChimeraCSV(t *testing.T) {
 	var rep tuneReport
 	runJSON(t, append([]string{"tune", "--stages", "2", "--microbatches", "4", "--kind", "chimera", "--memory", "1000",
 		"--out", out, "--format", "json"}, preset...), &rep)
-	if rep.Schedule != "chimera" || rep.Chunks != 1 || rep.Placement != "bidirectional" || len(rep.Partition) != 2 {
-		t.Fatalf("tuned %s ×%d, %s placement, partition %v; want chimera ×1, bidirectional, 2 parts", rep.Schedule, rep.Chunks, rep.Placement, rep.Partition)
+	if rep.Kind != "chimera" || rep.Chunks != 1 || rep.Placement != "bidirectional" || len(rep.Partition) != 2 {
+		t.Fatalf("tuned %s ×%d, %s placement, partition %v; want chimera ×1, bidirectional, 2 parts", rep.Kind, rep.Chunks, rep.Placement, rep.Partition)
 	}
 	gen, err := pipeline.Generate("chimera", pipeline.Shape{Ranks: 2, Microbatches: 4})
 	if err != nil {
@@ -167,14 +167,14 @@ func TestTuneChimeraCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (checkReport{Format: "compute_only", Ranks: 2, Stages: 4, Microbatches: 4, Steps: steps}); checked != want {
+	if want := (checkReport{CSVFormat: "compute_only", Ranks: 2, Stages: 4, Microbatches: 4, Steps: steps}); checked != want {
 		t.Errorf("check: %+v, want %+v", checked, want)
 	}
 
 	var read, generated simulateReport
 	runJSON(t, append([]string{"simulate", "--schedule", out, "--format", "json"}, preset...), &read)
 	runJSON(t, append([]string{"simulate", "--kind", "chimera", "--stages", "2", "--microbatches", "4", "--format", "json"}, preset...), &generated)
-	read.Schedule = generated.Schedule
+	read.Kind, read.Schedule = generated.Kind, generated.Schedule
 	if !reflect.DeepEqual(read, generated) {
 		t.Errorf("simulate --schedule of the tuned CSV\n%+v\nwant the generated table's\n%+v", read, generated)
 	}

@@ -160,6 +160,8 @@ func TestDeprecatedFlagSpellings(t *testing.T) {
 		{"schedules", "kind", []string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--format", "json", "--%s", "1f1b"}},
 		{"method pd", "method pipedream", []string{"train", "--objective", "quadratic", "--stages", "2", "--microbatches", "8",
 			"--step-size", "0.1", "--format", "json", "--%s"}},
+		{"objective lm", "objective charlm", []string{"train", "--stages", "3", "--corpus", "markov", "--n", "3000", "--batch-size", "2",
+			"--method", "pipedream", "--microbatches", "2", "--format", "json", "--%s"}},
 		{"flush-microbatches", "microbatches-per-iteration", []string{"train", "--objective", "quadratic", "--method", "sync", "--stages", "2",
 			"--microbatches", "8", "--step-size", "0.1", "--format", "json", "--%s", "4"}},
 	} {
