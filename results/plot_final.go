@@ -90,9 +90,12 @@ func PlotFinalVsStages(path string, runs []Run, opts ...PlotOption) error {
 		}
 		p.Legend.Add(l.Label, line, points)
 	}
-	legendRoom(p, len(layers))
+	// Room for the points' glyphs at the ends of both axes, then above
+	// the data for the legend.
+	p.X.Min, p.X.Max = logMargin(p.X.Min, p.X.Max)
+	p.Y.Min, p.Y.Max = logMargin(p.Y.Min, p.Y.Max)
 	p.Legend.Left = true
-	return savePlot(path, p, plotWidth, plotHeight)
+	return saveWithLegend(path, p, len(layers))
 }
 
 // stageSeries is one line of the final-loss-vs-stages plot: a method (and
@@ -124,6 +127,8 @@ var lineSettings = []struct {
 	value func(*Run) string
 }{
 	{"", func(r *Run) string { return r.Objective }},
+	{"", func(r *Run) string { name, _, _ := strings.Cut(r.Optimizer, " "); return name }},
+	{"", func(r *Run) string { return r.Optimizer }}, // settings of one optimizer name
 	{"cost = ", func(r *Run) string { return r.CostModel }},
 	{"budget = ", func(r *Run) string { return strconv.FormatFloat(r.TimeBudget, 'g', -1, 64) }},
 	{"n = ", func(r *Run) string { return strconv.Itoa(int(r.N)) }},
@@ -141,7 +146,8 @@ var lineSettings = []struct {
 // and, per line, into one point per stage count. A line is a method plus
 // each setting that takes several values among the method's runs at one S
 // once the settings before it are fixed, so that a point only averages runs
-// that differ in their seed. Lines are sorted by label.
+// that differ in their seed. Lines are sorted by label, numbers by value
+// (compareLabels: H = 2 before H = 10, γ = 2^-10 before 2^-5).
 func finalVsStages(runs []Run) ([]stageSeries, error) {
 	runs = plotted(runs)
 	var kept []Run
@@ -219,7 +225,7 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 	}
 	diverged := divergedStages(runs, kept)
 	var out []stageSeries
-	for _, label := range slices.Sorted(maps.Keys(byLabel)) {
+	for _, label := range slices.SortedFunc(maps.Keys(byLabel), compareLabels) {
 		pts := byLabel[label]
 		slices.SortFunc(pts, func(a, b stagePoint) int { return cmp.Compare(a.Stages, b.Stages) })
 		r := first[label]
@@ -314,8 +320,12 @@ type finalLayer struct {
 }
 
 // barShift is the distance, in octaves of S, between the neighbouring lines
-// of a plot with bars.
-const barShift = 0.08
+// of a plot with bars, and barSpread the most that all of them span: many
+// lines are set closer, so that no line strays towards the next S.
+const (
+	barShift  = 0.08
+	barSpread = 0.5
+)
 
 // finalLayers lays out series for drawing. seeds is "" when no point has
 // more than one seed (no bars, no shift), otherwise the seed count of the
@@ -344,7 +354,11 @@ func finalLayers(series []stageSeries) (layers []finalLayer, seeds string) {
 		// Spread the lines symmetrically around each S.
 		shift := 1.0
 		if bars {
-			shift = math.Exp2(barShift * (float64(i) - float64(len(series)-1)/2))
+			step := barShift
+			if n := float64(len(series) - 1); n*step > barSpread {
+				step = barSpread / n
+			}
+			shift = math.Exp2(step * (float64(i) - float64(len(series)-1)/2))
 		}
 		l := finalLayer{Label: s.legend(), Style: styleOf(keys[i], count[keys[i].method])}
 		for _, pt := range s.Points {
