@@ -51,10 +51,11 @@ func kindColor(kind string) color.Color {
 // its end, coloured by kind and labelled with its microbatch (stage:
 // microbatch when a rank runs several stages) where the box is wide enough;
 // communication runs as thin grey bars under the compute boxes, and the
-// time axis ends at the makespan. scheduleID picks the events; it may be
-// empty when events hold one schedule only. The title names the family,
-// shape and clock from the schedule's row in schedules when there is
-// one (schedules may be nil; WithClock adds the GPU model's presets).
+// time axis ends at the makespan, which its label gives. scheduleID picks
+// the events; it may be empty when events hold one schedule only. The
+// title names the family, shape, level (simulated, lockstep) and clock
+// from the schedule's row in schedules when there is one (schedules may be
+// nil; WithClock adds the GPU model's presets).
 func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, scheduleID string, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
@@ -68,7 +69,7 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 	}
 	g := Gantt{Title: scheduleID, Unit: "cost-model units", Events: mine}
 	if m, ok := scheduleRow(schedules, scheduleID); ok {
-		g.Title = fmt.Sprintf("%s: %d ranks, %d microbatches, %s", m.Family, m.Ranks, m.Microbatches, clockOf(m.CostModel, opts))
+		g.Title = fmt.Sprintf("%s: %d ranks, %d microbatches, %s, %s", m.Family, m.Ranks, m.Microbatches, m.Level, clockOf(m.CostModel, opts))
 		g.Unit = timeUnit(m.CostModel)
 	}
 	return g.Plot(path)
@@ -97,7 +98,8 @@ func (g Gantt) Plot(path string) error {
 		return err
 	}
 	ranks, multiStage := ganttShape(mine)
-	p := newPlot(g.Title, "time ("+g.Unit+")", "")
+	makespan := (&ganttBoxes{events: mine}).makespan()
+	p := newPlot(g.Title, fmt.Sprintf("time (%s); makespan %s %s", g.Unit, strconv.FormatFloat(makespan, 'g', 4, 64), g.Unit), "")
 	p.X.Tick.Marker = LinearTicks{}
 	names := make([]string, ranks)
 	for r := range ranks {
@@ -225,20 +227,15 @@ const legendHeight = 0.35 * vg.Inch
 func drawKindLegend(c draw.Canvas, kinds []string, labels string, sty text.Style) {
 	r := c.Rectangle
 	c.FillPolygon(color.White, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
-	side := vg.Points(9)
-	x := r.Min.X + vg.Points(40)
-	y := (r.Min.Y + r.Max.Y) / 2
+	var entries []keyEntry
 	for _, k := range kinds {
 		name := "communication, other"
 		if i := ganttKind(k); i >= 0 {
 			name = ganttKinds[i].name
 		}
-		box := []vg.Point{{X: x, Y: y - side/2}, {X: x + side, Y: y - side/2}, {X: x + side, Y: y + side/2}, {X: x, Y: y + side/2}}
-		c.FillPolygon(kindColor(k), box)
-		c.FillText(sty, vg.Point{X: x + side + vg.Points(4), Y: y}, name)
-		x += side + vg.Points(12) + sty.Width(name)
+		entries = append(entries, keyEntry{kindColor(k), name})
 	}
-	c.FillText(sty, vg.Point{X: x + vg.Points(8), Y: y}, labels)
+	drawKey(c, r.Min.X+vg.Points(40), (r.Min.Y+r.Max.Y)/2, entries, labels, sty)
 }
 
 // scheduleRow returns the row of id in schedules, preferring the
