@@ -31,7 +31,9 @@ import (
 // Each method has its colour and point shape in every figure (MethodColor),
 // LocalSGD's lines shaded by H; the legend gives each line's step size
 // ("γ = 2^-5", or the range "γ = 2^-8…2^-5" when the chosen step varies
-// with S) and the stage counts at which all its runs diverged. The S axis
+// with S) and the stage counts at which all its runs diverged; a method
+// whose runs diverged at every S has a legend entry that says so, and no
+// line. The S axis
 // is labelled at the stage counts run. The title names the clock
 // (WithClock adds the GPU model's presets).
 // A non-positive final loss or stage count is an ErrLogAxis error.
@@ -90,12 +92,16 @@ func PlotFinalVsStages(path string, runs []Run, opts ...PlotOption) error {
 		}
 		p.Legend.Add(l.Label, line, points)
 	}
+	lost := lostMethods(plotted(runs), series)
+	for _, m := range lost {
+		p.Legend.Add(m) // no line to show: the entry says why
+	}
 	// Room for the points' glyphs at the ends of both axes, then above
 	// the data for the legend.
 	p.X.Min, p.X.Max = logMargin(p.X.Min, p.X.Max)
 	p.Y.Min, p.Y.Max = logMargin(p.Y.Min, p.Y.Max)
 	p.Legend.Left = true
-	return saveWithLegend(path, p, len(layers))
+	return saveWithLegend(path, p, len(layers)+len(lost))
 }
 
 // stageSeries is one line of the final-loss-vs-stages plot: a method (and
@@ -254,6 +260,32 @@ func divergedStages(runs, kept []Run) map[string][]int32 {
 	}
 	for _, s := range out {
 		slices.Sort(s)
+	}
+	return out
+}
+
+// lostMethods returns, for each method of runs that has no line in series
+// because all its runs diverged, the legend entry that says so ("rpd,
+// diverged at every S: 2, 4, 8"), sorted by method.
+func lostMethods(runs []Run, series []stageSeries) []string {
+	stages := map[string][]int32{}
+	for _, r := range runs {
+		if !slices.Contains(stages[r.Method], r.Stages) {
+			stages[r.Method] = append(stages[r.Method], r.Stages)
+		}
+	}
+	var out []string
+	for _, m := range slices.Sorted(maps.Keys(stages)) {
+		if slices.ContainsFunc(series, func(s stageSeries) bool { return s.Method == m }) {
+			continue
+		}
+		ss := stages[m]
+		slices.Sort(ss)
+		var names []string
+		for _, st := range ss {
+			names = append(names, strconv.Itoa(int(st)))
+		}
+		out = append(out, m+", diverged at every S: "+strings.Join(names, ", "))
 	}
 	return out
 }

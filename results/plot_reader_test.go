@@ -2,7 +2,11 @@ package results
 
 import (
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -82,6 +86,117 @@ func TestCompareLabels(t *testing.T) {
 	} {
 		if got := compareLabels(tc.a, tc.b); got != tc.want {
 			t.Errorf("compareLabels(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// The colour key of the regime map names the ratios its ends saturate at.
+func TestRatioTicks(t *testing.T) {
+	var labels []string
+	for _, tk := range ratioTicks() {
+		labels = append(labels, tk.Label)
+	}
+	if want := []string{"≤ 1/4", "1/2", "1", "2", "≥ 4"}; !slices.Equal(labels, want) { // 2^-2 .. 2^2
+		t.Errorf("ticks %q, want %q", labels, want)
+	}
+}
+
+// svgOf draws a figure to an SVG file and returns its text, where every
+// title, label and legend entry appears as written.
+func svgOf(t *testing.T, draw func(path string) error) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "fig.svg")
+	if err := draw(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Titles and axes name what a reader needs: the stage count shared by the
+// runs, the model, GPU and link of the GPU clock, the level of a Gantt
+// chart and its makespan, the clock of the regime map.
+func TestTitlesNameTheSetting(t *testing.T) {
+	gpu := Clock{CostModel: CostGPU, Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink"}
+	runs, curves := lossRuns() // all at S = 8
+	for i := range runs {
+		runs[i].CostModel = CostGPU
+	}
+	scaling := scalingRuns()
+	for i := range scaling {
+		scaling[i].CostModel = CostGPU
+	}
+	gantt := ScheduleMetric{ScheduleID: "pipedream/p4m12", Family: "pipedream", Ranks: 4, Microbatches: 12, CostModel: CostUnit, Level: LevelLockstep}
+	for _, tc := range []struct {
+		name string
+		draw func(string) error
+		want []string
+	}{
+		{"loss vs time", func(p string) error { return PlotLossVsTime(p, runs, curves, WithClock(gpu)) },
+			[]string{"quadratic: loss vs simulated time, S = 8, GPU model: gpt-1.3b on a100 over nvlink", "simulated time (s)", "loss f(x)"}},
+		{"final vs stages", func(p string) error { return PlotFinalVsStages(p, scaling, WithClock(gpu)) },
+			[]string{"GPU model: gpt-1.3b on a100 over nvlink, budget 3180 s", "mean of 2 seeds"}},
+		{"gantt", func(p string) error { return PlotGantt(p, pipedreamEvents(), []ScheduleMetric{gantt}, "pipedream/p4m12") },
+			// The grid of docs/reference.md §1.2 runs 30 steps.
+			[]string{"pipedream: 4 ranks, 12 microbatches, lockstep, unit time", "time (steps); makespan 30 steps", "box label: microbatch"}},
+		{"schedules", func(p string) error { return PlotScheduleComparison(p, scheduleMetrics(), WithClock(gpu)) },
+			[]string{"P = 4 ranks, M = 8 microbatches", "makespan (steps)", ">formula<"}},
+	} {
+		svg := svgOf(t, tc.draw)
+		for _, w := range tc.want {
+			if !strings.Contains(svg, w) {
+				t.Errorf("%s: the figure does not show %q", tc.name, w)
+			}
+		}
+	}
+	lm := []Run{{RunID: "a", Objective: "charlm", Method: "pipedream", Stages: 4, StepSize: 0.0625, CostModel: CostUnit, Outcome: OutcomeOK}}
+	lmCurves := []CurvePoint{{RunID: "a", Time: 0, Loss: 4.2}, {RunID: "a", Time: 10, Loss: 3.1}}
+	if svg := svgOf(t, func(p string) error { return PlotLossVsTime(p, lm, lmCurves) }); !strings.Contains(svg, "nats per character") {
+		t.Error("the language model's loss axis does not give its unit")
+	}
+}
+
+// A method whose runs diverged at every S has no line in the final-loss
+// plot, and its legend entry says so instead of leaving it out silently.
+func TestFinalLegendAllDiverged(t *testing.T) {
+	runs := scalingRuns()
+	for i := range runs {
+		if runs[i].Method == "rpd" {
+			runs[i].Outcome, runs[i].FinalLoss = OutcomeDiverged, math.NaN()
+		}
+	}
+	series, err := finalVsStages(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(series, func(s stageSeries) bool { return s.Method == "rpd" }) {
+		t.Error("the diverged method has a line")
+	}
+	want := []string{"rpd, diverged at every S: 2, 4, 8, 16, 32, 64, 128"}
+	if got := lostMethods(runs, series); !slices.Equal(got, want) {
+		t.Errorf("legend entries %q, want %q", got, want)
+	}
+	if svg := svgOf(t, func(p string) error { return PlotFinalVsStages(p, runs) }); !strings.Contains(svg, want[0]) {
+		t.Error("the figure does not show the entry")
+	}
+}
+
+// The log axes of the figures the experiments drew (ranges read off their
+// plots) carry at least four labelled ticks: final losses of the scaling
+// figure, of the remedies figure, the language model's loss.
+func TestLogTicksOfFigures(t *testing.T) {
+	for _, r := range [][2]float64{{0.35, 0.42}, {0.39, 0.69}, {1.3, 3.2}, {3.2, 4.4}, {5e-5, 80}} {
+		n := 0
+		for _, tk := range (LogTicks{}).Ticks(r[0], r[1]) {
+			if tk.Label != "" {
+				n++
+			}
+		}
+		if n < minLogLabels {
+			t.Errorf("[%g, %g]: %d labelled ticks, want at least %d", r[0], r[1], n, minLogLabels)
 		}
 	}
 }
