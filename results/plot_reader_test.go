@@ -139,7 +139,9 @@ func TestTitlesNameTheSetting(t *testing.T) {
 			[]string{"quadratic: loss vs simulated time, S = 8, GPU model: gpt-1.3b on a100 over nvlink", "simulated time (s)", "loss f(x)"}},
 		{"final vs stages", func(p string) error { return PlotFinalVsStages(p, scaling, WithClock(gpu)) },
 			[]string{"GPU model: gpt-1.3b on a100 over nvlink, budget 3180 s", "mean of 2 seeds"}},
-		{"gantt", func(p string) error { return PlotGantt(p, pipedreamEvents(), []ScheduleMetric{gantt}, "pipedream/p4m12") },
+		{"gantt", func(p string) error {
+			return PlotGantt(p, pipedreamEvents(), []ScheduleMetric{gantt}, "pipedream/p4m12")
+		},
 			// The grid of docs/reference.md §1.2 runs 30 steps.
 			[]string{"pipedream: 4 ranks, 12 microbatches, lockstep, unit time", "time (steps); makespan 30 steps", "box label: microbatch"}},
 		{"schedules", func(p string) error { return PlotScheduleComparison(p, scheduleMetrics(), WithClock(gpu)) },
