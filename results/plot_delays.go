@@ -66,6 +66,11 @@ func PlotDelays(path string, stats []DelayStat) error {
 	}
 
 	p.X.Min, p.X.Max = logMargin(float64(stats[0].Stages), float64(stats[len(stats)-1].Stages))
+	var stages []int32
+	for _, d := range stats {
+		stages = append(stages, d.Stages)
+	}
+	p.X.Tick.Marker = stageCountTicks(stages)
 	for i, cv := range delayCurves(stats, windows) {
 		line, err := plotter.NewLine(cv.xy)
 		if err != nil {

@@ -325,12 +325,18 @@ func stageTicks(series []stageSeries) plot.ConstantTicks {
 	var stages []int32
 	for _, s := range series {
 		for _, pt := range s.Points {
-			if !slices.Contains(stages, pt.Stages) {
-				stages = append(stages, pt.Stages)
-			}
+			stages = append(stages, pt.Stages)
 		}
 	}
+	return stageCountTicks(stages)
+}
+
+// stageCountTicks labels a stage axis at each distinct stage count of
+// stages, the counts the figure ran, rather than at 1-2-5 values it did not.
+func stageCountTicks(stages []int32) plot.ConstantTicks {
+	stages = slices.Clone(stages)
 	slices.Sort(stages)
+	stages = slices.Compact(stages)
 	ticks := make(plot.ConstantTicks, len(stages))
 	for i, st := range stages {
 		ticks[i] = plot.Tick{Value: float64(st), Label: strconv.Itoa(int(st))}

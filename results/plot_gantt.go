@@ -30,8 +30,17 @@ type ganttKindStyle struct {
 	fill       color.Color
 }
 
-// otherColor fills communication and bookkeeping actions.
-var otherColor = color.Gray{Y: 0xd0}
+// reduceKind is the gradient all-reduce between the replicas of a part
+// (Chimera's two pipelines), drawn as communication but in a colour of its
+// own: it is the one communication no compute hides.
+const reduceKind = "REDUCE_GRAD"
+
+// reduceColor fills the gradient all-reduces, otherColor every other
+// communication and bookkeeping action.
+var (
+	reduceColor = color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff}
+	otherColor  = color.Gray{Y: 0xd0}
+)
 
 // ganttKind returns kind's position in ganttKinds, or -1 for a kind drawn
 // in otherColor.
@@ -43,6 +52,9 @@ func kindColor(kind string) color.Color {
 	if i := ganttKind(kind); i >= 0 {
 		return ganttKinds[i].fill
 	}
+	if kind == reduceKind {
+		return reduceColor
+	}
 	return otherColor
 }
 
@@ -50,8 +62,10 @@ func kindColor(kind string) color.Color {
 // one row per rank (rank 0 on top), one box per action from its start to
 // its end, coloured by kind and labelled with its microbatch (stage:
 // microbatch when a rank runs several stages) where the box is wide enough;
-// communication runs as thin grey bars under the compute boxes, and the
-// time axis ends at the makespan, which its label gives. scheduleID picks
+// communication runs as thin bars under the compute boxes (the gradient
+// all-reduce brown, the rest grey), and the time axis ends at the
+// makespan, which its label gives. The key under the chart names the
+// colours, and what the box labels are when some box has one. scheduleID picks
 // the events; it may be empty when events hold one schedule only. The
 // title names the family, shape, level (simulated, lockstep) and clock
 // from the schedule's row in schedules when there is one (schedules may be
@@ -130,6 +144,9 @@ func (g Gantt) Plot(path string) error {
 		strip.Max.Y = c.Min.Y + legendHeight
 		main.Min.Y = strip.Max.Y
 		p.Draw(main)
+		if !boxes.labelled {
+			labels = "" // every box too narrow for its label: no key for them
+		}
 		drawKindLegend(strip, kinds, labels, legendStyle)
 	})
 }
@@ -191,22 +208,30 @@ func ganttShape(events []TimelineEvent) (ranks int32, multiStage bool) {
 // under them.
 func isCompute(kind string) bool { return ganttKind(kind) >= 0 }
 
-// legendKinds lists the kinds of events for a Gantt chart's legend: those
-// with a colour of their own in legend order, then "" for all the others
-// when there are any.
+// legendKinds lists the kinds of events for a Gantt chart's legend: the
+// compute kinds in legend order, then the gradient all-reduce and "" for
+// all the other kinds, when there are any.
 func legendKinds(events []TimelineEvent) []string {
 	var kinds []string
-	other := false
+	reduce, other := false, false
 	for _, e := range events {
-		if ganttKind(e.Kind) < 0 {
-			// Zero-length bookkeeping (a RECV that waited for nothing)
-			// draws nothing, so it gets no legend entry.
+		switch {
+		case ganttKind(e.Kind) >= 0:
+			if !slices.Contains(kinds, e.Kind) {
+				kinds = append(kinds, e.Kind)
+			}
+		// Zero-length bookkeeping (a RECV that waited for nothing)
+		// draws nothing, so it gets no legend entry.
+		case e.Kind == reduceKind:
+			reduce = reduce || e.End > e.Start
+		default:
 			other = other || e.End > e.Start
-		} else if !slices.Contains(kinds, e.Kind) {
-			kinds = append(kinds, e.Kind)
 		}
 	}
 	slices.SortFunc(kinds, func(a, b string) int { return ganttKind(a) - ganttKind(b) })
+	if reduce {
+		kinds = append(kinds, reduceKind)
+	}
 	if other {
 		kinds = append(kinds, "")
 	}
@@ -232,6 +257,8 @@ func drawKindLegend(c draw.Canvas, kinds []string, labels string, sty text.Style
 		name := "communication, other"
 		if i := ganttKind(k); i >= 0 {
 			name = ganttKinds[i].name
+		} else if k == reduceKind {
+			name = "gradient all-reduce"
 		}
 		entries = append(entries, keyEntry{kindColor(k), name})
 	}
@@ -257,6 +284,7 @@ type ganttBoxes struct {
 	ranks      int32
 	multiStage bool
 	label      text.Style
+	labelled   bool // set by Plot when some box was wide enough for its label
 }
 
 // Plot draws one box per compute event and a thin bar under the boxes per
@@ -278,6 +306,7 @@ func (g *ganttBoxes) Plot(c draw.Canvas, p *plot.Plot) {
 		lbl := g.text(e)
 		if isCompute(e.Kind) && lbl != "" && g.label.Width(lbl) < x1-x0-vg.Points(1) {
 			c.FillText(g.label, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, lbl)
+			g.labelled = true
 		}
 	}
 }

@@ -202,3 +202,28 @@ func TestLogTicksOfFigures(t *testing.T) {
 		}
 	}
 }
+
+// A Gantt chart's key names the gradient all-reduce when the timeline has
+// one, and the box labels only when some box was wide enough to carry one.
+func TestGanttKey(t *testing.T) {
+	wide := []TimelineEvent{
+		{Rank: 0, Kind: "F", Microbatch: 0, Start: 0, End: 1},
+		{Rank: 0, Kind: "B", Microbatch: 0, Start: 1, End: 2},
+		{Rank: 0, Index: -1, Kind: "REDUCE_GRAD", Microbatch: -1, Start: 2, End: 3},
+	}
+	svg := svgOf(t, func(p string) error { return Gantt{Title: "t", Unit: "steps", Events: wide}.Plot(p) })
+	for _, w := range []string{"gradient all-reduce", "box label: microbatch", "makespan 3 steps"} {
+		if !strings.Contains(svg, w) {
+			t.Errorf("wide boxes: the chart lacks %q", w)
+		}
+	}
+	// 2000 boxes over 9 inches: none is wide enough for its label.
+	var narrow []TimelineEvent
+	for i := range 2000 {
+		narrow = append(narrow, TimelineEvent{Rank: 0, Index: int32(i), Kind: "F", Microbatch: int32(i), Start: float64(i), End: float64(i + 1)})
+	}
+	svg = svgOf(t, func(p string) error { return Gantt{Title: "t", Unit: "steps", Events: narrow}.Plot(p) })
+	if strings.Contains(svg, "box label") || strings.Contains(svg, "all-reduce") {
+		t.Error("narrow boxes without labels: the key still explains labels, or names an all-reduce there is none of")
+	}
+}
