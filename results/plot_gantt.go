@@ -21,7 +21,7 @@ var ganttKinds = []ganttKindStyle{
 	{"B", "B backward", color.RGBA{R: 0xfd, G: 0xae, B: 0x6b, A: 0xff}},
 	{"I", "I input gradient", color.RGBA{R: 0xa1, G: 0xd9, B: 0x9b, A: 0xff}},
 	{"W", "W weight gradient", color.RGBA{R: 0xbc, G: 0xbd, B: 0xdc, A: 0xff}},
-	{"OVERLAP_F_B", "F&B overlapped", color.RGBA{R: 0xf7, G: 0xd0, B: 0x8a, A: 0xff}},
+	{"OVERLAP_F_B", "F&B overlapped", color.RGBA{R: 0xf2, G: 0xb6, B: 0xd2, A: 0xff}},
 }
 
 // ganttKindStyle is how a Gantt chart draws one kind of action.
