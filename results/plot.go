@@ -41,7 +41,21 @@ const rightMargin = 8 * vg.Millimeter / 4
 
 // savePlot writes p to path, as PNG or SVG by the extension, atomically.
 func savePlot(path string, p *plot.Plot, w, h vg.Length) error {
+	fitTitle(p, w-rightMargin)
 	return saveDrawing(path, w, h, func(c draw.Canvas) { p.Draw(draw.Crop(c, 0, -rightMargin, 0, 0)) })
+}
+
+// minTitleSize is the smallest font fitTitle sets a title in.
+const minTitleSize = 9
+
+// fitTitle shrinks the font of p's title, down to minTitleSize points, until
+// the title fits in width: a title that names objective, stages, model, GPU,
+// link and budget would otherwise run off the figure's edges.
+func fitTitle(p *plot.Plot, width vg.Length) {
+	sty := &p.Title.TextStyle
+	for sty.Width(p.Title.Text) > width-vg.Points(4) && sty.Font.Size > vg.Points(minTitleSize) {
+		sty.Font.Size -= vg.Points(0.5)
+	}
 }
 
 // saveDrawing renders draw onto a canvas of the format path's extension
@@ -112,6 +126,7 @@ func saveWithLegend(path string, p *plot.Plot, entries int) error {
 		legendRoom(p, entries)
 		return savePlot(path, p, plotWidth, plotHeight)
 	}
+	fitTitle(p, plotWidth)
 	side := p.Legend
 	p.Legend = plot.NewLegend()
 	side.Top, side.Left, side.XOffs, side.YOffs = true, true, 0, 0

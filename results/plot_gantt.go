@@ -139,6 +139,7 @@ func (g Gantt) Plot(path string) error {
 	legendStyle := p.X.Tick.Label
 	legendStyle.XAlign, legendStyle.YAlign = text.XLeft, text.YCenter
 	height := vg.Inch + vg.Length(ranks)*0.4*vg.Inch
+	fitTitle(p, 9*vg.Inch)
 	return saveDrawing(path, 9*vg.Inch, max(height, 2.5*vg.Inch), func(c draw.Canvas) {
 		strip, main := c, c
 		strip.Max.Y = c.Min.Y + legendHeight

@@ -227,3 +227,19 @@ func TestGanttKey(t *testing.T) {
 		t.Error("narrow boxes without labels: the key still explains labels, or names an all-reduce there is none of")
 	}
 }
+
+// A title too long for the figure is set smaller until it fits, down to
+// minTitleSize points; a short one keeps the default size.
+func TestFitTitle(t *testing.T) {
+	short := newPlot("short", "", "")
+	size := short.Title.TextStyle.Font.Size
+	fitTitle(short, plotWidth)
+	if short.Title.TextStyle.Font.Size != size {
+		t.Errorf("a short title shrank from %v to %v", size, short.Title.TextStyle.Font.Size)
+	}
+	long := newPlot("logistic: final loss vs pipeline stages, GPU model: gpt-1.3b on a100 over nvlink, budget 20.2 s, three seeds", "", "")
+	fitTitle(long, plotWidth)
+	if w := long.Title.TextStyle.Width(long.Title.Text); w > plotWidth || long.Title.TextStyle.Font.Size >= size {
+		t.Errorf("a long title is %v wide at %v, want it inside %v at a smaller size than %v", w, long.Title.TextStyle.Font.Size, plotWidth, size)
+	}
+}
