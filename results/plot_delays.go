@@ -66,6 +66,7 @@ func PlotDelays(path string, stats []DelayStat) error {
 	}
 
 	p.X.Min, p.X.Max = logMargin(float64(stats[0].Stages), float64(stats[len(stats)-1].Stages))
+	p.Y.Min, p.Y.Max = logMargin(p.Y.Min, p.Y.Max)
 	var stages []int32
 	for _, d := range stats {
 		stages = append(stages, d.Stages)

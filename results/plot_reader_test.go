@@ -243,3 +243,20 @@ func TestFitTitle(t *testing.T) {
 		t.Errorf("a long title is %v wide at %v, want it inside %v at a smaller size than %v", w, long.Title.TextStyle.Font.Size, plotWidth, size)
 	}
 }
+
+// Over the eighteen decades of the full pd-vs-rpd figure (losses from 1e-10
+// to 1e8) an unlabelled tick at every integer multiple would make a solid
+// bar of the axis: only the 19 powers of ten are marked, every second one
+// labelled.
+func TestLogTicksWideAxis(t *testing.T) {
+	ticks := LogTicks{}.Ticks(1e-10, 1e8)
+	labelled := 0
+	for _, tk := range ticks {
+		if tk.Label != "" {
+			labelled++
+		}
+	}
+	if len(ticks) != 19 || labelled != 10 {
+		t.Errorf("%d ticks, %d labelled; want the 19 powers of ten, 10 labelled (1e-10, 1e-8, ..., 1e8)", len(ticks), labelled)
+	}
+}

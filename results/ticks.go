@@ -23,11 +23,16 @@ const minLogLabels = 4
 // then the multiples of 0.5, 0.2 and 0.1 × 10^k, and so on down (0.4,
 // 0.45, 0.5, 0.55 on an axis from 0.37 to 0.55), with unlabelled ticks
 // at the next finer spacing between them (0.38, 0.39, ...). Every axis
-// also has unlabelled ticks at the integer multiples of its decades.
+// also has unlabelled ticks at the integer multiples of its decades (at
+// the powers of ten only beyond maxMultipleDecades decades).
 // Non-positive ranges get no ticks: a log axis cannot show them.
 type LogTicks struct{}
 
 var _ plot.Ticker = LogTicks{}
+
+// maxMultipleDecades is the widest span, in decades, whose log axis gets
+// an unlabelled tick at every integer multiple m × 10^k.
+const maxMultipleDecades = 8
 
 // decimalValue is the number q × 10^e, kept exact for labels and
 // comparisons.
@@ -131,8 +136,15 @@ func (LogTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 
+	// Unlabelled ticks at the integer multiples of each decade, or, over
+	// more than eight decades, where they would merge into a bar, at the
+	// powers of ten alone.
+	multiples := logLevel{step: 1}.values(min, max, lo, hi)
+	if span > maxMultipleDecades {
+		multiples = logLevel{step: 10}.values(min, max, lo, hi)
+	}
 	var ticks []plot.Tick
-	for _, d := range append((logLevel{step: 1}).values(min, max, lo, hi), minor...) {
+	for _, d := range append(multiples, minor...) {
 		if !slices.Contains(labelled, d) && !slices.ContainsFunc(ticks, func(t plot.Tick) bool { return t.Value == d.float() }) {
 			ticks = append(ticks, plot.Tick{Value: d.float()})
 		}
