@@ -40,6 +40,8 @@ schedules              gantt-gpu-gpt-1.3b-a100-nvlink_p4-m8_chimera_simulated.pn
 remedies               remedies-logistic-1f1b-gpu-time-to-target.png               remedies-logistic-1f1b-time-to-target
 remedies               remedies-logistic-zb-h1-gpu-loss-vs-time.png                remedies-logistic-zb-h1
 delay-profiles         delay-profiles.png                                          delay-profiles
+delay-profiles         delay-profiles-quadratic-unit-delay-models.png              delay-profiles-quadratic
+delay-profiles         delay-profiles-lm-unit-delay-models.png                     delay-profiles-lm
 '
 
 usage() {
