@@ -35,6 +35,12 @@ fuzz:
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab
 
+# The images of docs/figures.md from a reproduce output folder: make docs-img OUT=out (KEEP_BEFORE=1 keeps the
+# images replaced as docs/img/before/NAME.png, where none is yet; FIGURES="delays schedules" copies those only).
+.PHONY: docs-img
+docs-img:
+	bash scripts/docs-img.sh $(if $(KEEP_BEFORE),--keep-before) $(or $(OUT),out) $(FIGURES)
+
 # The timing model beside published measurements: the tables of docs/validation.md.
 .PHONY: validate
 validate:

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -9,19 +10,21 @@ import (
 )
 
 // runLabels names each run in a legend: its method, then each setting that
-// differs among the plotted runs of that method (optimizer, stages, δ, replicas, local
-// steps, batch size), then always its step size, as a power of two where it
+// differs among the plotted runs of that method (optimizer, by its name
+// alone where that tells them apart: optimizerNames; stages, δ, replicas,
+// local steps, batch size), then always its step size, as a power of two where it
 // is one ("pipedream, γ = 2^-5", "rpd, δ = 60, γ = 2^-3"), so that every line
 // is told apart by what distinguishes it and says what step it ran with.
 // Every run has its own derived seed, so the seed tells lines apart only
 // when nothing else does (replicates of one setting); those get "#k", their
 // rank by seed, instead of a 20-digit number.
 func runLabels(runs []Run) []string {
+	optimizers := optimizerNames(runs)
 	settings := []struct {
 		name  string
 		value func(*Run) string
 	}{
-		{"", func(r *Run) string { return r.Optimizer }},
+		{"", func(r *Run) string { return optimizers[r.Optimizer] }},
 		{"S", func(r *Run) string { return strconv.Itoa(int(r.Stages)) }},
 		{"δ", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
 		{"delays", func(r *Run) string { return r.DelayModel }},
@@ -49,6 +52,30 @@ func runLabels(runs []Run) []string {
 		labels[i] = strings.Join(parts, ", ")
 	}
 	return numberReplicates(runs, labels)
+}
+
+// optimizerNames maps each run's optimizer label ("adam b1=0.9 b2=0.999
+// eps=1e-08") to what a legend writes: its name alone ("adam"), or the whole
+// label when two runs' optimizers share the name and differ in their
+// settings.
+func optimizerNames(runs []Run) map[string]string {
+	byName := map[string][]string{}
+	for _, r := range runs {
+		name, _, _ := strings.Cut(r.Optimizer, " ")
+		if !slices.Contains(byName[name], r.Optimizer) {
+			byName[name] = append(byName[name], r.Optimizer)
+		}
+	}
+	out := map[string]string{}
+	for name, labels := range byName {
+		for _, l := range labels {
+			out[l] = name
+			if len(labels) > 1 {
+				out[l] = l
+			}
+		}
+	}
+	return out
 }
 
 // formatStep writes a step size as 2^k when it is a power of two ("2^-5",
@@ -104,4 +131,42 @@ func describe(runs []Run, f func(*Run) string) string {
 // formatTime formats a simulated time for a title.
 func formatTime(v float64, costModel string) string {
 	return fmt.Sprintf("%s %s", strconv.FormatFloat(v, 'g', 6, 64), timeUnit(costModel))
+}
+
+// compareLabels orders legend labels ("localsgd, H = 10, γ = 2^-5") part by
+// part, the parts separated by ", ": two parts "name = value" of one name
+// whose values are numbers (2^k included) compare by value, so that H = 2
+// comes before H = 10 and γ = 2^-10 before γ = 2^-5; other parts compare
+// as text, and a label that is a prefix of the other comes first.
+func compareLabels(a, b string) int {
+	pa, pb := strings.Split(a, ", "), strings.Split(b, ", ")
+	for i := range min(len(pa), len(pb)) {
+		if c := comparePart(pa[i], pb[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(pa), len(pb))
+}
+
+func comparePart(a, b string) int {
+	na, va, okA := strings.Cut(a, " = ")
+	nb, vb, okB := strings.Cut(b, " = ")
+	if okA && okB && na == nb {
+		x, errX := parseSetting(va)
+		y, errY := parseSetting(vb)
+		if errX == nil && errY == nil {
+			return cmp.Or(cmp.Compare(x, y), cmp.Compare(a, b))
+		}
+	}
+	return cmp.Compare(a, b)
+}
+
+// parseSetting reads a setting's value as a legend writes it: a number,
+// or a power of two "2^k" (formatStep).
+func parseSetting(v string) (float64, error) {
+	if e, ok := strings.CutPrefix(v, "2^"); ok {
+		k, err := strconv.Atoi(e)
+		return math.Ldexp(1, k), err
+	}
+	return strconv.ParseFloat(v, 64)
 }

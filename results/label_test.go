@@ -25,16 +25,22 @@ func TestRunLabels(t *testing.T) {
 	}
 }
 
-// Runs of one method that differ in their optimizer are told apart by it.
+// Runs of one method that differ in their optimizer are told apart by its
+// name, or by its whole label where two share the name.
 func TestRunLabelsOptimizer(t *testing.T) {
 	runs := []Run{
 		{Method: "pipedream", Optimizer: "sgd", Seed: 1},
 		{Method: "pipedream", Optimizer: "adam b1=0.9 b2=0.999 eps=1e-08", Seed: 2},
 		{Method: "2bw", Optimizer: "sgd", Seed: 3},
 	}
-	want := []string{"pipedream, sgd, γ = 0", "pipedream, adam b1=0.9 b2=0.999 eps=1e-08, γ = 0", "2bw, γ = 0"}
+	want := []string{"pipedream, sgd, γ = 0", "pipedream, adam, γ = 0", "2bw, γ = 0"}
 	if got := runLabels(runs); !slices.Equal(got, want) {
 		t.Errorf("runLabels = %q, want %q", got, want)
+	}
+	runs[0].Optimizer = "adam b1=0.5 b2=0.999 eps=1e-08"
+	want = []string{"pipedream, adam b1=0.5 b2=0.999 eps=1e-08, γ = 0", "pipedream, adam b1=0.9 b2=0.999 eps=1e-08, γ = 0", "2bw, γ = 0"}
+	if got := runLabels(runs); !slices.Equal(got, want) {
+		t.Errorf("two Adams: runLabels = %q, want %q", got, want)
 	}
 }
 

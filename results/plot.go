@@ -35,9 +35,27 @@ const (
 	pngDPI     = 150
 )
 
+// rightMargin keeps a plot's legend and its last glyphs off the right edge
+// of the figure.
+const rightMargin = 8 * vg.Millimeter / 4
+
 // savePlot writes p to path, as PNG or SVG by the extension, atomically.
 func savePlot(path string, p *plot.Plot, w, h vg.Length) error {
-	return saveDrawing(path, w, h, p.Draw)
+	fitTitle(p, w-rightMargin)
+	return saveDrawing(path, w, h, func(c draw.Canvas) { p.Draw(draw.Crop(c, 0, -rightMargin, 0, 0)) })
+}
+
+// minTitleSize is the smallest font fitTitle sets a title in.
+const minTitleSize = 9
+
+// fitTitle shrinks the font of p's title, down to minTitleSize points, until
+// the title fits in width: a title that names objective, stages, model, GPU,
+// link and budget would otherwise run off the figure's edges.
+func fitTitle(p *plot.Plot, width vg.Length) {
+	sty := &p.Title.TextStyle
+	for sty.Width(p.Title.Text) > width-vg.Points(4) && sty.Font.Size > vg.Points(minTitleSize) {
+		sty.Font.Size -= vg.Points(0.5)
+	}
 }
 
 // saveDrawing renders draw onto a canvas of the format path's extension
@@ -94,6 +112,37 @@ func setLog(a *plot.Axis) {
 	a.Tick.Marker = LogTicks{}
 }
 
+// maxInsideLegend is the most entries a legend holds inside the data area,
+// above the data (legendRoom); a longer one would cover the data, and goes
+// in a column right of the plot instead.
+const maxInsideLegend = 8
+
+// saveWithLegend writes p to path with its legend of entries lines inside
+// the plot above the data, or, when it has more than maxInsideLegend
+// entries, beside the plot: the figure is widened by the legend's width,
+// and made taller if the legend needs it.
+func saveWithLegend(path string, p *plot.Plot, entries int) error {
+	if entries <= maxInsideLegend {
+		legendRoom(p, entries)
+		return savePlot(path, p, plotWidth, plotHeight)
+	}
+	fitTitle(p, plotWidth)
+	side := p.Legend
+	p.Legend = plot.NewLegend()
+	side.Top, side.Left, side.XOffs, side.YOffs = true, true, 0, 0
+	r := side.Rectangle(draw.Canvas{})
+	legendW, legendH := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
+	gap, top := vg.Points(10), vg.Points(24) // the legend starts below the title
+	w := plotWidth + gap + legendW + rightMargin
+	h := max(plotHeight, legendH+top+vg.Points(8))
+	return saveDrawing(path, w, h, func(c draw.Canvas) {
+		c.SetColor(color.White)
+		c.Fill(c.Rectangle.Path())
+		p.Draw(draw.Crop(c, 0, -(w - plotWidth), 0, 0))
+		side.Draw(draw.Crop(c, plotWidth+gap, -rightMargin, 0, -top))
+	})
+}
+
 // legendRoom raises the top of a logarithmic y axis so that a legend of
 // entries lines at the top sits above the data: each line takes about 5%
 // of the height of a figure of plotHeight. Call it after the data are added.
@@ -102,6 +151,17 @@ func legendRoom(p *plot.Plot, entries int) {
 		share := min(0.5, 0.03+0.05*float64(entries))
 		p.Y.Max = p.Y.Min * math.Pow(p.Y.Max/p.Y.Min, 1/(1-share))
 	}
+}
+
+// logMargin widens [lo, hi] (lo > 0) on a log axis by 3% of its span on
+// each side, or by a factor of 1.25 when lo = hi, so that points at the
+// ends are drawn whole rather than cut at the edge of the figure.
+func logMargin(lo, hi float64) (float64, float64) {
+	f := 1.25
+	if hi > lo {
+		f = math.Pow(hi/lo, 0.03)
+	}
+	return lo / f, hi * f
 }
 
 // positive reports whether v can be shown on a log axis.

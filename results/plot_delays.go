@@ -30,8 +30,7 @@ func PlotDelays(path string, stats []DelayStat) error {
 	if len(stats) == 0 {
 		return fmt.Errorf("results: %s: no delay statistics: %w", path, ErrNoData)
 	}
-	stats = slices.Clone(stats)
-	slices.SortFunc(stats, func(a, b DelayStat) int { return delayTable.compare(&a, &b) })
+	stats = byStages(stats)
 	var windows []string
 	for i, d := range stats {
 		if d.Stages <= 0 || d.Max <= 0 || !positive(d.Mean) {
@@ -66,22 +65,15 @@ func PlotDelays(path string, stats []DelayStat) error {
 		return fmt.Errorf("results: %s: %w", path, err)
 	}
 
-	// stats are sorted by stages first.
-	lo, hi := float64(stats[0].Stages), float64(stats[len(stats)-1].Stages)
-	c := fitDelayBound(stats, windows[0])
-	fitted := "mean"
-	if len(windows) > 1 {
-		fitted += ", " + windowName(windows[0])
+	p.X.Min, p.X.Max = logMargin(float64(stats[0].Stages), float64(stats[len(stats)-1].Stages))
+	p.Y.Min, p.Y.Max = logMargin(p.Y.Min, p.Y.Max)
+	var stages []int32
+	for _, d := range stats {
+		stages = append(stages, d.Stages)
 	}
-	curves := []struct {
-		label string
-		scale float64
-	}{
-		{"S² − S/2", 1},
-		{"least-squares fit " + strconv.FormatFloat(c, 'f', 3, 64) + "·(S² − S/2) to " + fitted, c},
-	}
-	for i, cv := range curves {
-		line, err := plotter.NewLine(sampleCurve(lo, hi, func(s float64) float64 { return cv.scale * delayBound(s) }))
+	p.X.Tick.Marker = stageCountTicks(stages)
+	for i, cv := range delayCurves(stats, windows) {
+		line, err := plotter.NewLine(cv.xy)
 		if err != nil {
 			return fmt.Errorf("results: %s: %w", path, err)
 		}
@@ -129,6 +121,40 @@ func addDelayScatters(p *plot.Plot, stats []DelayStat, windows []string) (series
 		}
 	}
 	return series, nil
+}
+
+// byStages returns a copy of stats sorted by stages, then window (the
+// table's own order leads with the run id, a hash).
+func byStages(stats []DelayStat) []DelayStat {
+	stats = slices.Clone(stats)
+	slices.SortFunc(stats, func(a, b DelayStat) int {
+		return cmp.Or(cmp.Compare(a.Stages, b.Stages), cmp.Compare(a.Window, b.Window), delayTable.compare(&a, &b))
+	})
+	return stats
+}
+
+// delayCurve is one reference curve of the delay plot.
+type delayCurve struct {
+	label string
+	xy    plotter.XYs
+}
+
+// delayCurves returns the curve S² − S/2 and the least-squares fit
+// c·(S² − S/2) to the mean delays of windows[0], both sampled over the
+// stage counts of stats (sorted by stages), from the smallest to the
+// largest.
+func delayCurves(stats []DelayStat, windows []string) []delayCurve {
+	lo, hi := float64(stats[0].Stages), float64(stats[len(stats)-1].Stages)
+	c := fitDelayBound(stats, windows[0])
+	fitted := "mean"
+	if len(windows) > 1 {
+		fitted += ", " + windowName(windows[0])
+	}
+	return []delayCurve{
+		{"S² − S/2", sampleCurve(lo, hi, delayBound)},
+		{"least-squares fit " + strconv.FormatFloat(c, 'f', 3, 64) + "·(S² − S/2) to " + fitted,
+			sampleCurve(lo, hi, func(s float64) float64 { return c * delayBound(s) })},
+	}
 }
 
 // fitDelayBound returns the least-squares c of mean ≈ c·(S² − S/2) over

@@ -31,7 +31,9 @@ import (
 // Each method has its colour and point shape in every figure (MethodColor),
 // LocalSGD's lines shaded by H; the legend gives each line's step size
 // ("γ = 2^-5", or the range "γ = 2^-8…2^-5" when the chosen step varies
-// with S) and the stage counts at which all its runs diverged. The S axis
+// with S) and the stage counts at which all its runs diverged; a method
+// whose runs diverged at every S has a legend entry that says so, and no
+// line. The S axis
 // is labelled at the stage counts run. The title names the clock
 // (WithClock adds the GPU model's presets).
 // A non-positive final loss or stage count is an ErrLogAxis error.
@@ -90,9 +92,16 @@ func PlotFinalVsStages(path string, runs []Run, opts ...PlotOption) error {
 		}
 		p.Legend.Add(l.Label, line, points)
 	}
-	legendRoom(p, len(layers))
+	lost := lostMethods(plotted(runs), series)
+	for _, m := range lost {
+		p.Legend.Add(m) // no line to show: the entry says why
+	}
+	// Room for the points' glyphs at the ends of both axes, then above
+	// the data for the legend.
+	p.X.Min, p.X.Max = logMargin(p.X.Min, p.X.Max)
+	p.Y.Min, p.Y.Max = logMargin(p.Y.Min, p.Y.Max)
 	p.Legend.Left = true
-	return savePlot(path, p, plotWidth, plotHeight)
+	return saveWithLegend(path, p, len(layers)+len(lost))
 }
 
 // stageSeries is one line of the final-loss-vs-stages plot: a method (and
@@ -124,6 +133,8 @@ var lineSettings = []struct {
 	value func(*Run) string
 }{
 	{"", func(r *Run) string { return r.Objective }},
+	{"", func(r *Run) string { name, _, _ := strings.Cut(r.Optimizer, " "); return name }},
+	{"", func(r *Run) string { return r.Optimizer }}, // settings of one optimizer name
 	{"cost = ", func(r *Run) string { return r.CostModel }},
 	{"budget = ", func(r *Run) string { return strconv.FormatFloat(r.TimeBudget, 'g', -1, 64) }},
 	{"n = ", func(r *Run) string { return strconv.Itoa(int(r.N)) }},
@@ -141,7 +152,8 @@ var lineSettings = []struct {
 // and, per line, into one point per stage count. A line is a method plus
 // each setting that takes several values among the method's runs at one S
 // once the settings before it are fixed, so that a point only averages runs
-// that differ in their seed. Lines are sorted by label.
+// that differ in their seed. Lines are sorted by label, numbers by value
+// (compareLabels: H = 2 before H = 10, γ = 2^-10 before 2^-5).
 func finalVsStages(runs []Run) ([]stageSeries, error) {
 	runs = plotted(runs)
 	var kept []Run
@@ -219,7 +231,7 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 	}
 	diverged := divergedStages(runs, kept)
 	var out []stageSeries
-	for _, label := range slices.Sorted(maps.Keys(byLabel)) {
+	for _, label := range slices.SortedFunc(maps.Keys(byLabel), compareLabels) {
 		pts := byLabel[label]
 		slices.SortFunc(pts, func(a, b stagePoint) int { return cmp.Compare(a.Stages, b.Stages) })
 		r := first[label]
@@ -248,6 +260,32 @@ func divergedStages(runs, kept []Run) map[string][]int32 {
 	}
 	for _, s := range out {
 		slices.Sort(s)
+	}
+	return out
+}
+
+// lostMethods returns, for each method of runs that has no line in series
+// because all its runs diverged, the legend entry that says so ("rpd,
+// diverged at every S: 2, 4, 8"), sorted by method.
+func lostMethods(runs []Run, series []stageSeries) []string {
+	stages := map[string][]int32{}
+	for _, r := range runs {
+		if !slices.Contains(stages[r.Method], r.Stages) {
+			stages[r.Method] = append(stages[r.Method], r.Stages)
+		}
+	}
+	var out []string
+	for _, m := range slices.Sorted(maps.Keys(stages)) {
+		if slices.ContainsFunc(series, func(s stageSeries) bool { return s.Method == m }) {
+			continue
+		}
+		ss := stages[m]
+		slices.Sort(ss)
+		var names []string
+		for _, st := range ss {
+			names = append(names, strconv.Itoa(int(st)))
+		}
+		out = append(out, m+", diverged at every S: "+strings.Join(names, ", "))
 	}
 	return out
 }
@@ -287,12 +325,18 @@ func stageTicks(series []stageSeries) plot.ConstantTicks {
 	var stages []int32
 	for _, s := range series {
 		for _, pt := range s.Points {
-			if !slices.Contains(stages, pt.Stages) {
-				stages = append(stages, pt.Stages)
-			}
+			stages = append(stages, pt.Stages)
 		}
 	}
+	return stageCountTicks(stages)
+}
+
+// stageCountTicks labels a stage axis at each distinct stage count of
+// stages, the counts the figure ran, rather than at 1-2-5 values it did not.
+func stageCountTicks(stages []int32) plot.ConstantTicks {
+	stages = slices.Clone(stages)
 	slices.Sort(stages)
+	stages = slices.Compact(stages)
 	ticks := make(plot.ConstantTicks, len(stages))
 	for i, st := range stages {
 		ticks[i] = plot.Tick{Value: float64(st), Label: strconv.Itoa(int(st))}
@@ -314,8 +358,12 @@ type finalLayer struct {
 }
 
 // barShift is the distance, in octaves of S, between the neighbouring lines
-// of a plot with bars.
-const barShift = 0.08
+// of a plot with bars, and barSpread the most that all of them span: many
+// lines are set closer, so that no line strays towards the next S.
+const (
+	barShift  = 0.08
+	barSpread = 0.5
+)
 
 // finalLayers lays out series for drawing. seeds is "" when no point has
 // more than one seed (no bars, no shift), otherwise the seed count of the
@@ -344,7 +392,11 @@ func finalLayers(series []stageSeries) (layers []finalLayer, seeds string) {
 		// Spread the lines symmetrically around each S.
 		shift := 1.0
 		if bars {
-			shift = math.Exp2(barShift * (float64(i) - float64(len(series)-1)/2))
+			step := barShift
+			if n := float64(len(series) - 1); n*step > barSpread {
+				step = barSpread / n
+			}
+			shift = math.Exp2(step * (float64(i) - float64(len(series)-1)/2))
 		}
 		l := finalLayer{Label: s.legend(), Style: styleOf(keys[i], count[keys[i].method])}
 		for _, pt := range s.Points {

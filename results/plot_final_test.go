@@ -184,7 +184,7 @@ func TestFinalVsStagesOneSeed(t *testing.T) {
 
 // Without any selected run, a point would mix step sizes; each step size
 // becomes its own line instead, and one diverged seed leaves two. Lines
-// sort by label, so 2^-1 comes before 2^-2.
+// sort by step size, so 2^-2 comes before 2^-1.
 func TestFinalVsStagesNoSelection(t *testing.T) {
 	var runs []Run
 	for _, s := range []int32{2, 4} {
@@ -205,8 +205,8 @@ func TestFinalVsStagesNoSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSeries(t, series, []stageSeries{
-		{Label: "pipedream, γ = 2^-1", Points: []stagePoint{{Stages: 2, Seeds: 3, Mean: 2, Min: 1, Max: 3}, {Stages: 4, Seeds: 2, Mean: 3, Min: 2, Max: 4}}},     // S = 4: (2 + 4)/2
 		{Label: "pipedream, γ = 2^-2", Points: []stagePoint{{Stages: 2, Seeds: 3, Mean: 1, Min: 0.5, Max: 1.5}, {Stages: 4, Seeds: 3, Mean: 2, Min: 1, Max: 3}}}, // S·γ·(1+2+3)/3 = 2·S·γ
+		{Label: "pipedream, γ = 2^-1", Points: []stagePoint{{Stages: 2, Seeds: 3, Mean: 2, Min: 1, Max: 3}, {Stages: 4, Seeds: 2, Mean: 3, Min: 2, Max: 4}}},     // S = 4: (2 + 4)/2
 	})
 	if _, seeds := finalLayers(series); seeds != "2–3" {
 		t.Errorf("seed count %q, want \"2–3\"", seeds)

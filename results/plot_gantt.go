@@ -21,7 +21,7 @@ var ganttKinds = []ganttKindStyle{
 	{"B", "B backward", color.RGBA{R: 0xfd, G: 0xae, B: 0x6b, A: 0xff}},
 	{"I", "I input gradient", color.RGBA{R: 0xa1, G: 0xd9, B: 0x9b, A: 0xff}},
 	{"W", "W weight gradient", color.RGBA{R: 0xbc, G: 0xbd, B: 0xdc, A: 0xff}},
-	{"OVERLAP_F_B", "F&B overlapped", color.RGBA{R: 0xf7, G: 0xd0, B: 0x8a, A: 0xff}},
+	{"OVERLAP_F_B", "F&B overlapped", color.RGBA{R: 0xf2, G: 0xb6, B: 0xd2, A: 0xff}},
 }
 
 // ganttKindStyle is how a Gantt chart draws one kind of action.
@@ -30,8 +30,17 @@ type ganttKindStyle struct {
 	fill       color.Color
 }
 
-// otherColor fills communication and bookkeeping actions.
-var otherColor = color.Gray{Y: 0xd0}
+// reduceKind is the gradient all-reduce between the replicas of a part
+// (Chimera's two pipelines), drawn as communication but in a colour of its
+// own: it is the one communication no compute hides.
+const reduceKind = "REDUCE_GRAD"
+
+// reduceColor fills the gradient all-reduces, otherColor every other
+// communication and bookkeeping action.
+var (
+	reduceColor = color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff}
+	otherColor  = color.Gray{Y: 0xd0}
+)
 
 // ganttKind returns kind's position in ganttKinds, or -1 for a kind drawn
 // in otherColor.
@@ -43,6 +52,9 @@ func kindColor(kind string) color.Color {
 	if i := ganttKind(kind); i >= 0 {
 		return ganttKinds[i].fill
 	}
+	if kind == reduceKind {
+		return reduceColor
+	}
 	return otherColor
 }
 
@@ -50,11 +62,14 @@ func kindColor(kind string) color.Color {
 // one row per rank (rank 0 on top), one box per action from its start to
 // its end, coloured by kind and labelled with its microbatch (stage:
 // microbatch when a rank runs several stages) where the box is wide enough;
-// communication runs as thin grey bars under the compute boxes, and the
-// time axis ends at the makespan. scheduleID picks the events; it may be
-// empty when events hold one schedule only. The title names the family,
-// shape and clock from the schedule's row in schedules when there is
-// one (schedules may be nil; WithClock adds the GPU model's presets).
+// communication runs as thin bars under the compute boxes (the gradient
+// all-reduce brown, the rest grey), and the time axis ends at the
+// makespan, which its label gives. The key under the chart names the
+// colours, and what the box labels are when some box has one. scheduleID picks
+// the events; it may be empty when events hold one schedule only. The
+// title names the family, shape, level (simulated, lockstep) and clock
+// from the schedule's row in schedules when there is one (schedules may be
+// nil; WithClock adds the GPU model's presets).
 func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, scheduleID string, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
@@ -68,7 +83,7 @@ func PlotGantt(path string, events []TimelineEvent, schedules []ScheduleMetric, 
 	}
 	g := Gantt{Title: scheduleID, Unit: "cost-model units", Events: mine}
 	if m, ok := scheduleRow(schedules, scheduleID); ok {
-		g.Title = fmt.Sprintf("%s: %d ranks, %d microbatches, %s", m.Family, m.Ranks, m.Microbatches, clockOf(m.CostModel, opts))
+		g.Title = fmt.Sprintf("%s: %d ranks, %d microbatches, %s, %s", m.Family, m.Ranks, m.Microbatches, m.Level, clockOf(m.CostModel, opts))
 		g.Unit = timeUnit(m.CostModel)
 	}
 	return g.Plot(path)
@@ -97,7 +112,8 @@ func (g Gantt) Plot(path string) error {
 		return err
 	}
 	ranks, multiStage := ganttShape(mine)
-	p := newPlot(g.Title, "time ("+g.Unit+")", "")
+	makespan := (&ganttBoxes{events: mine}).makespan()
+	p := newPlot(g.Title, fmt.Sprintf("time (%s); makespan %s %s", g.Unit, strconv.FormatFloat(makespan, 'g', 4, 64), g.Unit), "")
 	p.X.Tick.Marker = LinearTicks{}
 	names := make([]string, ranks)
 	for r := range ranks {
@@ -123,11 +139,15 @@ func (g Gantt) Plot(path string) error {
 	legendStyle := p.X.Tick.Label
 	legendStyle.XAlign, legendStyle.YAlign = text.XLeft, text.YCenter
 	height := vg.Inch + vg.Length(ranks)*0.4*vg.Inch
+	fitTitle(p, 9*vg.Inch)
 	return saveDrawing(path, 9*vg.Inch, max(height, 2.5*vg.Inch), func(c draw.Canvas) {
 		strip, main := c, c
 		strip.Max.Y = c.Min.Y + legendHeight
 		main.Min.Y = strip.Max.Y
 		p.Draw(main)
+		if !boxes.labelled {
+			labels = "" // every box too narrow for its label: no key for them
+		}
 		drawKindLegend(strip, kinds, labels, legendStyle)
 	})
 }
@@ -189,22 +209,30 @@ func ganttShape(events []TimelineEvent) (ranks int32, multiStage bool) {
 // under them.
 func isCompute(kind string) bool { return ganttKind(kind) >= 0 }
 
-// legendKinds lists the kinds of events for a Gantt chart's legend: those
-// with a colour of their own in legend order, then "" for all the others
-// when there are any.
+// legendKinds lists the kinds of events for a Gantt chart's legend: the
+// compute kinds in legend order, then the gradient all-reduce and "" for
+// all the other kinds, when there are any.
 func legendKinds(events []TimelineEvent) []string {
 	var kinds []string
-	other := false
+	reduce, other := false, false
 	for _, e := range events {
-		if ganttKind(e.Kind) < 0 {
-			// Zero-length bookkeeping (a RECV that waited for nothing)
-			// draws nothing, so it gets no legend entry.
+		switch {
+		case ganttKind(e.Kind) >= 0:
+			if !slices.Contains(kinds, e.Kind) {
+				kinds = append(kinds, e.Kind)
+			}
+		// Zero-length bookkeeping (a RECV that waited for nothing)
+		// draws nothing, so it gets no legend entry.
+		case e.Kind == reduceKind:
+			reduce = reduce || e.End > e.Start
+		default:
 			other = other || e.End > e.Start
-		} else if !slices.Contains(kinds, e.Kind) {
-			kinds = append(kinds, e.Kind)
 		}
 	}
 	slices.SortFunc(kinds, func(a, b string) int { return ganttKind(a) - ganttKind(b) })
+	if reduce {
+		kinds = append(kinds, reduceKind)
+	}
 	if other {
 		kinds = append(kinds, "")
 	}
@@ -225,20 +253,17 @@ const legendHeight = 0.35 * vg.Inch
 func drawKindLegend(c draw.Canvas, kinds []string, labels string, sty text.Style) {
 	r := c.Rectangle
 	c.FillPolygon(color.White, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
-	side := vg.Points(9)
-	x := r.Min.X + vg.Points(40)
-	y := (r.Min.Y + r.Max.Y) / 2
+	var entries []keyEntry
 	for _, k := range kinds {
 		name := "communication, other"
 		if i := ganttKind(k); i >= 0 {
 			name = ganttKinds[i].name
+		} else if k == reduceKind {
+			name = "gradient all-reduce"
 		}
-		box := []vg.Point{{X: x, Y: y - side/2}, {X: x + side, Y: y - side/2}, {X: x + side, Y: y + side/2}, {X: x, Y: y + side/2}}
-		c.FillPolygon(kindColor(k), box)
-		c.FillText(sty, vg.Point{X: x + side + vg.Points(4), Y: y}, name)
-		x += side + vg.Points(12) + sty.Width(name)
+		entries = append(entries, keyEntry{kindColor(k), name})
 	}
-	c.FillText(sty, vg.Point{X: x + vg.Points(8), Y: y}, labels)
+	drawKey(c, r.Min.X+vg.Points(40), (r.Min.Y+r.Max.Y)/2, entries, labels, sty)
 }
 
 // scheduleRow returns the row of id in schedules, preferring the
@@ -260,6 +285,7 @@ type ganttBoxes struct {
 	ranks      int32
 	multiStage bool
 	label      text.Style
+	labelled   bool // set by Plot when some box was wide enough for its label
 }
 
 // Plot draws one box per compute event and a thin bar under the boxes per
@@ -281,6 +307,7 @@ func (g *ganttBoxes) Plot(c draw.Canvas, p *plot.Plot) {
 		lbl := g.text(e)
 		if isCompute(e.Kind) && lbl != "" && g.label.Width(lbl) < x1-x0-vg.Points(1) {
 			c.FillText(g.label, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, lbl)
+			g.labelled = true
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
@@ -28,7 +29,7 @@ const gapColourRange = 2.0
 // the methods' mean final losses, blue where LocalSGD ends lower and red
 // where PipeDream does, saturating at a factor of 4. The runs must be of
 // one cost model and budget; a (n, σ) with no cell is drawn grey.
-func PlotRegimeMap(path string, runs []Run) error {
+func PlotRegimeMap(path string, runs []Run, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
 	}
@@ -70,11 +71,13 @@ func PlotRegimeMap(path string, runs []Run) error {
 	cols := min(2, len(panels))
 	rows := (len(panels) + cols - 1) / cols
 	panelW, panelH := 5.5*vg.Inch, 3.6*vg.Inch
-	header := 0.55 * vg.Inch
-	width, height := vg.Length(cols)*panelW, vg.Length(rows)*panelH+header
-	title := fmt.Sprintf("%s: LocalSGD − PipeDream, final loss at budget %s (best-final step per method)",
-		describe(runs, func(r *Run) string { return r.Objective }), formatTime(cells[0].TimeBudget, cells[0].CostModel))
+	header, footer := 0.55*vg.Inch, 0.75*vg.Inch
+	width, height := vg.Length(cols)*panelW, vg.Length(rows)*panelH+header+footer
+	title := fmt.Sprintf("%s: LocalSGD − PipeDream, final loss at budget %s, %s (best-final step per method)",
+		describe(runs, func(r *Run) string { return r.Objective }), formatTime(cells[0].TimeBudget, cells[0].CostModel),
+		clockOf(cells[0].CostModel, opts))
 	note := "cell: mean ± half-range over replicates of the paired gap; colour: log2(LocalSGD / PipeDream), blue = LocalSGD lower, ±2 saturates"
+	bar := gapColourBar()
 	return saveDrawing(path, width, height, func(c draw.Canvas) {
 		c.SetColor(color.White)
 		c.Fill(c.Rectangle.Path())
@@ -85,13 +88,60 @@ func PlotRegimeMap(path string, runs []Run) error {
 		head.FillText(sty, vg.Point{X: mid, Y: head.Max.Y - vg.Points(4)}, title)
 		sty.Font = font.From(plot.DefaultFont, 9)
 		head.FillText(sty, vg.Point{X: mid, Y: head.Max.Y - vg.Points(20)}, note)
-		body := draw.Crop(c, 0, 0, 0, -header)
+		// The colour key, centred under the panels.
+		foot := draw.Crop(c, (width-3.5*vg.Inch)/2, -(width-3.5*vg.Inch)/2, 0, -(height - footer))
+		bar.Draw(foot)
+		body := draw.Crop(c, 0, 0, footer, -header)
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(8), PadY: vg.Points(8),
 			PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
 		for i, p := range panels {
 			p.Draw(tiles.At(body, i%cols, i/cols))
 		}
 	})
+}
+
+// gapColourBar is the key of the regime map's colours: log2 of the ratio
+// of the methods' mean final losses, from −gapColourRange (LocalSGD 4 times
+// lower) to +gapColourRange, its ticks written as the ratio they stand for.
+func gapColourBar() *plot.Plot {
+	p := plot.New()
+	p.HideY()
+	p.X.Label.Text = "LocalSGD / PipeDream mean final loss (log scale; blue: LocalSGD lower)"
+	p.X.Label.TextStyle.Font.Size = vg.Points(10)
+	p.X.Tick.Label.Font.Size = vg.Points(9)
+	p.X.Padding = 0
+	p.Add(&plotter.ColorBar{ColorMap: regimeColours()})
+	p.X.Tick.Marker = ratioTicks()
+	return p
+}
+
+// ratioTicks marks the colour key at each power of two of the ratio, from
+// 2^-gapColourRange ("≤ 1/4") to 2^gapColourRange ("≥ 4").
+func ratioTicks() plot.ConstantTicks {
+	var ticks plot.ConstantTicks
+	for k := -gapColourRange; k <= gapColourRange; k++ {
+		label := strconv.Itoa(1 << int(math.Abs(k)))
+		if k < 0 {
+			label = "1/" + label
+		}
+		switch k {
+		case -gapColourRange:
+			label = "≤ " + label
+		case gapColourRange:
+			label = "≥ " + label
+		}
+		ticks = append(ticks, plot.Tick{Value: k, Label: label})
+	}
+	return ticks
+}
+
+// regimeColours is the diverging colour map of the regime map, blue below
+// 0 (LocalSGD lower), red above, saturating at ±gapColourRange.
+func regimeColours() palette.ColorMap {
+	cm := moreland.SmoothBlueRed()
+	cm.SetMin(-gapColourRange)
+	cm.SetMax(gapColourRange)
+	return cm
 }
 
 func appendNew[T comparable](xs []T, x T) []T {
@@ -131,10 +181,7 @@ func regimePanel(cells []GapCell, stages int32, sizes []int32, noises []float64,
 		labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: float64(j)})
 		labels.Labels = append(labels.Labels, gapText(c, replicates))
 	}
-	cm := moreland.SmoothBlueRed()
-	cm.SetMin(-gapColourRange)
-	cm.SetMax(gapColourRange)
-	pal := cm.Palette(255)
+	pal := regimeColours().Palette(255)
 	h := plotter.NewHeatMap(g, pal)
 	h.Min, h.Max = -gapColourRange, gapColourRange
 	h.NaN = color.Gray{Y: 200}

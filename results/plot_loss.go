@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -21,7 +22,9 @@ import (
 // diverge: a diverged run is drawn up to its last finite loss, clipped at
 // the axis, and marked "diverged" in the legend. A zero or negative loss is
 // an ErrLogAxis error; runs must share one cost model. The title names the
-// objective and the clock (WithClock adds the GPU model's presets).
+// objective, the stage count when the runs share one, and the clock
+// (WithClock adds the GPU model's presets); the loss axis is f(x), or the
+// language model's cross-entropy in nats per character.
 func PlotLossVsTime(path string, runs []Run, curves []CurvePoint, opts ...PlotOption) error {
 	runs = slices.DeleteFunc(slices.Clone(runs), func(r Run) bool { return isRPD(&r) })
 	return plotCurves(path, runs, curves, "loss vs simulated time", true,
@@ -70,10 +73,13 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed
 	}
 
 	title := describe(runs, func(r *Run) string { return r.Objective }) + ": " + what
+	if stages := distinct(runs, func(r *Run) string { return strconv.Itoa(int(r.Stages)) }); len(stages) == 1 && runs[0].Stages > 0 {
+		title += ", S = " + stages[0]
+	}
 	if timed {
 		title += ", " + clockOf(costModels[0], opts).String()
 	}
-	p := newPlot(title, xLabel(costModels[0]), "loss f(x)")
+	p := newPlot(title, xLabel(costModels[0]), lossLabel(runs))
 	setLog(&p.Y)
 	p.X.Tick.Marker = LinearTicks{}
 	for _, l := range lines {
@@ -88,9 +94,21 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed
 		p.Legend.Add(l.Label, line)
 	}
 	p.Y.Min, p.Y.Max = lossRange(lines)
-	legendRoom(p, len(lines))
-	return savePlot(path, p, plotWidth, plotHeight)
+	return saveWithLegend(path, p, len(lines))
 }
+
+// lossLabel names the loss axis: f(x) for the convex objectives, and the
+// unit of the language model's cross-entropy.
+func lossLabel(runs []Run) string {
+	if !slices.ContainsFunc(runs, func(r Run) bool { return !isLanguageModel(r.Objective) }) {
+		return "loss (cross-entropy, nats per character)"
+	}
+	return "loss f(x)"
+}
+
+// isLanguageModel reports whether objective names the character language
+// model, whose loss is a cross-entropy in nats.
+func isLanguageModel(objective string) bool { return objective == "charlm" || objective == "lm" }
 
 // curveLines gathers, styles and labels the lines of a loss plot: runs in
 // legend order, each with its points sorted by x up to its first
@@ -177,11 +195,13 @@ func plotted(runs []Run) []Run {
 	return slices.Clone(runs)
 }
 
-// compareSettings orders runs for legends: by method, then by the settings
-// that tell runs of one method apart, then by run id.
+// compareSettings orders runs for legends: by method and optimizer, then
+// by the settings that tell runs of one method apart, numbers by value,
+// then by run id.
 func compareSettings(a, b Run) int {
 	return cmp.Or(
 		cmp.Compare(a.Method, b.Method),
+		cmp.Compare(a.Optimizer, b.Optimizer),
 		cmp.Compare(a.Stages, b.Stages),
 		cmp.Compare(a.Delta, b.Delta),
 		cmp.Compare(a.Replicas, b.Replicas),

@@ -3,6 +3,7 @@ package results
 import (
 	"cmp"
 	"fmt"
+	"image/color"
 	"slices"
 	"strconv"
 
@@ -52,24 +53,43 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric, opts ...PlotO
 	barWidth := min(vg.Points(28), (width-vg.Inch)/vg.Length(len(families))*0.8/vg.Length(len(levels)))
 	plots := make([][]*plot.Plot, len(panels))
 	for i, panel := range panels {
-		title := ""
-		if i == 0 {
-			title = fmt.Sprintf("Schedule families at P = %d ranks, M = %d microbatches, %s", first.Ranks, first.Microbatches, clockOf(first.CostModel, opts))
-		}
-		p, err := barPanel(title, panel, cell, families, levels, barWidth)
+		p, err := barPanel(panel, cell, families, levels, barWidth)
 		if err != nil {
 			return fmt.Errorf("results: %s: %w", path, err)
 		}
 		plots[i] = []*plot.Plot{p}
 	}
+	title := fmt.Sprintf("Schedule families at P = %d ranks, M = %d microbatches, %s", first.Ranks, first.Microbatches, clockOf(first.CostModel, opts))
+	var key []keyEntry
+	for _, l := range levels {
+		key = append(key, keyEntry{levelColor(l), l})
+	}
 	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Points(6), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
-	height := vg.Length(len(panels)) * 2.2 * vg.Inch
+	header := 0.5 * vg.Inch
+	height := vg.Length(len(panels))*2.2*vg.Inch + header
 	return saveDrawing(path, width, height, func(c draw.Canvas) {
-		for i, row := range plot.Align(plots, tiles, c) {
+		c.SetColor(color.White)
+		c.Fill(c.Rectangle.Path())
+		// The title and, under it, the key of the levels' colours, above
+		// the panels so that it covers no bar.
+		head := draw.Crop(c, 0, 0, c.Max.Y-c.Min.Y-header, 0)
+		titleStyle := plot.New().Title.TextStyle
+		titleStyle.XAlign, titleStyle.YAlign = text.XCenter, text.YTop
+		mid := (head.Min.X + head.Max.X) / 2
+		head.FillText(titleStyle, vg.Point{X: mid, Y: head.Max.Y - vg.Points(3)}, title)
+		keyStyle := plot.New().Legend.TextStyle
+		keyStyle.Font.Size = vg.Points(10)
+		drawKey(head, mid-keyWidth(key, "", keyStyle)/2, head.Min.Y+vg.Points(9), key, "", keyStyle)
+		body := draw.Crop(c, 0, 0, 0, -header)
+		for i, row := range plot.Align(plots, tiles, body) {
 			plots[i][0].Draw(row[0])
 		}
 	})
 }
+
+// levelColor is the colour of a level's bars, the same in every
+// comparison, whichever levels it shows.
+func levelColor(level string) color.Color { return plotutil.Color(levelRank(level)) }
 
 // metricPanel is one panel of a schedule comparison: the axis label and
 // the metric it shows.
@@ -123,11 +143,12 @@ func comparisonCells(path string, metrics []ScheduleMetric) (cell map[comparison
 }
 
 // barPanel draws one panel of a schedule comparison: a group of bars per
-// family, one bar per level, each labelled with its value. The legend of
-// levels goes in the panel that has a title, the first.
-func barPanel(title string, panel metricPanel, cell map[comparisonKey]ScheduleMetric, families, levels []string, barWidth vg.Length) (*plot.Plot, error) {
-	p := newPlot(title, "", panel.label)
+// family, one bar per level in the level's colour, each labelled with its
+// value.
+func barPanel(panel metricPanel, cell map[comparisonKey]ScheduleMetric, families, levels []string, barWidth vg.Length) (*plot.Plot, error) {
+	p := newPlot("", "", panel.label)
 	p.Y.Min = 0
+	p.Y.Tick.Marker = LinearTicks{}
 	for li, l := range levels {
 		values := make(plotter.Values, len(families))
 		for fi, f := range families {
@@ -137,13 +158,10 @@ func barPanel(title string, panel metricPanel, cell map[comparisonKey]ScheduleMe
 		if err != nil {
 			return nil, fmt.Errorf("%s at level %q: %w", panel.label, l, err)
 		}
-		bars.Color = plotutil.Color(li)
+		bars.Color = levelColor(l)
 		bars.LineStyle.Width = 0
 		bars.Offset = (vg.Length(li) - vg.Length(len(levels)-1)/2) * barWidth
 		p.Add(bars)
-		if title != "" {
-			p.Legend.Add(l, bars)
-		}
 		labels, err := barLabels(values, bars.Offset)
 		if err != nil {
 			return nil, fmt.Errorf("%s at level %q: %w", panel.label, l, err)
@@ -153,7 +171,6 @@ func barPanel(title string, panel metricPanel, cell map[comparisonKey]ScheduleMe
 	p.NominalX(families...)
 	p.X.Min, p.X.Max = -0.5, float64(len(families))-0.5
 	p.Y.Max *= 1.15
-	p.Legend.Left = true
 	return p, nil
 }
 

@@ -21,11 +21,18 @@ const minLogLabels = 4
 // that gives fewer than four labels (data within one or two decades), at
 // finer steps in turn until four or more show: every integer multiple,
 // then the multiples of 0.5, 0.2 and 0.1 × 10^k, and so on down (0.4,
-// 0.45, 0.5, 0.55 on an axis from 0.37 to 0.55). Non-positive ranges get
-// no ticks: a log axis cannot show them.
+// 0.45, 0.5, 0.55 on an axis from 0.37 to 0.55), with unlabelled ticks
+// at the next finer spacing between them (0.38, 0.39, ...). Every axis
+// also has unlabelled ticks at the integer multiples of its decades (at
+// the powers of ten only beyond maxMultipleDecades decades).
+// Non-positive ranges get no ticks: a log axis cannot show them.
 type LogTicks struct{}
 
 var _ plot.Ticker = LogTicks{}
+
+// maxMultipleDecades is the widest span, in decades, whose log axis gets
+// an unlabelled tick at every integer multiple m × 10^k.
+const maxMultipleDecades = 8
 
 // decimalValue is the number q × 10^e, kept exact for labels and
 // comparisons.
@@ -104,7 +111,7 @@ func (LogTicks) Ticks(min, max float64) []plot.Tick {
 	hi := int(math.Ceil(math.Log10(max)))
 	span := hi - lo
 
-	var labelled []decimalValue
+	var labelled, minor []decimalValue
 	switch {
 	case span > 5:
 		every := (span + 11) / 12 // 1 up to twelve decades
@@ -115,17 +122,30 @@ func (LogTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	default:
 		labelled = logLevel{oneTwoFive: true, step: 1}.values(min, max, lo, hi)
-		for _, l := range finerLevels() {
+		levels := finerLevels()
+		for i, l := range levels {
 			if len(labelled) >= minLogLabels {
 				break
 			}
 			labelled = l.values(min, max, lo, hi)
+			// Unlabelled ticks between the labels, at the next finer
+			// spacing, when a finer spacing labels the axis.
+			if i+1 < len(levels) {
+				minor = levels[i+1].values(min, max, lo, hi)
+			}
 		}
 	}
 
+	// Unlabelled ticks at the integer multiples of each decade, or, over
+	// more than eight decades, where they would merge into a bar, at the
+	// powers of ten alone.
+	multiples := logLevel{step: 1}.values(min, max, lo, hi)
+	if span > maxMultipleDecades {
+		multiples = logLevel{step: 10}.values(min, max, lo, hi)
+	}
 	var ticks []plot.Tick
-	for _, d := range (logLevel{step: 1}).values(min, max, lo, hi) {
-		if !slices.Contains(labelled, d) {
+	for _, d := range append(multiples, minor...) {
+		if !slices.Contains(labelled, d) && !slices.ContainsFunc(ticks, func(t plot.Tick) bool { return t.Value == d.float() }) {
 			ticks = append(ticks, plot.Tick{Value: d.float()})
 		}
 	}

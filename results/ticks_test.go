@@ -13,12 +13,15 @@ func TestLogTicks(t *testing.T) {
 		// [min, max] by definition of the marker.
 		labels []string
 		// all is the expected number of ticks, labelled or not: the
-		// integer multiples m·10^k (m = 1..9) inside [min, max].
+		// integer multiples m·10^k (m = 1..9) inside [min, max], and the
+		// next finer spacing when labels needed a finer one than 1-2-5.
 		all int
 	}{
 		{"three decades", 1, 1000, []string{"1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"}, 28},
 		{"below one", 0.003, 0.2, []string{"0.005", "0.01", "0.02", "0.05", "0.1", "0.2"}, 7 + 9 + 2},
-		{"within a decade", 3, 9, []string{"3", "4", "5", "6", "7", "8", "9"}, 7},
+		// Labelled at the integers (1-2-5 gives only 5), so the halves
+		// 3.5 ... 8.5 between them are unlabelled ticks: 7 + 6.
+		{"within a decade", 3, 9, []string{"3", "4", "5", "6", "7", "8", "9"}, 7 + 6},
 		{"six decades", 1e-3, 1e3, []string{"0.001", "0.01", "0.1", "1", "10", "100", "1000"}, 6*9 + 1},
 		{"exponent labels", 1e-7, 1e-6, []string{"1e-7", "2e-7", "5e-7", "1e-6"}, 10},
 		{"stages 2 to 128", 2, 128, []string{"2", "5", "10", "20", "50", "100"}, 8 + 9 + 1},
