@@ -116,7 +116,22 @@ func replayCut(ctx context.Context, r Run, set optim.Settings, run func(optim.Se
 		return nil, fmt.Errorf("run %s: no record before the cut at %g", r.ID, cut)
 	}
 	last := recs[len(recs)-1]
-	out := &optim.Result{FinalLoss: last.Loss, BlockUpdates: last.Updates, Time: cut, Records: thin(recs)}
+	out := &optim.Result{FinalLoss: last.Loss, BlockUpdates: last.Updates, Time: cut, Records: thin(recs),
+		TimeToTarget: math.NaN(), UpdatesToTarget: -1, LossAtBudget: math.NaN()}
+	// Every update is recorded here, so the target is met at the first
+	// record at or below it (judged on the validation loss where there is one).
+	if set.TargetLoss > 0 {
+		for _, rec := range recs {
+			judged := rec.Loss
+			if !math.IsNaN(rec.ValidationLoss) {
+				judged = rec.ValidationLoss
+			}
+			if judged <= set.TargetLoss {
+				out.TimeToTarget, out.UpdatesToTarget = rec.Time, rec.Updates
+				break
+			}
+		}
+	}
 	if res != nil {
 		out.Diverged = res.Diverged
 	}

@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"fmt"
+	"math"
 	"testing"
 
 	"pipelab/pipeline"
@@ -126,5 +128,53 @@ methods:
 		if r.Method == "localsgd" && !(full.Runs[0].SimTime > shortest) {
 			t.Errorf("localsgd lasts %g, not past the cut %g", full.Runs[0].SimTime, shortest)
 		}
+	}
+}
+
+// TestCutTimesItsTarget checks a cut run's time to target against its
+// own curve (every update logged): NULL without a target, else the time of
+// the first logged loss at or below it, as an uncut run reports it.
+func TestCutTimesItsTarget(t *testing.T) {
+	const common = `objectives: [tridiagonal]
+n: 64
+d: 16
+batch: 4
+stages: [4]
+microbatches: [40]
+methods:
+  - {name: pipedream, steps: {values: [0.05]}}
+  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
+`
+	_, plain := execute(t, common+"cut: shortest\n")
+	for _, out := range plain {
+		if r := out.Runs[0]; !math.IsNaN(r.TimeToTarget) || r.UpdatesToTarget != results.NotReached || !math.IsNaN(r.LossAtBudget) {
+			t.Errorf("%s without a target: time to target %g, updates %d, loss at budget %g; want NULLs",
+				r.Method, r.TimeToTarget, r.UpdatesToTarget, r.LossAtBudget)
+		}
+	}
+	// The whole runs with every update logged: up to the cut their records
+	// are the cut runs' (TestCutEndsAtTheShortestTimeline). The target is
+	// the median of PipeDream's logged losses, reached mid-run.
+	_, probe := execute(t, common+"log_every: 1\n")
+	shortest := float64(pipeDreamSteps(40, 4))
+	curve := probe[0].Curves
+	target := curve[len(curve)/2].Loss
+	_, timed := execute(t, common+fmt.Sprintf("cut: shortest\ntarget_loss: %v\n", target))
+	for i, out := range timed {
+		r := out.Runs[0]
+		want, wantUpdates := math.NaN(), int64(results.NotReached)
+		for _, c := range probe[i].Curves {
+			if c.Time <= shortest && c.Loss <= target {
+				want, wantUpdates = c.Time, c.BlockUpdates
+				break
+			}
+		}
+		if !(r.TimeToTarget == want || math.IsNaN(r.TimeToTarget) && math.IsNaN(want)) || r.UpdatesToTarget != wantUpdates {
+			t.Errorf("%s: time to target %g after %d updates, its curve reaches %g at %g after %d",
+				r.Method, r.TimeToTarget, r.UpdatesToTarget, target, want, wantUpdates)
+		}
+	}
+	if math.IsNaN(timed[0].Runs[0].TimeToTarget) {
+		t.Error("pipedream never reached the median of its own losses")
 	}
 }
