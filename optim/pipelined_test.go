@@ -2,6 +2,7 @@ package optim
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -100,5 +101,32 @@ func TestPipelinedReplayBoundsItsMemory(t *testing.T) {
 	tl = generate(t, "gpipe", pipeline.Shape{Ranks: 3, Microbatches: 4})
 	if _, err := Run(lm, PipeDreamNoStash{Timeline: tl}, Settings{StepSize: 0.01}); err != nil {
 		t.Fatalf("4 GiB in flight: %v", err)
+	}
+}
+
+// gradientOnly hides the LM's passes: the replays then take one full
+// Gradient per backward, the independent computation the passes are
+// checked against.
+type gradientOnly struct{ m *charlm.Model }
+
+func (g gradientOnly) Dim() int                           { return g.m.Dim() }
+func (g gradientOnly) Blocks() []int                      { return g.m.Blocks() }
+func (g gradientOnly) Batches() int                       { return g.m.Batches() }
+func (g gradientOnly) Init() []float64                    { return g.m.Init() }
+func (g gradientOnly) Loss(x []float64) float64           { return g.m.Loss(x) }
+func (g gradientOnly) ValidationLoss(x []float64) float64 { return g.m.ValidationLoss(x) }
+func (g gradientOnly) Gradient(d, x []float64, b int, noise *rand.Rand) {
+	g.m.Gradient(d, x, b, noise)
+}
+
+// RPD's stale block gradient through a pass (backwards stopped at the
+// stepping stage) is the block of the full gradient at the assembled
+// point, bit for bit, with momentum and with Adam.
+func TestRPDThroughPassesEqualsFullGradients(t *testing.T) {
+	lm := smallLM(t, 4)
+	rpd := RPD{Delays: Uniform{Stages: 4, Delta: DefaultDelta(4), Microbatches: 10}}
+	for _, alg := range []Algorithm{Momentum, Adam} {
+		set := Settings{StepSize: 0.01, Seed: 3, LogEvery: 7, Optimizer: Optimizer{Algorithm: alg, Momentum: 0.9}}
+		identicalResults(t, "rpd "+string(alg), mustRun(t, gradientOnly{lm}, rpd, set), mustRun(t, lm, rpd, set))
 	}
 }

@@ -173,7 +173,7 @@ func TestPassBytesCountsTheActivations(t *testing.T) {
 		add(a.stream...)
 		for _, c := range a.blocks {
 			add(c.ln1Xhat, c.ln1Rstd, c.ln1Out, c.attn.qkv, c.attn.probs, c.attn.y, c.attnOut, c.residual,
-				c.ln2Xhat, c.ln2Rstd, c.ln2Out, c.mlp.pre, c.mlp.act, c.mlpOut)
+				c.ln2Xhat, c.ln2Rstd, c.ln2Out, c.mlp.pre, c.mlp.cdf, c.mlp.act, c.mlpOut)
 		}
 		add(a.head.xhat, a.head.rstd, a.head.normed, a.head.logits, a.grad)
 		if got := m.PassBytes(); got != 8*counted {

@@ -61,14 +61,14 @@ func (m *Model) newWorkspace() *workspace {
 const MaxWorkspaceBytes = 2 << 30
 
 // workspaceFloats bounds the number of float64s newWorkspace allocates
-// (tested): per GPT block its output and caches (20·n·e + 2n + B·H·T² for
+// (tested): per GPT block its output and caches (24·n·e + 2n + B·H·T² for
 // n = B·T tokens), plus the embedding's output, the head's caches and the
 // shared scratch. It counts in float64, which cannot overflow where the
 // ints of an absurd configuration would.
 func workspaceFloats(cfg Config, vocab int) float64 {
 	b, t, e, h, v := float64(cfg.Batch), float64(cfg.SeqLen), float64(cfg.Embed), float64(cfg.Heads), float64(vocab)
 	n := b * t
-	perBlock := 20*n*e + 2*n + b*h*t*t
+	perBlock := 24*n*e + 2*n + b*h*t*t
 	head := 3*n*e + n + 2*n*v
 	scratch := 11*n*e + t + max(4*e*max(e, n), e*v) + n*max(4*e, v)
 	return float64(cfg.layers())*perBlock + n*e + head + scratch
@@ -80,7 +80,7 @@ func workspaceFloats(cfg Config, vocab int) float64 {
 func activationFloats(cfg Config, vocab int) float64 {
 	b, t, e, h, v := float64(cfg.Batch), float64(cfg.SeqLen), float64(cfg.Embed), float64(cfg.Heads), float64(vocab)
 	n := b * t
-	perBlock := 20*n*e + 2*n + b*h*t*t
+	perBlock := 24*n*e + 2*n + b*h*t*t
 	head := 2*n*e + n + n*v
 	return float64(cfg.layers())*perBlock + n*e + head + n*e
 }
