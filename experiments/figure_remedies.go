@@ -29,12 +29,13 @@ type remedyObjective struct {
 	spec           Spec
 	momentum, adam int // log2 of the grid centres
 	syncShift      int // sync and 2bw average S gradients per update: a larger step
-	// above adds grid points above the shifted grids of sync, 2bw and
-	// LocalSGD in the full size, where their best step was the top of the
-	// grid (docs/figures.md, remedies).
-	above            int
-	budgetS, budgetQ float64
-	targetLoss       float64
+	// above and aboveShifted add grid points above the asynchronous
+	// methods' grids and above the shifted grids of sync, 2bw and LocalSGD
+	// in the full size, where a best step was the top of its grid
+	// (docs/figures.md, remedies).
+	above, aboveShifted int
+	budgetS, budgetQ    float64
+	targetLoss          float64
 }
 
 func remedyObjectives(quick bool) []remedyObjective {
@@ -42,7 +43,7 @@ func remedyObjectives(quick bool) []remedyObjective {
 		{label: "lm", spec: Spec{Objectives: []string{"charlm"}, Batch: 4, Embed: 16, SeqLen: 16},
 			momentum: -7, adam: -7, syncShift: 2, budgetS: 6, budgetQ: 2, targetLoss: 3.7},
 		{label: "logistic", spec: Spec{Objectives: []string{"logistic"}, N: 600, D: pick(quick, 128, 512), Batch: 10},
-			momentum: -10, adam: -8, syncShift: 3, above: 2, budgetS: 20.2, budgetQ: 5, targetLoss: 0.6},
+			momentum: -10, adam: -8, syncShift: 3, above: 2, aboveShifted: 3, budgetS: 20.2, budgetQ: 5, targetLoss: 0.6},
 	}
 }
 
@@ -68,10 +69,10 @@ func remedySpec(o remedyObjective, table string, quick bool) *Spec {
 		lo := centre - points/2
 		return Grid{Pow2: []int{lo, lo + points - 1}}
 	}
-	wide := func(centre int) Grid {
+	wide := func(centre, above int) Grid {
 		g := grid(centre)
 		if !quick {
-			g.Pow2[1] += o.above
+			g.Pow2[1] += above
 		}
 		return g
 	}
@@ -84,17 +85,17 @@ func remedySpec(o remedyObjective, table string, quick bool) *Spec {
 			shift = 1 // Adam's steps are scale-free: averaging S gradients needs less
 		}
 		for _, m := range AsyncMethods {
-			steps := grid(opt.centre)
+			steps := wide(opt.centre, o.above)
 			if m == "2bw" {
-				steps = wide(opt.centre + shift)
+				steps = wide(opt.centre+shift, o.aboveShifted)
 			}
 			s.Methods = append(s.Methods, MethodSpec{Name: m, Family: table, Optimizer: opt.spec, Steps: steps})
 		}
-		s.Methods = append(s.Methods, MethodSpec{Name: "sync", Family: table, Optimizer: opt.spec, Steps: wide(opt.centre + shift)})
+		s.Methods = append(s.Methods, MethodSpec{Name: "sync", Family: table, Optimizer: opt.spec, Steps: wide(opt.centre+shift, o.aboveShifted)})
 		if table == "1f1b" {
 			s.Methods = append(s.Methods,
-				MethodSpec{Name: "rpd", Deltas: []Delta{{Paper: true}}, Optimizer: opt.spec, Steps: grid(opt.centre)},
-				MethodSpec{Name: "localsgd", LocalSteps: []int{4}, Optimizer: opt.spec, Steps: wide(opt.centre + shift)})
+				MethodSpec{Name: "rpd", Deltas: []Delta{{Paper: true}}, Optimizer: opt.spec, Steps: wide(opt.centre, o.above)},
+				MethodSpec{Name: "localsgd", LocalSteps: []int{4}, Optimizer: opt.spec, Steps: wide(opt.centre+shift, o.aboveShifted)})
 		}
 	}
 	return &s
