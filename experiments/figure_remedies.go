@@ -25,12 +25,17 @@ var figureRemedies = Figure{
 // is known to take, docs/figures.md), from which every method's grid is
 // placed.
 type remedyObjective struct {
-	label            string
-	spec             Spec
-	momentum, adam   int // log2 of the grid centres
-	syncShift        int // sync and 2bw average S gradients per update: a larger step
-	budgetS, budgetQ float64
-	targetLoss       float64
+	label          string
+	spec           Spec
+	momentum, adam int // log2 of the grid centres
+	syncShift      int // sync and 2bw average S gradients per update: a larger step
+	// above and aboveShifted add grid points above the asynchronous
+	// methods' grids and above the shifted grids of sync, 2bw and LocalSGD
+	// in the full size, where a best step was the top of its grid
+	// (docs/figures.md, remedies).
+	above, aboveShifted int
+	budgetS, budgetQ    float64
+	targetLoss          float64
 }
 
 func remedyObjectives(quick bool) []remedyObjective {
@@ -38,7 +43,7 @@ func remedyObjectives(quick bool) []remedyObjective {
 		{label: "lm", spec: Spec{Objectives: []string{"charlm"}, Batch: 4, Embed: 16, SeqLen: 16},
 			momentum: -7, adam: -7, syncShift: 2, budgetS: 6, budgetQ: 2, targetLoss: 3.7},
 		{label: "logistic", spec: Spec{Objectives: []string{"logistic"}, N: 600, D: pick(quick, 128, 512), Batch: 10},
-			momentum: -10, adam: -8, syncShift: 3, budgetS: 20.2, budgetQ: 5, targetLoss: 0.6},
+			momentum: -10, adam: -8, syncShift: 3, above: 2, aboveShifted: 3, budgetS: 20.2, budgetQ: 5, targetLoss: 0.6},
 	}
 }
 
@@ -64,6 +69,13 @@ func remedySpec(o remedyObjective, table string, quick bool) *Spec {
 		lo := centre - points/2
 		return Grid{Pow2: []int{lo, lo + points - 1}}
 	}
+	wide := func(centre, above int) Grid {
+		g := grid(centre)
+		if !quick {
+			g.Pow2[1] += above
+		}
+		return g
+	}
 	for _, opt := range []struct {
 		spec   OptimizerSpec
 		centre int
@@ -73,17 +85,17 @@ func remedySpec(o remedyObjective, table string, quick bool) *Spec {
 			shift = 1 // Adam's steps are scale-free: averaging S gradients needs less
 		}
 		for _, m := range AsyncMethods {
-			c := opt.centre
+			steps := wide(opt.centre, o.above)
 			if m == "2bw" {
-				c += shift
+				steps = wide(opt.centre+shift, o.aboveShifted)
 			}
-			s.Methods = append(s.Methods, MethodSpec{Name: m, Family: table, Optimizer: opt.spec, Steps: grid(c)})
+			s.Methods = append(s.Methods, MethodSpec{Name: m, Family: table, Optimizer: opt.spec, Steps: steps})
 		}
-		s.Methods = append(s.Methods, MethodSpec{Name: "sync", Family: table, Optimizer: opt.spec, Steps: grid(opt.centre + shift)})
+		s.Methods = append(s.Methods, MethodSpec{Name: "sync", Family: table, Optimizer: opt.spec, Steps: wide(opt.centre+shift, o.aboveShifted)})
 		if table == "1f1b" {
 			s.Methods = append(s.Methods,
-				MethodSpec{Name: "rpd", Deltas: []Delta{{Paper: true}}, Optimizer: opt.spec, Steps: grid(opt.centre)},
-				MethodSpec{Name: "localsgd", LocalSteps: []int{4}, Optimizer: opt.spec, Steps: grid(opt.centre + shift)})
+				MethodSpec{Name: "rpd", Deltas: []Delta{{Paper: true}}, Optimizer: opt.spec, Steps: wide(opt.centre, o.above)},
+				MethodSpec{Name: "localsgd", LocalSteps: []int{4}, Optimizer: opt.spec, Steps: wide(opt.centre+shift, o.aboveShifted)})
 		}
 	}
 	return &s

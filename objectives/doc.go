@@ -8,7 +8,10 @@
 // gradient a stage at a time (Stagewise) or follow their loss through block
 // updates (Tracked) let a replay cost what the pipeline itself would, one
 // forward and one backward per microbatch, instead of a full gradient per
-// block update and a full loss per record.
+// block update and a full loss per record. Pipelined problems (the
+// character LM) run a microbatch's stages one at a time with their own
+// activations, so that a backward may read other weights than its forward
+// at the cost of one pass.
 // Problems with a held-out set (Validated: the character LM, on the last
 // tenth of its corpus) also report a validation loss on data they never
 // train on.

@@ -3,6 +3,7 @@ package optim
 import (
 	"math"
 
+	"pipelab/objectives"
 	"pipelab/pipeline"
 	"pipelab/pipeline/sim"
 )
@@ -19,6 +20,10 @@ type asyncRule struct {
 	pipemare   bool    // PipeMare's rescheduling and discrepancy correction
 	warmup     int     // PipeMare's T, at least 1
 	decay      float64 // PipeMare's EMA factor of δ
+	// pipelined takes the gradients of a Pipelined objective through its
+	// passes even when every backward reads the stash (tests: the path
+	// the no-stash rules take, which then equals the full gradient's).
+	pipelined bool
 }
 
 // asyncReplay is the state of one asynchronous replay.
@@ -79,13 +84,20 @@ func replayAsync(r *run, tl *sim.Timeline, rule asyncRule) error {
 		return err
 	}
 	a.ps = newPasses(r)
+	if pl, ok := r.obj.(objectives.Pipelined); ok && a.ps.sw == nil && (rule.noStash || rule.pipemare || rule.pipelined) {
+		if err := a.ps.pipelined(pl, events); err != nil {
+			return err
+		}
+	}
 	for _, e := range events {
 		act := e.Action
 		switch act.Kind {
 		case pipeline.Forward:
-			a.forward(act.Microbatch, act.Stage)
+			if err := a.forward(act.Microbatch, act.Stage); err != nil {
+				return err
+			}
 		case pipeline.BackwardInput:
-			if err := a.ps.ready(act.Microbatch, act.Stage); err != nil {
+			if err := a.ps.input(act.Microbatch, act.Stage, a.backwardRead(act.Microbatch, act.Stage)); err != nil {
 				return err
 			}
 		case pipeline.Backward, pipeline.BackwardWeight:
@@ -103,14 +115,13 @@ func (a *asyncReplay) key(m, s int) int { return m*a.r.stages + s }
 // forward stashes the block F(m, s) reads: the current block, or under
 // weight prediction ŵ = w − τ·γ·u, τ the stage's updates that land before
 // this microbatch's backward and u the optimizer's update direction.
-func (a *asyncReplay) forward(m, s int) {
+func (a *asyncReplay) forward(m, s int) error {
 	xs := a.r.block(a.x, s)
 	if a.rule.pipemare {
 		a.atF[a.key(m, s)] = a.done[s]
 	}
 	if !a.rule.predict {
-		a.ps.forward(m, s, xs)
-		return
+		return a.ps.forward(m, s, xs)
 	}
 	tau := float64(a.ahead[a.key(m, s)])
 	u := a.u[:len(xs)]
@@ -120,7 +131,26 @@ func (a *asyncReplay) forward(m, s int) {
 	for j, v := range xs {
 		w[j] = v - tau*gamma*u[j]
 	}
-	a.ps.forward(m, s, w)
+	return a.ps.forward(m, s, w)
+}
+
+// backwardRead returns the block a backward of microbatch m on stage s
+// reads now: nil (the stash), the current block without stashing, or
+// PipeMare's w − τ·δ with τ the stage's updates since F(m, s).
+func (a *asyncReplay) backwardRead(m, s int) []float64 {
+	xs := a.r.block(a.x, s)
+	switch {
+	case a.rule.pipemare:
+		tau := float64(a.done[s] - a.atF[a.key(m, s)])
+		read := a.read[:len(xs)]
+		for j, v := range xs {
+			read[j] = v - tau*a.delta[s][j]
+		}
+		return read
+	case a.rule.noStash:
+		return xs
+	}
+	return nil
 }
 
 // backward takes the weight gradient of microbatch m on stage s and
@@ -128,21 +158,12 @@ func (a *asyncReplay) forward(m, s int) {
 func (a *asyncReplay) backward(m, s int, end float64) error {
 	r := a.r
 	xs := r.block(a.x, s)
+	read := a.backwardRead(m, s) // nil: the stashed block
 	tau := 0
 	if a.rule.pipemare {
 		k := a.key(m, s)
 		tau = a.done[s] - a.atF[k]
 		delete(a.atF, k)
-	}
-	var read []float64 // nil: the stashed block
-	switch {
-	case a.rule.pipemare:
-		read = a.read[:len(xs)]
-		for j, v := range xs {
-			read[j] = v - float64(tau)*a.delta[s][j]
-		}
-	case a.rule.noStash:
-		read = xs
 	}
 	var stash []float64
 	if a.rule.dcLambda != 0 {

@@ -62,7 +62,9 @@ func (l LocalSGD) replay(r *run) error {
 		a := e.Action
 		switch a.Kind {
 		case pipeline.Forward:
-			ps.forward(a.Microbatch, a.Stage, r.block(replicas[a.Microbatch%R], a.Stage))
+			if err := ps.forward(a.Microbatch, a.Stage, r.block(replicas[a.Microbatch%R], a.Stage)); err != nil {
+				return err
+			}
 		case pipeline.BackwardInput:
 			if err := ps.ready(a.Microbatch, a.Stage); err != nil {
 				return err

@@ -23,7 +23,9 @@ import (
 //     update, D = Decay.
 //
 // The forward reads the current block. Other blocks enter the gradient as
-// in PipeDreamNoStash.
+// in PipeDreamNoStash; on a split backward of an objectives.Pipelined
+// objective the corrected block is read at the I, τ counted to it, while
+// the rescheduling takes τ at the W, where the update lands.
 type PipeMare struct {
 	Timeline *sim.Timeline
 	// Warmup is T in a stage's own updates; zero means the run's updates

@@ -126,10 +126,12 @@ type pass struct {
 	batch     int
 	z         []float64 // stashed blocks
 	act       []float64 // stage-wise: the running activation
-	grad      []float64 // stage-wise: output gradient; otherwise the full gradient at z
+	grad      []float64 // stage-wise: output gradient; pipelined: block gradients; otherwise the full gradient at z
 	haveGrad  bool
 	forwards  int
 	backwards int
+	trip      objectives.Pass // pipelined: the microbatch's activations
+	tripBack  int             // pipelined: stages whose backward the trip has run
 }
 
 // passes keeps the microbatches in flight of one replay and computes their
@@ -139,6 +141,7 @@ type pass struct {
 type passes struct {
 	r    *run
 	sw   objectives.Stagewise
+	pl   objectives.Pipelined // set by a replay whose backwards read other weights than their forwards
 	live map[int]*pass
 	free []*pass
 	g    []float64 // the block gradient backward returns, longest block's size
@@ -164,19 +167,61 @@ func (ps *passes) ready(m, s int) error {
 	return nil
 }
 
-// forward stashes block s of the current point xs for microbatch m.
-func (ps *passes) forward(m, s int, xs []float64) {
+// MaxInFlightBytes bounds the activation memory of the microbatches a
+// pipelined replay (objectives.Pipelined) keeps in flight at once: a table
+// that needs more is refused with ErrTimeline instead of running out of
+// memory.
+const MaxInFlightBytes = 4 << 30
+
+// pipelined makes ps take the gradients of pl through its passes, after
+// checking that the microbatches events keep in flight at once (from
+// their first forward to their last backward) fit in MaxInFlightBytes of
+// activations.
+func (ps *passes) pipelined(pl objectives.Pipelined, events []sim.Event) error {
+	live, peak := map[int]int{}, 0
+	for _, e := range events {
+		a := e.Action
+		switch a.Kind {
+		case pipeline.Forward:
+			if _, ok := live[a.Microbatch]; !ok {
+				live[a.Microbatch] = 0
+				peak = max(peak, len(live))
+			}
+		case pipeline.Backward, pipeline.BackwardWeight:
+			if live[a.Microbatch]++; live[a.Microbatch] == ps.r.stages {
+				delete(live, a.Microbatch)
+			}
+		}
+	}
+	if need := float64(peak) * float64(pl.PassBytes()); need > MaxInFlightBytes {
+		return fmt.Errorf("%w: its %d microbatches in flight at once need %.3g GiB of activations, more than %d GiB",
+			ErrTimeline, peak, need/(1<<30), MaxInFlightBytes>>30)
+	}
+	ps.pl = pl
+	return nil
+}
+
+// forward stashes block s of the current point xs for microbatch m and,
+// for a pipelined objective, runs the stage's forward on it.
+func (ps *passes) forward(m, s int, xs []float64) error {
 	p := ps.live[m]
 	if p == nil {
 		p = ps.get(m)
 		ps.live[m] = p
 	}
+	if ps.pl != nil && p.forwards != s {
+		return fmt.Errorf("%w: forward of microbatch %d on stage %d after its forwards on %d stages", ErrTimeline, m, s, p.forwards)
+	}
 	zs := ps.r.block(p.z, s)
 	copy(zs, xs)
-	if ps.sw != nil {
+	switch {
+	case ps.sw != nil:
 		ps.sw.Forward(p.act, zs, p.batch, s)
+	case ps.pl != nil:
+		p.trip.Forward(zs, p.batch, s)
 	}
 	p.forwards++
+	return nil
 }
 
 func (ps *passes) get(m int) *pass {
@@ -187,7 +232,14 @@ func (ps *passes) get(m int) *pass {
 	} else {
 		p = &pass{z: make([]float64, ps.r.obj.Dim())}
 	}
-	*p = pass{batch: m % ps.r.obj.Batches(), z: p.z, act: p.act, grad: p.grad}
+	*p = pass{batch: m % ps.r.obj.Batches(), z: p.z, act: p.act, grad: p.grad, trip: p.trip}
+	if ps.pl != nil {
+		if p.trip == nil {
+			p.trip = ps.pl.NewPass()
+		}
+		p.grad = resize(p.grad, ps.r.obj.Dim())
+		return p
+	}
 	if ps.sw != nil {
 		rows := ps.sw.BatchRows(p.batch)
 		p.act = resize(p.act, rows)
@@ -207,11 +259,43 @@ func resize(s []float64, n int) []float64 {
 	return s[:n]
 }
 
+// input runs the backward of microbatch m on stage s of a pipelined
+// objective (a split backward's I) with block s read as read (nil: as
+// stashed), keeping the block gradient for the stage's W. Other
+// objectives compute the gradient at the W.
+func (ps *passes) input(m, s int, read []float64) error {
+	if err := ps.ready(m, s); err != nil {
+		return err
+	}
+	if ps.pl != nil {
+		return ps.tripBackward(ps.live[m], m, s, read)
+	}
+	return nil
+}
+
+// tripBackward runs stage s's backward on p's trip, which must have run
+// those of the stages after s, reading block s as read (nil: as stashed),
+// and keeps the block gradient in p.grad.
+func (ps *passes) tripBackward(p *pass, m, s int, read []float64) error {
+	if s != ps.r.stages-1-p.tripBack {
+		return fmt.Errorf("%w: backward of microbatch %d on stage %d before its backward on stage %d", ErrTimeline, m, s, ps.r.stages-1-p.tripBack)
+	}
+	if read == nil {
+		read = ps.r.block(p.z, s)
+	}
+	p.trip.Backward(ps.r.block(p.grad, s), read, s)
+	p.tripBack++
+	return nil
+}
+
 // backward returns the gradient of block s for microbatch m, drawing
 // gradient noise from noise: at its stashed point when read is nil, else
 // with block s read as read, the weights the backward finds (the other
 // blocks stay those of the forwards: for a stage-wise objective, the
-// activations the forwards left; otherwise, the stashed point with block s
+// activations the forwards left; for a pipelined one, the activations of
+// the forwards and the gradient the backwards of the later stages passed
+// down, each with the weights it read, the stage's own taken at its I when
+// the backward is split; otherwise, the stashed point with block s
 // replaced, one full gradient for this backward). The slice is reused by
 // the next call.
 func (ps *passes) backward(m, s int, read []float64, noise *rand.Rand) ([]float64, error) {
@@ -221,6 +305,13 @@ func (ps *passes) backward(m, s int, read []float64, noise *rand.Rand) ([]float6
 	p := ps.live[m]
 	g := ps.g[:ps.r.blockLen(s)]
 	switch {
+	case ps.pl != nil:
+		if p.tripBack < ps.r.stages-s {
+			if err := ps.tripBackward(p, m, s, read); err != nil {
+				return nil, err
+			}
+		}
+		copy(g, ps.r.block(p.grad, s))
 	case ps.sw != nil:
 		if !p.haveGrad {
 			ps.sw.OutputGradient(p.grad, p.act, p.batch)

@@ -87,6 +87,7 @@ type staleGradient struct {
 	point []float64 // the assembled point (not stage-wise)
 	full  []float64 // its gradient
 	g     []float64
+	trip  *tripGradient // a Pipelined objective's
 }
 
 // blockForwarder is a Stagewise objective that runs the forward of every
@@ -102,12 +103,20 @@ func newStaleGradient(r *run) *staleGradient {
 	if sw == nil {
 		fused = nil
 	}
-	return &staleGradient{r: r, sw: sw, fused: fused, z: make([][]float64, r.stages), g: make([]float64, r.maxBlock())}
+	sg := &staleGradient{r: r, sw: sw, fused: fused, z: make([][]float64, r.stages), g: make([]float64, r.maxBlock())}
+	if pl, ok := r.obj.(objectives.Pipelined); ok && sw == nil {
+		sg.trip = newTripGradient(r, pl)
+	}
+	return sg
 }
 
 func (sg *staleGradient) compute(s, batch int) []float64 {
 	r := sg.r
 	g := sg.g[:r.blockLen(s)]
+	if sg.trip != nil {
+		sg.trip.compute(r, g, sg.z, s, batch)
+		return g
+	}
 	if sg.sw != nil {
 		rows := sg.sw.BatchRows(batch)
 		sg.act, sg.out = resize(sg.act, rows), resize(sg.out, rows)

@@ -106,3 +106,34 @@ func (c cpuClock) report(b *testing.B) {
 		b.ReportMetric(float64(end-c.start)/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// BenchmarkRemediesShape times Gradient and Loss at the remedies
+// figure's LM (docs/figures.md): embed 16, 4 heads, sequence 16, batch 4,
+// on the shipped text, for S = 4 and S = 16 (2 and 14 GPT blocks), where
+// the matrices are small and every kernel's overhead shows.
+func BenchmarkRemediesShape(b *testing.B) {
+	text := TinyShakespeare()
+	for _, stages := range []int{4, 16} {
+		cfg := Config{Stages: stages, Embed: 16, Heads: 4, SeqLen: 16, Batch: 4, Seed: 1}
+		m, err := New(cfg, text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		x := m.Init()
+		g := make([]float64, m.Dim())
+		b.Run(fmt.Sprintf("Gradient/S=%d", stages), func(b *testing.B) {
+			cpu := startCPU()
+			for i := 0; b.Loop(); i++ {
+				m.Gradient(g, x, i, nil)
+			}
+			cpu.report(b)
+		})
+		b.Run(fmt.Sprintf("Loss/S=%d", stages), func(b *testing.B) {
+			cpu := startCPU()
+			for b.Loop() {
+				m.Loss(x)
+			}
+			cpu.report(b)
+		})
+	}
+}

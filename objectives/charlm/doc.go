@@ -29,5 +29,7 @@
 //
 // A Model reuses preallocated workspaces, so Gradient does not allocate
 // and a Model must not be used from two goroutines at once; Clone gives
-// each goroutine its own.
+// each goroutine its own. A Model is also objectives.Pipelined: NewPass
+// runs one microbatch through the stages one at a time, as a pipeline
+// does, each stage's backward reading the weights it is given.
 package charlm

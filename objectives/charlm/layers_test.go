@@ -141,14 +141,14 @@ func TestGELU(t *testing.T) {
 		{-2, -2 * 0.022750131948179195},
 	}
 	for _, tt := range tests {
-		if got := gelu(tt.x); math.Abs(got-tt.want) > 1e-15 {
+		if got, cdf := gelu(tt.x); math.Abs(got-tt.want) > 1e-15 || cdf != normalCDF(tt.x) {
 			t.Errorf("gelu(%g) = %.17g, want %.17g", tt.x, got, tt.want)
 		}
 	}
 	for _, x := range []float64{-3, -0.7, 0, 0.4, 2.5} {
 		xs := []float64{x}
-		numeric := finiteDifference(func() float64 { return gelu(xs[0]) }, xs, []int{0})[0]
-		if got := geluDerivative(x); math.Abs(got-numeric) > 1e-9 {
+		numeric := finiteDifference(func() float64 { y, _ := gelu(xs[0]); return y }, xs, []int{0})[0]
+		if got := geluDerivative(x, normalCDF(x)); math.Abs(got-numeric) > 1e-9 {
 			t.Errorf("geluDerivative(%g) = %.12g, finite difference %.12g", x, got, numeric)
 		}
 	}

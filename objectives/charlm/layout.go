@@ -24,7 +24,11 @@ func (m *Model) stage(v []float64, s int) []float64 {
 }
 
 func (m *Model) embeddingParams(v []float64) embeddingParams {
-	p := m.stage(v, 0)
+	return m.embeddingParamsOf(m.stage(v, 0))
+}
+
+// embeddingParamsOf cuts stage 0's block p into the embedding's weights.
+func (m *Model) embeddingParamsOf(p []float64) embeddingParams {
 	n := m.embed.vocab * m.embed.embed
 	return embeddingParams{token: p[:n:n], position: p[n:]}
 }
@@ -32,13 +36,23 @@ func (m *Model) embeddingParams(v []float64) embeddingParams {
 // blockParams returns GPT block layer's weights: block layer mod K of
 // stage 1 + layer/K, the blocks of a stage laid out in order.
 func (m *Model) blockParams(v []float64, layer int) blockParams {
-	k, n := m.cfg.blocksPerStage(), m.block.size()
-	within := layer % k * n
-	return m.block.params(m.stage(v, 1+layer/k)[within : within+n : within+n])
+	k := m.cfg.blocksPerStage()
+	return m.blockParamsOf(m.stage(v, 1+layer/k), layer%k)
+}
+
+// blockParamsOf returns the weights of the j-th GPT block of a middle
+// stage's block p.
+func (m *Model) blockParamsOf(p []float64, j int) blockParams {
+	n := m.block.size()
+	return m.block.params(p[j*n : (j+1)*n : (j+1)*n])
 }
 
 func (m *Model) headParams(v []float64) headParams {
-	p := m.stage(v, m.cfg.Stages-1)
+	return m.headParamsOf(m.stage(v, m.cfg.Stages-1))
+}
+
+// headParamsOf cuts the last stage's block p into the head's weights.
+func (m *Model) headParamsOf(p []float64) headParams {
 	e := m.cfg.Embed
 	return headParams{gain: p[:e:e], bias: p[e : 2*e : 2*e], out: p[2*e:]}
 }

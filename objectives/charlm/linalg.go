@@ -1,12 +1,16 @@
 package charlm
 
-import "pipelab/internal/vec"
+import (
+	"gonum.org/v1/gonum/floats"
+
+	"pipelab/internal/vec"
+)
 
 // The dense kernels below work on row-major matrices held in flat slices.
-// Every product is reduced to one kernel, gemmNT, which multiplies a
-// matrix by the transpose of another so that both operands are read
-// along contiguous rows; the other products transpose an operand first
-// into scratch memory, which costs O(n·k) against the product's O(n·k·m).
+// gemmNT multiplies a matrix by the transpose of another, both read along
+// contiguous rows; gemmNN and gemmTN, the products with the weights and
+// the weight gradients, scale and add contiguous rows instead, so that no
+// operand is transposed, and form the same sums in the same order.
 
 // linearScratch holds the transposed operands of the linear maps. Its
 // buffers grow to the largest operand on first use and are reused after.
@@ -24,9 +28,7 @@ func grow(buf *[]float64, n int) []float64 {
 
 // linearForward sets out[n×m] = in[n×k]·w[k×m] + bias (bias may be nil).
 func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
-	wt := grow(&s.a, k*m)
-	transpose(wt, w, k, m)
-	gemmNT(out, in, wt, n, m, k, false)
+	gemmNN(out, in, w, n, k, m, s)
 	if bias != nil {
 		for i := 0; i < n; i++ {
 			axpy(out[i*m:i*m+m], bias, 1)
@@ -36,19 +38,89 @@ func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
 
 // linearBackward accumulates the gradients of out = in·w + bias given
 // dout: dw += inᵀ·dout, dbias += Σ_rows dout (if dbias is not nil), and,
-// if din is not nil, sets din = dout·wᵀ.
+// if din is not nil, sets din = dout·wᵀ. The sums of dw run over the rows
+// in order and are then added to dw, so that a zero dw (every weight of
+// the model is used once per pass) receives exactly the sums gemmNT forms.
 func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linearScratch) {
 	if dbias != nil {
 		for i := 0; i < n; i++ {
 			axpy(dbias[:m], dout[i*m:i*m+m], 1)
 		}
 	}
-	inT, doutT := grow(&s.a, k*n), grow(&s.b, m*n)
-	transpose(inT, in, n, k)
-	transpose(doutT, dout, n, m)
-	gemmNT(dw, inT, doutT, k, m, n, true)
+	gemmTN(dw, in, dout, n, k, m, s)
 	if din != nil {
 		gemmNT(din, dout, w, n, k, m, false)
+	}
+}
+
+// gemmNN sets c[n×m] = a[n×k]·b[k×m]: each row of c is the sum, in the
+// order of p, of the rows b[p,:] scaled by a[i,p], taken with gonum's
+// vectorised axpy (floats.AddScaled). Each c[i,j] is then the sequential
+// sum Σ_p a[i,p]·b[p,j] that gemmNT's register tiles form; where gemmNT
+// takes vec.Dot's four partial sums instead (the last m mod 4 columns,
+// and the last row when n is odd), so does gemmNN, on b's columns: the
+// result is gemmNT's with bᵀ, bit for bit.
+func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
+	n2, m4 := n&^1, m&^3
+	for i := 0; i < n2; i++ {
+		ci := c[i*m : i*m+m4]
+		clear(ci)
+		for p, v := range a[i*k : i*k+k] {
+			floats.AddScaled(ci, v, b[p*m:p*m+m4])
+		}
+	}
+	col := grow(&s.a, k)
+	for j := range m {
+		if j < m4 && n2 == n {
+			continue
+		}
+		for p := range k {
+			col[p] = b[p*m+j]
+		}
+		for i := range n {
+			if j >= m4 || i >= n2 {
+				c[i*m+j] = vec.Dot(a[i*k:i*k+k], col)
+			}
+		}
+	}
+}
+
+// gemmTN adds aᵀ·b to c[k×m] for a[n×k] and b[n×m]: c[p,j] += Σ_i
+// a[i,p]·b[i,j], the sum over i in order (with vec.Dot's partial sums
+// where gemmNT on the transposed operands takes them: the last m mod 4
+// columns and, for an odd k, the last row), added to c[p,j] when
+// complete, so that the result is gemmNT's bit for bit.
+func gemmTN(c, a, b []float64, n, k, m int, s *linearScratch) {
+	k2, m4 := k&^1, m&^3
+	sums := grow(&s.b, k2*m4)
+	clear(sums)
+	for i := 0; i < n; i++ {
+		bi := b[i*m : i*m+m4]
+		for p, v := range a[i*k : i*k+k2] {
+			floats.AddScaled(sums[p*m4:p*m4+m4], v, bi)
+		}
+	}
+	for p := range k2 {
+		axpy(c[p*m:p*m+m4], sums[p*m4:p*m4+m4], 1)
+	}
+	if k2 == k && m4 == m {
+		return
+	}
+	aT := grow(&s.a, k*n+n)
+	transpose(aT, a, n, k)
+	col := aT[k*n:]
+	for j := range m {
+		if j < m4 && k2 == k {
+			continue
+		}
+		for i := range n {
+			col[i] = b[i*m+j]
+		}
+		for p := range k {
+			if j >= m4 || p >= k2 {
+				c[p*m+j] += vec.Dot(aT[p*n:p*n+n], col)
+			}
+		}
 	}
 }
 

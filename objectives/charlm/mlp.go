@@ -15,14 +15,16 @@ type mlpParams struct {
 	w1, b1, w2, b2 []float64
 }
 
-// mlpCache keeps the pre-activation and the activation (tokens×hidden).
+// mlpCache keeps the pre-activation, Φ of it (the backward's GELU
+// derivative reuses the forward's erf) and the activation (tokens×hidden).
 type mlpCache struct {
-	pre, act []float64
+	pre, cdf, act []float64
 }
 
 func (m mlp) newCache() mlpCache {
 	return mlpCache{
 		pre: make([]float64, m.tokens*m.hidden),
+		cdf: make([]float64, m.tokens*m.hidden),
 		act: make([]float64, m.tokens*m.hidden),
 	}
 }
@@ -34,7 +36,7 @@ func (m mlp) newScratch() []float64 { return make([]float64, m.tokens*m.hidden) 
 func (m mlp) forward(out []float64, c mlpCache, in []float64, p mlpParams, lin *linearScratch) {
 	linearForward(c.pre, in, p.w1, p.b1, m.tokens, m.embed, m.hidden, lin)
 	for i, v := range c.pre {
-		c.act[i] = gelu(v)
+		c.act[i], c.cdf[i] = gelu(v)
 	}
 	linearForward(out, c.act, p.w2, p.b2, m.tokens, m.hidden, m.embed, lin)
 }
@@ -44,18 +46,23 @@ func (m mlp) forward(out []float64, c mlpCache, in []float64, p mlpParams, lin *
 func (m mlp) backward(din []float64, g mlpParams, dout []float64, c mlpCache, in []float64, p mlpParams, dhidden []float64, lin *linearScratch) {
 	linearBackward(dhidden, g.w2, g.b2, dout, c.act, p.w2, m.tokens, m.hidden, m.embed, lin)
 	for i, v := range c.pre {
-		dhidden[i] *= geluDerivative(v)
+		dhidden[i] *= geluDerivative(v, c.cdf[i])
 	}
 	linearBackward(din, g.w1, g.b1, dhidden, in, p.w1, m.tokens, m.embed, m.hidden, lin)
 }
 
-// gelu is x·Φ(x) with Φ the standard normal distribution function.
-func gelu(x float64) float64 {
-	return 0.5 * x * (1 + math.Erf(x/math.Sqrt2))
+// normalCDF is Φ(x), the standard normal distribution function.
+func normalCDF(x float64) float64 { return 0.5 * (1 + math.Erf(x/math.Sqrt2)) }
+
+// gelu returns x·Φ(x) and Φ(x).
+func gelu(x float64) (float64, float64) {
+	cdf := normalCDF(x)
+	return x * cdf, cdf
 }
 
-// geluDerivative is Φ(x) + x·φ(x) with φ the standard normal density.
-func geluDerivative(x float64) float64 {
+// geluDerivative is Φ(x) + x·φ(x) with φ the standard normal density,
+// given cdf = Φ(x).
+func geluDerivative(x, cdf float64) float64 {
 	const invSqrt2Pi = 0.3989422804014327
-	return 0.5*(1+math.Erf(x/math.Sqrt2)) + x*invSqrt2Pi*math.Exp(-0.5*x*x)
+	return cdf + x*invSqrt2Pi*math.Exp(-0.5*x*x)
 }

@@ -21,23 +21,17 @@ func (m *Model) window(ids []int32, j int) (inputs, targets []int32) {
 // forward runs every stage on one batch at x, keeping the activations,
 // and returns the batch's mean cross-entropy.
 func (m *Model) forward(x []float64, inputs, targets []int32) float64 {
-	ws := m.ws
-	m.embed.forward(ws.stream[0], inputs, m.embeddingParams(x))
-	for l := range ws.blocks {
-		m.block.forward(ws.stream[l+1], ws.blocks[l], ws.stream[l], m.blockParams(x, l), &ws.linear)
+	var loss float64
+	for s := range m.cfg.Stages {
+		loss += m.forwardStage(&m.ws.activations, m.stage(x, s), inputs, targets, s)
 	}
-	return m.head.loss(ws.head, ws.stream[len(ws.blocks)], targets, m.headParams(x), &ws.linear)
+	return loss
 }
 
 // backward writes into g the gradient of the loss of the preceding
 // forward call, on the same batch, at x.
 func (m *Model) backward(g, x []float64, inputs, targets []int32) {
-	ws := m.ws
-	clear(g)
-	clear(ws.grad)
-	m.head.backward(ws.grad, m.headParams(g), ws.head, targets, m.headParams(x), ws.dlogits, ws.dnormed, &ws.linear)
-	for l := len(ws.blocks) - 1; l >= 0; l-- {
-		m.block.backward(ws.grad, m.blockParams(g, l), ws.blocks[l], m.blockParams(x, l), ws.blockScratch, &ws.linear)
+	for s := m.cfg.Stages - 1; s >= 0; s-- {
+		m.backwardStage(m.stage(g, s), &m.ws.activations, m.stage(x, s), inputs, targets, s)
 	}
-	m.embed.backward(m.embeddingParams(g), ws.grad, inputs)
 }

@@ -22,7 +22,7 @@ func TestWorkspaceFloatsBoundsTheAllocation(t *testing.T) {
 		add(ws.stream...)
 		for _, c := range ws.blocks {
 			add(c.ln1Xhat, c.ln1Rstd, c.ln1Out, c.attn.qkv, c.attn.probs, c.attn.y, c.attnOut, c.residual,
-				c.ln2Xhat, c.ln2Rstd, c.ln2Out, c.mlp.pre, c.mlp.act, c.mlpOut)
+				c.ln2Xhat, c.ln2Rstd, c.ln2Out, c.mlp.pre, c.mlp.cdf, c.mlp.act, c.mlpOut)
 		}
 		s := ws.blockScratch
 		add(ws.head.xhat, ws.head.rstd, ws.head.normed, ws.head.logits, ws.grad, s.attn.dqkv, s.attn.dy, s.attn.dp,
