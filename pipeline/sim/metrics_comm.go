@@ -111,7 +111,7 @@ func CommWait(tl *Timeline) []float64 {
 }
 
 // commWait is CommWait on the timeline's compute events split by rank.
-func commWait(tl *Timeline, byRank [][]Event) []float64 {
+func commWait(tl *Timeline, byRank [][]int32) []float64 {
 	mt := timesOf(tl)
 	start := math.Inf(1)
 	for _, e := range tl.Events {
@@ -120,7 +120,8 @@ func commWait(tl *Timeline, byRank [][]Event) []float64 {
 	waits := make([]float64, tl.Table.Ranks())
 	for r, evs := range byRank {
 		prev := start
-		for _, e := range evs {
+		for _, i := range evs {
+			e := &tl.Events[i]
 			var wait float64
 			inputs, n := remoteInputs(tl.Table, r, e.Action)
 			for _, msg := range inputs[:n] {
