@@ -2,62 +2,98 @@ package sim
 
 import (
 	"cmp"
-	"slices"
 )
 
-// timeline returns the events of the run in timeline order, exactly as
-// SortEvents orders them when given in the order they started.
-//
 // The run lists each event as its action starts, and nothing starts before
 // the moment the event loop is at, so the events come in order of start
 // time already: only the events of one moment need ordering by rank and
-// position, a few at a time, and a stable sort keeps ties (a rank that
-// sends two messages at one moment has two events at Index -1) in the
-// order they started. The cost is linear in the events, where sorting them
-// all was the largest share of a simulation.
-func (s *simulator) timeline() []Event {
-	sortByMoment(s.ran)
-	return s.ran
+// position, and a stable order keeps ties (a rank that sends two messages
+// at one moment has two events at Index -1) in the order they started.
+// drive orders each moment as it ends, while its events are still in
+// cache, so the timeline is in SortEvents' order when the loop ends.
+//
+// A moment's events come in a few runs already in order: the transfers
+// that left as the moment's events were handled (in the order the loop
+// handled them, which is mostly rank order), then the computes the ranks
+// started, in rank order, in each round of the dispatch. momentOrder finds
+// the runs and merges them, which is linear in the events for a bounded
+// number of runs, where sorting them all was the largest share of a
+// simulation.
+type momentOrder struct {
+	keys, spare    []momentKey
+	runs, nextRuns []int
+	moved          []Event
 }
 
-// sortByMoment sorts events given in order of start time by rank, then
-// position in the row, within each start time, keeping ties in order.
-//
-// A moment whose events are out of order (transfers that left as their
-// message was made, in the order the event loop ended what made them,
-// before the computes the ranks started in rank order) is sorted by its
-// keys, 16 bytes an event with the position as the last key, so that ties
-// keep their order without a stable sort, and its events are then moved
-// once each.
-func sortByMoment(events []Event) {
-	var keys []momentKey
-	var moved []Event
-	for lo := 0; lo < len(events); {
-		hi := lo + 1
-		for hi < len(events) && events[hi].Start == events[lo].Start {
-			hi++
+// momentKey is an event of one moment as momentOrder orders it: rank,
+// position in the row, and where the event is among the moment's events.
+type momentKey struct{ rank, index, pos int32 }
+
+func (a momentKey) less(b momentKey) bool {
+	return a.rank < b.rank || (a.rank == b.rank && a.index < b.index)
+}
+
+// sort puts the events of one moment in order of rank, then position in
+// the row, keeping ties in the order they are given.
+func (o *momentOrder) sort(moment []Event) {
+	o.runs = append(o.runs[:0], 0)
+	o.keys = o.keys[:0]
+	for i, e := range moment {
+		k := momentKey{int32(e.Rank), int32(e.Index), int32(i)}
+		if i > 0 && k.less(o.keys[i-1]) {
+			o.runs = append(o.runs, i)
 		}
-		if moment := events[lo:hi]; !slices.IsSortedFunc(moment, byRankIndex) {
-			keys = keys[:0]
-			for i, e := range moment {
-				keys = append(keys, momentKey{int32(e.Rank), int32(e.Index), int32(i)})
-			}
-			slices.SortFunc(keys, momentKey.compare)
-			moved = append(moved[:0], moment...)
-			for i, k := range keys {
-				moment[i] = moved[k.pos]
-			}
-		}
-		lo = hi
+		o.keys = append(o.keys, k)
+	}
+	if len(o.runs) == 1 {
+		return
+	}
+	o.runs = append(o.runs, len(moment))
+	keys := o.mergeRuns()
+	o.moved = append(o.moved[:0], moment...)
+	for i, k := range keys {
+		moment[i] = o.moved[k.pos]
 	}
 }
 
-// momentKey is an event of one moment as sortByMoment orders it: rank,
-// position in the row, position among the moment's events.
-type momentKey struct{ rank, index, pos int32 }
+// mergeRuns merges the ascending runs of o.keys, bounded by o.runs (the
+// first run's start, each next run's start, the end), pair by pair until
+// one is left, and returns it. Each merge takes from the left run on ties,
+// so the order is stable.
+func (o *momentOrder) mergeRuns() []momentKey {
+	src := o.keys
+	dst := append(o.spare[:0], src...)
+	bounds, next := o.runs, o.nextRuns[:0]
+	for len(bounds) > 2 {
+		next = append(next[:0], 0)
+		for i := 0; i+1 < len(bounds); i += 2 {
+			lo, mid, hi := bounds[i], bounds[i+1], bounds[i+1]
+			if i+2 < len(bounds) {
+				hi = bounds[i+2]
+			}
+			merge(dst[lo:hi], src[lo:mid], src[mid:hi])
+			next = append(next, hi)
+		}
+		bounds, next = next, bounds
+		src, dst = dst, src
+	}
+	o.runs, o.nextRuns = bounds, next
+	o.keys, o.spare = src, dst
+	return src
+}
 
-func (a momentKey) compare(b momentKey) int {
-	return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.index, b.index), cmp.Compare(a.pos, b.pos))
+// merge merges the ascending runs a and b into out, taking from a on ties.
+func merge(out, a, b []momentKey) {
+	i, j := 0, 0
+	for k := range out {
+		if j >= len(b) || (i < len(a) && !b[j].less(a[i])) {
+			out[k] = a[i]
+			i++
+		} else {
+			out[k] = b[j]
+			j++
+		}
+	}
 }
 
 // byRankIndex compares events of one start time as SortEvents does.

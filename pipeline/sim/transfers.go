@@ -71,8 +71,8 @@ func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 func (s *simulator) tieCommNodes() {
 	for _, id := range s.commNodes {
 		nd := &s.nodes[id]
-		x := s.commTransfer(nd.act)
-		switch nd.act.Kind {
+		x := s.commTransfer(s.act(id))
+		switch nd.kind {
 		case pipeline.SendF, pipeline.SendB:
 			s.xfers[x].sendNode = int(id)
 		case pipeline.RecvF, pipeline.RecvB:
