@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"slices"
 )
 
 // The run lists each event as its action starts, and nothing starts before
@@ -15,14 +16,14 @@ import (
 // A moment's events come in a few runs already in order: the transfers
 // that left as the moment's events were handled (in the order the loop
 // handled them, which is mostly rank order), then the computes the ranks
-// started, in rank order, in each round of the dispatch. momentOrder finds
-// the runs and merges them, which is linear in the events for a bounded
-// number of runs, where sorting them all was the largest share of a
-// simulation.
+// started, in rank order, in each round of the dispatch (1F1B on 64 ranks
+// has 2.9 runs in a moment of 17 events on average). momentOrder finds the
+// runs, merges their keys, and moves each event once to its place: linear
+// in the events for a bounded number of runs, where sorting them all was
+// the largest share of a simulation.
 type momentOrder struct {
 	keys, spare    []momentKey
 	runs, nextRuns []int
-	moved          []Event
 }
 
 // momentKey is an event of one moment as momentOrder orders it: rank,
@@ -50,9 +51,24 @@ func (o *momentOrder) sort(moment []Event) {
 	}
 	o.runs = append(o.runs, len(moment))
 	keys := o.mergeRuns()
-	o.moved = append(o.moved[:0], moment...)
-	for i, k := range keys {
-		moment[i] = o.moved[k.pos]
+	// Event i goes where its key is: follow each cycle of the
+	// permutation, moving every event once.
+	for i := range keys {
+		if keys[i].pos < 0 || int(keys[i].pos) == i {
+			continue
+		}
+		held := moment[i]
+		j := i
+		for {
+			from := int(keys[j].pos)
+			keys[j].pos = -1
+			if from == i {
+				moment[j] = held
+				break
+			}
+			moment[j] = moment[from]
+			j = from
+		}
 	}
 }
 
@@ -62,7 +78,7 @@ func (o *momentOrder) sort(moment []Event) {
 // so the order is stable.
 func (o *momentOrder) mergeRuns() []momentKey {
 	src := o.keys
-	dst := append(o.spare[:0], src...)
+	dst := slices.Grow(o.spare[:0], len(src))[:len(src)]
 	bounds, next := o.runs, o.nextRuns[:0]
 	for len(bounds) > 2 {
 		next = append(next[:0], 0)

@@ -14,7 +14,8 @@ func Makespan(tl *Timeline) float64 {
 		return 0
 	}
 	first, last := math.Inf(1), math.Inf(-1)
-	for _, e := range tl.Events {
+	for i := range tl.Events {
+		e := &tl.Events[i]
 		first, last = min(first, e.Start), max(last, e.End)
 	}
 	return last - first
@@ -27,7 +28,8 @@ func rankCompute(tl *Timeline) [][]int32 {
 	out := make([][]int32, tl.Table.Ranks())
 	counts := make([]int, len(out))
 	total := 0
-	for _, e := range tl.Events {
+	for i := range tl.Events {
+		e := &tl.Events[i]
 		if e.Action.Kind.IsCompute() && e.Rank >= 0 && e.Rank < len(out) {
 			counts[e.Rank]++
 			total++
@@ -37,7 +39,8 @@ func rankCompute(tl *Timeline) [][]int32 {
 	for r := range out {
 		out[r], buf = buf[:0:counts[r]], buf[counts[r]:]
 	}
-	for i, e := range tl.Events {
+	for i := range tl.Events {
+		e := &tl.Events[i]
 		if e.Action.Kind.IsCompute() && e.Rank >= 0 && e.Rank < len(out) {
 			out[e.Rank] = append(out[e.Rank], int32(i))
 		}
