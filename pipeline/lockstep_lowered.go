@@ -53,9 +53,9 @@ func (lw *lowering) lockstep() (int, bool) {
 	for len(work) > 0 {
 		r := work[len(work)-1]
 		work = work[:len(work)-1]
-		row := rows[r]
-		for pos[r] < len(row) {
-			c, look := row[pos[r]], next[r]
+		row, p, look := rows[r], pos[r], next[r]
+		for ; p < len(row); p++ {
+			c := row[p]
 			if c != ownCell && c&1 == 1 {
 				msg := c >> 1
 				if sent[msg] == 0 {
@@ -74,10 +74,12 @@ func (lw *lowering) lockstep() (int, bool) {
 					work = append(work, int(w-1))
 				}
 			}
-			step := look / 2
-			last = max(last, step)
-			next[r] = 2 * (step + 1)
-			pos[r]++
+			// The next cell's earliest look: the next step's first pass.
+			look = 2 * (look/2 + 1)
+		}
+		pos[r], next[r] = p, look
+		if p > 0 {
+			last = max(last, next[r]/2-1)
 		}
 	}
 	for r := range rows {
@@ -101,13 +103,12 @@ func (lw *lowering) cells() [][]int32 {
 		rows[r], buf = buf[:0:n], buf[n:]
 	}
 	for _, c := range lw.visitOrder() {
-		r, a := c.rank, lw.t.Rows[c.rank][c.index]
+		r := c.rank
 		rows[r] = append(rows[r], ownCell)
-		subs, n := singles(a)
-		for i := range subs[:n] {
-			if msg, peer := lw.flow.output(&subs[i]); peer >= 0 {
-				rows[r] = append(rows[r], int32(2*msg))
-				rows[peer] = append(rows[peer], int32(2*msg+1))
+		for _, x := range lw.cross[r][c.index] {
+			if x.peer >= 0 {
+				rows[r] = append(rows[r], 2*x.msg)
+				rows[x.peer] = append(rows[x.peer], 2*x.msg+1)
 			}
 		}
 	}

@@ -22,24 +22,32 @@ type lowering struct {
 	pos    []int     // per rank, the next cell to take
 	last   []int     // per rank, the round of the cell taken last, -1 before
 	round  [][]int32 // round[r][i]: the round in which rank r takes cell i
+	// cross[r][i] lists, per single action of cell i of rank r, the
+	// message it sends to another rank and that rank (msg -1: none).
+	cross [][][2]sent
 	waitOn []int     // per rank, the message it waits for, or -1
 	work   []int     // ranks that may move on
 	size   []int     // per rank, the cells of its lowered row
 	sends  int       // SENDs (and RECVs) the lowering adds
 }
 
+// sent is a message a cell sends to another rank, and the rank.
+type sent struct{ msg, peer int32 }
+
 func newLowering(t *Table) *lowering {
 	ranks := t.Ranks()
 	lw := &lowering{t: t, flow: newMessageFlow(t), pos: make([]int, ranks), last: make([]int, ranks),
-		round: make([][]int32, ranks), waitOn: make([]int, ranks), work: make([]int, 0, ranks), size: make([]int, ranks)}
+		round: make([][]int32, ranks), cross: make([][][2]sent, ranks), waitOn: make([]int, ranks),
+		work: make([]int, 0, ranks), size: make([]int, ranks)}
 	lw.made = make([]int64, lw.flow.messages())
 	cells := 0
 	for _, row := range t.Rows {
 		cells += len(row)
 	}
-	buf := make([]int32, cells)
+	buf, cross := make([]int32, cells), make([][2]sent, cells)
 	for r, row := range t.Rows {
 		lw.round[r], buf = buf[:len(row):len(row)], buf[len(row):]
+		lw.cross[r], cross = cross[:len(row):len(row)], cross[len(row):]
 		lw.last[r], lw.waitOn[r] = -1, -1
 		lw.work = append(lw.work, ranks-1-r)
 	}
@@ -88,15 +96,15 @@ func (lw *lowering) advance(r int) {
 				return
 			}
 			lw.take(r, k, true)
-			lw.made1(r, k, &f)
-			lw.made1(r, k, &b)
+			lw.made1(r, k, &f, 0)
+			lw.made1(r, k, &b, 1)
 			continue
 		}
 		if !lw.ready(r, a, &k) {
 			return
 		}
 		lw.take(r, k, !a.IsBubble())
-		lw.made1(r, k, a)
+		lw.made1(r, k, a, 0)
 	}
 }
 
@@ -127,10 +135,15 @@ func (lw *lowering) take(r, k int, emit bool) {
 	}
 }
 
-// made1 records the message single action a, taken by rank r in round k,
-// makes, and the SEND and RECV that carry it to another rank, which wake
-// that rank if it waits for it.
-func (lw *lowering) made1(r, k int, a *Action) {
+// made1 records the message single action a (single action j of its
+// cell), taken by rank r in round k, makes, and the SEND and RECV that
+// carry it to another rank, which wake that rank if it waits for it.
+func (lw *lowering) made1(r, k int, a *Action, j int) {
+	sends := &lw.cross[r][lw.pos[r]-1]
+	if j == 0 {
+		*sends = [2]sent{{-1, -1}, {-1, -1}}
+	}
+	cell := &sends[j]
 	msg, peer := lw.flow.output(a)
 	if msg < 0 {
 		return
@@ -141,6 +154,7 @@ func (lw *lowering) made1(r, k int, a *Action) {
 	if peer < 0 {
 		return
 	}
+	*cell = sent{int32(msg), int32(peer)}
 	lw.size[r]++
 	lw.size[peer]++
 	lw.sends++

@@ -21,11 +21,11 @@ func newMessageFlow(t *Table) messageFlow {
 }
 
 // messages returns how many message numbers there are.
-func (f messageFlow) messages() int { return 2 * f.stages * f.mbs.n }
+func (f *messageFlow) messages() int { return 2 * f.stages * f.mbs.n }
 
 // key numbers the message of stage s and microbatch m in direction dir,
 // or returns -1 for a microbatch the table does not name.
-func (f messageFlow) key(dir, s, m int) int {
+func (f *messageFlow) key(dir, s, m int) int {
 	mb, ok := f.mbs.of(m)
 	if !ok {
 		return -1
@@ -36,7 +36,7 @@ func (f messageFlow) key(dir, s, m int) int {
 // input returns the message single action a waits for (inputsOf): for F
 // the activation of the previous stage on its route, for I and B the
 // input gradient of the next; -1 when a waits for none.
-func (f messageFlow) input(a *Action) int {
+func (f *messageFlow) input(a *Action) int {
 	switch a.Kind {
 	case Forward:
 		if prev, ok := f.t.PrevStage(a.Microbatch, a.Stage); ok {
@@ -52,7 +52,7 @@ func (f messageFlow) input(a *Action) int {
 
 // output returns the message single action a makes (-1 for none) and,
 // when it crosses ranks (commsOf), the rank it is sent to, else -1.
-func (f messageFlow) output(a *Action) (msg, peer int) {
+func (f *messageFlow) output(a *Action) (msg, peer int) {
 	var dir, to int
 	var on bool
 	switch a.Kind {
