@@ -16,19 +16,19 @@ package pipeline
 // until the producing rank makes it. The round-robin gets stuck exactly
 // where this leaves cells untaken.
 type lowering struct {
-	t      *Table
-	flow   messageFlow
-	made   []int64   // per message, key+1 of the visit that made it, 0 before
-	pos    []int     // per rank, the next cell to take
-	last   []int     // per rank, the round of the cell taken last, -1 before
-	round  [][]int32 // round[r][i]: the round in which rank r takes cell i
+	t     *Table
+	flow  messageFlow
+	made  []int64   // per message, key+1 of the visit that made it, 0 before
+	pos   []int     // per rank, the next cell to take
+	last  []int     // per rank, the round of the cell taken last, -1 before
+	round [][]int32 // round[r][i]: the round in which rank r takes cell i
 	// cross[r][i] lists, per single action of cell i of rank r, the
 	// message it sends to another rank and that rank (msg -1: none).
-	cross [][][2]sent
-	waitOn []int     // per rank, the message it waits for, or -1
-	work   []int     // ranks that may move on
-	size   []int     // per rank, the cells of its lowered row
-	sends  int       // SENDs (and RECVs) the lowering adds
+	cross  [][][2]sent
+	waitOn []int // per rank, the message it waits for, or -1
+	work   []int // ranks that may move on
+	size   []int // per rank, the cells of its lowered row
+	sends  int   // SENDs (and RECVs) the lowering adds
 }
 
 // sent is a message a cell sends to another rank, and the rank.
