@@ -8,6 +8,11 @@ type messageFlow struct {
 	t      *Table
 	stages int
 	mbs    microbatchIndex
+	// first and last are the first and last stage of each microbatch's
+	// route, by the microbatch's number; nil when every route is every
+	// stage. A microbatch the table's routes do not know has an empty
+	// route (first > last), so it has no next or previous stage.
+	first, last []int32
 }
 
 // The directions of a message.
@@ -17,34 +22,59 @@ const (
 )
 
 func newMessageFlow(t *Table) messageFlow {
-	return messageFlow{t: t, stages: t.Stages(), mbs: indexMicrobatches(t)}
+	f := messageFlow{t: t, stages: t.Stages(), mbs: indexMicrobatches(t)}
+	if t.Routes == nil {
+		return f
+	}
+	f.first, f.last = make([]int32, f.mbs.n), make([]int32, f.mbs.n)
+	span := func(m int) {
+		i, _ := f.mbs.of(m)
+		f.first[i], f.last[i] = 1, 0
+		if rt, ok := t.routeOf(m); ok {
+			f.first[i], f.last[i] = int32(rt.First), int32(rt.Last)
+		}
+	}
+	if f.mbs.sparse != nil {
+		for m := range f.mbs.sparse {
+			span(m)
+		}
+	} else {
+		for i := range f.mbs.n {
+			span(f.mbs.lo + i)
+		}
+	}
+	return f
 }
 
 // messages returns how many message numbers there are.
 func (f *messageFlow) messages() int { return 2 * f.stages * f.mbs.n }
 
-// key numbers the message of stage s and microbatch m in direction dir,
-// or returns -1 for a microbatch the table does not name.
-func (f *messageFlow) key(dir, s, m int) int {
-	mb, ok := f.mbs.of(m)
-	if !ok {
-		return -1
+// route returns the first and last stage of the route of the microbatch
+// numbered mb (NextStage and PrevStage's Route).
+func (f *messageFlow) route(mb int) (first, last int) {
+	if f.first == nil {
+		return 0, f.stages - 1
 	}
-	return (dir*f.stages+s)*f.mbs.n + mb
+	return int(f.first[mb]), int(f.last[mb])
 }
 
 // input returns the message single action a waits for (inputsOf): for F
 // the activation of the previous stage on its route, for I and B the
 // input gradient of the next; -1 when a waits for none.
 func (f *messageFlow) input(a *Action) int {
-	switch a.Kind {
+	mb, ok := f.mbs.of(a.Microbatch)
+	if !ok {
+		return -1
+	}
+	first, last := f.route(mb)
+	switch s := a.Stage; a.Kind {
 	case Forward:
-		if prev, ok := f.t.PrevStage(a.Microbatch, a.Stage); ok {
-			return f.key(dirF, prev, a.Microbatch)
+		if s > first && s <= last {
+			return (dirF*f.stages+s-1)*f.mbs.n + mb
 		}
 	case BackwardInput, Backward:
-		if next, ok := f.t.NextStage(a.Microbatch, a.Stage); ok {
-			return f.key(dirB, next, a.Microbatch)
+		if s >= first && s < last {
+			return (dirB*f.stages+s+1)*f.mbs.n + mb
 		}
 	}
 	return -1
@@ -53,20 +83,27 @@ func (f *messageFlow) input(a *Action) int {
 // output returns the message single action a makes (-1 for none) and,
 // when it crosses ranks (commsOf), the rank it is sent to, else -1.
 func (f *messageFlow) output(a *Action) (msg, peer int) {
+	mb, known := f.mbs.of(a.Microbatch)
+	first, last := 0, -1
+	if known {
+		first, last = f.route(mb)
+	}
+	s := a.Stage
 	var dir, to int
 	var on bool
 	switch a.Kind {
 	case Forward:
-		dir = dirF
-		to, on = f.t.NextStage(a.Microbatch, a.Stage)
+		dir, to, on = dirF, s+1, s >= first && s < last
 	case BackwardInput, Backward:
-		dir = dirB
-		to, on = f.t.PrevStage(a.Microbatch, a.Stage)
+		dir, to, on = dirB, s-1, s > first && s <= last
 	default:
 		return -1, -1
 	}
-	msg = f.key(dir, a.Stage, a.Microbatch)
-	if on && f.t.Placement[to] != f.t.Placement[a.Stage] {
+	msg = -1
+	if known {
+		msg = (dir*f.stages+s)*f.mbs.n + mb
+	}
+	if on && f.t.Placement[to] != f.t.Placement[s] {
 		return msg, f.t.Placement[to]
 	}
 	return msg, -1
