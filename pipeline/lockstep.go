@@ -112,7 +112,7 @@ func runLockstep(t *Table) (*lockstep, error) {
 	}
 	ranks := t.Ranks()
 	ls := &lockstep{t: t, pending: make([][]Action, ranks), done: newActionTimes(t), steps: make([][]int, ranks),
-		waitOn: make([]int, ranks)}
+		waitOn: make([]int, ranks), flow: newMessageFlow(t)}
 	work := make([]int, 0, ranks)
 	remaining := 0
 	for r, row := range t.Rows {
@@ -160,6 +160,16 @@ func (ls *lockstep) earliest(r int) (int, bool) {
 	if n := len(ls.steps[r]); n > 0 {
 		look = 2 * (ls.steps[r][n-1] + 1)
 	}
+	if a := &ls.pending[r][0]; a.Kind != OverlapFB {
+		key, waits, ok := ls.awaited(r, a)
+		if !waits {
+			return look, true
+		}
+		if !ok {
+			return 0, false
+		}
+		return max(look, roundAfter(key, r, ranks)), true
+	}
 	for _, sub := range subActions(ls.pending[r][0]) {
 		w := ls.waitsFor(sub)
 		if w.n == 0 {
@@ -178,6 +188,74 @@ func (ls *lockstep) earliest(r int) (int, bool) {
 		look = max(look, roundAfter(key, r, ranks))
 	}
 	return look, true
+}
+
+// awaited is waitsFor and earliestOn for a single action a at the head of
+// rank r, by slot arithmetic: whether a waits for anything and, if so, the
+// earliest key at which one of the actions it waits for ran (ok) or, when
+// none has, ok = false with waitOn set if another rank's SEND is awaited.
+func (ls *lockstep) awaited(r int, a *Action) (key int64, waits, ok bool) {
+	x := ls.done
+	mb, known := x.mbs.of(a.Microbatch)
+	if !known {
+		// A microbatch no action names: nothing of it has run.
+		w := ls.waitsFor(*a)
+		return 0, w.n > 0, false
+	}
+	first, last := ls.flow.route(mb)
+	s, stages, place := a.Stage, x.stages, ls.t.Placement
+	// at returns the key+1 of the action of kind k on stage st, 0 if it
+	// has not run.
+	at := func(k Kind, st int) int64 { return x.at[(k.slot()*stages+st)*x.mbs.n+mb] }
+	var alts [3]int64
+	n := 0
+	switch a.Kind {
+	case Forward:
+		if s <= first || s > last {
+			return 0, false, false
+		}
+		alts[0], n = at(RecvF, s), 1
+		if place[s-1] == r {
+			alts[1], n = at(Forward, s-1), 2
+		}
+	case BackwardInput, Backward:
+		if s < first || s >= last {
+			return 0, false, false
+		}
+		alts[0], n = at(RecvB, s), 1
+		if place[s+1] == r {
+			alts[1], alts[2], n = at(BackwardInput, s+1), at(Backward, s+1), 3
+		}
+	case SendF:
+		alts[0], n = at(Forward, s), 1
+	case SendB:
+		alts[0], alts[1], n = at(BackwardInput, s), at(Backward, s), 2
+	case RecvF, RecvB:
+		from := s - 1
+		kind := SendF
+		if a.Kind == RecvB {
+			from, kind = s+1, SendB
+		}
+		if (a.Kind == RecvF && (s <= first || s > last)) || (a.Kind == RecvB && (s < first || s >= last)) {
+			return 0, true, false // at its route's end: a SEND that never comes
+		}
+		if t := at(kind, from); t != 0 {
+			return t - 1, true, true
+		}
+		if place[from] != r {
+			ls.waitOn[r] = (kind.slot()*stages+from)*x.mbs.n + mb
+		}
+		return 0, true, false
+	default:
+		return 0, false, false
+	}
+	best := int64(0)
+	for _, t := range alts[:n] {
+		if t != 0 && (best == 0 || t < best) {
+			best = t
+		}
+	}
+	return best - 1, true, best != 0
 }
 
 // woken returns the rank waiting for action a, which has just run, if
@@ -209,8 +287,9 @@ type lockstep struct {
 	t       *Table
 	pending [][]Action
 	done    *actionTimes
-	steps   [][]int // steps[r][i]: the step of rank r's i-th action
-	waitOn  []int   // per rank, the slot of the SEND it waits for, or -1
+	steps   [][]int     // steps[r][i]: the step of rank r's i-th action
+	waitOn  []int       // per rank, the slot of the SEND it waits for, or -1
+	flow    messageFlow // the microbatches' routes
 }
 
 // run pops and records the head of rank r's row, run at look
@@ -219,8 +298,12 @@ func (ls *lockstep) run(r, look int) {
 	a := ls.pending[r][0]
 	ls.pending[r] = skipBubbles(ls.pending[r][1:])
 	key := lockstepKey(look, r, len(ls.pending))
-	for _, sub := range subActions(a) {
-		ls.done.set(sub, key)
+	if a.Kind != OverlapFB {
+		ls.done.set(a, key)
+	} else {
+		for _, sub := range subActions(a) {
+			ls.done.set(sub, key)
+		}
 	}
 	ls.steps[r] = append(ls.steps[r], look/2)
 }
