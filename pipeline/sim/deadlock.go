@@ -221,7 +221,7 @@ func (s *simulator) unpostedEnd(producer pipeline.Action) (pipeline.Action, int)
 	if end < 0 {
 		return xf.commAction(wantSend), -1
 	}
-	return s.act(int32(end)), int(s.nodes[end].rank)
+	return s.act(end), int(s.nodes[end].rank)
 }
 
 // runner returns the rank that runs compute action a (F, B or I), or -1
