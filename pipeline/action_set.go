@@ -1,59 +1,66 @@
 package pipeline
 
-// actionSet is the set of single actions Lower has emitted, or Lockstep
-// has run, of the kinds their readiness checks look up: F, B, I, W and the
-// four transfers (Kind.slot), one bit per kind, stage and microbatch. A
-// stage lives on one rank, so "rank r holds a" is "a is in the set and a's
-// stage is on r", and one set serves every rank. Other kinds are not
-// recorded: nothing waits for them.
-type actionSet struct {
+// actionTimes records when each single action of the kinds the readiness
+// checks of Lower and Lockstep look up (F, B, I, W and the four transfers,
+// Kind.slot) was first emitted or run, as a time key whose order is the
+// order of the visits (see lowerKey, lockstepKey): one int64 per kind,
+// stage and microbatch, in a flat array. A stage lives on one rank, so
+// "rank r holds a" is "a has a time and a's stage is on r", and one array
+// serves every rank. Other kinds are not recorded: nothing waits for them.
+type actionTimes struct {
 	stages int
 	mbs    microbatchIndex
-	bits   []uint64
+	at     []int64 // key+1, 0 while the action has not happened
 }
 
-func newActionSet(t *Table) *actionSet {
-	x := &actionSet{stages: t.Stages(), mbs: indexMicrobatches(t)}
-	x.bits = make([]uint64, (slottedKinds*x.stages*x.mbs.n+63)/64)
+func newActionTimes(t *Table) *actionTimes {
+	x := &actionTimes{stages: t.Stages(), mbs: indexMicrobatches(t)}
+	x.at = make([]int64, slottedKinds*x.stages*x.mbs.n)
 	return x
 }
 
-// bit returns a's position in the set, or false when the set does not
-// record a.
-func (x *actionSet) bit(a Action) (int, bool) {
-	slot := a.Kind.slot()
+// slot returns a's place in the array, or -1 when a is not recorded.
+func (x *actionTimes) slot(a Action) int {
+	kind := a.Kind.slot()
 	mb, ok := x.mbs.of(a.Microbatch)
-	if slot < 0 || !ok || a.Stage < 0 || a.Stage >= x.stages {
+	if kind < 0 || !ok || a.Stage < 0 || a.Stage >= x.stages {
+		return -1
+	}
+	return (kind*x.stages+a.Stage)*x.mbs.n + mb
+}
+
+// set records that a happened at key, unless it happened before.
+func (x *actionTimes) set(a Action, key int64) {
+	if i := x.slot(a); i >= 0 && x.at[i] == 0 {
+		x.at[i] = key + 1
+	}
+}
+
+// time returns the key a happened at, or false when it has not.
+func (x *actionTimes) time(a Action) (int64, bool) {
+	i := x.slot(a)
+	if i < 0 || x.at[i] == 0 {
 		return 0, false
 	}
-	return (slot*x.stages+a.Stage)*x.mbs.n + mb, true
+	return x.at[i] - 1, true
 }
 
-func (x *actionSet) add(a Action) {
-	if i, ok := x.bit(a); ok {
-		x.bits[i/64] |= 1 << (i % 64)
-	}
-}
-
-func (x *actionSet) has(a Action) bool {
-	i, ok := x.bit(a)
-	return ok && x.bits[i/64]&(1<<(i%64)) != 0
-}
-
-// anyOn reports whether rank r holds one of the actions.
-func (x *actionSet) anyOn(t *Table, r int, actions []Action) bool {
+// earliestOn returns the earliest key at which one of the actions whose
+// stage is on rank r happened, or false when none has.
+func (x *actionTimes) earliestOn(t *Table, r int, actions []Action) (int64, bool) {
+	best, found := int64(0), false
 	for _, a := range actions {
-		if x.has(a) && t.Placement[a.Stage] == r {
-			return true
+		if key, ok := x.time(a); ok && t.Placement[a.Stage] == r && (!found || key < best) {
+			best, found = key, true
 		}
 	}
-	return false
+	return best, found
 }
 
 // microbatchIndex numbers the microbatches a table names densely from 0.
 // They are almost always 0..M-1, and then the number is m minus the
 // smallest; a table whose indices spread far wider than it has actions
-// gets a lookup table instead, so that an actionSet stays the size of the
+// gets a lookup table instead, so that an actionTimes stays the size of the
 // table whatever the indices.
 type microbatchIndex struct {
 	lo, n  int
@@ -62,17 +69,21 @@ type microbatchIndex struct {
 
 func indexMicrobatches(t *Table) microbatchIndex {
 	lo, hi, count := 0, 0, 0
+	note := func(m int) {
+		if count == 0 {
+			lo, hi = m, m
+		}
+		lo, hi = min(lo, m), max(hi, m)
+		count++
+	}
 	for _, row := range t.Rows {
 		for _, a := range row {
-			for _, sub := range subActions(a) {
-				if !sub.Kind.HasMicrobatch() {
-					continue
-				}
-				if count == 0 {
-					lo, hi = sub.Microbatch, sub.Microbatch
-				}
-				lo, hi = min(lo, sub.Microbatch), max(hi, sub.Microbatch)
-				count++
+			switch {
+			case a.Kind == OverlapFB:
+				note(a.Microbatch)
+				note(a.BackMicrobatch)
+			case a.Kind.HasMicrobatch():
+				note(a.Microbatch)
 			}
 		}
 	}

@@ -73,6 +73,21 @@ func BenchmarkLockstep1F1B64x1024(b *testing.B) {
 	}
 }
 
+// BenchmarkLowerLockstep1F1B64x1024 counts the lockstep steps of the same
+// table lowered, without building the lowered table (what "pipelab
+// simulate" prints); compare with Lower plus Lockstep above.
+func BenchmarkLowerLockstep1F1B64x1024(b *testing.B) {
+	t, err := Generate("1f1b", Shape{Ranks: 64, Microbatches: 1024})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := LowerLockstep(t); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkGeneratePipeDream64x1024 generates asynchronous PipeDream for 64
 // stages and 1024 microbatches (NOAM = S): the unit-time run of
 // docs/reference.md §1.2, whose grid is 2N + 2S - 2 = 2174 steps on each of the

@@ -171,3 +171,11 @@ func ExampleTorchOrder() {
 	// "0F0,0F1,,,,0B0,0B1"
 	// ",1F0,1F1,1B0,1B1"
 }
+
+// LowerLockstep counts the steps of the lowered table without building it.
+func ExampleLowerLockstep() {
+	t, _ := pipeline.ReadCSV(strings.NewReader(simpleCompute), "simple.csv")
+	fmt.Println(pipeline.LowerLockstep(t))
+	// Output:
+	// 11 <nil>
+}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"strings"
 )
 
@@ -86,16 +85,21 @@ func LockstepSchedule(t *Table) (*Table, error) {
 	return withRows(t, layOut(t.Rows, ls.steps)), nil
 }
 
-// runLockstep checks t and steps it to the end.
+// runLockstep checks t and finds the step of every action.
 //
-// It visits only the ranks that may run. A rank whose head is not ready
-// waits on the rank that must run what it needs (waitsFor names it) and is
-// looked at again only after that rank has run something: readiness never
-// goes back, since what has run stays run. A woken rank is looked at later
-// in the same pass when it comes after the rank that woke it, and in the
-// next pass otherwise (the second pass of the step, if it has not run in
-// this one), so the passes visit ranks in the order, and see the state,
-// that visiting every rank in order would. The cost follows the actions,
+// The steps are not stepped through. Number the look at rank r in pass p
+// (0 or 1) of step k by its key (2k + p)·R + r, R ranks: the looks go by
+// rank within a pass, the passes of a step one after the other, steps in
+// order. An action runs at the first look after the step of its rank's
+// previous action that comes after the looks in which what it waits for ran
+// (a look in pass 1 of a step is one at a rank that did not run in pass 0,
+// since its previous action ran in an earlier step). Compute and SEND wait
+// for actions of their own rank, earlier in its row; a RECV waits for the
+// SEND of one other rank. So each step follows from steps already found,
+// whatever order the ranks are gone through in: a rank goes along its row
+// until the SEND its RECV needs has not run, and waits until the sending
+// rank runs it. The step at which the stepping finds no rank to run is
+// the one after the last action that runs. The cost follows the actions,
 // not steps × ranks.
 func runLockstep(t *Table) (*lockstep, error) {
 	if err := checkPlacement(t); err != nil {
@@ -106,117 +110,202 @@ func runLockstep(t *Table) (*lockstep, error) {
 			return nil, fmt.Errorf("pipeline: lockstep: the table has no SEND/RECV actions but its stages span %d ranks: lower it first", ranks)
 		}
 	}
-	ls := &lockstep{t: t, pending: make([][]Action, t.Ranks()), done: newActionSet(t), steps: make([][]int, t.Ranks())}
-	remaining := 0
 	ranks := t.Ranks()
-	// The ranks to look at in this pass, in the step's second pass, and
-	// in the next step.
-	this, second, nextStep := newRankSet(ranks), newRankSet(ranks), newRankSet(ranks)
+	ls := &lockstep{t: t, pending: make([][]Action, ranks), done: newActionTimes(t), steps: make([][]int, ranks),
+		waitOn: make([]int, ranks), flow: newMessageFlow(t)}
+	work := make([]int, 0, ranks)
+	remaining := 0
 	for r, row := range t.Rows {
 		ls.pending[r] = skipBubbles(row)
 		n := len(row) - countBubbles(row)
 		ls.steps[r] = make([]int, 0, n)
 		remaining += n
-		if n > 0 {
-			this.add(r)
-		}
+		ls.waitOn[r] = -1
+		work = append(work, ranks-1-r)
 	}
-	waiters := make([][]int, ranks) // waiters[q]: ranks waiting for q to run something
-	ranAt := make([]int, ranks)     // the last step each rank ran in
-	for r := range ranAt {
-		ranAt[r] = -1
-	}
-	for step := 0; remaining > 0; step++ {
-		progress := false
-		for pass := range 2 {
-			this.each(func(r int) {
-				if w, blocked := ls.blocker(ls.pending[r][0]); blocked {
-					if w >= 0 {
-						waiters[w] = append(waiters[w], r)
-					}
-					return
-				}
-				ls.run(r, step)
-				ranAt[r] = step
-				remaining--
-				progress = true
-				if len(ls.pending[r]) > 0 {
-					nextStep.add(r) // its new head, next step
-				}
-				for _, p := range waiters[r] {
-					switch {
-					case ranAt[p] == step:
-						nextStep.add(p)
-					case p > r:
-						this.add(p) // later in this pass
-					case pass == 0:
-						second.add(p)
-					default:
-						nextStep.add(p)
-					}
-				}
-				waiters[r] = waiters[r][:0]
-			})
-			if !progress {
-				return nil, ls.deadlock(step)
+	lastStep := -1
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		for len(ls.pending[r]) > 0 {
+			look, ok := ls.earliest(r)
+			if !ok {
+				break
 			}
-			this, second = second, this
+			a := ls.pending[r][0]
+			ls.run(r, look)
+			lastStep = max(lastStep, look/2)
+			remaining--
+			if w, ok := ls.woken(a); ok {
+				work = append(work, w)
+			}
 		}
-		this, nextStep = nextStep, this
+	}
+	if remaining > 0 {
+		return nil, ls.deadlock(lastStep + 1)
 	}
 	return ls, nil
 }
 
-// blocker returns, if a cannot run now, the rank that must run something
-// first (-1 when no rank ever will), and blocked = true.
-func (ls *lockstep) blocker(a Action) (rank int, blocked bool) {
-	for _, sub := range subActions(a) {
-		if w := ls.waitsFor(sub); w.n > 0 && !ls.anyRun(w) {
-			return w.rank, true
-		}
+// lockstepKey numbers the look at rank r in pass p of step k, given look
+// = 2k + p: (2k + p)·R + r.
+func lockstepKey(look, r, ranks int) int64 { return int64(look)*int64(ranks) + int64(r) }
+
+// earliest returns the look (2·step + pass) at which rank r runs its head,
+// or false, with waitOn set when another rank's SEND would let it, when it
+// cannot run yet.
+func (ls *lockstep) earliest(r int) (int, bool) {
+	ranks := len(ls.pending)
+	look := 0
+	if n := len(ls.steps[r]); n > 0 {
+		look = 2 * (ls.steps[r][n-1] + 1)
 	}
-	return 0, false
+	if a := &ls.pending[r][0]; a.Kind != OverlapFB {
+		key, waits, ok := ls.awaited(r, a)
+		if !waits {
+			return look, true
+		}
+		if !ok {
+			return 0, false
+		}
+		return max(look, roundAfter(key, r, ranks)), true
+	}
+	for _, sub := range subActions(ls.pending[r][0]) {
+		w := ls.waitsFor(sub)
+		if w.n == 0 {
+			continue
+		}
+		key, ok := int64(0), false
+		if w.rank >= 0 {
+			key, ok = ls.done.earliestOn(ls.t, w.rank, w.actions[:w.n])
+		}
+		if !ok {
+			if w.rank >= 0 && w.rank != r {
+				ls.waitOn[r] = ls.done.slot(w.actions[0])
+			}
+			return 0, false
+		}
+		look = max(look, roundAfter(key, r, ranks))
+	}
+	return look, true
 }
 
-// rankSet is a set of ranks visited in increasing order; ranks added
-// during a visit beyond the one visited are visited in the same walk.
-type rankSet []uint64
-
-func newRankSet(n int) rankSet { return make(rankSet, (n+63)/64) }
-
-func (s rankSet) add(r int)    { s[r/64] |= 1 << (r % 64) }
-func (s rankSet) remove(r int) { s[r/64] &^= 1 << (r % 64) }
-func (s rankSet) clear()       { clear(s) }
-
-// each removes and visits the ranks of s in increasing order.
-func (s rankSet) each(visit func(r int)) {
-	for w := range s {
-		for s[w] != 0 {
-			b := bits.TrailingZeros64(s[w])
-			s[w] &^= 1 << b
-			visit(w*64 + b)
+// awaited is waitsFor and earliestOn for a single action a at the head of
+// rank r, by slot arithmetic: whether a waits for anything and, if so, the
+// earliest key at which one of the actions it waits for ran (ok) or, when
+// none has, ok = false with waitOn set if another rank's SEND is awaited.
+func (ls *lockstep) awaited(r int, a *Action) (key int64, waits, ok bool) {
+	x := ls.done
+	mb, known := x.mbs.of(a.Microbatch)
+	if !known {
+		// A microbatch no action names: nothing of it has run.
+		w := ls.waitsFor(*a)
+		return 0, w.n > 0, false
+	}
+	first, last := ls.flow.route(mb)
+	s, stages, place := a.Stage, x.stages, ls.t.Placement
+	// at returns the key+1 of the action of kind k on stage st, 0 if it
+	// has not run.
+	at := func(k Kind, st int) int64 { return x.at[(k.slot()*stages+st)*x.mbs.n+mb] }
+	var alts [3]int64
+	n := 0
+	switch a.Kind {
+	case Forward:
+		if s <= first || s > last {
+			return 0, false, false
+		}
+		alts[0], n = at(RecvF, s), 1
+		if place[s-1] == r {
+			alts[1], n = at(Forward, s-1), 2
+		}
+	case BackwardInput, Backward:
+		if s < first || s >= last {
+			return 0, false, false
+		}
+		alts[0], n = at(RecvB, s), 1
+		if place[s+1] == r {
+			alts[1], alts[2], n = at(BackwardInput, s+1), at(Backward, s+1), 3
+		}
+	case SendF:
+		alts[0], n = at(Forward, s), 1
+	case SendB:
+		alts[0], alts[1], n = at(BackwardInput, s), at(Backward, s), 2
+	case RecvF, RecvB:
+		from := s - 1
+		kind := SendF
+		if a.Kind == RecvB {
+			from, kind = s+1, SendB
+		}
+		if (a.Kind == RecvF && (s <= first || s > last)) || (a.Kind == RecvB && (s < first || s >= last)) {
+			return 0, true, false // at its route's end: a SEND that never comes
+		}
+		if t := at(kind, from); t != 0 {
+			return t - 1, true, true
+		}
+		if place[from] != r {
+			ls.waitOn[r] = (kind.slot()*stages+from)*x.mbs.n + mb
+		}
+		return 0, true, false
+	default:
+		return 0, false, false
+	}
+	best := int64(0)
+	for _, t := range alts[:n] {
+		if t != 0 && (best == 0 || t < best) {
+			best = t
 		}
 	}
+	return best - 1, true, best != 0
+}
+
+// woken returns the rank waiting for action a, which has just run, if
+// any: the RECV of a SEND is on the rank of the peer stage.
+func (ls *lockstep) woken(a Action) (int, bool) {
+	var peer int
+	var ok bool
+	switch a.Kind {
+	case SendF:
+		peer, ok = ls.t.NextStage(a.Microbatch, a.Stage)
+	case SendB:
+		peer, ok = ls.t.PrevStage(a.Microbatch, a.Stage)
+	}
+	if !ok {
+		return 0, false
+	}
+	w := ls.t.Placement[peer]
+	if slot := ls.done.slot(a); ls.waitOn[w] < 0 || ls.waitOn[w] != slot {
+		return 0, false
+	}
+	ls.waitOn[w] = -1
+	return w, true
 }
 
 // lockstep is the state of one run: each rank's actions still to run
-// (bubbles skipped), the actions the ranks have run, and the step each ran
-// in.
+// (bubbles skipped), when the ranks ran what they ran (as look keys), the
+// step each action ran in, and the SEND a rank waits for.
 type lockstep struct {
 	t       *Table
 	pending [][]Action
-	done    *actionSet
-	steps   [][]int // steps[r][i]: the step of rank r's i-th action
+	done    *actionTimes
+	steps   [][]int     // steps[r][i]: the step of rank r's i-th action
+	waitOn  []int       // per rank, the slot of the SEND it waits for, or -1
+	flow    messageFlow // the microbatches' routes
 }
 
-// run pops and records the head of rank r's row, run at step.
-func (ls *lockstep) run(r, step int) {
+// run pops and records the head of rank r's row, run at look
+// (2·step + pass).
+func (ls *lockstep) run(r, look int) {
 	a := ls.pending[r][0]
 	ls.pending[r] = skipBubbles(ls.pending[r][1:])
-	for _, sub := range subActions(a) {
-		ls.done.add(sub)
+	key := lockstepKey(look, r, len(ls.pending))
+	if a.Kind != OverlapFB {
+		ls.done.set(a, key)
+	} else {
+		for _, sub := range subActions(a) {
+			ls.done.set(sub, key)
+		}
 	}
-	ls.steps[r] = append(ls.steps[r], step)
+	ls.steps[r] = append(ls.steps[r], look/2)
 }
 
 // skipBubbles returns row from its first action on.
@@ -238,19 +327,13 @@ func countBubbles(row []Action) int {
 	return n
 }
 
-// ready reports whether every single action a stands for can run now.
-func (ls *lockstep) ready(a Action) bool {
-	for _, sub := range subActions(a) {
-		if w := ls.waitsFor(sub); w.n > 0 && !ls.anyRun(w) {
-			return false
-		}
-	}
-	return true
-}
-
 // anyRun reports whether the rank w names has run one of its actions.
 func (ls *lockstep) anyRun(w wait) bool {
-	return w.rank >= 0 && ls.done.anyOn(ls.t, w.rank, w.actions[:w.n])
+	if w.rank < 0 {
+		return false
+	}
+	_, ok := ls.done.earliestOn(ls.t, w.rank, w.actions[:w.n])
+	return ok
 }
 
 // wait is what a single action waits for: any one of n actions, run on

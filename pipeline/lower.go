@@ -64,79 +64,49 @@ func DropBubbles(t *Table) *Table {
 // last, and never communicates with a stage off its route. Without Routes
 // the route is every stage, which is PyTorch's rule above.
 //
+// The rounds are not stepped through: each action's round follows from
+// the rounds of what it waits for (see lowering), and the output lists the
+// actions in the order the rounds would visit them. The cost follows the
+// actions, not rounds × ranks.
+//
 // The table must be compute only (no SEND or RECV yet), its placement must
 // put every action's stage on the action's rank and, with Routes, every
 // action's stage must lie on its microbatch's route. t is not changed.
 func Lower(t *Table) (*Table, error) {
+	lw, err := lowerRounds(t)
+	if err != nil {
+		return nil, err
+	}
+	out := withRows(t, carve(lw.size))
+	for _, c := range lw.visitOrder() {
+		r, a := c.rank, t.Rows[c.rank][c.index]
+		out.Rows[r] = append(out.Rows[r], a)
+		subs, n := singles(a)
+		for _, sub := range subs[:n] {
+			if send, recv, ok := commsOf(t, sub); ok {
+				out.Rows[r] = append(out.Rows[r], send)
+				peer := t.Placement[recv.Stage]
+				out.Rows[peer] = append(out.Rows[peer], recv)
+			}
+		}
+	}
+	return out, nil
+}
+
+// lowerRounds checks that Lower can lower t and finds the round of every
+// cell.
+func lowerRounds(t *Table) (*lowering, error) {
 	if r, i, ok := t.firstComm(); ok {
 		return nil, fmt.Errorf("pipeline: lower: the table already has SEND/RECV actions (rank %d cell %d: %s)", r, i, t.Rows[r][i])
 	}
 	if err := checkPlacement(t); err != nil {
 		return nil, fmt.Errorf("pipeline: lower: %w", err)
 	}
-	pending := make([][]Action, t.Ranks())
-	done := newActionSet(t)
-	out := withRows(t, loweredRows(t))
-	remaining := 0
-	for r, row := range t.Rows {
-		pending[r] = row
-		remaining += len(row)
+	lw := newLowering(t)
+	if err := lw.run(); err != nil {
+		return nil, err
 	}
-	for remaining > 0 {
-		progress := false
-		for r := range pending {
-			if len(pending[r]) == 0 || !lowerReady(t, r, pending[r][0], done) {
-				continue
-			}
-			a := pending[r][0]
-			pending[r] = pending[r][1:]
-			remaining--
-			progress = true
-			if a.IsBubble() {
-				continue
-			}
-			out.Rows[r] = append(out.Rows[r], a)
-			for _, sub := range subActions(a) {
-				done.add(sub)
-				send, recv, ok := commsOf(t, sub)
-				if !ok {
-					continue
-				}
-				out.Rows[r] = append(out.Rows[r], send)
-				done.add(send)
-				peer := t.Placement[recv.Stage]
-				out.Rows[peer] = append(out.Rows[peer], recv)
-				done.add(recv)
-			}
-		}
-		if !progress {
-			return nil, lowerStuck(t, pending)
-		}
-	}
-	return out, nil
-}
-
-// loweredRows returns empty rows with room for exactly what Lower will put
-// on each rank: its actions, a SEND after each compute whose output crosses
-// ranks, and a RECV for each SEND to it. The rows share one array, each
-// capped at its own room.
-func loweredRows(t *Table) [][]Action {
-	size := make([]int, t.Ranks())
-	for r, row := range t.Rows {
-		for _, a := range row {
-			if a.IsBubble() {
-				continue
-			}
-			size[r]++
-			for _, sub := range subActions(a) {
-				if _, recv, ok := commsOf(t, sub); ok {
-					size[r]++
-					size[t.Placement[recv.Stage]]++
-				}
-			}
-		}
-	}
-	return carve(size)
+	return lw, nil
 }
 
 // carve returns empty rows of the given capacities cut from one array.
@@ -151,18 +121,6 @@ func carve(size []int) [][]Action {
 		rows[r], buf = buf[:0:n], buf[n:]
 	}
 	return rows
-}
-
-// lowerReady reports whether Lower may take a on rank r: every single
-// action it stands for has its input on r already.
-func lowerReady(t *Table, r int, a Action, done *actionSet) bool {
-	for _, sub := range subActions(a) {
-		inputs, n := inputsOf(t, sub)
-		if n > 0 && !done.anyOn(t, r, inputs[:n]) {
-			return false
-		}
-	}
-	return true
 }
 
 // inputsOf lists the n actions any one of which provides a's input, n = 0

@@ -58,6 +58,10 @@ reported too. --trace writes a Chrome trace, --gantt a PNG or SVG chart.`
 func lockstepSteps(t *pipeline.Table, grid bool) (*pipeline.Table, int, error) {
 	comms := t
 	if !t.HasComms() {
+		if !grid {
+			steps, err := pipeline.LowerLockstep(pipeline.DropBubbles(t))
+			return nil, steps, err
+		}
 		var err error
 		if comms, err = pipeline.Lower(pipeline.DropBubbles(t)); err != nil {
 			return nil, 0, err

@@ -155,7 +155,7 @@ func (s *simulator) readyWait(r int) (Wait, bool) {
 		if id < 0 {
 			continue
 		}
-		if q == queueF && rs.held >= rs.cap && s.inputsReady(r, s.nodes[id].act) {
+		if q == queueF && rs.held >= rs.cap && s.inputsReady(r, s.act(id)) {
 			atCap = id
 			continue
 		}
@@ -172,24 +172,24 @@ func (s *simulator) readyWait(r int) (Wait, bool) {
 		return w, true
 	case atCap >= 0:
 		nd := &s.nodes[atCap]
-		return Wait{Rank: r, Index: nd.index, Action: nd.act, On: -1, AtCap: true}, true
+		return Wait{Rank: r, Index: int(nd.index), Action: s.act(atCap), On: -1, AtCap: true}, true
 	}
 	return Wait{}, false
 }
 
 // waitAt describes what node id on rank r waits for.
 func (s *simulator) waitAt(r int, id int32) Wait {
-	nd := &s.nodes[id]
-	w := Wait{Rank: r, Index: nd.index, Action: nd.act, On: r}
-	if nd.act.Kind == pipeline.SendF || nd.act.Kind == pipeline.SendB {
-		w.WaitsFor = pipeline.F(nd.act.Stage, nd.act.Microbatch)
-		if nd.act.Kind == pipeline.SendB {
-			w.WaitsFor = s.backwardOf(nd.act.Stage, nd.act.Microbatch)
+	a := s.act(id)
+	w := Wait{Rank: r, Index: int(s.nodes[id].index), Action: a, On: r}
+	if a.Kind == pipeline.SendF || a.Kind == pipeline.SendB {
+		w.WaitsFor = pipeline.F(a.Stage, a.Microbatch)
+		if a.Kind == pipeline.SendB {
+			w.WaitsFor = s.backwardOf(a.Stage, a.Microbatch)
 		}
 		w.On = s.runner(w.WaitsFor)
 		return w
 	}
-	for _, sub := range singleActions(nd.act) {
+	for _, sub := range singleActions(a) {
 		producer, missing := s.missingInput(r, sub)
 		if !missing {
 			continue
@@ -221,7 +221,7 @@ func (s *simulator) unpostedEnd(producer pipeline.Action) (pipeline.Action, int)
 	if end < 0 {
 		return xf.commAction(wantSend), -1
 	}
-	return s.nodes[end].act, s.nodes[end].rank
+	return s.act(end), int(s.nodes[end].rank)
 }
 
 // runner returns the rank that runs compute action a (F, B or I), or -1
@@ -239,7 +239,7 @@ func (s *simulator) runner(a pipeline.Action) int {
 func (s *simulator) backwardOf(st, m int) pipeline.Action {
 	r := s.t.Placement[st]
 	for _, id := range s.ranks[r].queues[queueB] {
-		if a := s.nodes[id].act; a.Stage == st && a.Microbatch == m {
+		if a := s.act(id); a.Stage == st && a.Microbatch == m {
 			return a
 		}
 	}

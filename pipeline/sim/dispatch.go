@@ -68,19 +68,19 @@ func (s *simulator) dispatchFixed(r int, now float64) {
 	rs := &s.ranks[r]
 	for rs.pos < len(rs.row) {
 		id := rs.row[rs.pos]
-		a := s.nodes[id].act
-		switch a.Kind {
+		switch s.nodes[id].kind {
 		case pipeline.SendF, pipeline.SendB:
 			if !s.explicit {
 				break // a plan's transfers follow the data
 			}
+			a := s.act(id)
 			if !s.produced(a) {
 				return
 			}
 			s.post(s.commTransfer(a), true, now)
 		case pipeline.RecvF, pipeline.RecvB:
 			if s.explicit {
-				s.post(s.commTransfer(a), false, now)
+				s.post(s.commTransfer(s.act(id)), false, now)
 			}
 		default:
 			if rs.busy || !s.ready(id) {
@@ -150,7 +150,7 @@ func (s *simulator) better(qa queue, a int32, qb queue, b int32) bool {
 
 // allBefore reports whether every queued action of a rank before position
 // index has started (the stream being free, it has also finished).
-func (s *simulator) allBefore(rs *rankState, index int) bool {
+func (s *simulator) allBefore(rs *rankState, index int32) bool {
 	for q := queueF; q < queueInPlace; q++ {
 		if id := s.head(rs, q); id >= 0 && s.nodes[id].index < index {
 			return false

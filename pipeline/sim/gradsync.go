@@ -24,10 +24,10 @@ func (s *simulator) syncGradients(model cost.Model) []Event {
 	done := make([]bool, s.stages)
 	for i := range s.nodes {
 		nd := &s.nodes[i]
-		if nd.act.Kind == pipeline.ReduceGrad {
+		if nd.kind == pipeline.ReduceGrad {
 			return nil
 		}
-		for _, sub := range singleActions(nd.act) {
+		for _, sub := range singleActions(s.act(int32(i))) {
 			if sub.Kind == pipeline.Backward || sub.Kind == pipeline.BackwardWeight {
 				last[sub.Stage], done[sub.Stage] = max(last[sub.Stage], nd.end), true
 			}

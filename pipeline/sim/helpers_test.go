@@ -16,3 +16,15 @@ func decoderOnly(n, h, heads int) cost.Network {
 func near(got, want float64) bool { return math.Abs(got-want) <= 1e-12*math.Abs(want) }
 
 func equalInts(a, b []int) bool { return slices.Equal(a, b) }
+
+// rankEvents returns each rank's compute events in the order they ran.
+func rankEvents(tl *Timeline) [][]Event {
+	byRank := rankCompute(tl)
+	out := make([][]Event, len(byRank))
+	for r, idx := range byRank {
+		for _, i := range idx {
+			out[r] = append(out[r], tl.Events[i])
+		}
+	}
+	return out
+}

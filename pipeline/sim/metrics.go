@@ -14,27 +14,35 @@ func Makespan(tl *Timeline) float64 {
 		return 0
 	}
 	first, last := math.Inf(1), math.Inf(-1)
-	for _, e := range tl.Events {
+	for i := range tl.Events {
+		e := &tl.Events[i]
 		first, last = min(first, e.Start), max(last, e.End)
 	}
 	return last - first
 }
 
-// rankCompute returns each rank's compute events in the order they ran.
-func rankCompute(tl *Timeline) [][]Event {
-	out := make([][]Event, tl.Table.Ranks())
+// rankCompute returns the positions in tl.Events of each rank's compute
+// events, in the order they ran: four bytes an event, where copies of the
+// events would take their whole size.
+func rankCompute(tl *Timeline) [][]int32 {
+	out := make([][]int32, tl.Table.Ranks())
 	counts := make([]int, len(out))
-	for _, e := range tl.Events {
+	total := 0
+	for i := range tl.Events {
+		e := &tl.Events[i]
 		if e.Action.Kind.IsCompute() && e.Rank >= 0 && e.Rank < len(out) {
 			counts[e.Rank]++
+			total++
 		}
 	}
+	buf := make([]int32, total)
 	for r := range out {
-		out[r] = make([]Event, 0, counts[r])
+		out[r], buf = buf[:0:counts[r]], buf[counts[r]:]
 	}
-	for _, e := range tl.Events {
+	for i := range tl.Events {
+		e := &tl.Events[i]
 		if e.Action.Kind.IsCompute() && e.Rank >= 0 && e.Rank < len(out) {
-			out[e.Rank] = append(out[e.Rank], e)
+			out[e.Rank] = append(out[e.Rank], int32(i))
 		}
 	}
 	return out
@@ -55,7 +63,8 @@ func BubbleRatio(tl *Timeline) float64 {
 		}
 		ranks++
 		first, last := math.Inf(1), math.Inf(-1)
-		for _, e := range evs {
+		for _, i := range evs {
+			e := &tl.Events[i]
 			busy += e.End - e.Start
 			first, last = min(first, e.Start), max(last, e.End)
 		}
@@ -102,8 +111,8 @@ func RankStats(tl *Timeline, mem cost.Memory) []RankStat {
 	stats := make([]RankStat, tl.Table.Ranks())
 	for r, evs := range byRank {
 		st := RankStat{Rank: r, CommWait: waits[r], PeakActivations: peaks[r]}
-		for _, e := range evs {
-			st.Busy += e.End - e.Start
+		for _, i := range evs {
+			st.Busy += tl.Events[i].End - tl.Events[i].Start
 		}
 		st.Idle = span - st.Busy
 		if bytes != nil {
@@ -121,13 +130,13 @@ func PeakActivations(tl *Timeline) []int {
 }
 
 // peakActivations is PeakActivations on the compute events split by rank.
-func peakActivations(tl *Timeline, byRank [][]Event) []int {
+func peakActivations(tl *Timeline, byRank [][]int32) []int {
 	rule := newActivationRule(tl.Table)
 	peaks := make([]int, tl.Table.Ranks())
 	for r, evs := range byRank {
 		held := 0
-		for _, e := range evs {
-			held += rule.delta(e.Action)
+		for _, i := range evs {
+			held += rule.delta(tl.Events[i].Action)
 			peaks[r] = max(peaks[r], held)
 		}
 	}
@@ -148,14 +157,14 @@ func PeakMemory(tl *Timeline, mem cost.Memory) []float64 {
 }
 
 // peakMemory is PeakMemory on the compute events split by rank.
-func peakMemory(tl *Timeline, byRank [][]Event, mem cost.Memory) []float64 {
+func peakMemory(tl *Timeline, byRank [][]int32, mem cost.Memory) []float64 {
 	t := tl.Table
 	rule := newActivationRule(t)
 	out := staticBytes(t, mem)
 	for r, evs := range byRank {
 		var h heldBytes
-		for _, e := range evs {
-			h.after(rule, e.Action, mem)
+		for _, i := range evs {
+			h.after(rule, tl.Events[i].Action, mem)
 		}
 		out[r] += h.peak
 	}

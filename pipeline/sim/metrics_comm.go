@@ -79,7 +79,8 @@ type messageTimes struct {
 func timesOf(tl *Timeline) messageTimes {
 	keys := messageKeysOf(tl.Table)
 	mt := messageTimes{keys: keys, produced: make([]float64, keys.count()), arrival: make([]float64, keys.count()), sent: make([]bool, keys.count())}
-	for _, e := range tl.Events {
+	for i := range tl.Events {
+		e := &tl.Events[i]
 		if msg, ok := messageOf(e.Action); ok {
 			if k, ok := keys.key(msg); ok {
 				mt.arrival[k], mt.sent[k] = e.End, true
@@ -111,16 +112,18 @@ func CommWait(tl *Timeline) []float64 {
 }
 
 // commWait is CommWait on the timeline's compute events split by rank.
-func commWait(tl *Timeline, byRank [][]Event) []float64 {
+func commWait(tl *Timeline, byRank [][]int32) []float64 {
 	mt := timesOf(tl)
 	start := math.Inf(1)
-	for _, e := range tl.Events {
+	for i := range tl.Events {
+		e := &tl.Events[i]
 		start = min(start, e.Start)
 	}
 	waits := make([]float64, tl.Table.Ranks())
 	for r, evs := range byRank {
 		prev := start
-		for _, e := range evs {
+		for _, i := range evs {
+			e := &tl.Events[i]
 			var wait float64
 			inputs, n := remoteInputs(tl.Table, r, e.Action)
 			for _, msg := range inputs[:n] {
@@ -152,7 +155,8 @@ type CommVolume struct {
 // per SEND event (implicit or explicit). sizer may be nil.
 func Communication(tl *Timeline, sizer cost.MessageSizer) CommVolume {
 	var v CommVolume
-	for _, e := range tl.Events {
+	for i := range tl.Events {
+		e := &tl.Events[i]
 		if _, ok := messageOf(e.Action); !ok {
 			continue
 		}

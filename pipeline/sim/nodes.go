@@ -12,20 +12,29 @@ import (
 // it has run, its start and end. A SEND or RECV runs as long as its
 // transfer. What a compute needs and makes is worked out once, when the
 // table is built (see wire), so that the event loop only looks flags up.
+//
+// The action itself stays in the table, at Rows[rank][index] (see act):
+// a node is what the event loop reads, 56 bytes.
 type node struct {
-	rank, index int
-	act         pipeline.Action
-	dur         float64
-	start, end  float64
+	rank, index int32
+	kind        pipeline.Kind
+	// held is the change in the rank's activations when it ends.
+	held int8
 	// needs lists the messages that must be there before the node runs:
 	// k for message k produced (s.done), ^k for message k arrived
 	// (s.arrived); noMessage ends the list.
 	needs [3]int32
 	// makes lists the messages the node produces when it ends; noMessage
 	// ends the list.
-	makes [2]int32
-	// held is the change in the rank's activations when it ends.
-	held int8
+	makes      [2]int32
+	dur        float64
+	start, end float64
+}
+
+// act returns the action of node id.
+func (s *simulator) act(id int32) pipeline.Action {
+	nd := &s.nodes[id]
+	return s.t.Rows[nd.rank][nd.index]
 }
 
 // noMessage marks the end of a node's needs or makes.
@@ -97,14 +106,14 @@ func (s *simulator) buildNodes(cost cost.Model, iteration int) error {
 				continue
 			}
 			id := int32(len(s.nodes))
-			nd := node{rank: r, index: i, act: a}
+			nd := node{rank: int32(r), index: int32(i), kind: a.Kind}
 			if a.Kind.IsCompute() {
 				var err error
 				if nd.dur, err = computeTime(cost, a, noise, slow); err != nil {
 					return fmt.Errorf("sim: simulate: rank %d position %d (%s): %w", r, i, a, err)
 				}
 			}
-			s.wire(&nd)
+			s.wire(&nd, a)
 			s.nodes = append(s.nodes, nd)
 			rs.row = append(rs.row, id)
 			if a.Kind.IsComm() {
@@ -129,25 +138,26 @@ func computeTime(cost cost.Model, a pipeline.Action, noise logNormal, slow float
 	return d * noise.next() * slow, nil
 }
 
-// wire fills in what node nd needs and makes: missingInput's inputs and
-// computeDone's messages, as message numbers, and its activation change.
-func (s *simulator) wire(nd *node) {
+// wire fills in what node nd, of action act, needs and makes:
+// missingInput's inputs and computeDone's messages, as message numbers,
+// and its activation change.
+func (s *simulator) wire(nd *node, act pipeline.Action) {
 	nd.needs = [3]int32{noMessage, noMessage, noMessage}
 	nd.makes = [2]int32{noMessage, noMessage}
-	nd.held = int8(s.rule.delta(nd.act))
-	if nd.act.Kind.IsComm() {
+	nd.held = int8(s.rule.delta(act))
+	if act.Kind.IsComm() {
 		return
 	}
 	needs, makes := nd.needs[:0], nd.makes[:0]
 	// have is the message as rank nd.rank holds it, as in s.have.
 	have := func(dir, st, m int) int32 {
 		k := int32(s.msgKey(dir, st, m))
-		if s.t.Placement[st] == nd.rank {
+		if s.t.Placement[st] == int(nd.rank) {
 			return k
 		}
 		return ^k
 	}
-	for _, a := range singleActions(nd.act) {
+	for _, a := range singleActions(act) {
 		st, m := a.Stage, a.Microbatch
 		switch a.Kind {
 		case pipeline.Forward:

@@ -81,7 +81,7 @@ func makePlan(t *pipeline.Table, cost cost.Model) ([]planTimes, error) {
 		free := 0.0
 		for _, id := range p.ranks[r].row {
 			nd := &p.nodes[id]
-			if nd.act.Kind.IsComm() {
+			if nd.kind.IsComm() {
 				continue
 			}
 			plan[id] = planTimes{free: free, start: nd.start}
@@ -102,7 +102,7 @@ func (s *simulator) patient(r int, best int32, now float64) bool {
 	if next < 0 || next == best {
 		return false
 	}
-	if queueOf(s.nodes[next].act.Kind) == queueF && rs.held >= rs.cap {
+	if queueOf(s.nodes[next].kind) == queueF && rs.held >= rs.cap {
 		return false // the cap holds it back, whatever the plan says
 	}
 	if rs.waitFor != next {

@@ -233,7 +233,7 @@ func idleWithReadyWork(tb *pipeline.Table, tl *Timeline) (string, bool) {
 	}
 	caps := FixedPeakActivations(tb)
 	rule := newActivationRule(tb)
-	for r, evs := range rankCompute(tl) {
+	for r, evs := range rankEvents(tl) {
 		row := slices.DeleteFunc(slices.Clone(tb.Rows[r]), func(a pipeline.Action) bool { return !a.Kind.IsCompute() })
 		free, held := 0.0, 0
 		for k, e := range evs {
@@ -362,7 +362,7 @@ func TestPolicyReadyKeepsInPlaceActions(t *testing.T) {
 	}
 	opt := Options{Policy: Ready, Hint: InputForwardWeight, Variability: Variability{Seed: 4, Sigma: 0.5}}
 	tl := simulateOK(t, tb, cost.Explicit{TF: 1, TB: 1, TW: 1}, opt)
-	for r, evs := range rankCompute(tl) {
+	for r, evs := range rankEvents(tl) {
 		first, last := evs[0].Start, evs[len(evs)-1].End
 		for _, e := range tl.Events {
 			if e.Rank != r {

@@ -128,9 +128,10 @@ type simulator struct {
 	touched []bool // the rank is in toDo
 	toDo    []int  // ranks to dispatch
 	spare   []int  // the other toDo buffer, see dispatch
-	// ran lists the events of what has started, in the order it started
-	// (see timeline).
-	ran []Event
+	// ran lists the events of what has started, in timeline order up to
+	// the moment the loop is at (see drive).
+	ran   []Event
+	order momentOrder
 	// plan holds the plan's times of every node when the run waits as
 	// planned (see Patience), nil otherwise.
 	plan []planTimes
@@ -216,26 +217,31 @@ func (s *simulator) run() (*Timeline, error) {
 	if err := s.drive(); err != nil {
 		return nil, err
 	}
-	return &Timeline{Table: s.t, Events: s.timeline()}, nil
+	return &Timeline{Table: s.t, Events: s.ran}, nil
 }
 
 // drive runs the event loop to its end: all events of one moment are
 // handled before any rank chooses what to run next, so that choices see
 // the whole moment. Every node has its times afterwards, unless the run
-// deadlocks.
+// deadlocks, and s.ran lists the events in timeline order: each moment's
+// are put in order as it ends (see momentOrder), those that start at a
+// moment being the ones listed since the loop reached it.
 func (s *simulator) drive() error {
 	for r := range s.ranks {
 		s.touch(r)
 	}
-	now := 0.0
+	now, moment := 0.0, 0
 	for {
 		s.dispatch(now)
+		s.order.sort(s.ran[moment:])
 		if s.queue.len() == 0 {
 			break
 		}
-		now = s.queue.earliest()
-		for s.queue.len() > 0 && s.queue.earliest() == now {
-			s.handle(s.queue.pop(), now)
+		if next := s.queue.earliest(); next != now {
+			now, moment = next, len(s.ran)
+		}
+		for ev, ok := s.queue.next(now); ok; ev, ok = s.queue.next(now) {
+			s.handle(ev, now)
 		}
 	}
 	if s.stuck() {
@@ -266,7 +272,7 @@ func (s *simulator) computeDone(id int32, now float64) {
 	rs.held += int(nd.held)
 	s.computes--
 	nd.end = now
-	s.touch(nd.rank)
+	s.touch(int(nd.rank))
 	for _, k := range nd.makes {
 		if k == noMessage {
 			break
@@ -279,11 +285,11 @@ func (s *simulator) computeDone(id int32, now float64) {
 }
 
 // record notes that node id runs from start to end: the run lists what it
-// starts in the order it starts, which is the timeline's order but for ties
-// (see timeline). Nothing is cut short, so the end is known at the start,
+// starts in the order it starts, which is the timeline's order but within
+// a moment (see drive). Nothing is cut short, so the end is known at the start,
 // and it is the time the event loop will end it at.
 func (s *simulator) record(id int32, start, end float64) {
 	nd := &s.nodes[id]
 	nd.start = start
-	s.ran = append(s.ran, Event{Rank: nd.rank, Index: nd.index, Action: nd.act, Start: start, End: end})
+	s.ran = append(s.ran, Event{Rank: int(nd.rank), Index: int(nd.index), Action: s.t.Rows[nd.rank][nd.index], Start: start, End: end})
 }

@@ -57,7 +57,7 @@ func computeEvents(tl *Timeline) []Event {
 // rankSpans returns each rank's span, first compute start to last end.
 func longestSpan(tl *Timeline) float64 {
 	var longest float64
-	for _, evs := range rankCompute(tl) {
+	for _, evs := range rankEvents(tl) {
 		if len(evs) > 0 {
 			longest = max(longest, evs[len(evs)-1].End-evs[0].Start)
 		}

@@ -11,13 +11,13 @@ import (
 // transfer is one message between ranks, named by its direction and the
 // stage and microbatch that produce it.
 type transfer struct {
-	dir, stage, mb     int
-	from, to           int
-	dur                float64
+	dur, start, end    float64
+	stage, mb          int32
+	from, to           int32
+	sendNode, recvNode int32 // explicit SEND and RECV nodes, -1 when implicit
+	dir                int8
 	sendPosted         bool
 	recvPosted         bool
-	start, end         float64
-	sendNode, recvNode int // explicit SEND and RECV nodes, -1 when implicit
 }
 
 // link is a directed rank pair: it carries one transfer at a time and
@@ -56,7 +56,7 @@ func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 				// Only a table timed as written has RECVs to post; an
 				// implicit transfer leaves as soon as its message is made.
 				s.xfers = append(s.xfers, transfer{
-					dir: dir, stage: st, mb: m, from: from, to: to, dur: d * jitter.next(),
+					dir: int8(dir), stage: int32(st), mb: int32(m), from: int32(from), to: int32(to), dur: d * jitter.next(),
 					recvPosted: !s.explicit, sendNode: -1, recvNode: -1,
 				})
 			}
@@ -71,12 +71,12 @@ func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 func (s *simulator) tieCommNodes() {
 	for _, id := range s.commNodes {
 		nd := &s.nodes[id]
-		x := s.commTransfer(nd.act)
-		switch nd.act.Kind {
+		x := s.commTransfer(s.act(id))
+		switch nd.kind {
 		case pipeline.SendF, pipeline.SendB:
-			s.xfers[x].sendNode = int(id)
+			s.xfers[x].sendNode = id
 		case pipeline.RecvF, pipeline.RecvB:
-			s.xfers[x].recvNode = int(id)
+			s.xfers[x].recvNode = id
 		}
 	}
 }
@@ -98,7 +98,7 @@ func (s *simulator) commTransfer(a pipeline.Action) int {
 }
 
 // linkOf returns the link a transfer goes over.
-func (s *simulator) linkOf(xf *transfer) *link { return &s.links[xf.from*len(s.ranks)+xf.to] }
+func (s *simulator) linkOf(xf *transfer) *link { return &s.links[int(xf.from)*len(s.ranks)+int(xf.to)] }
 
 // post marks the sending (send = true) or the receiving end of transfer x
 // as ready and starts the transfer if the other end is too.
@@ -127,13 +127,13 @@ func (s *simulator) tryTransfer(x int, now float64) {
 	xf.start = now
 	end := now + xf.dur
 	if xf.sendNode < 0 && xf.recvNode < 0 {
-		s.ran = append(s.ran, Event{Rank: xf.from, Index: -1, Action: xf.commAction(true), Start: now, End: end})
+		s.ran = append(s.ran, Event{Rank: int(xf.from), Index: -1, Action: xf.commAction(true), Start: now, End: end})
 	}
 	if xf.sendNode >= 0 {
-		s.record(int32(xf.sendNode), now, end)
+		s.record(xf.sendNode, now, end)
 	}
 	if xf.recvNode >= 0 {
-		s.record(int32(xf.recvNode), now, end)
+		s.record(xf.recvNode, now, end)
 	}
 	s.queue.schedule(end, evTransfer, int32(x))
 }
@@ -142,8 +142,8 @@ func (s *simulator) tryTransfer(x int, now float64) {
 // link to the next transfer waiting for it.
 func (s *simulator) transferDone(x int, now float64) {
 	xf := &s.xfers[x]
-	s.arrived[s.msgKey(xf.dir, xf.stage, xf.mb)] = true
-	s.touch(xf.to)
+	s.arrived[s.msgKey(int(xf.dir), int(xf.stage), int(xf.mb))] = true
+	s.touch(int(xf.to))
 	s.recordTransfer(x, now)
 	l := s.linkOf(xf)
 	l.busy = false
@@ -172,11 +172,11 @@ func (s *simulator) recordTransfer(x int, end float64) {
 func (xf *transfer) commAction(send bool) pipeline.Action {
 	switch {
 	case xf.dir == dirF && send:
-		return pipeline.Act(pipeline.SendF, xf.stage, xf.mb)
+		return pipeline.Act(pipeline.SendF, int(xf.stage), int(xf.mb))
 	case xf.dir == dirF:
-		return pipeline.Act(pipeline.RecvF, xf.stage+1, xf.mb)
+		return pipeline.Act(pipeline.RecvF, int(xf.stage)+1, int(xf.mb))
 	case send:
-		return pipeline.Act(pipeline.SendB, xf.stage, xf.mb)
+		return pipeline.Act(pipeline.SendB, int(xf.stage), int(xf.mb))
 	}
-	return pipeline.Act(pipeline.RecvB, xf.stage-1, xf.mb)
+	return pipeline.Act(pipeline.RecvB, int(xf.stage)-1, int(xf.mb))
 }
