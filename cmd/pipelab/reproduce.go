@@ -129,9 +129,6 @@ func reproduceFigures(ctx context.Context, figs []experiments.Figure, quick bool
 			rn := experiments.Runner{Dir: dir, Jobs: max(len(pl.runs), 1), Progress: &prefixWriter{prefix: pl.fig.Name + ": ", w: progress},
 				Execute: pool.Execute(ranks[i], experiments.Execute)}
 			sum, err := rn.Sweep(ctx, pl.runs)
-			// The figure's timelines are not needed any more; a figure
-			// still running rebuilds any it asks for again, identically.
-			experiments.ForgetTimelines()
 			if err != nil {
 				done[i] <- figureDone{err: fmt.Errorf("figure %s: %w", pl.fig.Name, err)}
 				return
