@@ -134,11 +134,10 @@ func methodFor(r Run) (m optim.Method, microbatches int, extra float64, err erro
 		// there is one) and N·S iterations unless K is given.
 		n := r.Microbatches
 		if r.Budget > 0 {
-			pt, err := timelineFor("pipedream", r)
-			if err != nil {
+			var err error
+			if n, err = microbatchesFor("pipedream", r); err != nil {
 				return nil, 0, 0, err
 			}
-			n = pt.n
 		}
 		return optim.RPD{Delays: optim.Uniform{Stages: r.Stages, Delta: r.Delta, Microbatches: n}, Iterations: r.Updates}, n, 0, nil
 	case "sync":

@@ -19,8 +19,8 @@ type Figure struct {
 	Specs func(quick bool) []*Spec
 	// Seconds is the figure's CPU time, roughly, at the quick and the full
 	// size, on one core of a 2-core machine (docs/benchmarks.md). A pooled
-	// reproduce starts the heaviest figures' runs first, so that the
-	// lighter ones fill the cores at the end.
+	// reproduce starts the longest runs first, by each run's own estimate;
+	// of two runs estimated alike, the heavier figure's goes first.
 	Seconds [2]float64
 }
 

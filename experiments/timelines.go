@@ -72,8 +72,8 @@ func timelineFor(family string, r Run) (*pipeTimeline, error) {
 }
 
 // runTimelines lists the timelines a run asks the cache for (methodFor and
-// cutTime): the one its method replays or takes its microbatches from,
-// then its cut's rivals.
+// cutTime): the one its method replays, then its cut's rivals. RPD asks
+// for none: it takes PipeDream's microbatch count (microbatchesFor).
 func runTimelines(r Run) []pipeKey {
 	if r.Experiment != Convergence {
 		return nil
@@ -84,8 +84,6 @@ func runTimelines(r Run) []pipeKey {
 		keys = append(keys, timelineKey(cmp.Or(r.Family, DefaultAsyncFamily), r))
 	case r.Method == "localsgd":
 		keys = append(keys, timelineKey("localsgd", r))
-	case r.Method == "rpd" && r.Budget > 0:
-		keys = append(keys, timelineKey("pipedream", r))
 	case r.Method == "sync":
 		keys = append(keys, flushKey(r))
 	}
@@ -244,25 +242,76 @@ func buildTimeline(k pipeKey) (*pipeTimeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := k.n
-	if k.budget > 0 {
-		var m optim.Match
-		if t.gm == nil {
-			m, err = optim.MatchBudget(k.budget, optim.GridDuration(k.family, t.shape))
-		} else {
-			m, err = optim.MatchBudget(k.budget, func(n int) (float64, error) {
-				_, d, err := t.build(n)
-				return d, err
-			})
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s with %d stages, budget %g: %w", k.family, k.stages, k.budget, err)
-		}
-		n = m.Microbatches
+	n, err := matchedMicrobatches(k)
+	if err != nil {
+		return nil, err
 	}
 	tl, d, err := t.build(n)
 	if err != nil {
 		return nil, err
 	}
 	return &pipeTimeline{tl: tl, n: n, time: d}, nil
+}
+
+// matched caches the microbatch counts that budgets match, a few bytes
+// each, kept when their timelines are dropped: RPD needs PipeDream's
+// count, never its timeline.
+var matched struct {
+	sync.Mutex
+	m map[pipeKey]*matchEntry
+}
+
+type matchEntry struct {
+	once sync.Once
+	n    int
+	err  error
+}
+
+// microbatchesFor returns the microbatch count of family's timeline for
+// the run's shape (timelineFor's), without building or keeping the
+// timeline.
+func microbatchesFor(family string, r Run) (int, error) {
+	return matchedMicrobatches(timelineKey(family, r))
+}
+
+// matchedMicrobatches returns k's microbatch count: N fixed, or the
+// smallest N whose duration reaches the budget (optim.MatchBudget),
+// found once per key.
+func matchedMicrobatches(k pipeKey) (int, error) {
+	if k.budget <= 0 {
+		return k.n, nil
+	}
+	matched.Lock()
+	if matched.m == nil {
+		matched.m = map[pipeKey]*matchEntry{}
+	}
+	e, ok := matched.m[k]
+	if !ok {
+		e = &matchEntry{}
+		matched.m[k] = e
+	}
+	matched.Unlock()
+	e.once.Do(func() { e.n, e.err = matchBudget(k) })
+	return e.n, e.err
+}
+
+// matchBudget finds the microbatch count of k's budget.
+func matchBudget(k pipeKey) (int, error) {
+	t, err := newTiming(k)
+	if err != nil {
+		return 0, err
+	}
+	var m optim.Match
+	if t.gm == nil {
+		m, err = optim.MatchBudget(k.budget, optim.GridDuration(k.family, t.shape))
+	} else {
+		m, err = optim.MatchBudget(k.budget, func(n int) (float64, error) {
+			_, d, err := t.build(n)
+			return d, err
+		})
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s with %d stages, budget %g: %w", k.family, k.stages, k.budget, err)
+	}
+	return m.Microbatches, nil
 }
