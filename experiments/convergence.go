@@ -138,12 +138,18 @@ func methodFor(r Run) (m optim.Method, microbatches int, extra float64, err erro
 		// delay model, PipeDream's timeline too.
 		n := r.Microbatches
 		var pd *sim.Timeline
-		if r.Budget > 0 || r.DelayModel != "" {
+		switch {
+		case r.DelayModel != "":
 			pt, err := timelineFor("pipedream", r)
 			if err != nil {
 				return nil, 0, 0, err
 			}
 			n, pd = pt.n, pt.tl
+		case r.Budget > 0:
+			var err error
+			if n, err = microbatchesFor("pipedream", r); err != nil {
+				return nil, 0, 0, err
+			}
 		}
 		model, err := rpdDelays(r, n, pd)
 		return optim.RPD{Delays: model, Iterations: r.Updates}, n, 0, err

@@ -3,6 +3,7 @@ package experiments
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -14,10 +15,13 @@ import (
 // runs of several sweeps that run side by side (reproduce's figures), so
 // that the slots stay busy until the last run of the last sweep rather
 // than each sweep's last runs leaving slots idle. A free slot goes to the
-// most urgent request waiting: lowest rank first, then lowest run index,
-// so that a sweep given a low rank has all its runs started before any of
-// a higher rank. Which slot computes a run never changes what it
-// computes: outputs are those of the sweeps run one after another.
+// most urgent request waiting: work after a sweep's runs (Do: its plots,
+// the sweep's serial tail) first, then the run of the longest estimated
+// CPU time (estimatedSeconds), so that the long runs start first and the
+// short ones fill the slots at the end (longest processing time first),
+// ties to the lower rank, then the lower run index. Which slot computes a
+// run never changes what it computes: outputs are those of the sweeps run
+// one after another.
 type Pool struct {
 	mu      sync.Mutex
 	free    int
@@ -25,18 +29,31 @@ type Pool struct {
 }
 
 type poolRequest struct {
+	urgency
+	granted chan struct{}
+}
+
+// urgency orders a pool's requests: a longer estimate first, then a lower
+// rank, then a lower index.
+type urgency struct {
+	seconds     float64
 	rank, index int
-	granted     chan struct{}
+}
+
+// before reports whether u is more urgent than v.
+func (u urgency) before(v urgency) bool {
+	return cmp.Or(cmp.Compare(v.seconds, u.seconds), cmp.Compare(u.rank, v.rank), cmp.Compare(u.index, v.index)) < 0
 }
 
 // NewPool returns a pool of jobs slots (at least one).
 func NewPool(jobs int) *Pool { return &Pool{free: max(jobs, 1)} }
 
 // Execute returns exec computing each run in a slot of the pool, its
-// requests ranked by rank and the run's index.
+// requests ranked by the run's estimated seconds, then rank, then the
+// run's index.
 func (p *Pool) Execute(rank int, exec RunFunc) RunFunc {
 	return func(ctx context.Context, r Run) (*results.Tables, error) {
-		if err := p.acquire(ctx, rank, r.Index); err != nil {
+		if err := p.acquire(ctx, urgency{estimatedSeconds(r), rank, r.Index}); err != nil {
 			return nil, err
 		}
 		defer p.release()
@@ -53,10 +70,11 @@ func (p *Pool) Execute(rank int, exec RunFunc) RunFunc {
 	}
 }
 
-// Do runs f in a slot of the pool, ranked after every run of the same
-// rank (for a sweep's work after its runs, such as its plots).
+// Do runs f in a slot of the pool before any waiting run (for a sweep's
+// work after its runs, such as its plots, which nothing else can
+// overlap once the runs are done), lower ranks first.
 func (p *Pool) Do(ctx context.Context, rank int, f func() error) error {
-	if err := p.acquire(ctx, rank, int(^uint(0)>>1)); err != nil {
+	if err := p.acquire(ctx, urgency{math.Inf(1), rank, 0}); err != nil {
 		return err
 	}
 	defer p.release()
@@ -65,14 +83,14 @@ func (p *Pool) Do(ctx context.Context, rank int, f func() error) error {
 
 // acquire waits for a slot: at once when one is free and no request
 // waits, else when release hands it this request's turn.
-func (p *Pool) acquire(ctx context.Context, rank, index int) error {
+func (p *Pool) acquire(ctx context.Context, u urgency) error {
 	p.mu.Lock()
 	if p.free > 0 && len(p.waiting) == 0 {
 		p.free--
 		p.mu.Unlock()
 		return nil
 	}
-	req := &poolRequest{rank: rank, index: index, granted: make(chan struct{})}
+	req := &poolRequest{urgency: u, granted: make(chan struct{})}
 	p.waiting = append(p.waiting, req)
 	p.grant()
 	p.mu.Unlock()
@@ -102,13 +120,13 @@ func (p *Pool) release() {
 }
 
 // grant hands free slots to the most urgent waiting requests; p.mu is
-// held. Few requests wait at a time (each sweep has at most its Jobs in
-// flight), so a scan finds the most urgent.
+// held. A scan finds the most urgent: a reproduce has at most a few
+// thousand requests waiting, and each run costs far more than the scan.
 func (p *Pool) grant() {
 	for p.free > 0 && len(p.waiting) > 0 {
 		best := 0
 		for i, r := range p.waiting {
-			if b := p.waiting[best]; cmp.Or(cmp.Compare(r.rank, b.rank), cmp.Compare(r.index, b.index)) < 0 {
+			if r.before(p.waiting[best].urgency) {
 				best = i
 			}
 		}

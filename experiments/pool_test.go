@@ -26,15 +26,21 @@ func waitFor(t *testing.T, p *Pool, n int) {
 	t.Fatalf("%d requests never came to wait", n)
 }
 
-// A freed slot goes to the lowest rank, then the lowest run index, however
-// the requests arrived; Do waits behind every run of its rank.
-func TestPoolGrantsByRankThenIndex(t *testing.T) {
+// A freed slot goes to the work after a sweep's runs (Do) first, then to
+// the longest estimated run, ties to the lowest rank, then the lowest run
+// index, however the requests arrived.
+func TestPoolGrantsLongestFirst(t *testing.T) {
 	p := NewPool(1)
-	if err := p.acquire(context.Background(), 0, 0); err != nil {
+	if err := p.acquire(context.Background(), urgency{}); err != nil {
 		t.Fatal(err)
 	}
-	type key struct{ rank, index int }
-	arrivals := []key{{2, 0}, {1, 5}, {1, 3}, {0, 9}, {2, -1}, {1, 4}}
+	type key struct {
+		seconds     float64
+		rank, index int
+		do          bool
+	}
+	arrivals := []key{{1, 2, 0, false}, {1, 1, 5, false}, {3, 1, 3, false}, {1, 0, 9, false},
+		{0, 2, 0, true}, {1, 1, 4, false}, {0, 1, 0, true}, {0.5, 0, 1, false}}
 	var mu sync.Mutex
 	var order []key
 	var wg sync.WaitGroup
@@ -47,11 +53,11 @@ func TestPoolGrantsByRankThenIndex(t *testing.T) {
 				order = append(order, k)
 				mu.Unlock()
 			}
-			if k.index < 0 {
+			if k.do {
 				p.Do(context.Background(), k.rank, func() error { run(); return nil })
 				return
 			}
-			p.acquire(context.Background(), k.rank, k.index)
+			p.acquire(context.Background(), urgency{k.seconds, k.rank, k.index})
 			run()
 			p.release()
 		}()
@@ -59,7 +65,8 @@ func TestPoolGrantsByRankThenIndex(t *testing.T) {
 	}
 	p.release()
 	wg.Wait()
-	want := []key{{0, 9}, {1, 3}, {1, 4}, {1, 5}, {2, 0}, {2, -1}}
+	want := []key{{0, 1, 0, true}, {0, 2, 0, true}, {3, 1, 3, false}, {1, 0, 9, false}, {1, 1, 4, false},
+		{1, 1, 5, false}, {1, 2, 0, false}, {0.5, 0, 1, false}}
 	if !slices.Equal(order, want) {
 		t.Errorf("granted %v, want %v", order, want)
 	}
@@ -101,19 +108,19 @@ func TestPoolBoundsRunsInFlight(t *testing.T) {
 // the pool's slots as they were.
 func TestPoolCancelWhileWaiting(t *testing.T) {
 	p := NewPool(1)
-	if err := p.acquire(context.Background(), 0, 0); err != nil {
+	if err := p.acquire(context.Background(), urgency{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error)
-	go func() { errc <- p.acquire(ctx, 0, 1) }()
+	go func() { errc <- p.acquire(ctx, urgency{index: 1}) }()
 	waitFor(t, p, 1)
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled wait returned %v, want context.Canceled", err)
 	}
 	p.release()
-	if err := p.acquire(context.Background(), 0, 2); err != nil || p.free != 0 {
+	if err := p.acquire(context.Background(), urgency{index: 2}); err != nil || p.free != 0 {
 		t.Errorf("after the cancelled wait: %v, %d slots free; want the one slot taken", err, p.free)
 	}
 }
@@ -121,7 +128,7 @@ func TestPoolCancelWhileWaiting(t *testing.T) {
 // A run's wall-clock column counts its computing, not its wait for a slot.
 func TestPoolWallSecondsExcludeWait(t *testing.T) {
 	p := NewPool(1)
-	if err := p.acquire(context.Background(), 0, 0); err != nil {
+	if err := p.acquire(context.Background(), urgency{}); err != nil {
 		t.Fatal(err)
 	}
 	exec := p.Execute(0, func(context.Context, Run) (*results.Tables, error) {

@@ -113,14 +113,21 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 		jobs = runtime.NumCPU()
 	}
 	prog := newProgress(rn.Progress, rn.Terminal, len(runs), sum.Resumed)
+	// Each run's timelines stay cached until the last pending run that
+	// needs them is done.
+	claimTimelines(pending)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
 	var mu sync.Mutex
-	for _, r := range pending {
+	for i, r := range pending {
 		if gctx.Err() != nil {
+			for _, r := range pending[i:] {
+				releaseTimelines(r)
+			}
 			break
 		}
 		g.Go(func() error {
+			defer releaseTimelines(r)
 			if err := gctx.Err(); err != nil {
 				return err
 			}

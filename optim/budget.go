@@ -2,6 +2,7 @@ package optim
 
 import (
 	"fmt"
+	"math"
 
 	"pipelab/pipeline"
 )
@@ -17,41 +18,84 @@ type Match struct {
 	Overshoot    float64
 }
 
-// MatchBudget returns the smallest n ≥ 1 with duration(n) ≥ budget,
-// found by doubling n and then a binary search between the last two
-// doublings; duration must not decrease with n.
+// MatchBudget returns the smallest n ≥ 1 with duration(n) ≥ budget;
+// duration must not decrease with n. Any search finds that same n (the
+// reference doubles n, then bisects: docs/reference.md §1.6); this one
+// guesses from the durations it has seen, as pipeline timelines last
+// about a fixed time per microbatch after a fill: it extrapolates from
+// the last two counts short of the budget until one reaches it (at least
+// doubling after a guess fell short), then
+// interpolates between the closest counts either side, bisecting instead
+// whenever a guess failed to halve the interval. A duration linear in n
+// takes four calls where doubling and bisecting take about 2·log₂ n,
+// and no duration takes more than about twice as many.
 func MatchBudget(budget float64, duration func(n int) (float64, error)) (Match, error) {
 	if !(budget > 0) {
 		return Match{}, fmt.Errorf("%w: time budget %g must be positive", ErrSettings, budget)
 	}
 	const limit = 1 << 40
-	lo, hi := 0, 1 // duration(lo) < budget ≤ duration(hi); lo = 0 stands for nothing run
-	hiTime, err := duration(hi)
-	if err != nil {
-		return Match{}, err
-	}
-	for hiTime < budget {
-		if hi >= limit {
-			return Match{}, fmt.Errorf("%w: no microbatch count up to %d reaches the budget %g", ErrSettings, hi, budget)
-		}
-		lo, hi = hi, 2*hi
-		if hiTime, err = duration(hi); err != nil {
-			return Match{}, err
-		}
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		t, err := duration(mid)
+	// lo falls short of the budget (0: nothing run), hi reaches it (0:
+	// none found yet); prev is the count short of it before lo.
+	var lo, hi, prev int
+	var loTime, hiTime, prevTime float64
+	bisect := false
+	short := 0 // counts probed that fell short
+	for n := 1; ; {
+		t, err := duration(n)
 		if err != nil {
 			return Match{}, err
 		}
+		width := hi - lo
 		if t >= budget {
-			hi, hiTime = mid, t
+			hi, hiTime = n, t
 		} else {
-			lo = mid
+			prev, prevTime, lo, loTime = lo, loTime, n, t
 		}
+		if hi == 0 {
+			if lo >= limit {
+				return Match{}, fmt.Errorf("%w: no microbatch count up to %d reaches the budget %g", ErrSettings, lo, budget)
+			}
+			n = extrapolate(prev, prevTime, lo, loTime, budget)
+			if short++; short > 2 {
+				// After a guess fell short, the next at least doubles.
+				n = max(n, 2*lo)
+			}
+			n = min(n, limit)
+			continue
+		}
+		if hi-lo <= 1 {
+			return Match{Microbatches: hi, Time: hiTime, Overshoot: hiTime - budget}, nil
+		}
+		// A guess that did not halve the bracket is followed by a bisection.
+		if width > 0 && !bisect && 2*(hi-lo) > width {
+			bisect = true
+			n = lo + (hi-lo)/2
+			continue
+		}
+		bisect = false
+		n = interpolate(lo, loTime, hi, hiTime, budget)
 	}
-	return Match{Microbatches: hi, Time: hiTime, Overshoot: hiTime - budget}, nil
+}
+
+// extrapolate guesses the count that reaches budget from two counts a < b
+// short of it, along the line through their durations, at least doubling
+// b when the line does not climb (or a is 0, nothing run).
+func extrapolate(a int, aTime float64, b int, bTime, budget float64) int {
+	if a == 0 || !(bTime > aTime) {
+		return 2 * b
+	}
+	step := (budget - bTime) * float64(b-a) / (bTime - aTime)
+	if !(step < float64(1<<40)) {
+		return 1 << 40
+	}
+	return b + max(1, int(math.Ceil(step)))
+}
+
+// interpolate guesses the count between lo and hi (hi - lo ≥ 2) that
+// first reaches budget, along the line through their durations.
+func interpolate(lo int, loTime float64, hi int, hiTime, budget float64) int {
+	g := lo + int(math.Ceil((budget-loTime)*float64(hi-lo)/(hiTime-loTime)))
+	return min(max(g, lo+1), hi-1)
 }
 
 // GridDuration returns the duration function of a generated schedule

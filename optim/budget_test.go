@@ -1,6 +1,9 @@
 package optim
 
 import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 
 	"pipelab/pipeline"
@@ -77,5 +80,60 @@ func TestGridEndMatchesFromGrid(t *testing.T) {
 				t.Errorf("%s %+v: gridEnd %g, FromGrid ends at %g", fam, sh, got, want)
 			}
 		}
+	}
+}
+
+// searchReference is the smallest n in 1..max with duration(n) ≥ budget,
+// by scanning, or 0.
+func searchReference(budget float64, duration func(int) float64, most int) int {
+	for n := 1; n <= most; n++ {
+		if duration(n) >= budget {
+			return n
+		}
+	}
+	return 0
+}
+
+// MatchBudget's guided search finds what a scan finds on durations of
+// every shape a schedule gives (lines, lines with a fill, staircases of
+// rounds, plateaus, concave and convex curves, random non-decreasing
+// steps), and a duration linear in n costs it four calls where doubling
+// and bisecting cost about 2·log₂ n.
+func TestMatchBudgetFindsWhatAScanFinds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	walk := make([]float64, 5001)
+	for i := 1; i < len(walk); i++ {
+		walk[i] = walk[i-1] + float64(rng.IntN(3))*rng.Float64()
+	}
+	shapes := map[string]func(int) float64{
+		"1f1b S=16":       func(n int) float64 { return float64(2*n + 30) },
+		"gpu-like":        func(n int) float64 { return 0.9 + 0.0127*float64(n) },
+		"localsgd rounds": func(n int) float64 { q, r := n/80, n%80; return float64(q*(160+30)) + float64(min(r, 1)*(2*r+30)) },
+		"plateaus":        func(n int) float64 { return float64(10 * (n / 64)) },
+		"sqrt":            func(n int) float64 { return math.Sqrt(float64(n)) },
+		"square":          func(n int) float64 { return float64(n * n) },
+		"random walk":     func(n int) float64 { return walk[min(n, len(walk)-1)] },
+	}
+	for name, d := range shapes {
+		for _, budget := range []float64{0.5, 1, 7, 31.3, 100, 999.9, 3180, d(4000)} {
+			want := searchReference(budget, d, 5000)
+			if want == 0 {
+				continue
+			}
+			calls := 0
+			m, err := MatchBudget(budget, func(n int) (float64, error) { calls++; return d(n), nil })
+			if err != nil || m.Microbatches != want || m.Time != d(want) {
+				t.Errorf("%s, budget %g: %+v (%v), want n = %d", name, budget, m, err, want)
+			}
+			if limit := 2 * (2*bits.Len(uint(want)) + 2); calls > limit {
+				t.Errorf("%s, budget %g: %d calls, more than %d", name, budget, calls, limit)
+			}
+			if name == "1f1b S=16" && want > 2 && calls > 4 {
+				t.Errorf("%s, budget %g: %d calls for a line, want 4", name, budget, calls)
+			}
+		}
+	}
+	if _, err := MatchBudget(10, func(int) (float64, error) { return 1, nil }); err == nil {
+		t.Error("a duration that never reaches the budget matched")
 	}
 }

@@ -35,8 +35,9 @@ draws their plots: DIR/FIGURE/ receives the Parquet tables, the per-run
 records (so an interrupted reproduce resumes) and FIGURE plots as PNG and
 SVG. --quick runs each figure at a reduced size (all of them in minutes on
 two cores); docs/figures.md sets the results beside the papers' claims.
-The figures' runs share --jobs slots, the heaviest figures' first, so the
-cores stay busy to the end; the tables do not depend on --jobs. Each
+The figures' runs share --jobs slots, the longest runs first (by an
+estimate of each run's CPU time), so the cores stay busy to the end; the
+tables do not depend on --jobs. Each
 figure's line gives the seconds from the start until it was done.
 
 figures:`)
@@ -81,9 +82,9 @@ type figureDone struct {
 }
 
 // reproduceFigures runs the figures' sweeps side by side in one pool of
-// jobs slots (experiments.Pool), the heaviest figures' runs first
-// (Figure.Load) so that the light ones fill the slots at the end, and each
-// figure's plots in a slot once its runs are done. The tables and plots
+// jobs slots (experiments.Pool), the longest runs first so that the short
+// ones fill the slots at the end, ties to the heavier figure (Figure.Load),
+// and each figure's plots in a slot once its runs are done. The tables and plots
 // are those of the figures run one after another; each figure's line is
 // printed in the order the figures were named, once it and those before it
 // are done, with the seconds from the start until it was done, and
@@ -102,7 +103,7 @@ func reproduceFigures(ctx context.Context, figs []experiments.Figure, quick bool
 		}
 		plans[i] = planned{f, runs}
 	}
-	ranks := make([]int, len(figs)) // heaviest first, ties in the order given
+	ranks := make([]int, len(figs)) // heaviest figure first, ties in the order given
 	order := make([]int, len(figs))
 	for i := range order {
 		order[i] = i
@@ -129,9 +130,6 @@ func reproduceFigures(ctx context.Context, figs []experiments.Figure, quick bool
 			rn := experiments.Runner{Dir: dir, Jobs: max(len(pl.runs), 1), Progress: &prefixWriter{prefix: pl.fig.Name + ": ", w: progress},
 				Execute: pool.Execute(ranks[i], experiments.Execute)}
 			sum, err := rn.Sweep(ctx, pl.runs)
-			// The figure's timelines are not needed any more; a figure
-			// still running rebuilds any it asks for again, identically.
-			experiments.ForgetTimelines()
 			if err != nil {
 				done[i] <- figureDone{err: fmt.Errorf("figure %s: %w", pl.fig.Name, err)}
 				return

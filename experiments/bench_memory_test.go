@@ -1,0 +1,62 @@
+package experiments
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// BenchmarkScalingUnitSweep sweeps the full scaling figure's PipeDream
+// and LocalSGD runs in unit time (441 runs on 14 timelines, S = 128's
+// about 45 MB each with their tables) as reproduce does, in a pool of 2
+// slots, records, gathering and tables included, and reports the peak
+// heap in use, sampled every 20 ms (garbage not yet collected included).
+// A sweep holds the timelines its unfinished runs still need; holding all
+// of a figure's until its records were gathered made the full
+// reproduce's memory peak.
+func BenchmarkScalingUnitSweep(b *testing.B) {
+	all, err := figureScaling.Runs(false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var runs []Run
+	for _, r := range all {
+		if r.Method != "rpd" && r.Cost.Model != "gpu" {
+			runs = append(runs, r)
+		}
+	}
+	tmp := b.TempDir()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			peak.Store(max(peak.Load(), ms.HeapInuse))
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	i := 0
+	for b.Loop() {
+		pool := NewPool(2)
+		rn := Runner{Dir: filepath.Join(tmp, strconv.Itoa(i)), Jobs: len(runs), Execute: pool.Execute(0, Execute)}
+		if _, err := rn.Sweep(context.Background(), runs); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	close(stop)
+	<-sampled
+	b.ReportMetric(float64(len(runs)), "runs/op")
+	b.ReportMetric(float64(peak.Load())/1e6, "peak-heap-MB")
+}
