@@ -48,6 +48,7 @@ type Run struct {
 	Budget       float64
 	Updates      int
 	LogEvery     int
+	LogPoints    int
 	Replicate    int
 	// Family is the schedule family of a schedules experiment, the
 	// flush schedule that times a sync run's iterations, or the table an
@@ -88,7 +89,7 @@ func (s *Spec) Expand() []Run {
 		r.Spec = s.Name
 		r.Experiment = s.Experiment
 		r.Cost = s.Cost
-		r.LogEvery = s.LogEvery
+		r.LogEvery, r.LogPoints = s.LogEvery, s.LogPoints
 		r.Select = s.Select
 		if r.Objective == "charlm" {
 			r.Corpus, r.BlocksPerStage = s.Corpus, s.BlocksPerStage
@@ -311,6 +312,9 @@ func (r Run) canonical(seed uint64) string {
 	}
 	if r.LogEvery != 0 {
 		kv("log_every", num(r.LogEvery))
+	}
+	if r.LogPoints != 0 {
+		kv("log_points", num(r.LogPoints))
 	}
 	if len(r.Cut) > 0 {
 		kv("cut", cutLabel(r.Cut))

@@ -178,6 +178,7 @@ var figureLM = Figure{
 		s := &Spec{Name: "lm", Seed: 1, Objectives: []string{"charlm"}, Corpus: "markov",
 			N: pick(quick, 1<<14, 1<<16), Batch: pick(quick, 8, 16),
 			Stages: []int{4}, Budget: []float64{pick(quick, 100.0, 600)}, LogEvery: pick(quick, 20, 0),
+			LogPoints: pick(quick, 0, 30), // as the lm figure's: records were most of a run
 			Methods: []MethodSpec{
 				{Name: "pipedream", Steps: Grid{Values: []float64{0.0625}}},
 				{Name: "localsgd", LocalSteps: pick(quick, []int{1, 4}, []int{1, 2, 4, 8, 16}),

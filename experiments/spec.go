@@ -92,6 +92,11 @@ type Spec struct {
 	// LogEvery is the curve's logging interval in block updates or steps
 	// (0: the method's default).
 	LogEvery int `yaml:"log_every"`
+	// LogPoints is the number of logged losses per run when LogEvery is
+	// not given (0: optim.DefaultRecords, 100). A logged loss costs a
+	// full-data loss, and the LM's a validation loss too: a figure whose
+	// records cost more than its gradients asks for fewer.
+	LogPoints int `yaml:"log_points"`
 
 	// Families lists the schedule families of a schedules experiment.
 	Families []string `yaml:"kinds"`

@@ -50,6 +50,8 @@ func TestParseSpecRejects(t *testing.T) {
 		{"unknown cut", 0, "cut: longest", ":15:", `cut: unknown cut "longest"`},
 		{"cut of a method without a timeline", 0, "cut: shortest", ":12:", "methods[1].name: a cut compares timelines"},
 		{"flash attention in unit time", 0, "cost: {model: unit, flash_attention: true}", ":15:", "cost.flash_attention: needs model: gpu"},
+		{"negative log points", 0, "log_points: -1", ":15:", "log_points: must not be negative"},
+		{"log points beside log every", 1, "log_every: 5", ":15:", "log_points: given with log_every"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,6 +60,9 @@ func TestParseSpecRejects(t *testing.T) {
 				lines = append(lines, tc.text) // line 15
 			} else {
 				lines[tc.line-1] = tc.text
+			}
+			if tc.name == "log points beside log every" {
+				lines = append(lines, "log_points: 10") // line 15
 			}
 			_, err := ParseSpec("s.yaml", []byte(strings.Join(lines, "\n")))
 			if err == nil {

@@ -124,6 +124,12 @@ func (s *Spec) validate(root *yaml.Node) error {
 	if s.LogEvery < 0 {
 		return v.fail("must not be negative", "log_every")
 	}
+	if s.LogPoints < 0 {
+		return v.fail("must not be negative", "log_points")
+	}
+	if s.LogEvery != 0 && s.LogPoints != 0 {
+		return v.fail("given with log_every: give one of the two", "log_points")
+	}
 	if s.Experiment != Convergence {
 		// Keys of convergence runs would be ignored: refuse them.
 		for _, k := range []struct {

@@ -93,6 +93,7 @@ type trainFlags struct {
 	flushMicrobatches    int
 	seed                 uint64
 	logEvery             int
+	logPoints            int
 	output               outputFlag
 
 	kind, schedule string
@@ -131,7 +132,8 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.flushMicrobatches, "microbatches-per-iteration", 0, "sync microbatches per iteration (default S)")
 	deprecatedAlias(fs, "flush-microbatches", "microbatches-per-iteration")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the data and of every random stream of the run")
-	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: 100 points)")
+	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: --log-points points)")
+	fs.IntVar(&f.logPoints, "log-points", 0, "logged losses over the run when --log-every is not given (default 100)")
 	fs.StringVar(&f.kind, "kind", "", "schedule family to replay (see pipelab kinds)")
 	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV to replay instead of a generated table")
 	f.costs.register(fs)
@@ -248,8 +250,11 @@ func (f *trainFlags) check(rest []string) error {
 	if err := f.output.check(); err != nil {
 		return err
 	}
-	if f.logEvery < 0 || f.batchSize < 0 || f.n < 0 || f.d < 0 || f.replicas < 0 || f.localSteps < 1 || f.flushMicrobatches < 0 {
-		return errors.New("--log-every, --batch-size, --n, --d, --replicas and --microbatches-per-iteration must not be negative, --local-steps at least 1")
+	if f.set["log-every"] && f.set["log-points"] {
+		return errors.New("--log-every and --log-points: give one of the two")
+	}
+	if f.logEvery < 0 || f.logPoints < 0 || f.batchSize < 0 || f.n < 0 || f.d < 0 || f.replicas < 0 || f.localSteps < 1 || f.flushMicrobatches < 0 {
+		return errors.New("--log-every, --log-points, --batch-size, --n, --d, --replicas and --microbatches-per-iteration must not be negative, --local-steps at least 1")
 	}
 	defaults := map[string][3]int{ // n, d, batch (docs/reference.md §1.7)
 		"quadratic": {2000, 512, 100}, "tridiagonal": {600, 512, 5}, "logistic": {600, 512, 10}, "charlm": {100000, 0, 16},
@@ -360,7 +365,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set := optim.Settings{StepSize: f.stepSize, Seed: f.seed, LogEvery: f.logEvery, Optimizer: f.optimizerSettings(), TargetLoss: f.targetLoss}
+	set := optim.Settings{StepSize: f.stepSize, Seed: f.seed, LogEvery: f.logEvery, Records: f.logPoints, Optimizer: f.optimizerSettings(), TargetLoss: f.targetLoss}
 	if f.method != "rpd" {
 		set.Budget = f.timeBudget
 	}

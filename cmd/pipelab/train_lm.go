@@ -68,7 +68,7 @@ func (f *trainFlags) checkLM() error {
 	if !f.set["microbatches"] && !f.set["time-budget"] {
 		f.microbatches, f.set["microbatches"] = lmMicrobatches, true
 	}
-	if !f.set["log-every"] {
+	if !f.set["log-every"] && !f.set["log-points"] {
 		f.logEvery = lmRecordMicrobatches * f.stages
 	}
 	return nil
