@@ -70,15 +70,9 @@ func TestPDvsLocalSGDPaperSteps(t *testing.T) {
 	}
 }
 
-// TestCutEndsAtTheShortestTimeline replays LocalSGD (H = 2) and
-// PipeDream with the same N, once cut and once whole with every block
-// update logged. The cut runs end at PipeDream's duration; PipeDream's
-// cut run is its whole run (the tridiagonal quadratic has no noise, so
-// the runs' differing seeds do not matter); LocalSGD's final loss is the
-// whole run's loss at its last record before the cut, and its block
-// updates are the timeline's B ops that end by then.
-func TestCutEndsAtTheShortestTimeline(t *testing.T) {
-	const common = `objectives: [tridiagonal]
+// cutPair is PipeDream and LocalSGD (H = 2) on a small tridiagonal
+// quadratic with the same N, the cut tests' spec.
+const cutPair = `objectives: [tridiagonal]
 n: 64
 d: 16
 batch: 4
@@ -88,6 +82,16 @@ methods:
   - {name: pipedream, steps: {values: [0.05]}}
   - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
 `
+
+// TestCutEndsAtTheShortestTimeline replays LocalSGD (H = 2) and
+// PipeDream with the same N, once cut and once whole with every block
+// update logged. The cut runs end at PipeDream's duration; PipeDream's
+// cut run is its whole run (the tridiagonal quadratic has no noise, so
+// the runs' differing seeds do not matter); LocalSGD's final loss is the
+// whole run's loss at its last record before the cut, and its block
+// updates are the timeline's B ops that end by then.
+func TestCutEndsAtTheShortestTimeline(t *testing.T) {
+	const common = cutPair
 	cutRuns, cutOut := execute(t, common+"cut: shortest\n")
 	_, whole := execute(t, common+"log_every: 1\n")
 	shortest := float64(pipeDreamSteps(40, 4))
@@ -135,16 +139,7 @@ methods:
 // own curve (every update logged): NULL without a target, else the time of
 // the first logged loss at or below it, as an uncut run reports it.
 func TestCutTimesItsTarget(t *testing.T) {
-	const common = `objectives: [tridiagonal]
-n: 64
-d: 16
-batch: 4
-stages: [4]
-microbatches: [40]
-methods:
-  - {name: pipedream, steps: {values: [0.05]}}
-  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
-`
+	const common = cutPair
 	_, plain := execute(t, common+"cut: shortest\n")
 	for _, out := range plain {
 		if r := out.Runs[0]; !math.IsNaN(r.TimeToTarget) || r.UpdatesToTarget != results.NotReached || !math.IsNaN(r.LossAtBudget) {

@@ -5,10 +5,9 @@ package experiments
 import (
 	"context"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"pipelab/internal/cputime"
 	"pipelab/optim"
 )
 
@@ -42,22 +41,14 @@ func BenchmarkRemediesLM(b *testing.B) {
 			b.Fatalf("no %s run", m)
 		}
 		b.Run(strings.ReplaceAll(m, "-", ""), func(b *testing.B) {
-			start := processCPU()
+			start, _ := cputime.Process()
 			for b.Loop() {
 				if _, err := Execute(context.Background(), r); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+			end, _ := cputime.Process()
+			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// processCPU returns the user plus system CPU time of this process.
-func processCPU() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

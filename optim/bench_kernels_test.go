@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
+	"pipelab/internal/cputime"
 	"pipelab/internal/vec"
 	"pipelab/objectives"
 	"pipelab/pipeline"
@@ -120,6 +121,6 @@ func benchReplayGFLOPS(b *testing.B, obj *objectives.Linear, microbatches, batch
 
 // cpuNow returns the process's CPU time, or zero where it is not known.
 func cpuNow(b *testing.B) time.Duration {
-	t, _ := processCPU()
+	t, _ := cputime.Process()
 	return t
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"pipelab/internal/cputime"
 	"pipelab/objectives"
 	"pipelab/pipeline"
 )
@@ -25,17 +26,17 @@ func BenchmarkRPDvsPipeDreamS128(b *testing.B) {
 	rpd := RPD{Delays: Uniform{Stages: stages, Delta: DefaultDelta(stages), Microbatches: microbatches}}
 	var pd, rp, pdCPU, rpCPU time.Duration
 	for b.Loop() {
-		c0, _ := processCPU()
+		c0, _ := cputime.Process()
 		t0 := time.Now()
 		if _, err := Run(obj, PipeDream{Timeline: tl}, set); err != nil {
 			b.Fatal(err)
 		}
-		c1, _ := processCPU()
+		c1, _ := cputime.Process()
 		t1 := time.Now()
 		if _, err := Run(obj, rpd, set); err != nil {
 			b.Fatal(err)
 		}
-		c2, ok := processCPU()
+		c2, ok := cputime.Process()
 		pd, rp = pd+t1.Sub(t0), rp+time.Since(t1)
 		if ok {
 			pdCPU, rpCPU = pdCPU+c1-c0, rpCPU+c2-c1

@@ -2,6 +2,7 @@ package charlm
 
 import (
 	"fmt"
+	"pipelab/internal/cputime"
 	"testing"
 	"time"
 )
@@ -96,12 +97,12 @@ type cpuClock struct {
 }
 
 func startCPU() cpuClock {
-	t, ok := processCPU()
+	t, ok := cputime.Process()
 	return cpuClock{start: t, ok: ok}
 }
 
 func (c cpuClock) report(b *testing.B) {
-	end, ok := processCPU()
+	end, ok := cputime.Process()
 	if c.ok && ok && b.N > 0 {
 		b.ReportMetric(float64(end-c.start)/float64(b.N), "cpu-ns/op")
 	}

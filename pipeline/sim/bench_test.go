@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"pipelab/internal/cputime"
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
 )
@@ -49,14 +50,14 @@ type cpuClock struct {
 }
 
 func startCPU() cpuClock {
-	t, ok := processCPU()
+	t, ok := cputime.Process()
 	return cpuClock{t, ok}
 }
 
 // report adds CPU time per operation and, for events > 0, timed events
 // per CPU second.
 func (c cpuClock) report(b *testing.B, events int) {
-	end, ok := processCPU()
+	end, ok := cputime.Process()
 	if !c.ok || !ok || b.N == 0 {
 		return
 	}
@@ -154,7 +155,7 @@ func BenchmarkSimulateShapes(b *testing.B) {
 					}
 					events = len(tl.Events)
 				}
-				if end, ok := processCPU(); ok && cpu.ok {
+				if end, ok := cputime.Process(); ok && cpu.ok {
 					b.ReportMetric(float64(end-cpu.start)/float64(b.N*events), "cpu-ns/event")
 				}
 				b.ReportMetric(float64(events), "events")

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package sim
-
-import "time"
-
-// processCPU is not available here: benchmarks report wall-clock time only.
-func processCPU() (time.Duration, bool) { return 0, false }
