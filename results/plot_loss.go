@@ -64,7 +64,8 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed
 	if len(costModels) > 1 {
 		return fmt.Errorf("results: %s: runs mix cost models %v on one time axis", path, costModels)
 	}
-	lines, err := curveLines(runs, curves, x)
+	validated := hasValidation(runs, curves)
+	lines, err := curveLines(runs, curves, x, curveLoss(validated))
 	if err != nil {
 		return fmt.Errorf("results: %s: %w", path, err)
 	}
@@ -79,7 +80,11 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed
 	if timed {
 		title += ", " + clockOf(costModels[0], opts).String()
 	}
-	p := newPlot(title, xLabel(costModels[0]), lossLabel(runs))
+	yLabel := lossLabel(runs)
+	if validated {
+		yLabel = "validation " + yLabel
+	}
+	p := newPlot(title, xLabel(costModels[0]), yLabel)
 	setLog(&p.Y)
 	p.X.Tick.Marker = LinearTicks{}
 	for _, l := range lines {
@@ -106,6 +111,37 @@ func lossLabel(runs []Run) string {
 	return "loss f(x)"
 }
 
+// hasValidation reports whether every curve point of runs has a finite,
+// positive validation loss (an objective with held-out data, the LM on its
+// text; NULL reads as NaN, and a zero value is none):
+// such a plot draws the validation loss, the loss its runs are judged by
+// (time to target, Settings.TargetLoss).
+func hasValidation(runs []Run, curves []CurvePoint) bool {
+	ids := map[string]bool{}
+	for _, r := range runs {
+		ids[r.RunID] = true
+	}
+	n := 0
+	for _, p := range curves {
+		if !ids[p.RunID] {
+			continue
+		}
+		if !(p.ValidationLoss > 0) || math.IsInf(p.ValidationLoss, 0) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// curveLoss is the loss a plot draws of a curve point.
+func curveLoss(validated bool) func(*CurvePoint) float64 {
+	if validated {
+		return func(p *CurvePoint) float64 { return p.ValidationLoss }
+	}
+	return func(p *CurvePoint) float64 { return p.Loss }
+}
+
 // isLanguageModel reports whether objective names the character language
 // model, whose loss is a cross-entropy in nats.
 func isLanguageModel(objective string) bool { return objective == "charlm" || objective == "lm" }
@@ -113,7 +149,7 @@ func isLanguageModel(objective string) bool { return objective == "charlm" || ob
 // curveLines gathers, styles and labels the lines of a loss plot: runs in
 // legend order, each with its points sorted by x up to its first
 // non-finite loss; runs without a finite point are left out.
-func curveLines(runs []Run, curves []CurvePoint, x func(*CurvePoint) float64) ([]curveLine, error) {
+func curveLines(runs []Run, curves []CurvePoint, x, loss func(*CurvePoint) float64) ([]curveLine, error) {
 	slices.SortFunc(runs, compareSettings)
 	byRun := map[string][]CurvePoint{}
 	for _, r := range runs {
@@ -133,13 +169,14 @@ func curveLines(runs []Run, curves []CurvePoint, x func(*CurvePoint) float64) ([
 		slices.SortStableFunc(pts, func(a, b CurvePoint) int { return cmp.Compare(x(&a), x(&b)) })
 		var xy plotter.XYs
 		for _, pt := range pts {
-			if math.IsNaN(pt.Loss) || math.IsInf(pt.Loss, 0) {
+			y := loss(&pt)
+			if math.IsNaN(y) || math.IsInf(y, 0) {
 				break
 			}
-			if pt.Loss <= 0 {
-				return nil, fmt.Errorf("run %q: loss %g at x = %g: %w", r.RunID, pt.Loss, x(&pt), ErrLogAxis)
+			if y <= 0 {
+				return nil, fmt.Errorf("run %q: loss %g at x = %g: %w", r.RunID, y, x(&pt), ErrLogAxis)
 			}
-			xy = append(xy, plotter.XY{X: x(&pt), Y: pt.Loss})
+			xy = append(xy, plotter.XY{X: x(&pt), Y: y})
 		}
 		if len(xy) == 0 {
 			continue

@@ -58,7 +58,7 @@ func TestLegendOrderNumeric(t *testing.T) {
 	for _, r := range runs {
 		curves = append(curves, CurvePoint{RunID: r.RunID, Time: 0, Loss: 2}, CurvePoint{RunID: r.RunID, Time: 1, Loss: 1})
 	}
-	lines, err := curveLines(runs, curves, func(p *CurvePoint) float64 { return p.Time })
+	lines, err := curveLines(runs, curves, func(p *CurvePoint) float64 { return p.Time }, curveLoss(false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func TestMethodColorAcrossFigures(t *testing.T) {
 	for _, r := range runs {
 		curves = append(curves, CurvePoint{RunID: r.RunID, Time: 0, Loss: 1}, CurvePoint{RunID: r.RunID, Time: 1, Loss: 0.5})
 	}
-	lines, err := curveLines(runs, curves, func(p *CurvePoint) float64 { return p.Time })
+	lines, err := curveLines(runs, curves, func(p *CurvePoint) float64 { return p.Time }, curveLoss(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestLossRangeIgnoresDiverged(t *testing.T) {
 		{RunID: "ok", Time: 0, Loss: 4}, {RunID: "ok", Time: 1, Loss: 0.5}, {RunID: "ok", Time: 2, Loss: 0.1},
 		{RunID: "bad", Time: 0, Loss: 4}, {RunID: "bad", Time: 1, Loss: 1e30}, {RunID: "bad", Time: 2, Loss: math.NaN()},
 	}
-	lines, err := curveLines(runs, curves, func(p *CurvePoint) float64 { return p.Time })
+	lines, err := curveLines(runs, curves, func(p *CurvePoint) float64 { return p.Time }, curveLoss(false))
 	if err != nil {
 		t.Fatal(err)
 	}
