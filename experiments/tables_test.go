@@ -135,9 +135,16 @@ func TestTableKeysUnique(t *testing.T) {
 		type key struct {
 			RunID       string `parquet:"run_id"`
 			DelayWindow string `parquet:"delay_window"`
+			Stage       *int32 `parquet:"stage,optional"` // null: every stage
 		}
 		rows := readPQ[key](t, dir, results.DelaysFile)
-		unique(t, results.DelaysFile, rows, func(k key) string { return fmt.Sprint(k) })
+		unique(t, results.DelaysFile, rows, func(k key) string {
+			stage := "all"
+			if k.Stage != nil {
+				stage = fmt.Sprint(*k.Stage)
+			}
+			return k.RunID + "/" + k.DelayWindow + "/" + stage
+		})
 		if len(rows) != 4 {
 			t.Errorf("%d delay rows, want 4 (2 stage counts × 2 windows)", len(rows))
 		}
