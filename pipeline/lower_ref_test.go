@@ -72,16 +72,7 @@ func roundRobinLower(t *Table) (*Table, error) {
 // same stuck ranks; so it does for tables whose rows are shuffled, which
 // get stuck at all sorts of places.
 func TestLowerIsRoundRobin(t *testing.T) {
-	var tables []*Table
-	for _, fam := range []string{"gpipe", "1f1b", "interleaved-1f1b", "looped-bfs", "zb-h1", "zb-h2", "zb-v", "dualpipev", "interleaved-zb", "chimera", "hanayo"} {
-		for _, sh := range []Shape{{Ranks: 2, Microbatches: 4}, {Ranks: 4, Microbatches: 8}, {Ranks: 4, Microbatches: 12}, {Ranks: 8, Microbatches: 16}, {Ranks: 32, Microbatches: 64}} {
-			tb, err := Generate(fam, sh)
-			if err != nil {
-				continue
-			}
-			tables = append(tables, tb, DropBubbles(tb), MergeIW(tb))
-		}
-	}
+	tables := familyTables([]Shape{{Ranks: 2, Microbatches: 4}, {Ranks: 4, Microbatches: 8}, {Ranks: 4, Microbatches: 12}, {Ranks: 8, Microbatches: 16}, {Ranks: 32, Microbatches: 64}})
 	rng := rand.New(rand.NewPCG(16, 1))
 	for _, fam := range []string{"1f1b", "interleaved-1f1b", "zb-h1", "dualpipev", "chimera"} {
 		tb, err := Generate(fam, Shape{Ranks: 4, Microbatches: 8})
@@ -121,4 +112,20 @@ func TestLowerIsRoundRobin(t *testing.T) {
 	if stuck < 5 || matched < 150 {
 		t.Errorf("%d stuck and %d lowered tables compared, want at least 5 and 150", stuck, matched)
 	}
+}
+
+// familyTables is every family that generates at each shape, each as
+// generated, without its bubbles, and with I and W merged.
+func familyTables(shapes []Shape) []*Table {
+	var tables []*Table
+	for _, fam := range []string{"gpipe", "1f1b", "interleaved-1f1b", "looped-bfs", "zb-h1", "zb-h2", "zb-v", "dualpipev", "interleaved-zb", "chimera", "hanayo"} {
+		for _, sh := range shapes {
+			tb, err := Generate(fam, sh)
+			if err != nil {
+				continue
+			}
+			tables = append(tables, tb, DropBubbles(tb), MergeIW(tb))
+		}
+	}
+	return tables
 }
