@@ -163,18 +163,8 @@ func rpdDelays(r Run, n int, pd *sim.Timeline) (optim.DelayModel, error) {
 	switch r.DelayModel {
 	case "":
 		return optim.Uniform{Stages: r.Stages, Delta: r.Delta, Microbatches: n}, nil
-	case results.DelayPipeDreamMean:
-		p, err := optim.StageDelays(pd, optim.Steady)
-		if err != nil {
-			return nil, err
-		}
-		return optim.UniformAtMean{Stages: r.Stages, Mean: p.Total.Mean, Microbatches: n}, nil
-	case results.DelayPipeDreamProfile:
-		dt, err := optim.Delays(pd)
-		if err != nil {
-			return nil, err
-		}
-		return optim.NewStageTrace(dt)
+	case results.DelayPipeDreamMean, results.DelayPipeDreamProfile:
+		return optim.MeasuredDelayModel(r.DelayModel, pd, n)
 	}
 	return nil, fmt.Errorf("unknown delay model %q (known: %s)", r.DelayModel, strings.Join(MeasuredDelayModels, ", "))
 }

@@ -272,3 +272,12 @@ func TestDelayTablesAreSized(t *testing.T) {
 		t.Errorf("%v, want a refusal at methods[0].deltas", err)
 	}
 }
+
+// The runs table spells the measured delay models as optim names them, so
+// that a spec's deltas, train's --delays and the delay_model column agree.
+func TestMeasuredDelayModelNames(t *testing.T) {
+	if results.DelayPipeDreamMean != optim.DelayModelPipeDreamMean || results.DelayPipeDreamProfile != optim.DelayModelPipeDreamProfile {
+		t.Errorf("results %q, %q; optim %q, %q", results.DelayPipeDreamMean, results.DelayPipeDreamProfile,
+			optim.DelayModelPipeDreamMean, optim.DelayModelPipeDreamProfile)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"pipelab/pipeline/sim"
 )
 
 // The delay models below drive RPD with what PipeDream's timeline measures
@@ -140,3 +141,32 @@ func (st *StageTrace) Bound() int { return st.bound }
 
 // Len returns the table's number of updates, PipeDream's N·S.
 func (st *StageTrace) Len() int { return st.len }
+
+// The names of the measured delay models, as spec keys, flags and the
+// runs table's delay_model spell them.
+const (
+	DelayModelPipeDreamMean    = "pipedream-mean"    // UniformAtMean at PipeDream's steady-state mean
+	DelayModelPipeDreamProfile = "pipedream-profile" // StageTrace of PipeDream's delay rows
+)
+
+// MeasuredDelayModel returns the delay model named name measured on pd,
+// PipeDream's timeline of n microbatches: UniformAtMean at its
+// steady-state mean delay (DelayModelPipeDreamMean) or the StageTrace of
+// its delay rows (DelayModelPipeDreamProfile).
+func MeasuredDelayModel(name string, pd *sim.Timeline, n int) (DelayModel, error) {
+	switch name {
+	case DelayModelPipeDreamMean:
+		p, err := StageDelays(pd, Steady)
+		if err != nil {
+			return nil, err
+		}
+		return UniformAtMean{Stages: pd.Table.Stages(), Mean: p.Total.Mean, Microbatches: n}, nil
+	case DelayModelPipeDreamProfile:
+		dt, err := Delays(pd)
+		if err != nil {
+			return nil, err
+		}
+		return NewStageTrace(dt)
+	}
+	return nil, fmt.Errorf("%w: unknown measured delay model %q (known: %s, %s)", ErrSettings, name, DelayModelPipeDreamMean, DelayModelPipeDreamProfile)
+}

@@ -42,7 +42,9 @@ synchronous SGD on a flush of --microbatches-per-iteration M (default S)
 microbatches per iteration; rpd is randomized PipeDream with K = N·S
 iterations and delays drawn by --delays: uniform (δ = --delta, default
 ⌊S² - S/2⌋), exact (PipeDream's own delays and op order, which reproduces
-pipedream exactly) or a trace file of lines "stage,batch,d_0,...,d_{S-1}".
+pipedream exactly), pipedream-mean (uniform at PipeDream's mean delay),
+pipedream-profile (PipeDream's per-stage delays, stage by stage; both as the
+delay-profiles figure's) or a trace file of lines "stage,batch,d_0,...,d_{S-1}".
 
 The table: by default the pipedream family (localsgd for localsgd, 1f1b for
 sync) on S stages; --kind KIND generates any family instead (asynchronous
@@ -126,7 +128,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.l2, "l2", objectives.DefaultL2, "logistic L2 weight λ")
 	fs.Float64Var(&f.noise, "noise", objectives.DefaultNoise, "logistic additive gradient noise σ")
 	fs.IntVar(&f.delta, "delta", -1, "rpd uniform delay bound δ (default ⌊S² - S/2⌋)")
-	fs.StringVar(&f.delays, "delays", "uniform", "rpd delays: uniform, exact or a trace FILE")
+	fs.StringVar(&f.delays, "delays", "uniform", "rpd delays: uniform, exact, pipedream-mean, pipedream-profile or a trace FILE")
 	fs.IntVar(&f.replicas, "replicas", 0, "localsgd replicas R (default S)")
 	fs.IntVar(&f.localSteps, "local-steps", 5, "localsgd local steps H between averagings")
 	fs.IntVar(&f.flushMicrobatches, "microbatches-per-iteration", 0, "sync microbatches per iteration (default S)")

@@ -229,8 +229,18 @@ func readScheduleFile(path string) (*pipeline.Table, error) {
 
 // planRPD returns RPD with uniform delays or a trace file, K = N·S.
 func (f *trainFlags) planRPD(n int) (optim.Method, error) {
-	if f.delays == "uniform" {
+	switch f.delays {
+	case "uniform":
 		return optim.RPD{Delays: optim.Uniform{Stages: f.stages, Delta: f.delta, Microbatches: n}}, nil
+	case optim.DelayModelPipeDreamMean, optim.DelayModelPipeDreamProfile:
+		// Measured on PipeDream's unit-time timeline of the same N, as a
+		// sweep's deltas of these names are (docs/figures.md, delay-profiles).
+		t, err := pipeline.Generate("pipedream", pipeline.Shape{Ranks: f.stages, Microbatches: n})
+		if err != nil {
+			return nil, err
+		}
+		model, err := optim.MeasuredDelayModel(f.delays, sim.FromGrid(t), n)
+		return optim.RPD{Delays: model}, err
 	}
 	trace, err := optim.LoadDelayTrace(f.delays)
 	if err != nil {
