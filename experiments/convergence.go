@@ -57,7 +57,7 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	if rpd, ok := method.(optim.RPD); ok {
 		row.Delta = int32(rpd.Delays.Bound()) // a measured model's bound is measured
 	}
-	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery, Records: r.LogPoints,
+	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery, LogPoints: r.LogPoints,
 		// Stop a long replay as soon as the sweep is cancelled.
 		Recorder:  optim.RecorderFunc(func(optim.Record) error { return ctx.Err() }),
 		Optimizer: r.Optimizer, TargetLoss: r.TargetLoss}

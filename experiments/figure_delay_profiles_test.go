@@ -229,14 +229,7 @@ func TestDelayProfilesIndependentOfJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs := slices.DeleteFunc(all, func(r Run) bool { return r.Objective == "charlm" })
-	tmp := t.TempDir()
-	one, two := filepath.Join(tmp, "j1"), filepath.Join(tmp, "j2")
-	for dir, jobs := range map[string]int{one: 1, two: 2} {
-		rn := Runner{Dir: dir, Jobs: jobs, Execute: Execute}
-		if _, err := rn.Sweep(context.Background(), runs); err != nil {
-			t.Fatal(err)
-		}
-	}
+	one, two := sweepWithOneAndTwoJobs(t, runs)
 	want := withoutRPDTime(readDeterministic(t, one))
 	if got := withoutRPDTime(readDeterministic(t, two)); !reflect.DeepEqual(got, want) {
 		t.Error("--jobs 2 tables differ from --jobs 1")

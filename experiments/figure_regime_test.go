@@ -28,14 +28,7 @@ func TestRegimeQuickIndependentOfJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
-	one, two := filepath.Join(tmp, "j1"), filepath.Join(tmp, "j2")
-	for dir, jobs := range map[string]int{one: 1, two: 2} {
-		rn := Runner{Dir: dir, Jobs: jobs, Execute: Execute}
-		if _, err := rn.Sweep(context.Background(), runs); err != nil {
-			t.Fatal(err)
-		}
-	}
+	one, two := sweepWithOneAndTwoJobs(t, runs)
 	want := readDeterministic(t, one)
 	if got := readDeterministic(t, two); !reflect.DeepEqual(got, want) {
 		t.Error("--jobs 2 tables differ from --jobs 1")
@@ -105,4 +98,19 @@ methods:
 		t.Errorf("n = 50: SGD %g → %g and LocalSGD %g → %g from σ = 0 to 0.5; want SGD up, LocalSGD down and 4 times below SGD",
 			s0, s1, l0, l1)
 	}
+}
+
+// sweepWithOneAndTwoJobs sweeps runs into two folders, with one worker and
+// with two, and returns the folders, for the tests that compare them.
+func sweepWithOneAndTwoJobs(t *testing.T, runs []Run) (one, two string) {
+	t.Helper()
+	tmp := t.TempDir()
+	one, two = filepath.Join(tmp, "j1"), filepath.Join(tmp, "j2")
+	for dir, jobs := range map[string]int{one: 1, two: 2} {
+		rn := Runner{Dir: dir, Jobs: jobs, Execute: Execute}
+		if _, err := rn.Sweep(context.Background(), runs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return one, two
 }

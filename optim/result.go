@@ -9,14 +9,15 @@ type Settings struct {
 	// sampling); runs with the same settings and seed are identical.
 	Seed uint64
 	// LogEvery is the number of block updates between recorded losses;
-	// zero records about Records points over the run. The start and the
+	// zero records about LogPoints points over the run. The start and the
 	// end of the run are always recorded.
 	LogEvery int
-	// Records is the number of loss records a run takes when LogEvery is
-	// zero; zero means DefaultRecords. A record costs a full-data loss (and
+	// LogPoints is the number of loss records a run takes when LogEvery is
+	// zero (spec key log_points, train --log-points); zero means
+	// DefaultRecords. A record costs a full-data loss (and
 	// a validation loss where the objective has one), so a run whose
 	// records cost more than its gradients asks for fewer.
-	Records int
+	LogPoints int
 	// Recorder, if not nil, receives every record as it is taken.
 	Recorder Recorder
 	// Optimizer is the update rule every stage applies to its block; the
@@ -33,7 +34,7 @@ type Settings struct {
 }
 
 // DefaultRecords is the number of loss records a run takes when
-// Settings.LogEvery and Settings.Records are zero.
+// Settings.LogEvery and Settings.LogPoints are zero.
 const DefaultRecords = 100
 
 // Record is the full-data loss of a run at one logged instant.

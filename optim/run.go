@@ -31,8 +31,8 @@ func Run(obj objectives.Objective, m Method, set Settings) (*Result, error) {
 	if !(set.StepSize > 0) || math.IsInf(set.StepSize, 0) {
 		return nil, fmt.Errorf("%w: step size %g must be positive and finite", ErrSettings, set.StepSize)
 	}
-	if set.LogEvery < 0 || set.Records < 0 {
-		return nil, fmt.Errorf("%w: LogEvery %d and Records %d must not be negative", ErrSettings, set.LogEvery, set.Records)
+	if set.LogEvery < 0 || set.LogPoints < 0 {
+		return nil, fmt.Errorf("%w: LogEvery %d and LogPoints %d must not be negative", ErrSettings, set.LogEvery, set.LogPoints)
 	}
 	if err := set.Optimizer.Validate(); err != nil {
 		return nil, err
@@ -109,7 +109,7 @@ func (r *run) begin(total int, x []float64, replicas int) error {
 	r.opt = newStepper(r, replicas, total/(r.stages*replicas))
 	r.every = r.set.LogEvery
 	if r.every == 0 {
-		r.every = max(1, total/cmp.Or(r.set.Records, DefaultRecords))
+		r.every = max(1, total/cmp.Or(r.set.LogPoints, DefaultRecords))
 	}
 	r.next = r.every
 	if t, ok := r.obj.(objectives.Tracked); ok && r.every < r.stages {

@@ -367,7 +367,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set := optim.Settings{StepSize: f.stepSize, Seed: f.seed, LogEvery: f.logEvery, Records: f.logPoints, Optimizer: f.optimizerSettings(), TargetLoss: f.targetLoss}
+	set := optim.Settings{StepSize: f.stepSize, Seed: f.seed, LogEvery: f.logEvery, LogPoints: f.logPoints, Optimizer: f.optimizerSettings(), TargetLoss: f.targetLoss}
 	if f.method != "rpd" {
 		set.Budget = f.timeBudget
 	}
