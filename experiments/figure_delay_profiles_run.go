@@ -40,7 +40,7 @@ var MeasuredDelayModels = []string{results.DelayPipeDreamMean, results.DelayPipe
 // microbatches_per_stage, N = 10S.
 func (s *Spec) validateDelayProfiles(v validator) error {
 	if len(s.Microbatches) > 0 {
-		return v.fail("does not apply to delay-profiles experiments (they take microbatches_per_stage)", "microbatches")
+		return v.fail("does not apply to measure delay-profiles (it takes microbatches_per_stage)", "microbatches")
 	}
 	if s.MicrobatchesPerStage == 0 {
 		s.MicrobatchesPerStage = 10
@@ -186,7 +186,7 @@ func (s *Spec) checkDelayTables(v validator) error {
 		for _, n := range s.Microbatches {
 			counts = append(counts, float64(n))
 		}
-		if s.Cost.Model == "unit" {
+		if s.Cost.CostModel == "unit" {
 			for _, b := range s.Budget {
 				counts = append(counts, math.Ceil(b))
 			}

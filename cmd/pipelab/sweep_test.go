@@ -16,7 +16,7 @@ import (
 
 // tinySpec is a real sweep small enough for a unit test: 2 stage counts ×
 // (2 PipeDream steps + 2 LocalSGD steps) = 8 runs on a 40×8 quadratic.
-const tinySpec = `name: tiny
+const tinySpec = `experiment: tiny
 seed: 5
 objectives: [quadratic]
 n: 40
