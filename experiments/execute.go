@@ -21,7 +21,7 @@ func Execute(ctx context.Context, r Run) (*results.Tables, error) {
 	case DelayProfiles:
 		return runDelayProfiles(r)
 	}
-	return nil, fmt.Errorf("unknown experiment %q", r.Measure)
+	return nil, fmt.Errorf("unknown measure %q", r.Measure)
 }
 
 // runRow fills the configuration columns of r's runs-table row.

@@ -238,7 +238,10 @@ func (s *Spec) noises(o string) []float64 {
 }
 
 // canonical writes the run's parameters, only those that apply, in a fixed
-// order.
+// order. Its words are frozen, whatever the spec keys are called now
+// (docs/cli.md, "Run ids"): experiment= is the measure, family= the kind,
+// batch= the batch size, budget= the time budget, cost= the cost label;
+// renaming one would change every run id (TestCanonicalNamesFrozen).
 func (r Run) canonical(seed uint64) string {
 	var b strings.Builder
 	kv := func(k, v string) {

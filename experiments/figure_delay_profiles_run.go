@@ -14,7 +14,7 @@ import (
 	"pipelab/results"
 )
 
-// DelayProfiles is the experiment kind that measures per-stage delay
+// DelayProfiles is the measure of per-stage delay
 // profiles: for each method (pipedream, or 2bw with its accumulation),
 // schedule family (key kinds) and stage count, the delay of each stage's
 // own block at its updates over the steady second half of the updates, on

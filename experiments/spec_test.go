@@ -80,11 +80,11 @@ func TestParseSpecRejects(t *testing.T) {
 // flash_attention reaches the GPU model and the runs' names, and leaves the
 // names of runs without it as they were.
 func TestParseSpecFlashAttention(t *testing.T) {
-	flash, err := ParseSpec("s.yaml", []byte(base+"cost: {model: gpu, flash_attention: true}\n"))
+	flash, err := ParseSpec("s.yaml", []byte(base+"cost: {cost_model: gpu, flash_attention: true}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := ParseSpec("s.yaml", []byte(base+"cost: {model: gpu}\n"))
+	plain, err := ParseSpec("s.yaml", []byte(base+"cost: {cost_model: gpu}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
