@@ -1,10 +1,13 @@
 package experiments
 
 import (
+	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 
 	"pipelab/pipeline/cost"
 )
@@ -217,5 +220,24 @@ func TestNoPresetNamedLikeACostModel(t *testing.T) {
 	}
 	if len(cost.Networks()) == 0 {
 		t.Fatal("no model presets")
+	}
+}
+
+// TestDocSpecsCurrentSpelling: the spec the docs show (docs/sweeps.md's
+// yaml block, every key with a comment) spells no key the old way: reading
+// it gives no deprecation note. (It lists alternatives, so it is not run.)
+func TestDocSpecsCurrentSpelling(t *testing.T) {
+	src, err := os.ReadFile("../docs/sweeps.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(src), "```yaml\n")
+	block, _, _ = strings.Cut(block, "```")
+	var root yaml.Node
+	if !ok || yaml.Unmarshal([]byte(block), &root) != nil || !strings.Contains(block, "stages:") {
+		t.Fatalf("docs/sweeps.md has no yaml spec block")
+	}
+	if _, notes, err := renameOldKeys("docs/sweeps.md", []byte(block), &root); err != nil || len(notes) != 0 {
+		t.Errorf("docs/sweeps.md's spec: notes %q, err %v", notes, err)
 	}
 }
