@@ -114,7 +114,7 @@ func (c cpuClock) report(b *testing.B) {
 // the matrices are small and every kernel's overhead shows.
 func BenchmarkRemediesShape(b *testing.B) {
 	text := TinyShakespeare()
-	for _, stages := range []int{4, 16} {
+	for _, stages := range []int{4, 8, 16} {
 		cfg := Config{Stages: stages, Embed: 16, Heads: 4, SeqLen: 16, Batch: 4, Seed: 1}
 		m, err := New(cfg, text)
 		if err != nil {

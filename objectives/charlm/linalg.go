@@ -1,21 +1,19 @@
 package charlm
 
-import (
-	"gonum.org/v1/gonum/floats"
-
-	"pipelab/internal/vec"
-)
+import "pipelab/internal/vec"
 
 // The dense kernels below work on row-major matrices held in flat slices.
 // gemmNT multiplies a matrix by the transpose of another, both read along
 // contiguous rows; gemmNN and gemmTN, the products with the weights and
-// the weight gradients, scale and add contiguous rows instead, so that no
-// operand is transposed, and form the same sums in the same order.
+// the weight gradients, read four contiguous values of a row at a time
+// instead, so that no operand is transposed, and form the same sums in the
+// same order. All three keep a tile of 2×4 sums in registers.
 
-// linearScratch holds the transposed operands of the linear maps. Its
-// buffers grow to the largest operand on first use and are reused after.
+// linearScratch holds the transposed operand or column the remainders of
+// the linear maps read. Its buffer grows to the largest operand on first
+// use and is reused after.
 type linearScratch struct {
-	a, b []float64
+	a []float64
 }
 
 // grow returns (*buf)[:n], reallocating *buf if it is shorter.
@@ -53,21 +51,46 @@ func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linea
 	}
 }
 
-// gemmNN sets c[n×m] = a[n×k]·b[k×m]: each row of c is the sum, in the
-// order of p, of the rows b[p,:] scaled by a[i,p], taken with gonum's
-// vectorised axpy (floats.AddScaled). Each c[i,j] is then the sequential
-// sum Σ_p a[i,p]·b[p,j] that gemmNT's register tiles form; where gemmNT
-// takes vec.Dot's four partial sums instead (the last m mod 4 columns,
-// and the last row when n is odd), so does gemmNN, on b's columns: the
-// result is gemmNT's with bᵀ, bit for bit.
+// gemmNN sets c[n×m] = a[n×k]·b[k×m]. Where the processor has AVX,
+// panels of four rows by eight columns (panel4x8) form the first n&^3
+// rows' first m&^7 columns, eight sums per vector instruction, each as the
+// scalar tiles form it. The scalar tiles take two rows of a by four
+// columns of b, keeping the eight sums in registers while it
+// streams a's two rows and four values of each row of b: each c[i,j] is
+// the sequential sum Σ_p a[i,p]·b[p,j] that gemmNT's register tiles form.
+// Where gemmNT takes vec.Dot's four partial sums instead (the last m mod
+// 4 columns, and the last row when n is odd), so does gemmNN, on b's
+// columns: the result is gemmNT's with bᵀ, bit for bit.
 func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
 	n2, m4 := n&^1, m&^3
-	for i := 0; i < n2; i++ {
-		ci := c[i*m : i*m+m4]
-		clear(ci)
-		for p, v := range a[i*k : i*k+k] {
-			floats.AddScaled(ci, v, b[p*m:p*m+m4])
+	done := panelsNN(c, a, b, n, k, m)
+	for i := 0; i < n2; i += 2 {
+		a0 := a[i*k : i*k+k]
+		a1 := a[(i+1)*k : (i+1)*k+k][:len(a0)]
+		c0, c1 := c[i*m:i*m+m4], c[(i+1)*m:(i+1)*m+m4]
+		for j := skipped(i, done, m); j < m4; j += 4 {
+			var s00, s01, s02, s03, s10, s11, s12, s13 float64
+			o := j
+			for p, x0 := range a0 {
+				x1 := a1[p]
+				y := b[o : o+4 : o+4]
+				s00 += x0 * y[0]
+				s01 += x0 * y[1]
+				s02 += x0 * y[2]
+				s03 += x0 * y[3]
+				s10 += x1 * y[0]
+				s11 += x1 * y[1]
+				s12 += x1 * y[2]
+				s13 += x1 * y[3]
+				o += m
+			}
+			d0, d1 := c0[j:j+4:j+4], c1[j:j+4:j+4]
+			d0[0], d0[1], d0[2], d0[3] = s00, s01, s02, s03
+			d1[0], d1[1], d1[2], d1[3] = s10, s11, s12, s13
 		}
+	}
+	if n2 == n && m4 == m {
+		return
 	}
 	col := grow(&s.a, k)
 	for j := range m {
@@ -86,22 +109,47 @@ func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
 }
 
 // gemmTN adds aᵀ·b to c[k×m] for a[n×k] and b[n×m]: c[p,j] += Σ_i
-// a[i,p]·b[i,j], the sum over i in order (with vec.Dot's partial sums
-// where gemmNT on the transposed operands takes them: the last m mod 4
-// columns and, for an odd k, the last row), added to c[p,j] when
-// complete, so that the result is gemmNT's bit for bit.
+// a[i,p]·b[i,j]. Vector panels of four columns of a by eight of b where
+// the processor has AVX (as in gemmNN), and scalar tiles of two by four
+// elsewhere, keep the sums in registers over i, each formed in order from zero and added to c[p,j]
+// when complete; where gemmNT on the transposed operands takes vec.Dot's
+// partial sums (the last m mod 4 columns and, for an odd k, the last
+// row), so does gemmTN, so that the result is gemmNT's bit for bit.
 func gemmTN(c, a, b []float64, n, k, m int, s *linearScratch) {
 	k2, m4 := k&^1, m&^3
-	sums := grow(&s.b, k2*m4)
-	clear(sums)
-	for i := 0; i < n; i++ {
-		bi := b[i*m : i*m+m4]
-		for p, v := range a[i*k : i*k+k2] {
-			floats.AddScaled(sums[p*m4:p*m4+m4], v, bi)
+	a = a[:n*k]
+	b = b[:n*m]
+	done := panelsTN(c, a, b, n, k, m)
+	for p := 0; p < k2; p += 2 {
+		c0, c1 := c[p*m:p*m+m4], c[(p+1)*m:(p+1)*m+m4]
+		for j := skipped(p, done, m); j < m4; j += 4 {
+			var s00, s01, s02, s03, s10, s11, s12, s13 float64
+			oa, ob := p, j
+			for range n {
+				x := a[oa : oa+2 : oa+2]
+				y := b[ob : ob+4 : ob+4]
+				x0, x1 := x[0], x[1]
+				s00 += x0 * y[0]
+				s01 += x0 * y[1]
+				s02 += x0 * y[2]
+				s03 += x0 * y[3]
+				s10 += x1 * y[0]
+				s11 += x1 * y[1]
+				s12 += x1 * y[2]
+				s13 += x1 * y[3]
+				oa += k
+				ob += m
+			}
+			d0, d1 := c0[j:j+4:j+4], c1[j:j+4:j+4]
+			d0[0] += s00
+			d0[1] += s01
+			d0[2] += s02
+			d0[3] += s03
+			d1[0] += s10
+			d1[1] += s11
+			d1[2] += s12
+			d1[3] += s13
 		}
-	}
-	for p := range k2 {
-		axpy(c[p*m:p*m+m4], sums[p*m4:p*m4+m4], 1)
 	}
 	if k2 == k && m4 == m {
 		return
@@ -122,6 +170,15 @@ func gemmTN(c, a, b []float64, n, k, m int, s *linearScratch) {
 			}
 		}
 	}
+}
+
+// skipped is the first column the scalar tiles of row i compute when the
+// vector panels did the first done rows' first m&^7 columns.
+func skipped(i, done, m int) int {
+	if i < done {
+		return m &^ 7
+	}
+	return 0
 }
 
 // transpose sets dst[cols×rows] = src[rows×cols]ᵀ, in square tiles so
