@@ -35,9 +35,7 @@ func (m mlp) newScratch() []float64 { return make([]float64, m.tokens*m.hidden) 
 // forward sets out = GELU(in·w1 + b1)·w2 + b2.
 func (m mlp) forward(out []float64, c mlpCache, in []float64, p mlpParams, lin *linearScratch) {
 	linearForward(c.pre, in, p.w1, p.b1, m.tokens, m.embed, m.hidden, lin)
-	for i, v := range c.pre {
-		c.act[i], c.cdf[i] = gelu(v)
-	}
+	activate(c.act, c.cdf, c.pre)
 	linearForward(out, c.act, p.w2, p.b2, m.tokens, m.hidden, m.embed, lin)
 }
 
@@ -51,8 +49,20 @@ func (m mlp) backward(din []float64, g mlpParams, dout []float64, c mlpCache, in
 	linearBackward(din, g.w1, g.b1, dhidden, in, p.w1, m.tokens, m.embed, m.hidden, lin)
 }
 
-// normalCDF is Φ(x), the standard normal distribution function.
-func normalCDF(x float64) float64 { return 0.5 * (1 + math.Erf(x/math.Sqrt2)) }
+// activate sets act = GELU(pre) and cdf = Φ(pre) element by element. It
+// is a variable so that a test can run the model with math.Erf in place
+// of the table's erf (erf.go), the reference the change is measured
+// against (TestTableErfChangesTheModelByRounding).
+var activate = func(act, cdf, pre []float64) {
+	act, cdf = act[:len(pre)], cdf[:len(pre)]
+	for i, v := range pre {
+		act[i], cdf[i] = gelu(v)
+	}
+}
+
+// normalCDF is Φ(x), the standard normal distribution function, with
+// erf the table's (erf.go), within an ulp of math.Erf.
+func normalCDF(x float64) float64 { return 0.5 * (1 + erf(x/math.Sqrt2)) }
 
 // gelu returns x·Φ(x) and Φ(x).
 func gelu(x float64) (float64, float64) {
