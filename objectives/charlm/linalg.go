@@ -2,18 +2,18 @@ package charlm
 
 import "pipelab/internal/vec"
 
-// The dense kernels below work on row-major matrices held in flat slices.
-// gemmNT multiplies a matrix by the transpose of another, both read along
-// contiguous rows; gemmNN and gemmTN, the products with the weights and
-// the weight gradients, read four contiguous values of a row at a time
-// instead, so that no operand is transposed, and form the same sums in the
-// same order. All three keep a tile of 2×4 sums in registers.
+// The dense kernels below work on row-major matrices held in flat slices:
+// gemmNN forms the products with the weights (x·W, and dy·Wᵀ with W
+// transposed), gemmTN the weight gradients (xᵀ·dy), each reading four
+// (scalar) or eight (AVX) contiguous values of a row at a time and keeping
+// a tile of sums in registers, every sum formed in a fixed order.
 
 // linearScratch holds the transposed operand or column the remainders of
-// the linear maps read. Its buffer grows to the largest operand on first
-// use and is reused after.
+// the linear maps read (a) and the transposed weights of the input
+// gradient (b). Its buffers grow to the largest operand on first use and
+// are reused after.
 type linearScratch struct {
-	a []float64
+	a, b []float64
 }
 
 // grow returns (*buf)[:n], reallocating *buf if it is shorter.
@@ -36,9 +36,11 @@ func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
 
 // linearBackward accumulates the gradients of out = in·w + bias given
 // dout: dw += inᵀ·dout, dbias += Σ_rows dout (if dbias is not nil), and,
-// if din is not nil, sets din = dout·wᵀ. The sums of dw run over the rows
+// if din is not nil, sets din = dout·wᵀ, as gemmNN of dout and the
+// transposed w (each sum formed as gemmNT, the dot product kernel it
+// replaced, formed it: TestInputGradientMatchesGemmNT). The sums of dw run over the rows
 // in order and are then added to dw, so that a zero dw (every weight of
-// the model is used once per pass) receives exactly the sums gemmNT forms.
+// the model is used once per pass) receives exactly the sums gemmNT formed.
 func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linearScratch) {
 	if dbias != nil {
 		for i := 0; i < n; i++ {
@@ -47,7 +49,9 @@ func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linea
 	}
 	gemmTN(dw, in, dout, n, k, m, s)
 	if din != nil {
-		gemmNT(din, dout, w, n, k, m, false)
+		wT := grow(&s.b, m*k)
+		transpose(wT, w, k, m)
+		gemmNN(din, dout, wT, n, m, k, s)
 	}
 }
 
@@ -57,8 +61,8 @@ func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linea
 // scalar tiles form it. The scalar tiles take two rows of a by four
 // columns of b, keeping the eight sums in registers while it
 // streams a's two rows and four values of each row of b: each c[i,j] is
-// the sequential sum Σ_p a[i,p]·b[p,j] that gemmNT's register tiles form.
-// Where gemmNT takes vec.Dot's four partial sums instead (the last m mod
+// the sequential sum Σ_p a[i,p]·b[p,j] that gemmNT's register tiles
+// formed (linalg_reference_test.go). Where gemmNT takes vec.Dot's four partial sums instead (the last m mod
 // 4 columns, and the last row when n is odd), so does gemmNN, on b's
 // columns: the result is gemmNT's with bᵀ, bit for bit.
 func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
@@ -197,71 +201,6 @@ func transpose(dst, src []float64, rows, cols int) {
 				}
 			}
 		}
-	}
-}
-
-// gemmNT sets c[n×m] = a[n×k]·b[m×k]ᵀ, or adds the product to c if
-// accumulate is set: c[i,j] = Σ_p a[i,p]·b[j,p]. It works on tiles of two
-// rows of a by four rows of b, keeping eight sums in registers while
-// streaming six operands per step of p.
-func gemmNT(c, a, b []float64, n, m, k int, accumulate bool) {
-	i := 0
-	for ; i+2 <= n; i += 2 {
-		a0 := a[i*k : i*k+k]
-		a1 := a[(i+1)*k : (i+1)*k+k][:len(a0)]
-		c0, c1 := c[i*m:i*m+m], c[(i+1)*m:(i+1)*m+m]
-		j := 0
-		for ; j+4 <= m; j += 4 {
-			b0 := b[j*k : j*k+k][:len(a0)]
-			b1 := b[(j+1)*k : (j+1)*k+k][:len(a0)]
-			b2 := b[(j+2)*k : (j+2)*k+k][:len(a0)]
-			b3 := b[(j+3)*k : (j+3)*k+k][:len(a0)]
-			var s00, s01, s02, s03, s10, s11, s12, s13 float64
-			for p, x0 := range a0 {
-				x1 := a1[p]
-				y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
-				s00 += x0 * y0
-				s01 += x0 * y1
-				s02 += x0 * y2
-				s03 += x0 * y3
-				s10 += x1 * y0
-				s11 += x1 * y1
-				s12 += x1 * y2
-				s13 += x1 * y3
-			}
-			if accumulate {
-				s00 += c0[j]
-				s01 += c0[j+1]
-				s02 += c0[j+2]
-				s03 += c0[j+3]
-				s10 += c1[j]
-				s11 += c1[j+1]
-				s12 += c1[j+2]
-				s13 += c1[j+3]
-			}
-			c0[j], c0[j+1], c0[j+2], c0[j+3] = s00, s01, s02, s03
-			c1[j], c1[j+1], c1[j+2], c1[j+3] = s10, s11, s12, s13
-		}
-		for ; j < m; j++ {
-			bj := b[j*k : j*k+k]
-			store(c0, j, vec.Dot(a0, bj), accumulate)
-			store(c1, j, vec.Dot(a1, bj), accumulate)
-		}
-	}
-	for ; i < n; i++ {
-		ai := a[i*k : i*k+k]
-		ci := c[i*m : i*m+m]
-		for j := range ci {
-			store(ci, j, vec.Dot(ai, b[j*k:j*k+k]), accumulate)
-		}
-	}
-}
-
-func store(c []float64, j int, v float64, accumulate bool) {
-	if accumulate {
-		c[j] += v
-	} else {
-		c[j] = v
 	}
 }
 

@@ -120,3 +120,24 @@ func sameBits(t *testing.T, name string, size [3]int, got, want []float64) {
 		}
 	}
 }
+
+// TestInputGradientMatchesGemmNT checks that linearBackward's input
+// gradient, gemmNN of dout and the transposed weights, equals what gemmNT
+// (linalg_reference_test.go), the dot-product kernel it replaced, forms
+// bit for bit, with the AVX panels and without.
+func TestInputGradientMatchesGemmNT(t *testing.T) {
+	defer func(v bool) { avx = v }(avx)
+	rng := rand.New(rand.NewPCG(16, 17))
+	for _, vector := range []bool{avx, false} {
+		avx = vector
+		for _, size := range [][3]int{{64, 16, 48}, {64, 64, 16}, {64, 16, 65}, {512, 64, 256}, {1, 1, 1}, {7, 6, 17}, {17, 33, 18}} {
+			n, k, m := size[0], size[1], size[2]
+			in, w, dout := randomVector(rng, n*k, 1), randomVector(rng, k*m, 1), randomVector(rng, n*m, 1)
+			var s linearScratch
+			got, want := make([]float64, n*k), make([]float64, n*k)
+			linearBackward(got, make([]float64, k*m), nil, dout, in, w, n, k, m, &s)
+			gemmNT(want, dout, w, n, k, m, false)
+			sameBits(t, fmt.Sprintf("din (avx=%v)", vector), size, got, want)
+		}
+	}
+}

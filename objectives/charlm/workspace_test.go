@@ -26,7 +26,7 @@ func TestWorkspaceFloatsBoundsTheAllocation(t *testing.T) {
 		}
 		s := ws.blockScratch
 		add(ws.head.xhat, ws.head.rstd, ws.head.normed, ws.head.logits, ws.grad, s.attn.dqkv, s.attn.dy, s.attn.dp,
-			s.hidden, s.dnormed, ws.dlogits, ws.dnormed, ws.linear.a)
+			s.hidden, s.dnormed, ws.dlogits, ws.dnormed, ws.linear.a, ws.linear.b)
 		est := workspaceFloats(cfg, len(m.vocab))
 		t.Logf("%+v: %d floats allocated, estimate %.0f", cfg, counted, est)
 		if est < float64(counted) || est > 1.05*float64(counted) {
