@@ -154,4 +154,3 @@ func store(c []float64, j int, v float64, accumulate bool) {
 		c[j] = v
 	}
 }
-
