@@ -82,11 +82,16 @@ func (a attention) headForward(c attentionCache, b, h int) {
 		row := probs[t*T : t*T+T]
 		scores := row[:t+1]
 		vec.StridedDots(scores, q, keys, t3)
+		// The largest score, as max would find it but for the sign of a
+		// zero, which exp(v - maxScore) does not see, and NaN, which
+		// reaches every probability either way.
 		maxScore := math.Inf(-1)
 		for u, v := range scores {
 			v *= scale
 			scores[u] = v
-			maxScore = max(maxScore, v)
+			if v > maxScore {
+				maxScore = v
+			}
 		}
 		var sum float64
 		for u, v := range scores {

@@ -16,24 +16,40 @@ import "math"
 // relative accuracy. From |x| = 6 on erf is ±1 in float64, as math.Erf
 // returns it.
 func erf(x float64) float64 {
-	u := math.Abs(x)
-	if !(u < erfMax) {
-		if u != u {
-			return x // NaN
+	v := [1]float64{x}
+	erfInPlace(v[:])
+	return v[0]
+}
+
+// erfInPlace sets v[i] = erf(v[i]) for every i: the loop the GELU runs,
+// with the polynomial inline rather than a call per value.
+func erfInPlace(v []float64) {
+	for k, x := range v {
+		u := math.Abs(x)
+		if !(u < erfMax) {
+			if u == u { // not NaN, which stays
+				v[k] = math.Copysign(1, x)
+			}
+			continue
 		}
-		return math.Copysign(1, x)
+		// The nearest centre, i = round(u·erfSteps) (half to even), read
+		// from the low bits of u·erfSteps + 1.5·2⁵², whose unit in the last
+		// place is 1: no conversion between float64 and int on the path to
+		// h, which is exact (u and the centre are within a factor of 2).
+		const round = 0x1.8p52
+		shifted := u*erfSteps + round
+		i := int(math.Float64bits(shifted) & 0x7f)
+		h := u - (shifted-round)/erfSteps
+		t := erfTable[i*erfStride : i*erfStride+erfStride : i*erfStride+erfStride]
+		// a_1 + a_2·h + … + a_10·h⁹: Horner's scheme for the leading three
+		// terms, which set the rounding, and Estrin's (pairs of terms,
+		// then pairs of pairs) for the tail a_4 + … + a_10·h⁶, so that the
+		// dependency chain is six steps long where Horner's alone is ten.
+		h2 := h * h
+		tail := (t[5] + t[6]*h) + (t[7]+t[8]*h)*h2 + ((t[9]+t[10]*h)+t[11]*h2)*(h2*h2)
+		p := t[2] + h*(t[3]+h*(t[4]+h*tail))
+		v[k] = math.Copysign(t[0]+(t[1]+p*h), x)
 	}
-	i := int(u*erfSteps + 0.5)
-	h := u - float64(i)/erfSteps
-	t := erfTable[i*erfStride : i*erfStride+erfStride : i*erfStride+erfStride]
-	// a_1 + a_2·h + … + a_10·h⁹: Horner's scheme for the leading three
-	// terms, which set the rounding, and Estrin's (pairs of terms, then
-	// pairs of pairs) for the tail a_4 + … + a_10·h⁶, so that the
-	// dependency chain is six steps long where Horner's alone is ten.
-	h2 := h * h
-	tail := (t[5] + t[6]*h) + (t[7]+t[8]*h)*h2 + ((t[9]+t[10]*h)+t[11]*h2)*(h2*h2)
-	p := t[2] + h*(t[3]+h*(t[4]+h*tail))
-	return math.Copysign(t[0]+(t[1]+p*h), x)
 }
 
 const (

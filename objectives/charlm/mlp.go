@@ -55,8 +55,14 @@ func (m mlp) backward(din []float64, g mlpParams, dout []float64, c mlpCache, in
 // against (TestTableErfChangesTheModelByRounding).
 var activate = func(act, cdf, pre []float64) {
 	act, cdf = act[:len(pre)], cdf[:len(pre)]
+	// gelu's arithmetic in three passes, so that erf runs as one loop.
 	for i, v := range pre {
-		act[i], cdf[i] = gelu(v)
+		cdf[i] = v / math.Sqrt2
+	}
+	erfInPlace(cdf)
+	for i, v := range pre {
+		c := 0.5 * (1 + cdf[i])
+		act[i], cdf[i] = v*c, c
 	}
 }
 
