@@ -49,31 +49,26 @@ func (m mlp) backward(din []float64, g mlpParams, dout []float64, c mlpCache, in
 	linearBackward(din, g.w1, g.b1, dhidden, in, p.w1, m.tokens, m.embed, m.hidden, lin)
 }
 
-// activate sets act = GELU(pre) and cdf = Φ(pre) element by element. It
+// activate sets act = GELU(pre) = pre·Φ(pre) and cdf = Φ(pre) element by
+// element, Φ the standard normal distribution function and erf the
+// table's (erf.go), within an ulp of math.Erf. It
 // is a variable so that a test can run the model with math.Erf in place
 // of the table's erf (erf.go), the reference the change is measured
 // against (TestTableErfChangesTheModelByRounding).
 var activate = func(act, cdf, pre []float64) {
 	act, cdf = act[:len(pre)], cdf[:len(pre)]
-	// gelu's arithmetic in three passes, so that erf runs as one loop.
+	// Φ(x) = (1 + erf(x/√2))/2 and x·Φ(x) in three passes, so that erf
+	// runs as one loop; x/√2 as a product with 1/√2 rounded, which is
+	// not always x/√2 rounded (the reference divides).
+	const invSqrt2 = 1 / math.Sqrt2
 	for i, v := range pre {
-		cdf[i] = v / math.Sqrt2
+		cdf[i] = v * invSqrt2
 	}
 	erfInPlace(cdf)
 	for i, v := range pre {
 		c := 0.5 * (1 + cdf[i])
 		act[i], cdf[i] = v*c, c
 	}
-}
-
-// normalCDF is Φ(x), the standard normal distribution function, with
-// erf the table's (erf.go), within an ulp of math.Erf.
-func normalCDF(x float64) float64 { return 0.5 * (1 + erf(x/math.Sqrt2)) }
-
-// gelu returns x·Φ(x) and Φ(x).
-func gelu(x float64) (float64, float64) {
-	cdf := normalCDF(x)
-	return x * cdf, cdf
 }
 
 // geluDerivative is Φ(x) + x·φ(x) with φ the standard normal density,
