@@ -17,38 +17,45 @@ import "math"
 // returns it.
 func erf(x float64) float64 {
 	v := [1]float64{x}
-	erfInPlace(v[:])
+	erfInto(v[:], v[:], 1, false)
 	return v[0]
 }
 
-// erfInPlace sets v[i] = erf(v[i]) for every i: the loop the GELU runs,
-// with the polynomial inline rather than a call per value.
-func erfInPlace(v []float64) {
-	for k, x := range v {
+// erfInto sets dst[k] = erf(scale·src[k]) for every k, or, if cdf is set,
+// (1 + erf(scale·src[k]))/2, which with scale = 1/√2 is Φ(src[k]): the
+// loop the GELU runs, the polynomial inline rather than a call per value
+// (dst may be src).
+func erfInto(dst, src []float64, scale float64, cdf bool) {
+	dst = dst[:len(src)]
+	for k, x := range src {
+		x *= scale
 		u := math.Abs(x)
-		if !(u < erfMax) {
-			if u == u { // not NaN, which stays
-				v[k] = math.Copysign(1, x)
-			}
-			continue
+		e := x // NaN stays NaN
+		if u < erfMax {
+			// The nearest centre, i = round(u·erfSteps) (half to even), read
+			// from the low bits of u·erfSteps + 1.5·2⁵², whose unit in the last
+			// place is 1: no conversion between float64 and int on the path to
+			// h, which is exact (u and the centre are within a factor of 2).
+			const round = 0x1.8p52
+			shifted := u*erfSteps + round
+			i := int(math.Float64bits(shifted) & 0x7f)
+			h := u - (shifted-round)/erfSteps
+			t := erfTable[i*erfStride : i*erfStride+erfStride : i*erfStride+erfStride]
+			// a_1 + a_2·h + … + a_10·h⁹: Horner's scheme for the leading three
+			// terms, which set the rounding, and Estrin's (pairs of terms,
+			// then pairs of pairs) for the tail a_4 + … + a_10·h⁶, so that the
+			// dependency chain is six steps long where Horner's alone is ten.
+			h2 := h * h
+			tail := (t[5] + t[6]*h) + (t[7]+t[8]*h)*h2 + ((t[9]+t[10]*h)+t[11]*h2)*(h2*h2)
+			p := t[2] + h*(t[3]+h*(t[4]+h*tail))
+			e = math.Copysign(t[0]+(t[1]+p*h), x)
+		} else if u == u {
+			e = math.Copysign(1, x)
 		}
-		// The nearest centre, i = round(u·erfSteps) (half to even), read
-		// from the low bits of u·erfSteps + 1.5·2⁵², whose unit in the last
-		// place is 1: no conversion between float64 and int on the path to
-		// h, which is exact (u and the centre are within a factor of 2).
-		const round = 0x1.8p52
-		shifted := u*erfSteps + round
-		i := int(math.Float64bits(shifted) & 0x7f)
-		h := u - (shifted-round)/erfSteps
-		t := erfTable[i*erfStride : i*erfStride+erfStride : i*erfStride+erfStride]
-		// a_1 + a_2·h + … + a_10·h⁹: Horner's scheme for the leading three
-		// terms, which set the rounding, and Estrin's (pairs of terms,
-		// then pairs of pairs) for the tail a_4 + … + a_10·h⁶, so that the
-		// dependency chain is six steps long where Horner's alone is ten.
-		h2 := h * h
-		tail := (t[5] + t[6]*h) + (t[7]+t[8]*h)*h2 + ((t[9]+t[10]*h)+t[11]*h2)*(h2*h2)
-		p := t[2] + h*(t[3]+h*(t[4]+h*tail))
-		v[k] = math.Copysign(t[0]+(t[1]+p*h), x)
+		if cdf {
+			e = 0.5 * (1 + e)
+		}
+		dst[k] = e
 	}
 }
 

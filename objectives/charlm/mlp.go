@@ -57,17 +57,11 @@ func (m mlp) backward(din []float64, g mlpParams, dout []float64, c mlpCache, in
 // against (TestTableErfChangesTheModelByRounding).
 var activate = func(act, cdf, pre []float64) {
 	act, cdf = act[:len(pre)], cdf[:len(pre)]
-	// Φ(x) = (1 + erf(x/√2))/2 and x·Φ(x) in three passes, so that erf
-	// runs as one loop; x/√2 as a product with 1/√2 rounded, which is
-	// not always x/√2 rounded (the reference divides).
-	const invSqrt2 = 1 / math.Sqrt2
+	// Φ(x) = (1 + erf(x/√2))/2 with x/√2 as the product with 1/√2
+	// rounded, which is not always x/√2 rounded (the reference divides).
+	erfInto(cdf, pre, 1/math.Sqrt2, true)
 	for i, v := range pre {
-		cdf[i] = v * invSqrt2
-	}
-	erfInPlace(cdf)
-	for i, v := range pre {
-		c := 0.5 * (1 + cdf[i])
-		act[i], cdf[i] = v*c, c
+		act[i] = v * cdf[i]
 	}
 }
 
