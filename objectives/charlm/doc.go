@@ -27,6 +27,13 @@
 // floor of a perfect predictor; ReadCorpus reads a user's file, and
 // OpenCorpus picks one of the three by name.
 //
+// The dense products keep tiles of sums in registers (AVX panels where the
+// processor has them, scalar tiles elsewhere), each sum formed in a fixed
+// order, so that results are the same bit for bit on every amd64 processor
+// and with or without AVX; the GELU's erf is a table of Taylor polynomials
+// within an ulp of math.Erf (docs/charlm.md, "Speed at the remedies
+// shape").
+//
 // A Model reuses preallocated workspaces, so Gradient does not allocate
 // and a Model must not be used from two goroutines at once; Clone gives
 // each goroutine its own. A Model is also objectives.Pipelined: NewPass
