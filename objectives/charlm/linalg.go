@@ -29,7 +29,7 @@ func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
 	gemmNN(out, in, w, n, k, m, s)
 	if bias != nil {
 		for i := 0; i < n; i++ {
-			axpy(out[i*m:i*m+m], bias, 1)
+			add(out[i*m:i*m+m], bias)
 		}
 	}
 }
@@ -44,7 +44,7 @@ func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
 func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linearScratch) {
 	if dbias != nil {
 		for i := 0; i < n; i++ {
-			axpy(dbias[:m], dout[i*m:i*m+m], 1)
+			add(dbias[:m], dout[i*m:i*m+m])
 		}
 	}
 	gemmTN(dw, in, dout, n, k, m, s)
@@ -204,17 +204,13 @@ func transpose(dst, src []float64, rows, cols int) {
 	}
 }
 
-// axpy sets y += a·x for len(x) ≥ len(y).
-func axpy(y, x []float64, a float64) {
+// add sets y += x for len(x) ≥ len(y): the bias rows, the embedding's
+// position rows and their gradients. It is small enough to be inlined, so
+// a row costs no call (y + 1·x, as the axpy it replaced formed it, is
+// y + x).
+func add(y, x []float64) {
 	x = x[:len(y)]
-	i := 0
-	for ; i+4 <= len(y); i += 4 {
-		y[i] += a * x[i]
-		y[i+1] += a * x[i+1]
-		y[i+2] += a * x[i+2]
-		y[i+3] += a * x[i+3]
-	}
-	for ; i < len(y); i++ {
-		y[i] += a * x[i]
+	for i := range y {
+		y[i] += x[i]
 	}
 }

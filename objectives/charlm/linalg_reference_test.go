@@ -66,7 +66,7 @@ func gemmTNAxpy(c, a, b []float64, n, k, m int, s *axpyScratch) {
 		}
 	}
 	for p := range k2 {
-		axpy(c[p*m:p*m+m4], sums[p*m4:p*m4+m4], 1)
+		add(c[p*m:p*m+m4], sums[p*m4:p*m4+m4])
 	}
 	if k2 == k && m4 == m {
 		return
