@@ -93,10 +93,12 @@ func (a attention) headForward(c attentionCache, b, h int) {
 				maxScore = v
 			}
 		}
-		var sum float64
 		for u, v := range scores {
-			v = math.Exp(v - maxScore)
-			scores[u] = v
+			scores[u] = v - maxScore
+		}
+		expInto(scores, scores)
+		var sum float64
+		for _, v := range scores {
 			sum += v
 		}
 		clear(row[t+1:])
