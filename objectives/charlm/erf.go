@@ -27,6 +27,13 @@ func erf(x float64) float64 {
 // (dst may be src).
 func erfInto(dst, src []float64, scale float64, cdf bool) {
 	dst = dst[:len(src)]
+	i := erfVector(dst, src, scale, cdf)
+	erfScalar(dst[i:], src[i:], scale, cdf)
+}
+
+// erfScalar is erfInto one value at a time.
+func erfScalar(dst, src []float64, scale float64, cdf bool) {
+	dst = dst[:len(src)]
 	for k, x := range src {
 		x *= scale
 		u := math.Abs(x)
