@@ -27,11 +27,12 @@
 // floor of a perfect predictor; ReadCorpus reads a user's file, and
 // OpenCorpus picks one of the three by name.
 //
-// The dense products keep tiles of sums in registers (AVX panels where the
-// processor has them, scalar tiles elsewhere), each sum formed in a fixed
-// order, so that results are the same bit for bit on every amd64 processor
-// and with or without AVX; the GELU's erf is a table of Taylor polynomials
-// within an ulp of math.Erf (docs/charlm.md, "Speed at the remedies
+// The dense products keep tiles of sums in registers, each sum formed in
+// a fixed order; the GELU's erf is a table of Taylor polynomials within an
+// ulp of math.Erf; the softmaxes and the GELU's derivative take math.Exp.
+// On amd64 all three run four or eight values at a time with AVX and AVX2
+// where the processor has them, bit for bit the scalar code, so results
+// do not depend on the processor (docs/charlm.md, "Speed at the remedies
 // shape").
 //
 // A Model reuses preallocated workspaces, so Gradient does not allocate

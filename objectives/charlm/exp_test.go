@@ -9,19 +9,22 @@ import (
 // TestExpIntoIsMathExp checks expInto against math.Exp bit for bit, with
 // the vector kernel (where the processor has it) and without, on lengths
 // around the groups of four, values spread over the softmaxes' and the GELU
-// derivative's arguments and beyond, and groups holding a value outside
+// derivative's arguments and beyond (2¹⁶ of them normal with sd 60), and groups holding a value outside
 // (-700, 700), an infinity or NaN, which take math.Exp itself.
 func TestExpIntoIsMathExp(t *testing.T) {
 	defer func(v bool) { vectorExp = v }(vectorExp)
 	rng := rand.New(rand.NewPCG(18, 19))
 	for _, vector := range []bool{vectorExp, false} {
 		vectorExp = vector
-		for _, n := range []int{0, 1, 3, 4, 5, 16, 17, 4096} {
+		for _, n := range []int{0, 1, 3, 4, 5, 16, 17, 4096, 1 << 16} {
 			src := make([]float64, n)
 			for i := range src {
 				src[i] = -30 * rng.Float64()
 				if i%7 == 3 {
 					src[i] = 1400*rng.Float64() - 700
+				}
+				if n == 1<<16 {
+					src[i] = 60 * rng.NormFloat64()
 				}
 			}
 			if n >= 16 {
