@@ -2,29 +2,23 @@ package charlm
 
 import "math"
 
-// erf is the error function for the GELU, a table of Taylor polynomials
-// in place of math.Erf's rational approximations (each a division, and
-// two calls of math.Exp from |x| = 1.25 on). Interval i is centred on
-// c = i/erfSteps, i ≤ 6·erfSteps, and holds erf(c) as an unevaluated sum
-// hi + lo of two float64s and the Taylor coefficients
-// a_n = erf⁽ⁿ⁾(c)/n! for n = 1..erfDegree, so that for |h| ≤ 1/(2·erfSteps)
-// erf(c + h) = hi + (lo + h·(a_1 + a_2·h + … + a_erfDegree·h⁹)). The
-// truncation error is below a_11·h¹¹ ≤ 1e-18 and the polynomial's
-// rounding error a few ulp of its value (≤ 0.036), so the result is within an ulp of
-// erf, and of math.Erf (TestErfMatchesMathErf). The interval around 0 has
-// hi = lo = 0 and an odd polynomial, so small arguments keep their
-// relative accuracy. From |x| = 6 on erf is ±1 in float64, as math.Erf
-// returns it.
-func erf(x float64) float64 {
-	v := [1]float64{x}
-	erfInto(v[:], v[:], 1, false)
-	return v[0]
-}
-
 // erfInto sets dst[k] = erf(scale·src[k]) for every k, or, if cdf is set,
 // (1 + erf(scale·src[k]))/2, which with scale = 1/√2 is Φ(src[k]): the
-// loop the GELU runs, the polynomial inline rather than a call per value
-// (dst may be src).
+// loop the GELU runs (dst may be src). Its erf is a table of Taylor
+// polynomials in place of math.Erf's rational approximations (each a
+// division, and two calls of math.Exp from |x| = 1.25 on). Interval i is
+// centred on c = i/erfSteps, i ≤ 6·erfSteps, and holds erf(c) as an
+// unevaluated sum hi + lo of two float64s and the Taylor coefficients
+// a_n = erf⁽ⁿ⁾(c)/n! for n = 1..erfDegree, so that for |h| ≤
+// 1/(2·erfSteps) erf(c + h) = hi + (lo + h·(a_1 + a_2·h + … +
+// a_erfDegree·h⁹)). The truncation error is below a_11·h¹¹ ≤ 1e-18 and
+// the polynomial's rounding error a few ulp of its value (≤ 0.036), so
+// the result is within about an ulp of erf; TestErfMatchesMathErf finds it
+// at most 1 ulp from math.Erf. The interval around 0 has hi = lo = 0 and
+// an odd polynomial, so small arguments keep their relative accuracy.
+// From |x| = 6 on erf is ±1 in float64, as math.Erf returns it. Groups of
+// four run as vectors where the processor allows (erfVector), bit for bit
+// erfScalar.
 func erfInto(dst, src []float64, scale float64, cdf bool) {
 	dst = dst[:len(src)]
 	i := erfVector(dst, src, scale, cdf)

@@ -7,6 +7,13 @@ import (
 	"testing"
 )
 
+// erf is erfInto's erf of one value.
+func erf(x float64) float64 {
+	v := [1]float64{x}
+	erfInto(v[:], v[:], 1, false)
+	return v[0]
+}
+
 // ulps is the distance between a and b in units in the last place of b.
 func ulps(a, b float64) float64 {
 	if a == b {
