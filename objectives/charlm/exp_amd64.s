@@ -151,10 +151,15 @@ done:
 
 // func hasAVX2FMA() bool
 //
-// Whether the processor has AVX2 (CPUID.7.0:EBX bit 5) and FMA
-// (CPUID.1:ECX bit 12); the caller checks the operating system's AVX
-// support with hasAVX.
+// Whether the processor has AVX2 (CPUID.7.0:EBX bit 5, leaf 7 present)
+// and FMA (CPUID.1:ECX bit 12); the caller checks the operating system's
+// AVX support with hasAVX.
 TEXT ·hasAVX2FMA(SB), NOSPLIT, $0-1
+	XORL AX, AX
+	XORL CX, CX
+	CPUID
+	CMPL AX, $7
+	JB no
 	MOVL $1, AX
 	XORL CX, CX
 	CPUID
