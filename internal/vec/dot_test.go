@@ -1,6 +1,7 @@
 package vec
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -54,4 +55,42 @@ func TestAddDotsIsDotPerRow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// StridedDots must equal Dot row by row to the bit, at the unrolled width
+// 4 and beside it, with products of -0 whose sum Dot makes +0.
+func TestStridedDotsIsDotPerRow(t *testing.T) {
+	for _, w := range []int{1, 3, 4, 5, 8, 9} {
+		const n, stride = 6, 13
+		rows, x := make([]float64, (n-1)*stride+w), make([]float64, w)
+		for j := range x {
+			x[j] = math.Sin(float64(5*j+2)) * math.Pow(10, float64(j%4-2))
+		}
+		for i := range rows {
+			rows[i] = math.Cos(float64(3*i+1)) / float64(i%5+1)
+			if i < w {
+				rows[i] = math.Copysign(0, -x[i]) // row 0: every product -0
+			}
+		}
+		out := make([]float64, n)
+		StridedDots(out, x, rows, stride)
+		for u := range out {
+			want := Dot(x, rows[u*stride:u*stride+w])
+			if math.Float64bits(out[u]) != math.Float64bits(want) {
+				t.Errorf("w = %d, row %d: StridedDots %.17g, Dot %.17g", w, u, out[u], want)
+			}
+		}
+		if math.Signbit(out[0]) {
+			t.Errorf("w = %d: row of -0 products summed to -0, Dot gives +0", w)
+		}
+	}
+}
+
+func ExampleStridedDots() {
+	// Two rows of width 2, three values apart: (1, 2) and (4, 5).
+	rows := []float64{1, 2, 0, 4, 5}
+	out := make([]float64, 2)
+	StridedDots(out, []float64{10, 1}, rows, 3)
+	fmt.Println(out)
+	// Output: [12 45]
 }

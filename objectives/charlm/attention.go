@@ -69,32 +69,48 @@ func (a attention) forward(out []float64, c attentionCache, in []float64, p atte
 }
 
 // headForward computes head h of sequence b: probs[t,u] = softmax over
-// u ≤ t of q_t·k_u/√dh, and y_t = Σ_u probs[t,u]·v_u.
+// u ≤ t of q_t·k_u/√dh, and y_t = Σ_u probs[t,u]·v_u, the sums taken over
+// u in order as one axpy per u would.
 func (a attention) headForward(c attentionCache, b, h int) {
 	t3, e, dh, T := 3*a.embed, a.embed, a.headDim(), a.seq
 	scale := a.scale()
-	base := b * T
-	for t := 0; t < T; t++ {
-		q := c.qkv[(base+t)*t3+h*dh : (base+t)*t3+h*dh+dh]
-		row := c.probs[((b*a.heads+h)*T+t)*T : ((b*a.heads+h)*T+t)*T+T]
+	qkv := c.qkv[b*T*t3 : (b+1)*T*t3]
+	keys, values := qkv[e+h*dh:], qkv[2*e+h*dh:]
+	probs := c.probs[(b*a.heads+h)*T*T : (b*a.heads+h+1)*T*T]
+	for t := range T {
+		q := qkv[t*t3+h*dh : t*t3+h*dh+dh]
+		row := probs[t*T : t*T+T]
+		scores := row[:t+1]
+		vec.StridedDots(scores, q, keys, t3)
+		// The largest score, as max would find it but for the sign of a
+		// zero, which exp(v - maxScore) does not see, and NaN, which
+		// reaches every probability either way.
 		maxScore := math.Inf(-1)
-		for u := 0; u <= t; u++ {
-			k := c.qkv[(base+u)*t3+e+h*dh:]
-			s := vec.Dot(q, k) * scale
-			row[u] = s
-			maxScore = max(maxScore, s)
+		for u, v := range scores {
+			v *= scale
+			scores[u] = v
+			if v > maxScore {
+				maxScore = v
+			}
 		}
+		for u, v := range scores {
+			scores[u] = v - maxScore
+		}
+		expInto(scores, scores)
 		var sum float64
-		for u := 0; u <= t; u++ {
-			row[u] = math.Exp(row[u] - maxScore)
-			sum += row[u]
+		for _, v := range scores {
+			sum += v
 		}
 		clear(row[t+1:])
-		y := c.y[(base+t)*e+h*dh : (base+t)*e+h*dh+dh]
+		y := c.y[(b*T+t)*e+h*dh : (b*T+t)*e+h*dh+dh]
 		clear(y)
-		for u := 0; u <= t; u++ {
-			row[u] /= sum
-			axpy(y, c.qkv[(base+u)*t3+2*e+h*dh:], row[u])
+		for u := range scores {
+			scores[u] /= sum
+			w := scores[u]
+			v := values[u*t3 : u*t3+dh][:len(y)]
+			for d := range y {
+				y[d] += w * v[d]
+			}
 		}
 	}
 }
@@ -115,29 +131,37 @@ func (a attention) backward(din []float64, g attentionParams, dout []float64, c 
 
 // headBackward adds head h of sequence b's contribution to dqkv from dy:
 // dP[t,u] = dy_t·v_u, dS = P⊙(dP - Σ_u P·dP), dq_t = scale·Σ_u dS·k_u,
-// dk_u += scale·dS·q_t, dv_u += P[t,u]·dy_t.
+// dk_u += scale·dS·q_t, dv_u += P[t,u]·dy_t, every sum over u in order.
 func (a attention) headBackward(s attentionScratch, c attentionCache, b, h int) {
 	t3, e, dh, T := 3*a.embed, a.embed, a.headDim(), a.seq
 	scale := a.scale()
-	base := b * T
-	for t := 0; t < T; t++ {
-		row := c.probs[((b*a.heads+h)*T+t)*T : ((b*a.heads+h)*T+t)*T+T]
-		dy := s.dy[(base+t)*e+h*dh : (base+t)*e+h*dh+dh]
+	qkv := c.qkv[b*T*t3 : (b+1)*T*t3]
+	dqkv := s.dqkv[b*T*t3 : (b+1)*T*t3]
+	kOff, vOff := e+h*dh, 2*e+h*dh
+	probs := c.probs[(b*a.heads+h)*T*T : (b*a.heads+h+1)*T*T]
+	for t := range T {
+		row := probs[t*T : t*T+t+1]
+		dy := s.dy[(b*T+t)*e+h*dh : (b*T+t)*e+h*dh+dh]
+		dp := s.dp[:t+1]
+		vec.StridedDots(dp, dy, qkv[vOff:], t3)
 		var weighted float64
-		for u := 0; u <= t; u++ {
-			off := (base+u)*t3 + 2*e + h*dh
-			s.dp[u] = vec.Dot(dy, c.qkv[off:])
-			weighted += row[u] * s.dp[u]
-			axpy(s.dqkv[off:off+dh], dy, row[u])
+		for u, p := range row {
+			weighted += p * dp[u]
+			dv := dqkv[u*t3+vOff : u*t3+vOff+dh][:len(dy)]
+			for d, g := range dy {
+				dv[d] += p * g
+			}
 		}
-		qOff := (base+t)*t3 + h*dh
-		q := c.qkv[qOff : qOff+dh]
-		dq := s.dqkv[qOff : qOff+dh]
-		for u := 0; u <= t; u++ {
-			ds := row[u] * (s.dp[u] - weighted) * scale
-			kOff := (base+u)*t3 + e + h*dh
-			axpy(dq, c.qkv[kOff:], ds)
-			axpy(s.dqkv[kOff:kOff+dh], q, ds)
+		q := qkv[t*t3+h*dh : t*t3+h*dh+dh]
+		dq := dqkv[t*t3+h*dh : t*t3+h*dh+dh][:len(q)]
+		for u, p := range row {
+			ds := p * (dp[u] - weighted) * scale
+			k := qkv[u*t3+kOff : u*t3+kOff+dh][:len(q)]
+			dk := dqkv[u*t3+kOff : u*t3+kOff+dh][:len(q)]
+			for d := range q {
+				dq[d] += ds * k[d]
+				dk[d] += ds * q[d]
+			}
 		}
 	}
 }

@@ -110,11 +110,11 @@ func (c cpuClock) report(b *testing.B) {
 
 // BenchmarkRemediesShape times Gradient and Loss at the remedies
 // figure's LM (docs/figures.md): embed 16, 4 heads, sequence 16, batch 4,
-// on the shipped text, for S = 4 and S = 16 (2 and 14 GPT blocks), where
+// on the shipped text, for S = 4, 8 and 16 (2, 6 and 14 GPT blocks), where
 // the matrices are small and every kernel's overhead shows.
 func BenchmarkRemediesShape(b *testing.B) {
 	text := TinyShakespeare()
-	for _, stages := range []int{4, 16} {
+	for _, stages := range []int{4, 8, 16} {
 		cfg := Config{Stages: stages, Embed: 16, Heads: 4, SeqLen: 16, Batch: 4, Seed: 1}
 		m, err := New(cfg, text)
 		if err != nil {

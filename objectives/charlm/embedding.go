@@ -19,7 +19,7 @@ func (m embedding) forward(out []float64, ids []int32, p embeddingParams) {
 		t := i % m.seq
 		o := out[i*e : i*e+e]
 		copy(o, p.token[int(id)*e:int(id)*e+e])
-		axpy(o, p.position[t*e:], 1)
+		add(o, p.position[t*e:])
 	}
 }
 
@@ -30,7 +30,7 @@ func (m embedding) backward(g embeddingParams, dout []float64, ids []int32) {
 	for i, id := range ids[:m.batch*m.seq] {
 		t := i % m.seq
 		d := dout[i*e : i*e+e]
-		axpy(g.token[int(id)*e:int(id)*e+e], d, 1)
-		axpy(g.position[t*e:t*e+e], d, 1)
+		add(g.token[int(id)*e:int(id)*e+e], d)
+		add(g.position[t*e:t*e+e], d)
 	}
 }

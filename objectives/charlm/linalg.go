@@ -1,19 +1,17 @@
 package charlm
 
-import (
-	"gonum.org/v1/gonum/floats"
+import "pipelab/internal/vec"
 
-	"pipelab/internal/vec"
-)
+// The dense kernels below work on row-major matrices held in flat slices:
+// gemmNN forms the products with the weights (x·W, and dy·Wᵀ with W
+// transposed), gemmTN the weight gradients (xᵀ·dy), each reading four
+// (scalar) or eight (AVX) contiguous values of a row at a time and keeping
+// a tile of sums in registers, every sum formed in a fixed order.
 
-// The dense kernels below work on row-major matrices held in flat slices.
-// gemmNT multiplies a matrix by the transpose of another, both read along
-// contiguous rows; gemmNN and gemmTN, the products with the weights and
-// the weight gradients, scale and add contiguous rows instead, so that no
-// operand is transposed, and form the same sums in the same order.
-
-// linearScratch holds the transposed operands of the linear maps. Its
-// buffers grow to the largest operand on first use and are reused after.
+// linearScratch holds the transposed operand or column the remainders of
+// the linear maps read (a) and the transposed weights of the input
+// gradient (b). Its buffers grow to the largest operand on first use and
+// are reused after.
 type linearScratch struct {
 	a, b []float64
 }
@@ -31,43 +29,72 @@ func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
 	gemmNN(out, in, w, n, k, m, s)
 	if bias != nil {
 		for i := 0; i < n; i++ {
-			axpy(out[i*m:i*m+m], bias, 1)
+			add(out[i*m:i*m+m], bias)
 		}
 	}
 }
 
 // linearBackward accumulates the gradients of out = in·w + bias given
 // dout: dw += inᵀ·dout, dbias += Σ_rows dout (if dbias is not nil), and,
-// if din is not nil, sets din = dout·wᵀ. The sums of dw run over the rows
+// if din is not nil, sets din = dout·wᵀ, as gemmNN of dout and the
+// transposed w (each sum formed as gemmNT, the dot product kernel it
+// replaced, formed it: TestInputGradientMatchesGemmNT). The sums of dw run over the rows
 // in order and are then added to dw, so that a zero dw (every weight of
-// the model is used once per pass) receives exactly the sums gemmNT forms.
+// the model is used once per pass) receives exactly the sums gemmNT formed.
 func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linearScratch) {
 	if dbias != nil {
 		for i := 0; i < n; i++ {
-			axpy(dbias[:m], dout[i*m:i*m+m], 1)
+			add(dbias[:m], dout[i*m:i*m+m])
 		}
 	}
 	gemmTN(dw, in, dout, n, k, m, s)
 	if din != nil {
-		gemmNT(din, dout, w, n, k, m, false)
+		wT := grow(&s.b, m*k)
+		transpose(wT, w, k, m)
+		gemmNN(din, dout, wT, n, m, k, s)
 	}
 }
 
-// gemmNN sets c[n×m] = a[n×k]·b[k×m]: each row of c is the sum, in the
-// order of p, of the rows b[p,:] scaled by a[i,p], taken with gonum's
-// vectorised axpy (floats.AddScaled). Each c[i,j] is then the sequential
-// sum Σ_p a[i,p]·b[p,j] that gemmNT's register tiles form; where gemmNT
-// takes vec.Dot's four partial sums instead (the last m mod 4 columns,
-// and the last row when n is odd), so does gemmNN, on b's columns: the
-// result is gemmNT's with bᵀ, bit for bit.
+// gemmNN sets c[n×m] = a[n×k]·b[k×m]. Where the processor has AVX,
+// panels of four rows by eight columns (panel4x8) form the first n&^3
+// rows' first m&^7 columns, eight sums per vector instruction, each as the
+// scalar tiles form it. The scalar tiles take two rows of a by four
+// columns of b, keeping the eight sums in registers while it
+// streams a's two rows and four values of each row of b: each c[i,j] is
+// the sequential sum Σ_p a[i,p]·b[p,j] that gemmNT's register tiles
+// formed (linalg_reference_test.go). Where gemmNT takes vec.Dot's four partial sums instead (the last m mod
+// 4 columns, and the last row when n is odd), so does gemmNN, on b's
+// columns: the result is gemmNT's with bᵀ, bit for bit.
 func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
 	n2, m4 := n&^1, m&^3
-	for i := 0; i < n2; i++ {
-		ci := c[i*m : i*m+m4]
-		clear(ci)
-		for p, v := range a[i*k : i*k+k] {
-			floats.AddScaled(ci, v, b[p*m:p*m+m4])
+	done := panelsNN(c, a, b, n, k, m)
+	for i := 0; i < n2; i += 2 {
+		a0 := a[i*k : i*k+k]
+		a1 := a[(i+1)*k : (i+1)*k+k][:len(a0)]
+		c0, c1 := c[i*m:i*m+m4], c[(i+1)*m:(i+1)*m+m4]
+		for j := skipped(i, done, m); j < m4; j += 4 {
+			var s00, s01, s02, s03, s10, s11, s12, s13 float64
+			o := j
+			for p, x0 := range a0 {
+				x1 := a1[p]
+				y := b[o : o+4 : o+4]
+				s00 += x0 * y[0]
+				s01 += x0 * y[1]
+				s02 += x0 * y[2]
+				s03 += x0 * y[3]
+				s10 += x1 * y[0]
+				s11 += x1 * y[1]
+				s12 += x1 * y[2]
+				s13 += x1 * y[3]
+				o += m
+			}
+			d0, d1 := c0[j:j+4:j+4], c1[j:j+4:j+4]
+			d0[0], d0[1], d0[2], d0[3] = s00, s01, s02, s03
+			d1[0], d1[1], d1[2], d1[3] = s10, s11, s12, s13
 		}
+	}
+	if n2 == n && m4 == m {
+		return
 	}
 	col := grow(&s.a, k)
 	for j := range m {
@@ -86,22 +113,47 @@ func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
 }
 
 // gemmTN adds aᵀ·b to c[k×m] for a[n×k] and b[n×m]: c[p,j] += Σ_i
-// a[i,p]·b[i,j], the sum over i in order (with vec.Dot's partial sums
-// where gemmNT on the transposed operands takes them: the last m mod 4
-// columns and, for an odd k, the last row), added to c[p,j] when
-// complete, so that the result is gemmNT's bit for bit.
+// a[i,p]·b[i,j]. Vector panels of four columns of a by eight of b where
+// the processor has AVX (as in gemmNN), and scalar tiles of two by four
+// elsewhere, keep the sums in registers over i, each formed in order from zero and added to c[p,j]
+// when complete; where gemmNT on the transposed operands takes vec.Dot's
+// partial sums (the last m mod 4 columns and, for an odd k, the last
+// row), so does gemmTN, so that the result is gemmNT's bit for bit.
 func gemmTN(c, a, b []float64, n, k, m int, s *linearScratch) {
 	k2, m4 := k&^1, m&^3
-	sums := grow(&s.b, k2*m4)
-	clear(sums)
-	for i := 0; i < n; i++ {
-		bi := b[i*m : i*m+m4]
-		for p, v := range a[i*k : i*k+k2] {
-			floats.AddScaled(sums[p*m4:p*m4+m4], v, bi)
+	a = a[:n*k]
+	b = b[:n*m]
+	done := panelsTN(c, a, b, n, k, m)
+	for p := 0; p < k2; p += 2 {
+		c0, c1 := c[p*m:p*m+m4], c[(p+1)*m:(p+1)*m+m4]
+		for j := skipped(p, done, m); j < m4; j += 4 {
+			var s00, s01, s02, s03, s10, s11, s12, s13 float64
+			oa, ob := p, j
+			for range n {
+				x := a[oa : oa+2 : oa+2]
+				y := b[ob : ob+4 : ob+4]
+				x0, x1 := x[0], x[1]
+				s00 += x0 * y[0]
+				s01 += x0 * y[1]
+				s02 += x0 * y[2]
+				s03 += x0 * y[3]
+				s10 += x1 * y[0]
+				s11 += x1 * y[1]
+				s12 += x1 * y[2]
+				s13 += x1 * y[3]
+				oa += k
+				ob += m
+			}
+			d0, d1 := c0[j:j+4:j+4], c1[j:j+4:j+4]
+			d0[0] += s00
+			d0[1] += s01
+			d0[2] += s02
+			d0[3] += s03
+			d1[0] += s10
+			d1[1] += s11
+			d1[2] += s12
+			d1[3] += s13
 		}
-	}
-	for p := range k2 {
-		axpy(c[p*m:p*m+m4], sums[p*m4:p*m4+m4], 1)
 	}
 	if k2 == k && m4 == m {
 		return
@@ -124,6 +176,15 @@ func gemmTN(c, a, b []float64, n, k, m int, s *linearScratch) {
 	}
 }
 
+// skipped is the first column the scalar tiles of row i compute when the
+// vector panels did the first done rows' first m&^7 columns.
+func skipped(i, done, m int) int {
+	if i < done {
+		return m &^ 7
+	}
+	return 0
+}
+
 // transpose sets dst[cols×rows] = src[rows×cols]ᵀ, in square tiles so
 // that both the reads and the strided writes stay within a few cache
 // lines.
@@ -143,82 +204,13 @@ func transpose(dst, src []float64, rows, cols int) {
 	}
 }
 
-// gemmNT sets c[n×m] = a[n×k]·b[m×k]ᵀ, or adds the product to c if
-// accumulate is set: c[i,j] = Σ_p a[i,p]·b[j,p]. It works on tiles of two
-// rows of a by four rows of b, keeping eight sums in registers while
-// streaming six operands per step of p.
-func gemmNT(c, a, b []float64, n, m, k int, accumulate bool) {
-	i := 0
-	for ; i+2 <= n; i += 2 {
-		a0 := a[i*k : i*k+k]
-		a1 := a[(i+1)*k : (i+1)*k+k][:len(a0)]
-		c0, c1 := c[i*m:i*m+m], c[(i+1)*m:(i+1)*m+m]
-		j := 0
-		for ; j+4 <= m; j += 4 {
-			b0 := b[j*k : j*k+k][:len(a0)]
-			b1 := b[(j+1)*k : (j+1)*k+k][:len(a0)]
-			b2 := b[(j+2)*k : (j+2)*k+k][:len(a0)]
-			b3 := b[(j+3)*k : (j+3)*k+k][:len(a0)]
-			var s00, s01, s02, s03, s10, s11, s12, s13 float64
-			for p, x0 := range a0 {
-				x1 := a1[p]
-				y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
-				s00 += x0 * y0
-				s01 += x0 * y1
-				s02 += x0 * y2
-				s03 += x0 * y3
-				s10 += x1 * y0
-				s11 += x1 * y1
-				s12 += x1 * y2
-				s13 += x1 * y3
-			}
-			if accumulate {
-				s00 += c0[j]
-				s01 += c0[j+1]
-				s02 += c0[j+2]
-				s03 += c0[j+3]
-				s10 += c1[j]
-				s11 += c1[j+1]
-				s12 += c1[j+2]
-				s13 += c1[j+3]
-			}
-			c0[j], c0[j+1], c0[j+2], c0[j+3] = s00, s01, s02, s03
-			c1[j], c1[j+1], c1[j+2], c1[j+3] = s10, s11, s12, s13
-		}
-		for ; j < m; j++ {
-			bj := b[j*k : j*k+k]
-			store(c0, j, vec.Dot(a0, bj), accumulate)
-			store(c1, j, vec.Dot(a1, bj), accumulate)
-		}
-	}
-	for ; i < n; i++ {
-		ai := a[i*k : i*k+k]
-		ci := c[i*m : i*m+m]
-		for j := range ci {
-			store(ci, j, vec.Dot(ai, b[j*k:j*k+k]), accumulate)
-		}
-	}
-}
-
-func store(c []float64, j int, v float64, accumulate bool) {
-	if accumulate {
-		c[j] += v
-	} else {
-		c[j] = v
-	}
-}
-
-// axpy sets y += a·x for len(x) ≥ len(y).
-func axpy(y, x []float64, a float64) {
+// add sets y += x for len(x) ≥ len(y): the bias rows, the embedding's
+// position rows and their gradients. It is small enough to be inlined, so
+// a row costs no call (y + 1·x, as the axpy it replaced formed it, is
+// y + x).
+func add(y, x []float64) {
 	x = x[:len(y)]
-	i := 0
-	for ; i+4 <= len(y); i += 4 {
-		y[i] += a * x[i]
-		y[i+1] += a * x[i+1]
-		y[i+2] += a * x[i+2]
-		y[i+3] += a * x[i+3]
-	}
-	for ; i < len(y); i++ {
-		y[i] += a * x[i]
+	for i := range y {
+		y[i] += x[i]
 	}
 }

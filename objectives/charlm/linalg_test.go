@@ -1,6 +1,7 @@
 package charlm
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -62,6 +63,81 @@ func TestLinearMatchesNaive(t *testing.T) {
 					t.Fatalf("%v: din[%d,%d] = %g, want %g", size, i, p, din[i*k+p], want)
 				}
 			}
+		}
+	}
+}
+
+// TestTiledKernelsMatchAxpyKernels checks that the register-tiled gemmNN
+// and gemmTN form every sum exactly as the axpy kernels they replaced
+// (linalg_reference_test.go) did, bit for bit, on the shapes of the
+// remedies figure's LM (64 tokens, E = 16, the head's 65 columns) and the
+// default one (512 tokens, E = 64), and on odd sizes that take every
+// remainder, with the AVX panels (where the processor has them) and
+// without.
+func TestTiledKernelsMatchAxpyKernels(t *testing.T) {
+	defer func(v bool) { avx = v }(avx)
+	for _, vector := range []bool{avx, false} {
+		avx = vector
+		t.Run(fmt.Sprintf("avx=%v", vector), testTiledKernels)
+	}
+}
+
+func testTiledKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	sizes := [][3]int{
+		{64, 16, 48}, {64, 16, 64}, {64, 64, 16}, {64, 16, 65}, {64, 16, 16},
+		{512, 64, 192}, {512, 256, 64}, {512, 64, 65},
+		{1, 1, 1}, {3, 5, 7}, {17, 33, 18}, {5, 2, 4}, {2, 3, 9}, {6, 5, 12}, {7, 6, 17},
+	}
+	for _, size := range sizes {
+		n, k, m := size[0], size[1], size[2]
+		a, b := randomVector(rng, n*k, 1), randomVector(rng, k*m, 1)
+		// A few exact zeros and negative zeros, whose sums' signs the
+		// kernels must also agree on.
+		a[0], b[len(b)-1] = math.Copysign(0, -1), 0
+		var s linearScratch
+		var ref axpyScratch
+		got, want := make([]float64, n*m), make([]float64, n*m)
+		gemmNN(got, a, b, n, k, m, &s)
+		gemmNNAxpy(want, a, b, n, k, m, &ref)
+		sameBits(t, "gemmNN", size, got, want)
+
+		dout := randomVector(rng, n*m, 1)
+		start := randomVector(rng, k*m, 1)
+		got, want = append([]float64(nil), start...), append([]float64(nil), start...)
+		gemmTN(got, a, dout, n, k, m, &s)
+		gemmTNAxpy(want, a, dout, n, k, m, &ref)
+		sameBits(t, "gemmTN", size, got, want)
+	}
+}
+
+func sameBits(t *testing.T, name string, size [3]int, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("%s %v: element %d = %v (%#x), the axpy kernel's %v (%#x)",
+				name, size, i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
+		}
+	}
+}
+
+// TestInputGradientMatchesGemmNT checks that linearBackward's input
+// gradient, gemmNN of dout and the transposed weights, equals what gemmNT
+// (linalg_reference_test.go), the dot-product kernel it replaced, forms
+// bit for bit, with the AVX panels and without.
+func TestInputGradientMatchesGemmNT(t *testing.T) {
+	defer func(v bool) { avx = v }(avx)
+	rng := rand.New(rand.NewPCG(16, 17))
+	for _, vector := range []bool{avx, false} {
+		avx = vector
+		for _, size := range [][3]int{{64, 16, 48}, {64, 64, 16}, {64, 16, 65}, {512, 64, 256}, {1, 1, 1}, {7, 6, 17}, {17, 33, 18}} {
+			n, k, m := size[0], size[1], size[2]
+			in, w, dout := randomVector(rng, n*k, 1), randomVector(rng, k*m, 1), randomVector(rng, n*m, 1)
+			var s linearScratch
+			got, want := make([]float64, n*k), make([]float64, n*k)
+			linearBackward(got, make([]float64, k*m), nil, dout, in, w, n, k, m, &s)
+			gemmNT(want, dout, w, n, k, m, false)
+			sameBits(t, fmt.Sprintf("din (avx=%v)", vector), size, got, want)
 		}
 	}
 }

@@ -15,8 +15,17 @@ func softmaxCrossEntropy(dlogits, logits []float64, targets []int32, n, vocab in
 			maxLogit = max(maxLogit, v)
 		}
 		var sum float64
-		for _, v := range row {
-			sum += math.Exp(v - maxLogit)
+		var shifted [64]float64
+		for start := 0; start < vocab; start += len(shifted) {
+			part := row[start:min(start+len(shifted), vocab)]
+			e := shifted[:len(part)]
+			for j, v := range part {
+				e[j] = v - maxLogit
+			}
+			expInto(e, e)
+			for _, v := range e {
+				sum += v
+			}
 		}
 		logSum := maxLogit + math.Log(sum)
 		target := int(targets[i])
@@ -26,7 +35,11 @@ func softmaxCrossEntropy(dlogits, logits []float64, targets []int32, n, vocab in
 		}
 		d := dlogits[i*vocab : i*vocab+vocab]
 		for j, v := range row {
-			d[j] = math.Exp(v-logSum) * inv
+			d[j] = v - logSum
+		}
+		expInto(d, d)
+		for j := range d {
+			d[j] *= inv
 		}
 		d[target] -= inv
 	}

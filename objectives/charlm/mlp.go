@@ -35,9 +35,7 @@ func (m mlp) newScratch() []float64 { return make([]float64, m.tokens*m.hidden) 
 // forward sets out = GELU(in·w1 + b1)·w2 + b2.
 func (m mlp) forward(out []float64, c mlpCache, in []float64, p mlpParams, lin *linearScratch) {
 	linearForward(c.pre, in, p.w1, p.b1, m.tokens, m.embed, m.hidden, lin)
-	for i, v := range c.pre {
-		c.act[i], c.cdf[i] = gelu(v)
-	}
+	activate(c.act, c.cdf, c.pre)
 	linearForward(out, c.act, p.w2, p.b2, m.tokens, m.hidden, m.embed, lin)
 }
 
@@ -45,24 +43,49 @@ func (m mlp) forward(out []float64, c mlpCache, in []float64, p mlpParams, lin *
 // dout; dhidden is scratch of tokens×hidden.
 func (m mlp) backward(din []float64, g mlpParams, dout []float64, c mlpCache, in []float64, p mlpParams, dhidden []float64, lin *linearScratch) {
 	linearBackward(dhidden, g.w2, g.b2, dout, c.act, p.w2, m.tokens, m.hidden, m.embed, lin)
-	for i, v := range c.pre {
-		dhidden[i] *= geluDerivative(v, c.cdf[i])
-	}
+	deactivate(dhidden, c.pre, c.cdf)
 	linearBackward(din, g.w1, g.b1, dhidden, in, p.w1, m.tokens, m.embed, m.hidden, lin)
 }
 
-// normalCDF is Φ(x), the standard normal distribution function.
-func normalCDF(x float64) float64 { return 0.5 * (1 + math.Erf(x/math.Sqrt2)) }
+// activate sets act = GELU(pre) = pre·Φ(pre) and cdf = Φ(pre) element by
+// element, Φ the standard normal distribution function and erf the
+// table's (erf.go), within an ulp of math.Erf. It
+// is a variable so that a test can run the model with math.Erf in place
+// of the table's erf (erf.go), the reference the change is measured
+// against (TestTableErfChangesTheModelByRounding).
+var activate = func(act, cdf, pre []float64) {
+	act, cdf = act[:len(pre)], cdf[:len(pre)]
+	// Φ(x) = (1 + erf(x/√2))/2 with x/√2 as the product with 1/√2
+	// rounded, which is not always x/√2 rounded (the reference divides).
+	erfInto(cdf, pre, 1/math.Sqrt2, true)
+	for i, v := range pre {
+		act[i] = v * cdf[i]
+	}
+}
 
-// gelu returns x·Φ(x) and Φ(x).
-func gelu(x float64) (float64, float64) {
-	cdf := normalCDF(x)
-	return x * cdf, cdf
+// deactivate multiplies d, the gradient of GELU(pre), by the GELU's
+// derivative at pre given cdf = Φ(pre), making it the gradient of pre.
+// The Gaussians e^(-x²/2) are taken by expInto, a chunk of the layer at a
+// time.
+func deactivate(d, pre, cdf []float64) {
+	d, cdf = d[:len(pre)], cdf[:len(pre)]
+	var gauss [64]float64
+	for start := 0; start < len(pre); start += len(gauss) {
+		x := pre[start:min(start+len(gauss), len(pre))]
+		g := gauss[:len(x)]
+		for j, v := range x {
+			g[j] = -0.5 * v * v
+		}
+		expInto(g, g)
+		for j, v := range x {
+			d[start+j] *= geluDerivative(v, cdf[start+j], g[j])
+		}
+	}
 }
 
 // geluDerivative is Φ(x) + x·φ(x) with φ the standard normal density,
-// given cdf = Φ(x).
-func geluDerivative(x, cdf float64) float64 {
+// given cdf = Φ(x) and gauss = e^(-x²/2).
+func geluDerivative(x, cdf, gauss float64) float64 {
 	const invSqrt2Pi = 0.3989422804014327
-	return cdf + x*invSqrt2Pi*math.Exp(-0.5*x*x)
+	return cdf + x*invSqrt2Pi*gauss
 }

@@ -46,12 +46,12 @@ func (m *Model) newWorkspace() *workspace {
 	n, e := m.cfg.Batch*m.cfg.SeqLen, m.cfg.Embed
 	ws := &workspace{activations: m.newActivations(), blockScratch: m.block.newScratch()}
 	ws.dlogits, ws.dnormed = m.head.newScratch()
-	// The largest transposed operands: a weight matrix (up to 4e×e, or
-	// e×vocab in the head) or a layer input (up to n×4e), and a layer
-	// output gradient (up to n×4e, or n×vocab in the head).
+	// The largest transposed operand: a weight matrix (up to 4e×e, or
+	// e×vocab in the head) or a layer input (up to n×4e); and the largest
+	// transposed weight matrix.
 	v := len(m.vocab)
 	ws.linear.a = make([]float64, max(4*e*max(e, n), e*v))
-	ws.linear.b = make([]float64, n*max(4*e, v))
+	ws.linear.b = make([]float64, max(4*e*e, e*v))
 	return ws
 }
 
@@ -70,7 +70,7 @@ func workspaceFloats(cfg Config, vocab int) float64 {
 	n := b * t
 	perBlock := 24*n*e + 2*n + b*h*t*t
 	head := 3*n*e + n + 2*n*v
-	scratch := 11*n*e + t + max(4*e*max(e, n), e*v) + n*max(4*e, v)
+	scratch := 11*n*e + t + max(4*e*max(e, n), e*v) + max(4*e*e, e*v)
 	return float64(cfg.layers())*perBlock + n*e + head + scratch
 }
 

@@ -1,0 +1,39 @@
+package charlm
+
+import "math"
+
+// expGroups is math.Exp four values at a time (exp_amd64.s), bit for bit,
+// for groups whose values all lie in (-700, 700); it returns the number
+// of groups done before the first that does not.
+//
+//go:noescape
+func expGroups(dst, src *float64, groups int) int
+
+func hasAVX2FMA() bool
+
+// vectorExp reports whether expGroups may run: it needs AVX2 and FMA, and
+// math.Exp takes its FMA path exactly then (math/exp_asm.go), so the two
+// agree.
+var vectorExp = avx && hasAVX2FMA()
+
+// expInto sets dst[i] = math.Exp(src[i]) for every i (dst may be src),
+// four at a time where the processor allows, bit for bit either way.
+func expInto(dst, src []float64) {
+	dst = dst[:len(src)]
+	i := 0
+	if vectorExp {
+		for i+4 <= len(src) {
+			done := expGroups(&dst[i], &src[i], (len(src)-i)/4)
+			i += 4 * done
+			if i+4 <= len(src) {
+				for j := i; j < i+4; j++ {
+					dst[j] = math.Exp(src[j])
+				}
+				i += 4
+			}
+		}
+	}
+	for ; i < len(src); i++ {
+		dst[i] = math.Exp(src[i])
+	}
+}

@@ -1,0 +1,31 @@
+//go:build !amd64
+
+package charlm
+
+import "math"
+
+// The scalar side of the amd64 vector kernels (panel_amd64.go,
+// erf_amd64.go, exp_amd64.go).
+
+// panelsNN and panelsTN do nothing where there is no vector kernel: the
+// scalar tiles of gemmNN and gemmTN do all the work.
+func panelsNN(c, a, b []float64, n, k, m int) int { return 0 }
+
+func panelsTN(c, a, b []float64, n, k, m int) int { return 0 }
+
+// erfVector does nothing where there is no vector kernel: erfScalar does
+// all of erfInto's work.
+func erfVector(dst, src []float64, scale float64, cdf bool) int { return 0 }
+
+// avx, vectorExp and vectorErf, the amd64 kernels' switches, are false:
+// the scalar code runs (and the tests comparing the two compare it with
+// itself).
+var avx, vectorExp, vectorErf bool
+
+// expInto sets dst[i] = math.Exp(src[i]) for every i (dst may be src).
+func expInto(dst, src []float64) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		dst[i] = math.Exp(x)
+	}
+}
