@@ -25,7 +25,7 @@ func BenchmarkScalingUnitSweep(b *testing.B) {
 	}
 	var runs []Run
 	for _, r := range all {
-		if r.Method != "rpd" && r.Cost.Model != "gpu" {
+		if r.Method != "rpd" && r.Cost.CostModel != "gpu" {
 			runs = append(runs, r)
 		}
 	}

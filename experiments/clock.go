@@ -41,7 +41,7 @@ func timingKey(c CostSpec) string {
 
 // clock makes a results.Clock of a cost spec.
 func (c CostSpec) clock() results.Clock {
-	return results.Clock{CostModel: c.Model, Preset: c.Preset, GPU: c.GPU, Link: c.Link}
+	return results.Clock{CostModel: c.CostModel, Preset: c.Preset, GPU: c.GPU, Link: c.Link}
 }
 
 // runsClock is the clock of runs that all belong to preset figures timed

@@ -21,9 +21,9 @@ func TestRunsClock(t *testing.T) {
 	}
 	var gpu, both []results.Run
 	for _, r := range runs {
-		row := results.Run{RunID: r.ID, CostModel: r.Cost.Model}
+		row := results.Run{RunID: r.ID, CostModel: r.Cost.CostModel}
 		both = append(both, row)
-		if r.Cost.Model == results.CostGPU {
+		if r.Cost.CostModel == results.CostGPU {
 			gpu = append(gpu, row)
 		}
 	}

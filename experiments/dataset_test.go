@@ -10,7 +10,7 @@ import (
 // share the cost model column but are ranked apart; within one, the
 // smaller makespan ranks first.
 func TestRankKindsPerComparison(t *testing.T) {
-	nv := CostSpec{Model: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink"}
+	nv := CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink"}
 	pc := nv
 	pc.Link = "pcie"
 	row := func(c CostSpec, family string, makespan float64) results.ScheduleMetric {

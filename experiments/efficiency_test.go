@@ -11,7 +11,7 @@ import (
 // efficiencySpec prices 1F1B at P = 4, M = 8 under the GPU model, with the
 // cost line's extra keys.
 func efficiencySpec(extra string) string {
-	return "name: eff\nexperiment: schedules\nkinds: [1f1b]\nstages: [4]\nmicrobatches: [8]\ncost: {model: gpu" + extra + "}\n"
+	return "experiment: eff\nmeasure: schedules\nkinds: [1f1b]\nstages: [4]\nmicrobatches: [8]\ncost: {cost_model: gpu" + extra + "}\n"
 }
 
 // The spec key cost.efficiency is the command line's --efficiency: at
@@ -55,8 +55,8 @@ func TestSpecEfficiency(t *testing.T) {
 			t.Errorf("%s: %v, want %q", tc.cost, err, tc.want)
 		}
 	}
-	unit := strings.Replace(efficiencySpec(", efficiency: 0.4"), "model: gpu", "model: unit", 1)
-	if _, err := ParseSpec("s.yaml", []byte(unit)); err == nil || !strings.Contains(err.Error(), "s.yaml:6: cost.efficiency: needs model: gpu") {
+	unit := strings.Replace(efficiencySpec(", efficiency: 0.4"), "cost_model: gpu", "cost_model: unit", 1)
+	if _, err := ParseSpec("s.yaml", []byte(unit)); err == nil || !strings.Contains(err.Error(), "s.yaml:6: cost.efficiency: needs cost_model: gpu") {
 		t.Errorf("efficiency under the unit model: %v", err)
 	}
 }

@@ -58,7 +58,7 @@ methods:
 // S = 4 and N = 10S, max 14 and mean 7.55 as the reference measures them
 // (docs/reference.md §1.3), on a timeline of 2N + 2S - 2 = 86 steps (§1.2).
 func ExampleExecute() {
-	spec, err := experiments.ParseSpec("delays.yaml", []byte("experiment: delays\nstages: [4]\n"))
+	spec, err := experiments.ParseSpec("delays.yaml", []byte("measure: delays\nstages: [4]\n"))
 	if err != nil {
 		fmt.Println(err)
 		return

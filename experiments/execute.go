@@ -11,7 +11,7 @@ import (
 
 // Execute computes one run of any experiment kind.
 func Execute(ctx context.Context, r Run) (*results.Tables, error) {
-	switch r.Experiment {
+	switch r.Measure {
 	case Convergence:
 		return runConvergence(ctx, r)
 	case DelayStats:
@@ -21,13 +21,13 @@ func Execute(ctx context.Context, r Run) (*results.Tables, error) {
 	case DelayProfiles:
 		return runDelayProfiles(r)
 	}
-	return nil, fmt.Errorf("unknown experiment %q", r.Experiment)
+	return nil, fmt.Errorf("unknown measure %q", r.Measure)
 }
 
 // runRow fills the configuration columns of r's runs-table row.
 func runRow(r Run) results.Run {
 	cost := results.CostUnit
-	if r.Cost.Model == "gpu" {
+	if r.Cost.CostModel == "gpu" {
 		cost = results.CostGPU
 	}
 	row := results.Run{

@@ -27,7 +27,7 @@ func execute(t *testing.T, src string) ([]Run, []*results.Tables) {
 }
 
 func TestExecuteDelays(t *testing.T) {
-	_, outs := execute(t, "experiment: delays\nstages: [4, 8]\n")
+	_, outs := execute(t, "measure: delays\nstages: [4, 8]\n")
 	// docs/reference.md §1.3 (measured with the reference code, N = 10S, steady
 	// half): S = 4 max 14 mean 7.55; S = 8 max 60 mean 31.65; over all rows
 	// S = 8 has max 72. The timeline takes 2N + 2S - 2 steps (§1.2).
@@ -127,7 +127,7 @@ d: 8
 batch_size: 4
 stages: [4]
 microbatches: [20]
-cost: {model: gpu}
+cost: {cost_model: gpu}
 methods:
   - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
 `)
@@ -157,7 +157,7 @@ methods:
 }
 
 func TestExecuteSchedules(t *testing.T) {
-	_, outs := execute(t, "experiment: schedules\nkinds: [gpipe, 1f1b]\nstages: [4]\nmicrobatches: [8]\n")
+	_, outs := execute(t, "measure: schedules\nkinds: [gpipe, 1f1b]\nstages: [4]\nmicrobatches: [8]\n")
 	for _, out := range outs {
 		levels := map[string]results.ScheduleMetric{}
 		for _, m := range out.Schedules {
@@ -186,7 +186,7 @@ func TestExecuteSchedules(t *testing.T) {
 // 2M + P - 2 steps (arXiv 2107.06925; its generator's grid takes as many),
 // each microbatch visiting one stage per rank although the table has 2P.
 func TestExecuteChimeraFormula(t *testing.T) {
-	_, outs := execute(t, "experiment: schedules\nkinds: [chimera]\nstages: [4]\nmicrobatches: [8]\n")
+	_, outs := execute(t, "measure: schedules\nkinds: [chimera]\nstages: [4]\nmicrobatches: [8]\n")
 	for _, m := range outs[0].Schedules {
 		if m.Level != results.LevelLockstep && m.Makespan != 2*8+4-2 {
 			t.Errorf("chimera %s: makespan %g, want 18", m.Level, m.Makespan)

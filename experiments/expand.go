@@ -30,11 +30,11 @@ type Run struct {
 	// problem.
 	DataSeed uint64
 
-	Spec       string // the spec's name, a label only
-	Experiment string
-	Objective  string
-	N, D       int
-	Batch      int
+	Spec      string // the spec's name (its experiment key), a label only
+	Measure   string
+	Objective string
+	N, D      int
+	Batch     int
 	// Noise is the logistic objective's gradient-noise σ (zero for the
 	// other objectives).
 	Noise      float64
@@ -87,7 +87,7 @@ func (s *Spec) Expand() []Run {
 	var runs []Run
 	add := func(r Run) {
 		r.Spec = s.Name
-		r.Experiment = s.Experiment
+		r.Measure = s.Measure
 		r.Cost = s.Cost
 		r.LogEvery, r.LogPoints = s.LogEvery, s.LogPoints
 		r.Select = s.Select
@@ -104,7 +104,7 @@ func (s *Spec) Expand() []Run {
 		r.Index = len(runs)
 		runs = append(runs, r)
 	}
-	switch s.Experiment {
+	switch s.Measure {
 	case DelayStats:
 		for _, st := range s.Stages {
 			for _, n := range s.delayMicrobatches(st) {
@@ -238,7 +238,10 @@ func (s *Spec) noises(o string) []float64 {
 }
 
 // canonical writes the run's parameters, only those that apply, in a fixed
-// order.
+// order. Its words are frozen, whatever the spec keys are called now
+// (docs/cli.md, "Run ids"): experiment= is the measure, family= the kind,
+// batch= the batch size, budget= the time budget, cost= the cost label;
+// renaming one would change every run id (TestCanonicalNamesFrozen).
 func (r Run) canonical(seed uint64) string {
 	var b strings.Builder
 	kv := func(k, v string) {
@@ -248,7 +251,7 @@ func (r Run) canonical(seed uint64) string {
 		b.WriteString(k + "=" + v)
 	}
 	num := strconv.Itoa
-	kv("experiment", r.Experiment)
+	kv("experiment", r.Measure)
 	if r.Objective != "" {
 		kv("objective", r.Objective)
 		kv("n", num(r.N))
@@ -328,8 +331,8 @@ func (r Run) canonical(seed uint64) string {
 }
 
 func (c CostSpec) label() string {
-	if c.Model != "gpu" {
-		return c.Model
+	if c.CostModel != "gpu" {
+		return c.CostModel
 	}
 	label := fmt.Sprintf("gpu/%s/%s/b%d/s%d", c.modelLabel(), c.deviceLabel("/"), c.Microbatch, c.Sequence)
 	if c.FlashAttention {

@@ -13,9 +13,9 @@ var figureDelayProfiles = Figure{
 		"RPD at the paper's δ, at PipeDream's mean delay and from its per-stage trace against PipeDream (quadratic, LM)",
 	Specs: func(quick bool) []*Spec {
 		stages := pick(quick, []int{4, 8}, []int{4, 8, 16})
-		profiles := &Spec{Name: "delay-profiles", Experiment: DelayProfiles, Stages: stages, MicrobatchesPerStage: 10,
+		profiles := &Spec{Name: "delay-profiles", Measure: DelayProfiles, Stages: stages, MicrobatchesPerStage: 10,
 			Families: []string{"pipedream", "interleaved-1f1b", "zb-h1", "zb-v"}}
-		twoBW := &Spec{Name: "delay-profiles", Experiment: DelayProfiles, Stages: stages, MicrobatchesPerStage: 10,
+		twoBW := &Spec{Name: "delay-profiles", Measure: DelayProfiles, Stages: stages, MicrobatchesPerStage: 10,
 			Families: []string{"pipedream"}, Methods: []MethodSpec{{Name: "2bw"}}}
 		return []*Spec{profiles, twoBW, delayModelSpec("quadratic", quick), delayModelSpec("lm", quick)}
 	},

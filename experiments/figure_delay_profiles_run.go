@@ -14,7 +14,7 @@ import (
 	"pipelab/results"
 )
 
-// DelayProfiles is the experiment kind that measures per-stage delay
+// DelayProfiles is the measure of per-stage delay
 // profiles: for each method (pipedream, or 2bw with its accumulation),
 // schedule family (key kinds) and stage count, the delay of each stage's
 // own block at its updates over the steady second half of the updates, on
@@ -40,7 +40,7 @@ var MeasuredDelayModels = []string{results.DelayPipeDreamMean, results.DelayPipe
 // microbatches_per_stage, N = 10S.
 func (s *Spec) validateDelayProfiles(v validator) error {
 	if len(s.Microbatches) > 0 {
-		return v.fail("does not apply to delay-profiles experiments (they take microbatches_per_stage)", "microbatches")
+		return v.fail("does not apply to measure delay-profiles (it takes microbatches_per_stage)", "microbatches")
 	}
 	if s.MicrobatchesPerStage == 0 {
 		s.MicrobatchesPerStage = 10
@@ -186,7 +186,7 @@ func (s *Spec) checkDelayTables(v validator) error {
 		for _, n := range s.Microbatches {
 			counts = append(counts, float64(n))
 		}
-		if s.Cost.Model == "unit" {
+		if s.Cost.CostModel == "unit" {
 			for _, b := range s.Budget {
 				counts = append(counts, math.Ceil(b))
 			}

@@ -41,7 +41,7 @@ func TestPDvsLocalSGDPaperSteps(t *testing.T) {
 	notebook := map[string]int{"pipedream": 1230, "localsgd/2": 1770, "localsgd/5": 1440, "localsgd/30": 1260}
 	seen := map[string]bool{}
 	for _, r := range runs {
-		if r.Cost.Model != "unit" {
+		if r.Cost.CostModel != "unit" {
 			continue
 		}
 		if r.Microbatches != 600 || r.Stages != 16 || r.Budget != 0 {

@@ -90,7 +90,7 @@ var figureDelays = Figure{
 	Name:    "delays",
 	Summary: "PipeDream's delays k - j_k^(s) against the stage count S, with S² - S/2",
 	Specs: func(quick bool) []*Spec {
-		return []*Spec{{Name: "delays", Experiment: DelayStats, MicrobatchesPerStage: 10,
+		return []*Spec{{Name: "delays", Measure: DelayStats, MicrobatchesPerStage: 10,
 			Stages: pick(quick, []int{2, 4, 8, 16, 32}, []int{2, 4, 8, 16, 32, 64})}}
 	},
 	Seconds: [2]float64{0.2, 0.5},
@@ -197,7 +197,7 @@ var figureSchedules = Figure{
 	Name:    "schedules",
 	Summary: "GPipe, 1F1B, Chimera, Hanayo and zero-bubble schedules at the formula, lockstep and simulated levels, with Gantt charts",
 	Specs: func(quick bool) []*Spec {
-		s := &Spec{Name: "schedules", Experiment: Schedules,
+		s := &Spec{Name: "schedules", Measure: Schedules,
 			Families:     []string{"gpipe", "1f1b", "chimera", "hanayo", "zb-h1", "zb-h2", "zb-v"},
 			Stages:       []int{4},
 			Microbatches: pick(quick, []int{8}, []int{4, 8, 16})}

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// TestExamplesMatchPresets: every example spec parses, and those written
+// TestExamplesMatchPresets: every example spec parses, in the current
+// spelling of every key (no deprecation note), and those written
 // out from a figure's full preset expand to exactly that preset's runs
 // (ids are hashes of every parameter), so the examples stay true.
 func TestExamplesMatchPresets(t *testing.T) {
@@ -15,10 +16,13 @@ func TestExamplesMatchPresets(t *testing.T) {
 		t.Fatalf("no examples: %v", err)
 	}
 	parsed := map[string][]Run{}
-	for _, f := range files {
+	for _, f := range append(files, "testdata/tiny.yaml") {
 		s, err := ReadSpecFile(f)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(s.Deprecated) > 0 {
+			t.Errorf("%s spells keys the old way: %q", f, s.Deprecated)
 		}
 		parsed[filepath.Base(f)] = s.Expand()
 	}

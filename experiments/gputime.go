@@ -7,10 +7,10 @@ import (
 	"pipelab/pipeline/sim"
 )
 
-// DefaultGPU is the GPU timing model a spec gets with cost: {model: gpu}
+// DefaultGPU is the GPU timing model a spec gets with cost: {cost_model: gpu}
 // and nothing else: GPT-3 XL (1.3B) stages on A100s over NVLink, one
 // sample of 2048 tokens per microbatch.
-var DefaultGPU = CostSpec{Model: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink", Microbatch: 1, Sequence: 2048}
+var DefaultGPU = CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink", Microbatch: 1, Sequence: 2048}
 
 // gpuModel builds the GPU timing model of c for a pipeline of the given
 // stage count, the model's layers split evenly (cost.EvenPartition).

@@ -30,13 +30,13 @@ func writeSpecWithConfig(t *testing.T, config, costLine string) string {
 // model_config, taken from the spec's directory, builds the GPU model's
 // network from a HuggingFace config: the Llama-2-7B config gives the
 // llama-7b preset's network (pipeline/cost's test), so its runs time as
-// preset: llama-7b's do, under their own run names.
+// model: llama-7b's do, under their own run names.
 func TestSpecModelConfig(t *testing.T) {
 	llama, err := os.ReadFile(filepath.Join("..", "pipeline", "cost", "testdata", "hf", "llama-2-7b.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := writeSpecWithConfig(t, string(llama), "cost: {model: gpu, model_config: hf/model.json}")
+	path := writeSpecWithConfig(t, string(llama), "cost: {cost_model: gpu, model_config: hf/model.json}")
 	s, err := ReadSpecFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestSpecModelConfig(t *testing.T) {
 	if cfg.Network.Params() != preset.Params() || cfg.Network.Describe() != preset.Describe() {
 		t.Errorf("network %s (%.0f parameters), want llama-7b's %s (%.0f)", cfg.Network.Describe(), cfg.Network.Params(), preset.Describe(), preset.Params())
 	}
-	byPreset, err := ParseSpec("p.yaml", []byte(base+"cost: {model: gpu, preset: llama-7b}\n"))
+	byPreset, err := ParseSpec("p.yaml", []byte(base+"cost: {cost_model: gpu, model: llama-7b}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,11 +72,11 @@ func TestSpecModelConfigRejects(t *testing.T) {
 		config, cost string
 		want         []string
 	}{
-		{`{"model_type": "t5"}`, "cost: {model: gpu, model_config: hf/model.json}", []string{"s.yaml:15:", "cost.model_config", "model.json", `"model_type"`}},
-		{`{"model_type": "llama", "hidden_size": 64}`, "cost: {model: gpu, model_config: hf/model.json}", []string{"s.yaml:15:", "cost.model_config", `"num_attention_heads"`}},
-		{`{}`, "cost: {model: gpu, model_config: hf/missing.json}", []string{"s.yaml:15:", "cost.model_config", "missing.json"}},
-		{`{}`, "cost: {model: gpu, preset: llama-7b, model_config: hf/model.json}", []string{"s.yaml:15:", "preset and model_config exclude each other"}},
-		{`{}`, "cost: {model: unit, model_config: hf/model.json}", []string{"s.yaml:15:", "cost.model_config: needs model: gpu"}},
+		{`{"model_type": "t5"}`, "cost: {cost_model: gpu, model_config: hf/model.json}", []string{"s.yaml:15:", "cost.model_config", "model.json", `"model_type"`}},
+		{`{"model_type": "llama", "hidden_size": 64}`, "cost: {cost_model: gpu, model_config: hf/model.json}", []string{"s.yaml:15:", "cost.model_config", `"num_attention_heads"`}},
+		{`{}`, "cost: {cost_model: gpu, model_config: hf/missing.json}", []string{"s.yaml:15:", "cost.model_config", "missing.json"}},
+		{`{}`, "cost: {cost_model: gpu, model: llama-7b, model_config: hf/model.json}", []string{"s.yaml:15:", "cost.model_config: model and model_config exclude each other"}},
+		{`{}`, "cost: {cost_model: unit, model_config: hf/model.json}", []string{"s.yaml:15:", "cost.model_config: needs cost_model: gpu"}},
 	}
 	for _, tt := range tests {
 		_, err := ReadSpecFile(writeSpecWithConfig(t, tt.config, tt.cost))
@@ -102,14 +102,14 @@ func TestSpecHardware(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := filepath.Join(dir, "s.yaml")
-	if err := os.WriteFile(spec, []byte(base+"cost: {model: gpu, hardware: hw.yaml}\n"), 0o644); err != nil {
+	if err := os.WriteFile(spec, []byte(base+"cost: {cost_model: gpu, hardware: hw.yaml}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := ReadSpecFile(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byPreset, err := ParseSpec("p.yaml", []byte(base+"cost: {model: gpu, gpu: a100, link: nvlink}\n"))
+	byPreset, err := ParseSpec("p.yaml", []byte(base+"cost: {cost_model: gpu, gpu: a100, link: nvlink}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +127,8 @@ func TestSpecHardware(t *testing.T) {
 		t.Errorf("label %q should name the hardware file", s.Cost.label())
 	}
 	for _, tt := range []struct{ text, want string }{
-		{"cost: {model: gpu, hardware: hw.yaml, gpu: h100}", "drop gpu and link"},
-		{"cost: {model: gpu, hardware: none.yaml}", "none.yaml"},
+		{"cost: {cost_model: gpu, hardware: hw.yaml, gpu: h100}", "drop gpu and link"},
+		{"cost: {cost_model: gpu, hardware: none.yaml}", "none.yaml"},
 	} {
 		if err := os.WriteFile(spec, []byte(base+tt.text+"\n"), 0o644); err != nil {
 			t.Fatal(err)

@@ -34,7 +34,7 @@ const (
 // microbatch per F + B + W of the slowest stage, after S - 1 of filling).
 // A factor of two either way is good enough: it only orders the runs.
 func estimatedSeconds(r Run) float64 {
-	switch r.Experiment {
+	switch r.Measure {
 	case DelayStats:
 		// A 1F1B timeline of 10·S microbatches and its S·N delays.
 		return float64(10*r.Stages*r.Stages) * 2 * blockVisit
@@ -96,7 +96,7 @@ func estimatedMicrobatches(r Run) float64 {
 		return float64(max(r.Microbatches, 1))
 	}
 	per := 2.0 // unit time: F and B one step each
-	if r.Cost.Model == "gpu" {
+	if r.Cost.CostModel == "gpu" {
 		per = slowestStage(r.Cost, r.Stages)
 	}
 	fill := float64(r.Stages - 1)

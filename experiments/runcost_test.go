@@ -33,11 +33,11 @@ func TestEstimatedMicrobatchesMatchTheBudget(t *testing.T) {
 		}
 		est, got := estimatedMicrobatches(r), float64(pt.n)
 		tol := 0.1 * got
-		if family == "pipedream" && r.Cost.Model != "gpu" {
+		if family == "pipedream" && r.Cost.CostModel != "gpu" {
 			tol = 1
 		}
 		if math.Abs(est-got) > tol {
-			t.Errorf("%s S=%d %s: estimated %.1f microbatches, the budget matches %g", family, r.Stages, r.Cost.Model, est, got)
+			t.Errorf("%s S=%d %s: estimated %.1f microbatches, the budget matches %g", family, r.Stages, r.Cost.CostModel, est, got)
 		}
 	}
 	if len(seen) < 10 {

@@ -31,7 +31,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 	)
 	_, parts := cost.ModelParts(tab)
 	chunks := parts / tab.Ranks()
-	if r.Cost.Model == "gpu" {
+	if r.Cost.CostModel == "gpu" {
 		cfg, err := gpuConfig(r.Cost)
 		if err != nil {
 			return nil, err
@@ -83,7 +83,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 // the comparison the schedule belongs to (scheduleComparison).
 func scheduleID(c CostSpec, ranks, microbatches int, family, level string) string {
 	timing := "unit"
-	if c.Model == "gpu" {
+	if c.CostModel == "gpu" {
 		timing = fmt.Sprintf("gpu-%s-%s", c.modelLabel(), c.deviceLabel("-"))
 		if c.FlashAttention {
 			timing += "-flash"

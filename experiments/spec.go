@@ -16,7 +16,7 @@ import (
 	"pipelab/optim"
 )
 
-// Experiment kinds a spec can describe.
+// Measures a spec can take: what its runs measure (the spec key measure).
 const (
 	// Convergence replays optimizers on an objective under a schedule and
 	// records loss curves (the PipeDream paper's convergence figures).
@@ -33,10 +33,13 @@ const (
 // axis: the runs are the cartesian product of the axes (Expand). Zero
 // fields take the defaults documented on each field.
 type Spec struct {
-	// Name labels the results.
-	Name string `yaml:"name"`
-	// Experiment is convergence (the default), delays or schedules.
-	Experiment string `yaml:"experiment"`
+	// Name is the experiment: it labels the results, the tables'
+	// experiment column (the spec key experiment; name until issue 14).
+	Name string `yaml:"experiment"`
+	// Measure is what the runs measure: convergence (the default),
+	// delays, schedules or delay-profiles (the spec key measure;
+	// experiment until issue 14).
+	Measure string `yaml:"measure"`
 	// Seed is the root of every random stream of every run.
 	Seed uint64 `yaml:"seed"`
 	// Seeds is the number of replicates of each configuration (default 1):
@@ -259,11 +262,13 @@ func (d Delta) At(s int) int {
 
 // CostSpec is the timing model of the runs.
 type CostSpec struct {
-	// Model is unit (every op one step) or gpu.
-	Model string `yaml:"model"`
+	// CostModel is unit (every op one step) or gpu (the spec key
+	// cost.cost_model; cost.model until issue 14).
+	CostModel string `yaml:"cost_model"`
 	// Preset, GPU and Link name the GPU model's model, device and link
-	// presets (pipeline/cost).
-	Preset string `yaml:"preset"`
+	// presets (pipeline/cost); Preset is the spec key cost.model (the
+	// command line's --model; cost.preset until issue 14).
+	Preset string `yaml:"model"`
 	GPU    string `yaml:"gpu"`
 	Link   string `yaml:"link"`
 	// ModelConfig is a HuggingFace config.json to build the model from

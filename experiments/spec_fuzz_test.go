@@ -24,7 +24,7 @@ func FuzzParseSpec(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(base))
-	for _, s := range []string{"", "name: x\n", "stages: [2, 1]\n", "{", "seeds: 99999999999999999999\n", "methods: [{name: rpd, deltas: [-1]}]\n"} {
+	for _, s := range []string{"", "experiment: x\n", "stages: [2, 1]\n", "{", "seeds: 99999999999999999999\n", "methods: [{name: rpd, deltas: [-1]}]\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -51,29 +51,38 @@ func renameOldKeys(file string, src []byte, root *yaml.Node) ([]byte, []string, 
 			}
 		}
 	}
-	lines := strings.SplitAfter(string(src), "\n")
-	var notes []string
-	var edits []keyEdit
+	var todo []pendingRename
 	for _, r := range specRenames {
 		for _, m := range sections[r.section] {
-			old, current := mappingKey(m, r.old), mappingKey(m, r.current)
-			if old == nil {
-				continue
-			}
-			key := r.old
-			if r.section != "" {
-				key = r.section + "." + r.old
-			}
-			if current != nil {
-				return nil, nil, &SpecError{File: file, Line: old.Line, Key: key,
-					Msg: fmt.Sprintf("is the old spelling of %s, which is given too at line %d: drop %s", r.current, current.Line, r.old)}
-			}
-			if !keyAt(lines, old, r.old) {
-				continue // not a plain key: the strict decoder names it
-			}
-			edits = append(edits, keyEdit{old, r.old, r.current})
-			notes = append(notes, fmt.Sprintf("%s:%d: key %s is deprecated; use %s (accepted until the next release)", file, old.Line, key, r.current))
+			todo = append(todo, pendingRename{specRename: r, m: m})
 		}
+	}
+	todo = append(todo, reusedNameRenames(top, sections["cost"])...)
+	lines := strings.SplitAfter(string(src), "\n")
+	var edits []keyEdit
+	for _, r := range todo {
+		old, current := mappingKey(r.m, r.old), mappingKey(r.m, r.current)
+		if old == nil {
+			continue
+		}
+		key := r.old
+		if r.section != "" {
+			key = r.section + "." + r.old
+		}
+		if current != nil && !renamedAway(todo, r.m, r.current) {
+			return nil, nil, &SpecError{File: file, Line: old.Line, Key: key,
+				Msg: fmt.Sprintf("is the old spelling of %s, which is given too at line %d: drop %s", r.current, current.Line, r.old)}
+		}
+		if !keyAt(lines, old, r.old) {
+			continue // not a plain key: the strict decoder names it
+		}
+		what, use := "key "+key, r.current
+		if r.meaning != "" {
+			value := mappingValue(r.m, r.old).Value
+			what, use = fmt.Sprintf("key %s: %s", key, value), fmt.Sprintf("%s: %s%s", r.current, value, r.meaning)
+		}
+		edits = append(edits, keyEdit{k: old, old: r.old, current: r.current,
+			note: fmt.Sprintf("%s:%d: %s is deprecated; use %s (accepted until the next release)", file, old.Line, what, use)})
 	}
 	// Rewrite right to left, so that a rewrite does not move the columns
 	// of the keys still to be rewritten on its line (a flow mapping such
@@ -84,7 +93,71 @@ func renameOldKeys(file string, src []byte, root *yaml.Node) ([]byte, []string, 
 	for _, e := range edits {
 		rewriteKey(lines, e.k, e.old, e.current)
 	}
+	// The notes in the order of the spec: by line, on a line by column.
+	slices.SortFunc(edits, func(a, b keyEdit) int {
+		return cmp.Or(cmp.Compare(a.k.Line, b.k.Line), cmp.Compare(a.k.Column, b.k.Column))
+	})
+	var notes []string
+	for _, e := range edits {
+		notes = append(notes, e.note)
+	}
 	return []byte(strings.Join(lines, "")), notes, nil
+}
+
+// pendingRename is a rename to try on one mapping m; meaning, for a key
+// whose old name is now another concept's, says so in the note.
+type pendingRename struct {
+	specRename
+	m       *yaml.Node
+	meaning string
+}
+
+// renamedAway reports whether todo renames key name of mapping m to
+// another name, so that name given as a current spelling is no clash.
+func renamedAway(todo []pendingRename, m *yaml.Node, name string) bool {
+	return slices.ContainsFunc(todo, func(r pendingRename) bool { return r.m == m && r.old == name })
+}
+
+// reusedNameRenames returns the renames of issue 14 whose old key is now
+// the name of another concept, so that whether a key is old depends on
+// the spec (docs/cli.md, "Reused names"):
+//   - At the top level, experiment was the measure and name the spec's
+//     name, now experiment. A spec with a name key is old: its name is
+//     the experiment, its experiment (if any) the measure. A spec with
+//     neither name nor measure whose experiment is a measure's name
+//     (convergence, delays, ...) is old too: its experiment is the
+//     measure. Otherwise experiment is the spec's name. A spec named
+//     like a measure therefore gives its measure key.
+//   - In cost, model was the cost model and preset the model preset, now
+//     model. cost.model holding a cost model's name (unit, gpu; no model
+//     preset is named so) is the old cost_model; cost.preset is the old
+//     model.
+func reusedNameRenames(top *yaml.Node, cost []*yaml.Node) []pendingRename {
+	var out []pendingRename
+	name, exp, measure := mappingKey(top, "name"), mappingValue(top, "experiment"), mappingKey(top, "measure")
+	if measure == nil && exp != nil && (name != nil || slices.Contains(knownMeasures, exp.Value)) {
+		out = append(out, pendingRename{specRename: specRename{"", "experiment", "measure"}, m: top,
+			meaning: " (experiment now names the spec, as the tables' experiment column)"})
+	}
+	out = append(out, pendingRename{specRename: specRename{"", "name", "experiment"}, m: top})
+	for _, c := range cost {
+		if model := mappingValue(c, "model"); model != nil && slices.Contains(knownCostModels, model.Value) {
+			out = append(out, pendingRename{specRename: specRename{"cost", "model", "cost_model"}, m: c,
+				meaning: " (cost.model now names the model preset, as --model)"})
+		}
+		out = append(out, pendingRename{specRename: specRename{"cost", "preset", "model"}, m: c})
+	}
+	return out
+}
+
+// mappingValue returns the value node of key name in mapping m, or nil.
+func mappingValue(m *yaml.Node, name string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == name {
+			return m.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // mappingKey returns the key node named name in mapping m, or nil.
@@ -97,10 +170,11 @@ func mappingKey(m *yaml.Node, name string) *yaml.Node {
 	return nil
 }
 
-// keyEdit is one rename to apply: the key node, its old and current name.
+// keyEdit is one rename to apply: the key node, its old and current
+// name, and the note it gives.
 type keyEdit struct {
-	k            *yaml.Node
-	old, current string
+	k                  *yaml.Node
+	old, current, note string
 }
 
 // keyAt reports whether the plain key old stands at k's line and column.

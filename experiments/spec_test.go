@@ -7,7 +7,7 @@ import (
 )
 
 // base is a valid spec; each malformed case below changes one line of it.
-const base = `name: t
+const base = `experiment: t
 seed: 1
 objectives: [quadratic]
 n: 40
@@ -44,12 +44,13 @@ func TestParseSpecRejects(t *testing.T) {
 		{"bad delta word", 13, "    deltas: [8, huge]", ":13:", `delta "huge" is neither`},
 		{"both sizes", 0, "time_budget: [100]", ":15:", "time_budget: set microbatches or time_budget"},
 		{"batch over n", 6, "batch_size: 41", ":6:", "batch_size: batch_size 41 exceeds n = 40"},
-		{"unknown cost model", 0, "cost: {model: tpu}", ":15:", `cost.model: unknown cost model "tpu"`},
+		{"unknown cost model", 0, "cost: {cost_model: tpu}", ":15:", `cost.cost_model: unknown cost model "tpu"`},
+		{"unknown model preset", 0, "cost: {model: tpu}", ":15:", `cost.model: cost: unknown model preset "tpu"`},
 		{"noise on a quadratic", 0, "noise: [0.5]", ":15:", "noise: applies to the logistic objective only"},
 		{"negative noise", 0, "noise: [0, -1]", ":15:", "noise[1]: noise -1 is not a finite σ"},
 		{"unknown cut", 0, "cut: longest", ":15:", `cut: unknown cut "longest"`},
 		{"cut of a method without a timeline", 0, "cut: shortest", ":12:", "methods[1].name: a cut compares timelines"},
-		{"flash attention in unit time", 0, "cost: {model: unit, flash_attention: true}", ":15:", "cost.flash_attention: needs model: gpu"},
+		{"flash attention in unit time", 0, "cost: {cost_model: unit, flash_attention: true}", ":15:", "cost.flash_attention: needs cost_model: gpu"},
 		{"negative log points", 0, "log_points: -1", ":15:", "log_points: must not be negative"},
 		{"log points beside log every", 1, "log_every: 5", ":15:", "log_points: given with log_every"},
 	}
@@ -79,11 +80,11 @@ func TestParseSpecRejects(t *testing.T) {
 // flash_attention reaches the GPU model and the runs' names, and leaves the
 // names of runs without it as they were.
 func TestParseSpecFlashAttention(t *testing.T) {
-	flash, err := ParseSpec("s.yaml", []byte(base+"cost: {model: gpu, flash_attention: true}\n"))
+	flash, err := ParseSpec("s.yaml", []byte(base+"cost: {cost_model: gpu, flash_attention: true}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := ParseSpec("s.yaml", []byte(base+"cost: {model: gpu}\n"))
+	plain, err := ParseSpec("s.yaml", []byte(base+"cost: {cost_model: gpu}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +106,11 @@ func TestParseSpecValid(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Defaults filled by validation.
-	if s.Experiment != Convergence || s.Seeds != 1 || s.Cost.Model != "unit" || s.Select != BestFinal {
-		t.Errorf("defaults: experiment %q seeds %d cost %q select %q", s.Experiment, s.Seeds, s.Cost.Model, s.Select)
+	if s.Measure != Convergence || s.Seeds != 1 || s.Cost.CostModel != "unit" || s.Select != BestFinal {
+		t.Errorf("defaults: measure %q seeds %d cost %q select %q", s.Measure, s.Seeds, s.Cost.CostModel, s.Select)
 	}
-	if _, err := ParseSpec("s.yaml", []byte("experiment: delays\nstages: [4]\nmethods: [{name: rpd}]\n")); err == nil ||
-		!strings.Contains(err.Error(), "s.yaml:3: methods: does not apply to delays experiments") {
+	if _, err := ParseSpec("s.yaml", []byte("measure: delays\nstages: [4]\nmethods: [{name: rpd}]\n")); err == nil ||
+		!strings.Contains(err.Error(), "s.yaml:3: methods: does not apply to measure delays") {
 		t.Errorf("a delays spec with methods: %v", err)
 	}
 	var se *SpecError

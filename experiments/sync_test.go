@@ -125,7 +125,7 @@ d: 8
 batch_size: 4
 stages: [4]
 time_budget: [2.5]
-cost: {model: gpu}
+cost: {cost_model: gpu}
 methods:
   - {name: sync, step_sizes: {values: [0.05]}}
 `)

@@ -15,7 +15,7 @@ import (
 // experiment writes: runs and curves of three methods (RPD at δ = 0 among
 // them) over two replicates, delays, and schedules with their timeline
 // under the unit and the GPU cost model.
-var tablesSpecs = []string{`name: conv
+var tablesSpecs = []string{`experiment: conv
 seed: 3
 seeds: 2
 objectives: [quadratic]
@@ -28,20 +28,20 @@ methods:
   - {name: pipedream, steps: {values: [0.05, 0.1]}}
   - {name: rpd, deltas: [0, 3], steps: {values: [0.05, 0.1]}}
   - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
-`, `name: dl
-experiment: delays
+`, `experiment: dl
+measure: delays
 stages: [2, 4]
-`, `name: sched
-experiment: schedules
+`, `experiment: sched
+measure: schedules
 families: [gpipe, 1f1b, zb-h1, interleaved-1f1b]
 stages: [4]
 microbatches: [8]
-`, `name: sched-gpu
-experiment: schedules
+`, `experiment: sched-gpu
+measure: schedules
 families: [gpipe, 1f1b]
 stages: [4]
 microbatches: [8]
-cost: {model: gpu, preset: gpt-1.3b, gpu: a100, link: nvlink, microbatch: 1, sequence: 2048}
+cost: {cost_model: gpu, model: gpt-1.3b, gpu: a100, link: nvlink, microbatch: 1, sequence: 2048}
 `}
 
 // tablesDir runs tablesSpecs as a sweep does (stamp, then writeDataset)

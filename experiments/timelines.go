@@ -75,7 +75,7 @@ func timelineFor(family string, r Run) (*pipeTimeline, error) {
 // cutTime): the one its method replays, then its cut's rivals. RPD asks
 // for none: it takes PipeDream's microbatch count (microbatchesFor).
 func runTimelines(r Run) []pipeKey {
-	if r.Experiment != Convergence {
+	if r.Measure != Convergence {
 		return nil
 	}
 	var keys []pipeKey
@@ -167,7 +167,7 @@ func buildFlush(k pipeKey) (*pipeTimeline, error) {
 		return nil, err
 	}
 	var model cost.Model = cost.Unit{}
-	if k.cost.Model == "gpu" {
+	if k.cost.CostModel == "gpu" {
 		if model, err = gpuModel(k.cost, k.stages); err != nil {
 			return nil, err
 		}
@@ -195,7 +195,7 @@ func newTiming(k pipeKey) (*timing, error) {
 	if k.family == "localsgd" {
 		t.round = k.stages * k.h // R = S replicas
 	}
-	if k.cost.Model != "gpu" {
+	if k.cost.CostModel != "gpu" {
 		return t, nil
 	}
 	gm, err := gpuModel(k.cost, k.stages)

@@ -54,7 +54,7 @@ d: 8
 batch_size: 4
 stages: [2]
 microbatches: [12]
-cost: {model: gpu}
+cost: {cost_model: gpu}
 methods:
   - {name: pd, step_sizes: {values: [0.01]}}
   - {name: rpd, deltas: [4], step_sizes: {values: [0.01]}}

@@ -20,7 +20,7 @@ var (
 	KnownMethods    = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
 	knownCostModels = []string{"unit", "gpu"}
 	knownRules      = []string{BestFinal, Stable}
-	knownKinds      = []string{Convergence, DelayStats, Schedules, DelayProfiles}
+	knownMeasures   = []string{Convergence, DelayStats, Schedules, DelayProfiles}
 )
 
 // validator collects the first problem of a spec with the line of the key
@@ -92,11 +92,11 @@ func (v validator) line(path ...any) int {
 
 func (s *Spec) validate(root *yaml.Node) error {
 	v := validator{root: root}
-	if s.Experiment == "" {
-		s.Experiment = Convergence
+	if s.Measure == "" {
+		s.Measure = Convergence
 	}
-	if !slices.Contains(knownKinds, s.Experiment) {
-		return v.fail(fmt.Sprintf("unknown experiment %q (known: %s)", s.Experiment, strings.Join(knownKinds, ", ")), "experiment")
+	if !slices.Contains(knownMeasures, s.Measure) {
+		return v.fail(fmt.Sprintf("unknown measure %q (known: %s)", s.Measure, strings.Join(knownMeasures, ", ")), "measure")
 	}
 	if s.Seeds == 0 {
 		s.Seeds = 1
@@ -112,11 +112,11 @@ func (s *Spec) validate(root *yaml.Node) error {
 			return v.fail(fmt.Sprintf("stage count %d is below 2", st), "stages", i)
 		}
 	}
-	if s.Cost.Model == "" {
-		s.Cost.Model = "unit"
+	if s.Cost.CostModel == "" {
+		s.Cost.CostModel = "unit"
 	}
-	if !slices.Contains(knownCostModels, s.Cost.Model) {
-		return v.fail(fmt.Sprintf("unknown cost model %q (known: %s)", s.Cost.Model, strings.Join(knownCostModels, ", ")), "cost", "model")
+	if !slices.Contains(knownCostModels, s.Cost.CostModel) {
+		return v.fail(fmt.Sprintf("unknown cost model %q (known: %s)", s.Cost.CostModel, strings.Join(knownCostModels, ", ")), "cost", "cost_model")
 	}
 	if err := s.Cost.validate(v); err != nil {
 		return err
@@ -130,15 +130,15 @@ func (s *Spec) validate(root *yaml.Node) error {
 	if s.LogEvery != 0 && s.LogPoints != 0 {
 		return v.fail("given with log_every: give one of the two", "log_points")
 	}
-	if s.Experiment != Convergence {
+	if s.Measure != Convergence {
 		// Keys of convergence runs would be ignored: refuse them.
 		for _, k := range []struct {
 			key string
 			set bool
 		}{{"objectives", len(s.Objectives) > 0}, {"n", s.N != 0}, {"d", s.D != 0}, {"batch_size", s.Batch != 0},
-			{"methods", len(s.Methods) > 0 && s.Experiment != DelayProfiles}, {"time_budget", len(s.Budget) > 0}, {"target_loss", s.TargetLoss != 0}} {
+			{"methods", len(s.Methods) > 0 && s.Measure != DelayProfiles}, {"time_budget", len(s.Budget) > 0}, {"target_loss", s.TargetLoss != 0}} {
 			if k.set {
-				return v.fail("does not apply to "+s.Experiment+" experiments", k.key)
+				return v.fail("does not apply to measure "+s.Measure, k.key)
 			}
 		}
 	}
@@ -146,7 +146,7 @@ func (s *Spec) validate(root *yaml.Node) error {
 		return err
 	}
 	var err error
-	switch s.Experiment {
+	switch s.Measure {
 	case Convergence:
 		err = s.validateConvergence(v)
 	case DelayStats:
@@ -440,22 +440,25 @@ func (m *MethodSpec) validate(v validator, i int) error {
 }
 
 func (c *CostSpec) validate(v validator) error {
-	if c.Model == "unit" {
+	if c.CostModel == "unit" {
+		if _, err := cost.LookupNetwork(c.Preset); c.Preset != "" && err != nil {
+			return v.fail(fmt.Sprintf("%v; the cost model is cost_model (%s)", err, strings.Join(knownCostModels, ", ")), "cost", "model")
+		}
 		for _, k := range []struct {
 			key string
 			set bool
-		}{{"preset", c.Preset != ""}, {"model_config", c.ModelConfig != ""}, {"gpu", c.GPU != ""}, {"link", c.Link != ""},
+		}{{"model", c.Preset != ""}, {"model_config", c.ModelConfig != ""}, {"gpu", c.GPU != ""}, {"link", c.Link != ""},
 			{"hardware", c.Hardware != ""}, {"microbatch_size", c.Microbatch != 0}, {"seq_len", c.Sequence != 0},
 			{"flash_attention", c.FlashAttention}, {"efficiency", c.Efficiency != 0}} {
 			if k.set {
-				return v.fail("needs model: gpu (the unit cost model times every action one step)", "cost", k.key)
+				return v.fail("needs cost_model: gpu (the unit cost model times every action one step)", "cost", k.key)
 			}
 		}
 		return nil
 	}
 	if c.ModelConfig != "" {
 		if c.Preset != "" {
-			return v.fail("preset and model_config exclude each other", "cost", "model_config")
+			return v.fail("model and model_config exclude each other", "cost", "model_config")
 		}
 		if _, err := cost.ReadHFConfig(c.configPath()); err != nil {
 			return v.fail(err.Error(), "cost", "model_config")
@@ -487,7 +490,7 @@ func (c *CostSpec) validate(v validator) error {
 		c.Sequence = DefaultGPU.Sequence
 	}
 	if _, err := cost.LookupNetwork(c.Preset); c.ModelConfig == "" && err != nil {
-		return v.fail(err.Error(), "cost", "preset")
+		return v.fail(err.Error(), "cost", "model")
 	}
 	if _, err := cost.LookupGPU(c.GPU); c.Hardware == "" && err != nil {
 		return v.fail(err.Error(), "cost", "gpu")

@@ -30,7 +30,7 @@ func (s *Spec) checkSizes(v validator) error {
 			return v.fail(err.Error(), "seeds")
 		}
 	}
-	if s.Experiment == Convergence && s.N > 0 && s.D > 0 {
+	if s.Measure == Convergence && s.N > 0 && s.D > 0 {
 		for _, o := range s.Objectives {
 			if o == "charlm" {
 				continue
@@ -69,7 +69,7 @@ const runBytes = float64(unsafe.Sizeof(Run{})) + 512
 // runBound bounds the number of runs Expand makes, by the arithmetic of its
 // loops (RPD's δ variants counted before duplicates are dropped).
 func (s *Spec) runBound() float64 {
-	switch s.Experiment {
+	switch s.Measure {
 	case DelayStats:
 		per := float64(len(s.Microbatches))
 		if per == 0 {
@@ -115,7 +115,7 @@ func (s *Spec) tablesOf(st int) []specTable {
 		sh.Ranks = st
 		out = append(out, specTable{family: family, shape: sh, key: key})
 	}
-	switch s.Experiment {
+	switch s.Measure {
 	case DelayStats:
 		if s.MicrobatchesPerStage > 0 {
 			// Named at the stage count, as the key may be the default.
@@ -143,7 +143,7 @@ func (s *Spec) tablesOf(st int) []specTable {
 		for j, n := range s.Microbatches {
 			counts = append(counts, count{n, []any{"microbatches", j}})
 		}
-		if s.Cost.Model == "unit" {
+		if s.Cost.CostModel == "unit" {
 			for j, b := range s.Budget {
 				counts = append(counts, count{int(math.Min(math.Ceil(b), math.MaxInt32)), []any{"time_budget", j}})
 			}

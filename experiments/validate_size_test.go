@@ -22,12 +22,12 @@ func TestSpecSizesAreCheckedArithmetically(t *testing.T) {
 		{"pipedream microbatches", strings.Replace(base, "microbatches: [20]", "microbatches: [20, 200000000]", 1),
 			"spec:8: microbatches[1]: a 2 × 200000000 pipedream table needs about"},
 		{"data set", strings.Replace(base, "d: 8", "d: 10000000000", 1), "spec:5: d: a 40 × 10000000000 data set needs about"},
-		{"schedules", "name: s\nexperiment: schedules\nstages: [4]\nkinds: [1f1b, zb-v]\nmicrobatches: [8, 1000000000]\n",
+		{"schedules", "experiment: s\nmeasure: schedules\nstages: [4]\nkinds: [1f1b, zb-v]\nmicrobatches: [8, 1000000000]\n",
 			"spec:5: microbatches[1]: a 4 × 1000000000 1f1b table needs about"},
 		// 1 objective × 2 stage counts × (3 PipeDream steps + 2 RPD δ × 1
 		// step) × 1 microbatch count × 10⁹ seeds.
 		{"runs", strings.Replace(base, "seed: 1", "seed: 1\nseeds: 1000000000", 1), "spec:3: seeds: a sweep of 10000000000 runs needs about"},
-		{"delays", "name: d\nexperiment: delays\nstages: [100000]\n", "spec:3: stages[0]: a 100000 × 1000000 pipedream table needs about"},
+		{"delays", "experiment: d\nmeasure: delays\nstages: [100000]\n", "spec:3: stages[0]: a 100000 × 1000000 pipedream table needs about"},
 	} {
 		_, err := ParseSpec("spec", []byte(tc.spec))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "set by --max-memory or "+budget.EnvVar) {

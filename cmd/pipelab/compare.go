@@ -68,7 +68,7 @@ type compareRow struct {
 type compareReport struct {
 	Stages       int          `json:"stages"`
 	Microbatches int          `json:"microbatches"`
-	Cost         string       `json:"cost"`
+	Cost         string       `json:"cost_model"`
 	Families     []compareRow `json:"kinds"`
 }
 
@@ -127,7 +127,7 @@ func checkCompare(rest []string, stages, microbatches int, kinds string, output 
 		return nil, err
 	}
 	if costs.kind() == "lockstep" {
-		return nil, fmt.Errorf("--cost lockstep is one of the levels compare shows already: use unit, explicit or GPU costs")
+		return nil, fmt.Errorf("--cost-model lockstep is one of the levels compare shows already: use unit, explicit or GPU costs")
 	}
 	if err := costs.check(); err != nil {
 		return nil, err

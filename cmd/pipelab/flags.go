@@ -196,7 +196,8 @@ type costFlags struct {
 }
 
 func (c *costFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.cost, "cost", "unit", "unit, or lockstep (PyTorch's unit-time check), when no explicit or GPU cost is given")
+	fs.StringVar(&c.cost, "cost-model", "unit", "unit, or lockstep (PyTorch's unit-time check), when no explicit or GPU cost is given")
+	deprecatedAlias(fs, "cost", "cost-model")
 	fs.Float64Var(&c.fwd, "fwd", 0, "forward time T_F of one rank's share of the model")
 	fs.Float64Var(&c.bwd, "bwd", 0, "input-gradient time T_B (a full backward takes T_B + T_W)")
 	fs.Float64Var(&c.wgrad, "wgrad", 0, "weight-gradient time T_W")
@@ -225,9 +226,9 @@ func (c *costFlags) check() error {
 	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["hardware"] || c.set["microbatch-size"] || c.set["seq-len"] || c.set["efficiency"]
 	switch {
 	case c.cost != "unit" && c.cost != "lockstep":
-		return fmt.Errorf("--cost must be unit or lockstep, got %q", c.cost)
-	case c.set["cost"] && (explicit || c.presets.given()):
-		return fmt.Errorf("--cost %s cannot be combined with explicit (--fwd ...) or GPU (--model) costs", c.cost)
+		return fmt.Errorf("--cost-model must be unit or lockstep, got %q", c.cost)
+	case c.set["cost-model"] && (explicit || c.presets.given()):
+		return fmt.Errorf("--cost-model %s cannot be combined with explicit (--fwd ...) or GPU (--model) costs", c.cost)
 	case explicit && c.presets.given():
 		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
 	case gpuOnly && !c.presets.given():
@@ -236,8 +237,8 @@ func (c *costFlags) check() error {
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
 	case c.wgrad < 0 || c.comm < 0:
 		return fmt.Errorf("--wgrad and --comm must not be negative, got %g and %g", c.wgrad, c.comm)
-	case c.measured.given() && (c.set["cost"] || explicit || c.presets.given()):
-		return fmt.Errorf("measured costs (--costs, --profile) exclude --cost, explicit (--fwd ...) and GPU (--model) costs")
+	case c.measured.given() && (c.set["cost-model"] || explicit || c.presets.given()):
+		return fmt.Errorf("measured costs (--costs, --profile) exclude --cost-model, explicit (--fwd ...) and GPU (--model) costs")
 	}
 	if c.measured.given() {
 		return c.measured.check()
@@ -259,7 +260,7 @@ type pricing struct {
 }
 
 // pricingFor builds the cost model of the flags for table t (not for
-// --cost lockstep, which times no cost model).
+// --cost-model lockstep, which times no cost model).
 func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	switch c.kind() {
 	case "unit":

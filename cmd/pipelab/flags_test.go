@@ -218,11 +218,11 @@ func TestCostFlagsKindAndCheck(t *testing.T) {
 		want string
 	}{
 		{nil, "unit", ""},
-		{[]string{"--cost", "lockstep"}, "lockstep", ""},
+		{[]string{"--cost-model", "lockstep"}, "lockstep", ""},
 		{[]string{"--fwd", "1", "--bwd", "2"}, "explicit", ""},
 		{[]string{"--model", "llama-7b", "--gpu", "a100"}, "gpu", ""},
-		{[]string{"--cost", "fast"}, "fast", `--cost must be unit or lockstep, got "fast"`},
-		{[]string{"--cost", "unit", "--fwd", "1", "--bwd", "1"}, "explicit", "cannot be combined"},
+		{[]string{"--cost-model", "fast"}, "fast", `--cost-model must be unit or lockstep, got "fast"`},
+		{[]string{"--cost-model", "unit", "--fwd", "1", "--bwd", "1"}, "explicit", "cannot be combined"},
 		{[]string{"--fwd", "1", "--bwd", "1", "--model", "llama-7b"}, "gpu", "exclude each other"},
 		{[]string{"--link", "pcie"}, "unit", "need --model"},
 		{[]string{"--fwd", "1"}, "explicit", "--fwd and --bwd above 0, got 1 and 0"},

@@ -32,12 +32,12 @@ func TestModelConfigMatchesPreset(t *testing.T) {
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
 
-// dropCostNames removes the "cost" strings (which name the model) at any
+// dropCostNames removes the "cost_model" strings (which name the model) at any
 // depth of a decoded report.
 func dropCostNames(v any) {
 	switch v := v.(type) {
 	case map[string]any:
-		delete(v, "cost")
+		delete(v, "cost_model")
 		for _, x := range v {
 			dropCostNames(x)
 		}

@@ -117,7 +117,7 @@ func signalDuringSweep(t *testing.T, bin string) {
 	spec := filepath.Join(tmp, "slow.yaml")
 	// Each run replays 20000 microbatches of an 8-stage PipeDream on a
 	// 512-coordinate quadratic: seconds each, so SIGINT lands mid-run.
-	os.WriteFile(spec, []byte(`name: slow
+	os.WriteFile(spec, []byte(`experiment: slow
 objectives: [quadratic]
 n: 2000
 d: 512

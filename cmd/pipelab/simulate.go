@@ -25,9 +25,9 @@ Times one schedule with the event simulator: a generated family (--kind,
 --stages, --microbatches, --chunks) or a PyTorch schedule CSV (--schedule),
 compute_only or with SEND/RECV (which are then timed as written).
 
-Costs: --cost unit (every compute action one step, transfers free), --cost
-lockstep (PyTorch's unit-time lockstep check of the lowered table, read as a
-grid), explicit times (--fwd, --bwd, --wgrad, --comm), or the GPU timing
+Costs: --cost-model unit (every compute action one step, transfers free),
+--cost-model lockstep (PyTorch's unit-time lockstep check of the lowered
+table, read as a grid), explicit times (--fwd, --bwd, --wgrad, --comm), or the GPU timing
 model (--model, --gpu, --link; "pipelab presets" lists them; --model-config
 reads the model from a HuggingFace config.json instead). Explicit and
 GPU times are those of one rank's share of the model: a family with V chunks
@@ -53,7 +53,7 @@ reported too. --trace writes a Chrome trace, --gantt a PNG or SVG chart.`
 // lockstepSteps runs PyTorch's unit-time check: on t as it is when it has
 // SEND/RECV, after dropping bubbles and lowering it otherwise (I and W kept
 // apart, as PyTorch's runtime lowers a loaded schedule). It returns the
-// simulated grid too when grid is true (--cost lockstep times it).
+// simulated grid too when grid is true (--cost-model lockstep times it).
 func lockstepSteps(t *pipeline.Table, grid bool) (*pipeline.Table, int, error) {
 	comms := t
 	if !t.HasComms() {
@@ -104,7 +104,7 @@ type simulateReport struct {
 	NumRanks     int              `json:"ranks"`              // P, as the schedules column ranks
 	Stages       int              `json:"stages"`
 	Microbatches int              `json:"microbatches"`
-	Cost         string           `json:"cost"`
+	Cost         string           `json:"cost_model"`
 	Policy       string           `json:"policy"`
 	Hint         string           `json:"hint,omitempty"`
 	Patience     string           `json:"patience,omitempty"`
@@ -272,7 +272,7 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 	opt.ActivationCap, opt.ActivationSlack = f.activationCap.cap, f.activationCap.slack
 	opt.Variability = sim.Variability{Seed: f.seed, Sigma: f.jitter, CommSigma: f.commJitter, Stragglers: f.stragglers}
 	if f.costs.kind() == "lockstep" && (opt.Policy != sim.Fixed || !opt.Variability.IsZero() || f.iterations > 1) {
-		return opt, fmt.Errorf("--cost lockstep is PyTorch's fixed unit-time check: no --policy ready, variability or --iterations")
+		return opt, fmt.Errorf("--cost-model lockstep is PyTorch's fixed unit-time check: no --policy ready, variability or --iterations")
 	}
 	if ext := strings.ToLower(filepath.Ext(f.gantt)); f.gantt != "" && ext != ".png" && ext != ".svg" {
 		return opt, fmt.Errorf("--gantt must end in .png or .svg, got %q", f.gantt)
@@ -311,7 +311,7 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 	var pr pricing
 	if f.costs.kind() == "lockstep" {
 		if lockErr != nil {
-			return rep, nil, fmt.Errorf("--cost lockstep: %w", lockErr)
+			return rep, nil, fmt.Errorf("--cost-model lockstep: %w", lockErr)
 		}
 		rep.Cost = "lockstep (PyTorch's unit-time check, SEND and RECV take a step)"
 		tl = sim.FromGrid(grid)

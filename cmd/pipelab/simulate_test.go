@@ -59,7 +59,7 @@ func TestSimulateCommandLockstepCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep simulateReport
-	runJSON(t, []string{"simulate", "--schedule", path, "--cost", "lockstep", "--format", "json"}, &rep)
+	runJSON(t, []string{"simulate", "--schedule", path, "--cost-model", "lockstep", "--format", "json"}, &rep)
 	if rep.Steps == nil || *rep.Steps != 10 || rep.Makespan != 10 {
 		t.Errorf("steps %v, makespan %v; want 10 and 10", rep.Steps, rep.Makespan)
 	}
@@ -176,7 +176,7 @@ func TestSimulateCommandRejects(t *testing.T) {
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--straggler", "1"}, "RANK:FACTOR"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1"}, "--bwd"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--model", "llama-7b"}, "exclude"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--cost", "lockstep", "--policy", "ready"}, "lockstep"},
+		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--cost-model", "lockstep", "--policy", "ready"}, "lockstep"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gantt", "x.jpg"}, "--gantt"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gpu", "h100"}, "--model"},
 		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--patience", "none"}, "--policy ready"},

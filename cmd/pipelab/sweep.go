@@ -25,15 +25,18 @@ Runs the sweep a YAML spec describes (examples/*.yaml, docs/sweeps.md): the
 spec is checked before anything runs (an unknown key, a bad range or an
 unknown objective or method is an error naming the key and its line), then
 expanded into runs with stable ids and seeds derived from the spec's seed and
-each run's parameters.
+each run's parameters. The spec's experiment key names the results (the
+tables' experiment column), its measure key says what the runs measure
+(convergence, the default, delays, schedules or delay-profiles), and
+cost.cost_model prices them (unit or gpu, with the model preset cost.model).
 
 Runs go in parallel (--jobs). Each finished run is recorded in DIR/runs/ID.gob
 (written atomically), so a sweep that is stopped or killed resumes where it
 was when started again, and no run is done or recorded twice. A record
 stamped by another build of pipelab, or one that cannot be read, is not
 trusted: that run runs again, and one line says how many. At the end the
-records are gathered into DIR/runs.parquet, DIR/curves.parquet and, for delay
-and schedule experiments, DIR/delays.parquet, DIR/schedules.parquet and
+records are gathered into DIR/runs.parquet, DIR/curves.parquet and, for the
+delays and schedules measures, DIR/delays.parquet, DIR/schedules.parquet and
 DIR/timeline.parquet, sorted, so the files do not depend on --jobs, and
 replaced together.
 

@@ -298,7 +298,7 @@ func (f *trainFlags) checkTable() error {
 	case f.method == "rpd" && f.delays != "exact" && (f.kind != "" || f.schedule != "" || f.costs.kind() != "unit"):
 		return errors.New("--method rpd samples its delays: --kind, --schedule and cost flags apply only with --delays exact")
 	case f.method == "localsgd" && f.costs.kind() != "unit":
-		return errors.New("--method localsgd runs on unit time here: a sweep spec with cost: {model: gpu} prices its averagings")
+		return errors.New("--method localsgd runs on unit time here: a sweep spec with cost: {cost_model: gpu} prices its averagings")
 	}
 	if f.kind != "" {
 		if err := unknownFamily(f.kind); err != nil {
@@ -309,7 +309,7 @@ func (f *trainFlags) checkTable() error {
 		return err
 	}
 	if f.costs.kind() == "lockstep" {
-		return errors.New("--cost lockstep times PyTorch's check, not a run: use unit time, explicit or GPU costs")
+		return errors.New("--cost-model lockstep times PyTorch's check, not a run: use unit time, explicit or GPU costs")
 	}
 	return nil
 }

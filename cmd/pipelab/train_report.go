@@ -21,7 +21,7 @@ type trainReport struct {
 	Optimizer       string      `json:"optimizer"`
 	Kind            string      `json:"kind,omitempty"`     // --kind, or the method's default family
 	Schedule        string      `json:"schedule,omitempty"` // --schedule, the CSV file replayed
-	Cost            string      `json:"cost"`
+	Cost            string      `json:"cost_model"`
 	Stages          int         `json:"stages"`
 	Microbatches    int         `json:"microbatches"`
 	TimeBudget      float64     `json:"time_budget,omitempty"`

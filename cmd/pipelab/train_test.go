@@ -170,8 +170,8 @@ func TestTrainKindsClocksAndTargets(t *testing.T) {
 		t.Errorf("pd %v (%v updates, %v), 2bw A=1 %v", pd["final_loss"], pd["block_updates"], pd["kind"], twobw["final_loss"])
 	}
 	gpu := trainJSON(t, append(args, "--method", "pipedream", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink")...)
-	if ts := gpu["sim_time"].(float64); !(ts > 0 && ts < 10) || !strings.Contains(gpu["cost"].(string), "seconds") {
-		t.Errorf("GPU clock: time %v, cost %v; want seconds", gpu["sim_time"], gpu["cost"])
+	if ts := gpu["sim_time"].(float64); !(ts > 0 && ts < 10) || !strings.Contains(gpu["cost_model"].(string), "seconds") {
+		t.Errorf("GPU clock: time %v, cost %v; want seconds", gpu["sim_time"], gpu["cost_model"])
 	}
 	initial := firstLoss(pd)
 	hit := trainJSON(t, append(args, "--method", "pipedream", "--target-loss", fmt.Sprint(initial*0.999), "--log-every", "1")...)

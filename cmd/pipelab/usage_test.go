@@ -174,6 +174,7 @@ func TestDeprecatedFlagSpellings(t *testing.T) {
 			"--step-size", "0.1", "--format", "json", "--%s"}},
 		{"objective lm", "objective charlm", []string{"train", "--stages", "3", "--corpus", "markov", "--n", "3000", "--batch-size", "2",
 			"--method", "pipedream", "--microbatches", "2", "--format", "json", "--%s"}},
+		{"cost", "cost-model", []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--format", "json", "--%s", "lockstep"}},
 		{"flush-microbatches", "microbatches-per-iteration", []string{"train", "--objective", "quadratic", "--method", "sync", "--stages", "2",
 			"--microbatches", "8", "--step-size", "0.1", "--format", "json", "--%s", "4"}},
 	} {

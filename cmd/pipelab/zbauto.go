@@ -37,7 +37,7 @@ func (s *shapeFlags) checkMaxActivations(set map[string]bool) error {
 // zbAutoTable builds zb-auto for P ranks and M microbatches from the costs
 // the flags put in force: explicit times, the GPU model (whose M_W / M_B
 // makes the limit one in M_B, as the paper sets it), or unit times for
-// --cost unit and lockstep.
+// --cost-model unit and lockstep.
 func zbAutoTable(p, m, chunks, limit int, costs *costFlags) (*pipeline.Table, error) {
 	where := fmt.Sprintf("--kind zb-auto --stages %d --microbatches %d", p, m)
 	if chunks > 1 {
@@ -75,7 +75,7 @@ func (f *scheduleFlags) checkZBAuto() error {
 	if f.kind == tune.ZBAutoFamily {
 		return f.costs.check()
 	}
-	for _, name := range []string{"cost", "fwd", "bwd", "wgrad", "comm", "model", "gpu", "link", "microbatch-size", "seq-len", "flash-attention"} {
+	for _, name := range []string{"cost-model", "fwd", "bwd", "wgrad", "comm", "model", "gpu", "link", "microbatch-size", "seq-len", "flash-attention"} {
 		if f.set[name] {
 			return fmt.Errorf("--%s: cost flags apply to --kind zb-auto only, the schedule built from costs", name)
 		}

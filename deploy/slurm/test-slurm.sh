@@ -116,7 +116,7 @@ say "slurmctld and slurmd up on $host ($cpus CPUs, ${mem_mb} MB)"
 # A sweep of 12 runs, 3 shards of 4, each run a few seconds on one core.
 mkdir -p "$tmp/work"
 cat >"$tmp/work/spec.yaml" <<'SPEC'
-name: slurm-ci
+experiment: slurm-ci
 seed: 7
 seeds: 3
 objectives: [quadratic]
