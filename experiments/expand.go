@@ -49,7 +49,9 @@ type Run struct {
 	Updates      int
 	LogEvery     int
 	LogPoints    int
-	Replicate    int
+	// DelayRows asks a delays run for its raw delays too (Spec.DelayRows).
+	DelayRows bool
+	Replicate int
 	// Family is the schedule family of a schedules experiment, the
 	// flush schedule that times a sync run's iterations, or the table an
 	// asynchronous method replays (empty: PipeDream's grid).
@@ -96,6 +98,7 @@ func (s *Spec) Expand() []Run {
 			r.Embed, r.SeqLen = s.Embed, s.SeqLen
 		}
 		r.TargetLoss = s.TargetLoss
+		r.DelayRows = s.DelayRows
 		r.Name = r.canonical(s.Seed)
 		sum := sha256.Sum256([]byte(r.Name))
 		r.ID = hex.EncodeToString(sum[:8])
@@ -318,6 +321,10 @@ func (r Run) canonical(seed uint64) string {
 	}
 	if r.LogPoints != 0 {
 		kv("log_points", num(r.LogPoints))
+	}
+	if r.DelayRows {
+		// Only then, so that every run without the raw delays keeps its id.
+		kv("delay_rows", "true")
 	}
 	if len(r.Cut) > 0 {
 		kv("cut", cutLabel(r.Cut))

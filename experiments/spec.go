@@ -83,6 +83,10 @@ type Spec struct {
 	Microbatches         []int     `yaml:"microbatches"`
 	Budget               []float64 `yaml:"time_budget"`
 	MicrobatchesPerStage int       `yaml:"microbatches_per_stage"`
+	// DelayRows, for delays, also writes the delay_rows table: every
+	// delay k - j_k^(s), one row per block update and stage (N·S² rows a
+	// run), beside the statistics of the delays table.
+	DelayRows bool `yaml:"delay_rows"`
 	// Updates, for RPD-only runs without a timeline, is K; when zero RPD
 	// gets N·S iterations, PipeDream's number of block updates.
 	Updates int `yaml:"updates"`

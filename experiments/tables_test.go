@@ -31,6 +31,7 @@ methods:
 `, `experiment: dl
 measure: delays
 stages: [2, 4]
+delay_rows: true
 `, `experiment: sched
 measure: schedules
 families: [gpipe, 1f1b, zb-h1, interleaved-1f1b]

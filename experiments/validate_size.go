@@ -43,6 +43,9 @@ func (s *Spec) checkSizes(v validator) error {
 	if err := s.checkDelayTables(v); err != nil {
 		return err
 	}
+	if err := s.checkDelayRows(v); err != nil {
+		return err
+	}
 	for si, st := range s.Stages {
 		for _, t := range s.tablesOf(st) {
 			cells, err := pipeline.CellBound(t.family, t.shape)

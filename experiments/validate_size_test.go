@@ -28,6 +28,8 @@ func TestSpecSizesAreCheckedArithmetically(t *testing.T) {
 		// step) × 1 microbatch count × 10⁹ seeds.
 		{"runs", strings.Replace(base, "seed: 1", "seed: 1\nseeds: 1000000000", 1), "spec:3: seeds: a sweep of 10000000000 runs needs about"},
 		{"delays", "experiment: d\nmeasure: delays\nstages: [100000]\n", "spec:3: stages[0]: a 100000 × 1000000 pipedream table needs about"},
+		// N·S² = 10⁴ · 10⁶ raw delays at S = 1000 (N = 10S).
+		{"delay rows", "experiment: d\nmeasure: delays\nstages: [1000]\ndelay_rows: true\n", "spec:4: delay_rows: a delay_rows table of 10000000000 rows needs about"},
 	} {
 		_, err := ParseSpec("spec", []byte(tc.spec))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "set by --max-memory or "+budget.EnvVar) {

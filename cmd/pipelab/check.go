@@ -99,7 +99,7 @@ func checkFile(file string, mergeIW bool) (checkReport, error) {
 	} else {
 		f, err := os.Open(file)
 		if err != nil {
-			return checkReport{}, err
+			return checkReport{}, badInput{err}
 		}
 		defer f.Close()
 		in = f

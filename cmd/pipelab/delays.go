@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"pipelab/optim"
@@ -139,12 +138,7 @@ func (f *delaysFlags) table() (*pipeline.Table, error) {
 		f.shape.cellBytes = replayCellBytes
 		return f.shape.generate()
 	}
-	file, err := os.Open(f.schedule)
-	if err != nil {
-		return nil, fmt.Errorf("--schedule: %w", err)
-	}
-	defer file.Close()
-	return pipeline.ReadCSV(file, f.schedule)
+	return readScheduleFile(f.schedule)
 }
 
 // timeline times t at unit cost: the grid itself for the families that

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -287,12 +286,7 @@ func (f *simulateFlags) table() (*pipeline.Table, error) {
 		f.shape.cellBytes = simulateCellBytes
 		return f.shape.generateFor(&f.costs)
 	}
-	file, err := os.Open(f.schedule)
-	if err != nil {
-		return nil, fmt.Errorf("--schedule: %w", err)
-	}
-	defer file.Close()
-	return pipeline.ReadCSV(file, f.schedule)
+	return readScheduleFile(f.schedule)
 }
 
 // simulate times t and gathers the report.

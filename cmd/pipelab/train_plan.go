@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
 
 	"pipelab/optim"
 	"pipelab/pipeline"
@@ -217,16 +216,6 @@ func (f *trainFlags) asyncTimeline() (*sim.Timeline, string, error) {
 	return tl, family, err
 }
 
-// readScheduleFile reads a PyTorch schedule CSV.
-func readScheduleFile(path string) (*pipeline.Table, error) {
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--schedule: %w", err)
-	}
-	defer file.Close()
-	return pipeline.ReadCSV(file, path)
-}
-
 // planRPD returns RPD with uniform delays or a trace file, K = N·S.
 func (f *trainFlags) planRPD(n int) (optim.Method, error) {
 	switch f.delays {
@@ -244,10 +233,10 @@ func (f *trainFlags) planRPD(n int) (optim.Method, error) {
 	}
 	trace, err := optim.LoadDelayTrace(f.delays)
 	if err != nil {
-		return nil, err
+		return nil, badInput{fmt.Errorf("--delays: %w", err)}
 	}
 	if trace.Stages != f.stages {
-		return nil, fmt.Errorf("%s: %d delays per line, but --stages is %d", f.delays, trace.Stages, f.stages)
+		return nil, badInput{fmt.Errorf("--delays: %s: %d delays per line, but --stages is %d", f.delays, trace.Stages, f.stages)}
 	}
 	return optim.RPD{Delays: trace, Iterations: n * f.stages}, nil
 }

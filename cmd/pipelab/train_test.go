@@ -109,7 +109,7 @@ func TestTrainErrors(t *testing.T) {
 		{"neither length", append(base, "--method", "pipedream"), 2, "exactly one"},
 		{"l2 on quadratic", append(base, "--method", "pipedream", "--microbatches", "4", "--l2", "0.1"), 2, "logistic objective only"},
 		{"bad method", append(base, "--method", "adam", "--microbatches", "4"), 2, "--method"},
-		{"trace with a bad cell", append(base, "--method", "rpd", "--delays", trace, "--microbatches", "1"), 1, "line 2 column 3"},
+		{"trace with a bad cell", append(base, "--method", "rpd", "--delays", trace, "--microbatches", "1"), 2, "line 2 column 3"},
 		{"unknown optimizer", append(base, "--method", "pipedream", "--microbatches", "4", "--optimizer", "lion"), 2, "--optimizer must be"},
 		{"unknown method", append(base, "--method", "hogwild", "--microbatches", "4"), 2, "--method must be"},
 		{"delta with pd", append(base, "--method", "pipedream", "--microbatches", "4", "--delta", "3"), 2, "--delta applies to --method rpd, not pipedream"},

@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"slices"
@@ -69,6 +71,10 @@ func TestFlagErrorConvention(t *testing.T) {
 // finds them.
 func TestBadInputExitsTwo(t *testing.T) {
 	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.csv")
+	if err := os.WriteFile(garbage, []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -81,6 +87,12 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{[]string{"schedule", "--kind", "chimera", "--stages", "3", "--microbatches", "6"}, "even number of ranks"},
 		{[]string{"sweep", dir + "/missing.yaml", "--out", dir + "/out"}, "missing.yaml"},
 		{[]string{"simulate", "--stages", "x"}, "--stages"},
+		// Input files each command reads: missing, or not what they must be.
+		{[]string{"simulate", "--schedule", dir + "/missing.csv"}, "--schedule"},
+		{[]string{"simulate", "--schedule", garbage}, "is not an action"},
+		{[]string{"delays", "--schedule", dir + "/missing.csv"}, "--schedule"},
+		{[]string{"train", "--objective", "logistic", "--method", "pipedream", "--step-size", "0.1", "--schedule", dir + "/missing.csv"}, "--schedule"},
+		{[]string{"train", "--objective", "logistic", "--method", "rpd", "--stages", "4", "--microbatches", "10", "--step-size", "0.1", "--delays", dir + "/missing.csv"}, "--delays"},
 	} {
 		code, _, errs := runCLI(tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") > 1 {

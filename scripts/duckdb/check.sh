@@ -19,4 +19,10 @@ if ! ${GO:-go} run ./cmd/pipelab reproduce delays pd-vs-rpd pd-vs-localsgd scali
 	echo "duckdb-check: the reproduce failed"
 	exit 1
 fi
+# The raw delays (delay_rows), which no figure writes: the example spec that asks for them.
+if ! ${GO:-go} run ./cmd/pipelab sweep examples/delay-rows.yaml --out "$out/tables/delay-rows" >"$out/sweep.log" 2>&1; then
+	cat "$out/sweep.log"
+	echo "duckdb-check: the delay-rows sweep failed"
+	exit 1
+fi
 node scripts/duckdb/check.mjs "$out/tables" docs/results.md
