@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"slices"
+	"math/bits"
 
 	"pipelab/pipeline"
 )
@@ -25,28 +25,33 @@ type rankState struct {
 // touch marks rank r for the next dispatch: something it may wait for has
 // happened.
 func (s *simulator) touch(r int) {
-	if !s.touched[r] {
-		s.touched[r] = true
-		s.toDo = append(s.toDo, r)
+	w, bit := r>>6, uint64(1)<<(r&63)
+	if s.touched[w]&bit == 0 {
+		s.touched[w] |= bit
+		s.pending++
 	}
 }
 
 // dispatch lets every rank touched since the last dispatch start what it
 // can, in rank order, so that ties between ranks resolve the same way in
-// every run.
+// every run. A round takes the ranks touched when it begins, in order of
+// the bitmap's bits; a rank touched during the round is taken later in
+// the same round if it was touched before and not taken yet, and in the
+// next round otherwise.
 func (s *simulator) dispatch(now float64) {
-	for len(s.toDo) > 0 {
-		// Swap the list with a spare one, so that ranks touched while
-		// dispatching are kept for the next round without allocating.
-		todo := s.toDo
-		s.toDo, s.spare = s.spare[:0], todo
-		slices.Sort(todo)
-		for _, r := range todo {
-			s.touched[r] = false
-			if s.opt.Policy == Ready {
-				s.dispatchReady(r, now)
-			} else {
-				s.dispatchFixed(r, now)
+	for s.pending > 0 {
+		copy(s.round, s.touched)
+		for w, word := range s.round {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				word &= word - 1
+				s.touched[w] &^= 1 << b
+				s.pending--
+				if r := w<<6 | b; s.opt.Policy == Ready {
+					s.dispatchReady(r, now)
+				} else {
+					s.dispatchFixed(r, now)
+				}
 			}
 		}
 	}

@@ -2,117 +2,102 @@ package sim
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
-// The run lists each event as its action starts, and nothing starts before
-// the moment the event loop is at, so the events come in order of start
-// time already: only the events of one moment need ordering by rank and
-// position, and a stable order keeps ties (a rank that sends two messages
-// at one moment has two events at Index -1) in the order they started.
-// drive orders each moment as it ends, while its events are still in
-// cache, so the timeline is in SortEvents' order when the loop ends.
-//
-// A moment's events come in a few runs already in order: the transfers
-// that left as the moment's events were handled (in the order the loop
-// handled them, which is mostly rank order), then the computes the ranks
-// started, in rank order, in each round of the dispatch (1F1B on 64 ranks
-// has 2.9 runs in a moment of 17 events on average). momentOrder finds the
-// runs, merges their keys, and moves each event once to its place: linear
-// in the events for a bounded number of runs, where sorting them all was
-// the largest share of a simulation.
-type momentOrder struct {
-	keys, spare    []momentKey
-	runs, nextRuns []int
+// Nothing starts before the moment the event loop is at, so what starts
+// comes in order of start time already: only what starts at one moment
+// needs ordering, by rank and then position in the row, and ties (a rank
+// that sends two messages at one moment has two events at Index -1) keep
+// the order they started in. A momentLog gathers a moment's starts by
+// rank as they happen, one chain per rank, and a bitmap says which ranks
+// have any. Reading the moment in order is then a walk of the bitmap's set
+// bits and of each chain: linear in the moment's starts, with no
+// comparison across ranks. Within one rank starts come in row order
+// except where zero-time actions let a rank start twice in a moment, and
+// only then is that rank's chain sorted. drive reads each moment as it
+// ends and writes its events straight to their place in the timeline.
+type momentLog struct {
+	items []started
+	// first and last are each rank's first and last start of the moment,
+	// -1 for none.
+	first, last []int32
+	// hasAny has bit r set when rank r started something this moment;
+	// words lo to hi may have bits set.
+	hasAny []uint64
+	lo, hi int
+	order  []int32
 }
 
-// momentKey is an event of one moment as momentOrder orders it: rank,
-// position in the row, and where the event is among the moment's events.
-type momentKey struct{ rank, index, pos int32 }
-
-func (a momentKey) less(b momentKey) bool {
-	return a.rank < b.rank || (a.rank == b.rank && a.index < b.index)
+// started is one start of the current moment: a node (id >= 0) or an
+// implicit transfer (^id), on rank rank at position index (-1 for a
+// transfer), ending at end; next is the rank's next start of the moment.
+type started struct {
+	end         float64
+	id          int32
+	rank, index int32
+	next        int32
 }
 
-// sort puts the events of one moment in order of rank, then position in
-// the row, keeping ties in the order they are given.
-func (o *momentOrder) sort(moment []Event) {
-	o.runs = append(o.runs[:0], 0)
-	o.keys = o.keys[:0]
-	for i, e := range moment {
-		k := momentKey{int32(e.Rank), int32(e.Index), int32(i)}
-		if i > 0 && k.less(o.keys[i-1]) {
-			o.runs = append(o.runs, i)
-		}
-		o.keys = append(o.keys, k)
+func newMomentLog(ranks int) momentLog {
+	l := momentLog{
+		first:  make([]int32, ranks),
+		last:   make([]int32, ranks),
+		hasAny: make([]uint64, (ranks+63)/64),
 	}
-	if len(o.runs) == 1 {
-		return
+	l.lo = len(l.hasAny)
+	for r := range l.first {
+		l.first[r] = -1
 	}
-	o.runs = append(o.runs, len(moment))
-	keys := o.mergeRuns()
-	// Event i goes where its key is: follow each cycle of the
-	// permutation, moving every event once.
-	for i := range keys {
-		if keys[i].pos < 0 || int(keys[i].pos) == i {
-			continue
-		}
-		held := moment[i]
-		j := i
-		for {
-			from := int(keys[j].pos)
-			keys[j].pos = -1
-			if from == i {
-				moment[j] = held
-				break
+	return l
+}
+
+// add logs a start of the current moment.
+func (l *momentLog) add(rank, index, id int32, end float64) {
+	i := int32(len(l.items))
+	l.items = append(l.items, started{end: end, id: id, rank: rank, index: index, next: -1})
+	if f := l.first[rank]; f >= 0 {
+		l.items[l.last[rank]].next = i
+	} else {
+		l.first[rank] = i
+		w := int(rank >> 6)
+		l.hasAny[w] |= 1 << (rank & 63)
+		l.lo, l.hi = min(l.lo, w), max(l.hi, w)
+	}
+	l.last[rank] = i
+}
+
+// ordered returns the moment's starts, as positions in l.items, in order
+// of rank, then position, then start. The caller reads them and then
+// empties the log for the next moment (clear).
+func (l *momentLog) ordered() []int32 {
+	order := l.order[:0]
+	for w := l.lo; w <= l.hi && w < len(l.hasAny); w++ {
+		word := l.hasAny[w]
+		l.hasAny[w] = 0
+		for word != 0 {
+			r := w<<6 + bits.TrailingZeros64(word)
+			word &= word - 1
+			from, sorted, prev := len(order), true, int32(-1<<31)
+			for i := l.first[r]; i >= 0; i = l.items[i].next {
+				index := l.items[i].index
+				sorted = sorted && index >= prev
+				prev = index
+				order = append(order, i)
 			}
-			moment[j] = moment[from]
-			j = from
-		}
-	}
-}
-
-// mergeRuns merges the ascending runs of o.keys, bounded by o.runs (the
-// first run's start, each next run's start, the end), pair by pair until
-// one is left, and returns it. Each merge takes from the left run on ties,
-// so the order is stable.
-func (o *momentOrder) mergeRuns() []momentKey {
-	src := o.keys
-	dst := slices.Grow(o.spare[:0], len(src))[:len(src)]
-	bounds, next := o.runs, o.nextRuns[:0]
-	for len(bounds) > 2 {
-		next = append(next[:0], 0)
-		for i := 0; i+1 < len(bounds); i += 2 {
-			lo, mid, hi := bounds[i], bounds[i+1], bounds[i+1]
-			if i+2 < len(bounds) {
-				hi = bounds[i+2]
+			l.first[r] = -1
+			if !sorted {
+				slices.SortStableFunc(order[from:], func(a, b int32) int {
+					return cmp.Compare(l.items[a].index, l.items[b].index)
+				})
 			}
-			merge(dst[lo:hi], src[lo:mid], src[mid:hi])
-			next = append(next, hi)
-		}
-		bounds, next = next, bounds
-		src, dst = dst, src
-	}
-	o.runs, o.nextRuns = bounds, next
-	o.keys, o.spare = src, dst
-	return src
-}
-
-// merge merges the ascending runs a and b into out, taking from a on ties.
-func merge(out, a, b []momentKey) {
-	i, j := 0, 0
-	for k := range out {
-		if j >= len(b) || (i < len(a) && !b[j].less(a[i])) {
-			out[k] = a[i]
-			i++
-		} else {
-			out[k] = b[j]
-			j++
 		}
 	}
+	l.lo, l.hi = len(l.hasAny), 0
+	l.order = order
+	return order
 }
 
-// byRankIndex compares events of one start time as SortEvents does.
-func byRankIndex(a, b Event) int {
-	return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Index, b.Index))
-}
+// clear empties the log once its moment is read.
+func (l *momentLog) clear() { l.items = l.items[:0] }

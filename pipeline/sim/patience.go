@@ -44,19 +44,6 @@ func waitsAsPlanned(opt Options) bool {
 	return opt.Policy == Ready && opt.Hint == TableOrder && opt.Patience == WaitAsPlanned
 }
 
-// planFor returns the plan a run under opt waits by, or nil when it does
-// not wait. The inputs are checked first, so that a bad table or option is
-// reported as such rather than as a plan that cannot run.
-func planFor(t *pipeline.Table, cost cost.Model, opt Options) ([]planTimes, error) {
-	if !waitsAsPlanned(opt) {
-		return nil, nil
-	}
-	if err := checkInputs(t, cost, opt); err != nil {
-		return nil, err
-	}
-	return makePlan(t, cost)
-}
-
 // planTimes is when the plan starts a queued node, and when the compute
 // before it in its row ends (0 for the first): the gap between them is how
 // long the plan leaves the rank idle before the node.

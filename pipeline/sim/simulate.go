@@ -68,19 +68,23 @@ type Options struct {
 // A schedule in which ranks wait on each other forever is a *DeadlockError
 // (wrapping pipeline.ErrDeadlock) that names the cycle of waiting ranks.
 func Simulate(t *pipeline.Table, cost cost.Model, opt Options) (*Timeline, error) {
+	if err := checkInputs(t, cost, opt); err != nil {
+		return nil, err
+	}
 	return simulate(t, cost, opt, 0, nil)
 }
 
-// simulate runs one iteration. A run that waits as planned times the plan
-// first, unless the caller passes it (the plan has no variability, so it is
-// the same for every iteration).
+// simulate runs one iteration of inputs checkInputs has accepted: every
+// exported entry point checks them once, and nothing in here again. A run
+// that waits as planned times the plan first, unless the caller passes it
+// (the plan has no variability, so it is the same for every iteration).
 func simulate(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan []planTimes) (*Timeline, error) {
 	s, err := build(t, cost, opt, iteration, false)
 	if err != nil {
 		return nil, err
 	}
-	if plan == nil {
-		if plan, err = planFor(t, cost, opt); err != nil {
+	if plan == nil && waitsAsPlanned(opt) {
+		if plan, err = makePlan(t, cost); err != nil {
 			return nil, err
 		}
 	}
@@ -124,27 +128,29 @@ type simulator struct {
 	xfers         []transfer
 	links         []link // index from*ranks+to
 
-	queue   eventQueue
-	touched []bool // the rank is in toDo
-	toDo    []int  // ranks to dispatch
-	spare   []int  // the other toDo buffer, see dispatch
-	// ran lists the events of what has started, in timeline order up to
-	// the moment the loop is at (see drive).
-	ran   []Event
-	order momentOrder
+	queue eventQueue
+	// touched has bit r set while rank r waits for a dispatch; pending
+	// counts those bits, and round is a dispatch round's copy (see
+	// dispatch).
+	touched, round []uint64
+	pending        int
+	// log gathers what starts at the moment the loop is at, and events
+	// lists the events of the moments before it, in timeline order (see
+	// drive); a plan run keeps neither.
+	log      momentLog
+	events   []Event
+	timeline bool
 	// plan holds the plan's times of every node when the run waits as
 	// planned (see Patience), nil otherwise.
 	plan []planTimes
 }
 
-// build checks the inputs and prices the table for one iteration of a run:
-// durations draw on random streams named after the iteration. A plan run
-// (see makePlan) times the row order with transfers that follow the data,
-// ignoring the table's SEND and RECV, as the Ready policy's transfers do.
+// build prices the table, of inputs checkInputs has accepted, for one
+// iteration of a run: durations draw on random streams named after the
+// iteration. A plan run (see makePlan) times the row order with transfers
+// that follow the data, ignoring the table's SEND and RECV, as the Ready
+// policy's transfers do.
 func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan bool) (*simulator, error) {
-	if err := checkInputs(t, cost, opt); err != nil {
-		return nil, err
-	}
 	s := &simulator{
 		t:       t,
 		opt:     opt,
@@ -153,7 +159,8 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 		ranks:   make([]rankState, t.Ranks()),
 		rule:    newActivationRule(t),
 		links:   make([]link, t.Ranks()*t.Ranks()),
-		touched: make([]bool, t.Ranks()),
+		touched: make([]uint64, (t.Ranks()+63)/64),
+		round:   make([]uint64, (t.Ranks()+63)/64),
 	}
 	messages := 2 * s.stages * s.mbs
 	s.done, s.arrived = make([]bool, messages), make([]bool, messages)
@@ -168,7 +175,11 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 	if err := s.buildTransfers(cost, iteration); err != nil {
 		return nil, err
 	}
-	s.ran = make([]Event, 0, len(s.nodes)+len(s.xfers))
+	if !plan {
+		s.timeline = true
+		s.log = newMomentLog(len(s.ranks))
+		s.events = make([]Event, 0, len(s.nodes)+len(s.xfers))
+	}
 	if opt.Policy == Ready {
 		s.setCaps()
 	}
@@ -217,33 +228,34 @@ func (s *simulator) run() (*Timeline, error) {
 	if err := s.drive(); err != nil {
 		return nil, err
 	}
-	return &Timeline{Table: s.t, Events: s.ran}, nil
+	return &Timeline{Table: s.t, Events: s.events}, nil
 }
 
 // drive runs the event loop to its end: all events of one moment are
 // handled before any rank chooses what to run next, so that choices see
 // the whole moment. Every node has its times afterwards, unless the run
-// deadlocks, and s.ran lists the events in timeline order: each moment's
-// are put in order as it ends (see momentOrder), those that start at a
-// moment being the ones listed since the loop reached it.
+// deadlocks, and s.events lists the events in timeline order: what starts
+// at a moment is logged as it starts and written out in order when the
+// loop leaves the moment (see momentLog).
 func (s *simulator) drive() error {
 	for r := range s.ranks {
 		s.touch(r)
 	}
-	now, moment := 0.0, 0
+	now := 0.0
 	for {
 		s.dispatch(now)
-		s.order.sort(s.ran[moment:])
 		if s.queue.len() == 0 {
 			break
 		}
 		if next := s.queue.earliest(); next != now {
-			now, moment = next, len(s.ran)
+			s.endMoment(now)
+			now = next
 		}
 		for ev, ok := s.queue.next(now); ok; ev, ok = s.queue.next(now) {
 			s.handle(ev, now)
 		}
 	}
+	s.endMoment(now)
 	if s.stuck() {
 		return s.deadlock(now)
 	}
@@ -284,12 +296,36 @@ func (s *simulator) computeDone(id int32, now float64) {
 	}
 }
 
-// record notes that node id runs from start to end: the run lists what it
-// starts in the order it starts, which is the timeline's order but within
-// a moment (see drive). Nothing is cut short, so the end is known at the start,
-// and it is the time the event loop will end it at.
+// record notes that node id runs from start, the moment the loop is at,
+// to end. Nothing is cut short, so the end is known at the start, and it
+// is the time the event loop will end it at.
 func (s *simulator) record(id int32, start, end float64) {
 	nd := &s.nodes[id]
 	nd.start = start
-	s.ran = append(s.ran, Event{Rank: int(nd.rank), Index: int(nd.index), Action: s.t.Rows[nd.rank][nd.index], Start: start, End: end})
+	if s.timeline {
+		s.log.add(nd.rank, nd.index, id, end)
+	}
+}
+
+// endMoment writes the events of what started at moment now to the
+// timeline, in order of rank, position and start.
+func (s *simulator) endMoment(now float64) {
+	if !s.timeline {
+		return
+	}
+	order, items := s.log.ordered(), s.log.items
+	n := len(s.events)
+	s.events = s.events[:n+len(order)]
+	out := s.events[n:]
+	for k, i := range order {
+		it := &items[i]
+		e := &out[k]
+		e.Rank, e.Index, e.Start, e.End = int(it.rank), int(it.index), now, it.end
+		if it.id >= 0 {
+			e.Action = s.t.Rows[it.rank][it.index]
+		} else {
+			e.Action = s.xfers[^it.id].commAction(true)
+		}
+	}
+	s.log.clear()
 }

@@ -126,8 +126,8 @@ func (s *simulator) tryTransfer(x int, now float64) {
 	l.busy = true
 	xf.start = now
 	end := now + xf.dur
-	if xf.sendNode < 0 && xf.recvNode < 0 {
-		s.ran = append(s.ran, Event{Rank: int(xf.from), Index: -1, Action: xf.commAction(true), Start: now, End: end})
+	if xf.sendNode < 0 && xf.recvNode < 0 && s.timeline {
+		s.log.add(xf.from, -1, ^int32(x), end)
 	}
 	if xf.sendNode >= 0 {
 		s.record(xf.sendNode, now, end)
