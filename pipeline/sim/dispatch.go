@@ -8,11 +8,12 @@ import (
 
 // rankState is what the dispatch of one rank keeps.
 type rankState struct {
-	row  []int32 // node ids in row order
-	pos  int     // Fixed: next position in row
-	busy bool    // the compute stream runs a node
-	held int     // activations held (activationRule)
-	cap  int     // Ready: most activations the rank may hold
+	// The rank's nodes, in row order, are the ids first to end-1; pos is
+	// the next one the Fixed policy runs.
+	first, end, pos int32
+	busy            bool // the compute stream runs a node
+	held            int  // activations held (activationRule)
+	cap             int  // Ready: most activations the rank may hold
 	// Ready: node ids of each queue in row order, and the next of each.
 	queues [numQueues][]int32
 	heads  [numQueues]int
@@ -71,10 +72,15 @@ func (s *simulator) start(id int32, now float64) {
 // sends; a RECV never waits, since the consumer waits for the arrival.
 func (s *simulator) dispatchFixed(r int, now float64) {
 	rs := &s.ranks[r]
-	for rs.pos < len(rs.row) {
-		id := rs.row[rs.pos]
-		switch s.nodes[id].kind {
-		case pipeline.SendF, pipeline.SendB:
+	for rs.pos < rs.end {
+		id := rs.pos
+		switch k := s.nodes[id].kind; {
+		case k < pipeline.SendF || k > pipeline.RecvB:
+			if rs.busy || !s.ready(id) {
+				return
+			}
+			s.start(id, now)
+		case k == pipeline.SendF || k == pipeline.SendB:
 			if !s.explicit {
 				break // a plan's transfers follow the data
 			}
@@ -83,15 +89,10 @@ func (s *simulator) dispatchFixed(r int, now float64) {
 				return
 			}
 			s.post(s.commTransfer(a), true, now)
-		case pipeline.RecvF, pipeline.RecvB:
+		default: // RECV_F, RECV_B
 			if s.explicit {
 				s.post(s.commTransfer(s.act(id)), false, now)
 			}
-		default:
-			if rs.busy || !s.ready(id) {
-				return
-			}
-			s.start(id, now)
 		}
 		rs.pos++
 	}

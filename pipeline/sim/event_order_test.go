@@ -7,78 +7,44 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
 )
 
-// A momentLog must read each moment's starts exactly in the order
-// SortEvents (a stable sort by start, rank and position) leaves them,
-// ties included, or a simulation's timeline would depend on which of the
-// two ordered it: the reference is a stable sort by (rank, position) of
-// the starts in the order they were logged. Random starts drawn from few
-// ranks and positions tie often; the sizes cover moments of one start, of
-// a dozen and of thousands, on up to 200 ranks (four bitmap words), and
-// one log serves every moment in turn, as in a run.
-func TestMomentLogIsSortEvents(t *testing.T) {
+// momentOrder, moment by moment, must leave events given in order of
+// start time exactly where SortEvents (a stable sort by start, rank and
+// position) does, ties included, or a simulation's timeline would depend on which of the two
+// ordered it. Random events drawn from few starts, ranks and positions tie
+// often; the sizes cover moments of one event, of a dozen and of
+// thousands.
+func TestMomentOrderIsSortEvents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, ranks := range []int{1, 3, 64, 200} {
-		log := newMomentLog(ranks)
-		for _, n := range []int{0, 1, 2, 5, 12, 13, 50, 1000, 20000} {
-			for _, spread := range []int{2, 8, 1000} {
-				var want []started
-				for i := range n {
-					s := started{
-						end:  float64(rng.IntN(4)),
-						id:   int32(i), // tells tied starts apart
-						rank: int32(rng.IntN(ranks)), index: int32(rng.IntN(spread)%5 - 1),
-					}
-					log.add(s.rank, s.index, s.id, s.end)
-					want = append(want, s)
-				}
-				slices.SortStableFunc(want, func(a, b started) int {
-					return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.index, b.index))
-				})
-				order := log.ordered()
-				got := make([]started, len(order))
-				for k, i := range order {
-					got[k] = log.items[i]
-					got[k].next = 0
-				}
-				log.clear()
-				for k := range want {
-					want[k].next = 0
-				}
-				if !slices.Equal(got, want) {
-					t.Errorf("ranks=%d n=%d spread=%d: the moment's starts read unlike SortEvents' order", ranks, n, spread)
+	for _, n := range []int{0, 1, 2, 5, 12, 13, 50, 1000, 20000} {
+		for _, spread := range []int{2, 8, 1000} {
+			events := make([]Event, n)
+			for i := range events {
+				start := float64(rng.IntN(spread)) / 4
+				events[i] = Event{
+					Rank: rng.IntN(3), Index: rng.IntN(3) - 1,
+					Action: pipeline.Act(pipeline.SendF, rng.IntN(8), i), // tells tied events apart
+					Start:  start, End: start + float64(rng.IntN(4)),
 				}
 			}
-		}
-	}
-}
-
-// Every simulated timeline is in SortEvents' order, whatever the family,
-// the costs (zero-time actions let a rank start twice at one moment) and
-// the policy.
-func TestSimulateTimelineIsSorted(t *testing.T) {
-	costs := []cost.Model{cost.Unit{}, cost.Explicit{TF: 1, TB: 2, Comm: 0.25}, cost.Explicit{TF: 1, TB: 1, TW: 1, Comm: 0}}
-	opts := []Options{{}, {Policy: Ready, Patience: NoWait}, {Variability: Variability{Seed: 3, Sigma: 0.2, CommSigma: 0.1}}}
-	for _, tb := range allFamilies(t) {
-		tables := []*pipeline.Table{tb}
-		if low, err := pipeline.Lower(tb); err == nil {
-			tables = append(tables, low)
-		}
-		for _, tt := range tables {
-			for ci, c := range costs {
-				for oi, o := range opts {
-					tl, err := Simulate(tt, c, o)
-					if err != nil {
-						t.Fatalf("%s cost %d options %d: %v", tt.Family, ci, oi, err)
-					}
-					want := slices.Clone(tl.Events)
-					SortEvents(want)
-					if !slices.Equal(tl.Events, want) {
-						t.Errorf("%s cost %d options %d: the timeline is not in SortEvents' order", tt.Family, ci, oi)
-					}
+			// As the simulator lists them: by start time, in any order
+			// within a moment.
+			slices.SortStableFunc(events, func(a, b Event) int { return cmp.Compare(a.Start, b.Start) })
+			want := slices.Clone(events)
+			SortEvents(want)
+			got := slices.Clone(events)
+			var order momentOrder
+			for lo := 0; lo < len(got); {
+				hi := lo + 1
+				for hi < len(got) && got[hi].Start == got[lo].Start {
+					hi++
 				}
+				order.sort(got[lo:hi])
+				lo = hi
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("n=%d spread=%d: momentOrder orders events unlike SortEvents", n, spread)
 			}
 		}
 	}

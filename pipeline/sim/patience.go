@@ -66,7 +66,7 @@ func makePlan(t *pipeline.Table, cost cost.Model) ([]planTimes, error) {
 	plan := make([]planTimes, len(p.nodes))
 	for r := range p.ranks {
 		free := 0.0
-		for _, id := range p.ranks[r].row {
+		for id := p.ranks[r].first; id < p.ranks[r].end; id++ {
 			nd := &p.nodes[id]
 			if nd.kind.IsComm() {
 				continue

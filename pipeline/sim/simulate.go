@@ -121,8 +121,8 @@ type simulator struct {
 	computes  int // compute and in-place nodes not yet finished
 
 	// Messages, indexed by msgKey: produced by their compute, arrived at
-	// the consuming rank, and the transfer that carries them (-1 when
-	// both stages share a rank).
+	// the consuming rank, and the transfer that carries them plus one (0
+	// when both stages share a rank).
 	done, arrived []bool
 	xferOf        []int32
 	xfers         []transfer
@@ -134,12 +134,11 @@ type simulator struct {
 	// dispatch).
 	touched, round []uint64
 	pending        int
-	// log gathers what starts at the moment the loop is at, and events
-	// lists the events of the moments before it, in timeline order (see
-	// drive); a plan run keeps neither.
-	log      momentLog
+	// events lists the events of what has started, in timeline order up
+	// to the moment the loop is at (see drive); a plan run lists none.
 	events   []Event
 	timeline bool
+	order    momentOrder
 	// plan holds the plan's times of every node when the run waits as
 	// planned (see Patience), nil otherwise.
 	plan []planTimes
@@ -165,9 +164,6 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 	messages := 2 * s.stages * s.mbs
 	s.done, s.arrived = make([]bool, messages), make([]bool, messages)
 	s.xferOf = make([]int32, messages)
-	for i := range s.xferOf {
-		s.xferOf[i] = -1
-	}
 	if err := s.buildNodes(cost, iteration); err != nil {
 		return nil, err
 	}
@@ -177,7 +173,6 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 	}
 	if !plan {
 		s.timeline = true
-		s.log = newMomentLog(len(s.ranks))
 		s.events = make([]Event, 0, len(s.nodes)+len(s.xfers))
 	}
 	if opt.Policy == Ready {
@@ -234,28 +229,28 @@ func (s *simulator) run() (*Timeline, error) {
 // drive runs the event loop to its end: all events of one moment are
 // handled before any rank chooses what to run next, so that choices see
 // the whole moment. Every node has its times afterwards, unless the run
-// deadlocks, and s.events lists the events in timeline order: what starts
-// at a moment is logged as it starts and written out in order when the
-// loop leaves the moment (see momentLog).
+// deadlocks, and s.events lists the events in timeline order: each
+// moment's are put in order as the loop leaves it (see momentOrder), those
+// that start at a moment being the ones listed since the loop reached it.
 func (s *simulator) drive() error {
 	for r := range s.ranks {
 		s.touch(r)
 	}
-	now := 0.0
+	now, moment := 0.0, 0
 	for {
 		s.dispatch(now)
 		if s.queue.len() == 0 {
 			break
 		}
 		if next := s.queue.earliest(); next != now {
-			s.endMoment(now)
-			now = next
+			s.order.sort(s.events[moment:])
+			now, moment = next, len(s.events)
 		}
 		for ev, ok := s.queue.next(now); ok; ev, ok = s.queue.next(now) {
 			s.handle(ev, now)
 		}
 	}
-	s.endMoment(now)
+	s.order.sort(s.events[moment:])
 	if s.stuck() {
 		return s.deadlock(now)
 	}
@@ -285,47 +280,37 @@ func (s *simulator) computeDone(id int32, now float64) {
 	s.computes--
 	nd.end = now
 	s.touch(int(nd.rank))
-	for _, k := range nd.makes {
-		if k == noMessage {
-			break
-		}
+	for i := 0; i < len(nd.makes) && nd.makes[i] != noMessage; i++ {
+		k := nd.makes[i]
 		s.done[k] = true
-		if x := s.xferOf[k]; x >= 0 && !s.explicit {
-			s.post(int(x), true, now)
+		if x := s.xferOf[k]; x > 0 && !s.explicit {
+			s.post(int(x)-1, true, now)
 		}
 	}
 }
 
 // record notes that node id runs from start, the moment the loop is at,
-// to end. Nothing is cut short, so the end is known at the start, and it
+// to end, and lists its event: the run lists what it starts in the order
+// it starts, which is the timeline's order but within a moment (see
+// drive). Nothing is cut short, so the end is known at the start, and it
 // is the time the event loop will end it at.
 func (s *simulator) record(id int32, start, end float64) {
 	nd := &s.nodes[id]
 	nd.start = start
 	if s.timeline {
-		s.log.add(nd.rank, nd.index, id, end)
+		e := s.newEvent()
+		e.Rank = int(nd.rank)
+		e.Index = int(nd.index)
+		e.Action = s.t.Rows[nd.rank][nd.index]
+		e.Start = start
+		e.End = end
 	}
 }
 
-// endMoment writes the events of what started at moment now to the
-// timeline, in order of rank, position and start.
-func (s *simulator) endMoment(now float64) {
-	if !s.timeline {
-		return
-	}
-	order, items := s.log.ordered(), s.log.items
+// newEvent lists a new event for the caller to fill in. The timeline was
+// made with room for every event the table can have.
+func (s *simulator) newEvent() *Event {
 	n := len(s.events)
-	s.events = s.events[:n+len(order)]
-	out := s.events[n:]
-	for k, i := range order {
-		it := &items[i]
-		e := &out[k]
-		e.Rank, e.Index, e.Start, e.End = int(it.rank), int(it.index), now, it.end
-		if it.id >= 0 {
-			e.Action = s.t.Rows[it.rank][it.index]
-		} else {
-			e.Action = s.xfers[^it.id].commAction(true)
-		}
-	}
-	s.log.clear()
+	s.events = s.events[:n+1]
+	return &s.events[n]
 }
