@@ -1,104 +1,119 @@
 package sim
 
 import (
-	"cmp"
 	"math/bits"
 	"slices"
 )
 
-// The run lists each event as its action starts, and nothing starts before
-// the moment the event loop is at, so the events come in order of start
-// time already: only the events of one moment need ordering by rank and
-// position, and a stable order keeps ties (a rank that sends two messages
-// at one moment has two events at Index -1) in the order they started.
-// drive orders each moment as the loop leaves it, while its events are
-// still in cache, so the timeline is in SortEvents' order when the loop
-// ends.
+// Nothing starts before the moment the event loop is at, so what starts
+// comes in order of start time already: only what starts at one moment
+// needs ordering, by rank and then position in the row, and ties (a rank
+// that sends two messages at one moment has two events at Index -1) keep
+// the order they started in. The run logs what starts at the moment it is
+// at as a 24-byte start, and as it leaves the moment a momentOrder puts
+// the moment's starts in that order; the run then writes each event once,
+// in its place (see simulator.endMoment), so the timeline is in
+// SortEvents' order when the loop ends.
 //
 // momentOrder sorts a moment by counting: one pass counts each rank's
-// events and marks the rank in a bitmap, a walk of the bitmap's set bits
+// starts and marks the rank in a bitmap, a walk of the bitmap's set bits
 // turns the counts into each rank's first place, and one more pass copies
-// every event to its place. That is linear in the moment's events whatever
+// every start to its place. That is linear in the moment's starts whatever
 // order they come in, with no comparison across ranks; a moment already
-// in order is only read. Within one rank events start in row order except
+// in order is only read. Within one rank things start in row order except
 // where zero-time actions let a rank start twice in a moment, and only
 // then is that rank's block sorted.
 type momentOrder struct {
-	// at is, per rank, its count of events and then its next place.
+	// at is, per rank, its count of starts and then its next place.
 	at []int32
-	// hasAny has bit r set when rank r has events in the moment.
+	// hasAny has bit r set when rank r has starts in the moment.
 	hasAny []uint64
-	spare  []Event
+	spare  []start
 }
 
-// sort puts the events of one moment in order of rank, then position in
-// the row, keeping ties in the order they are given.
-func (o *momentOrder) sort(moment []Event) {
-	sorted, top := true, 0
-	for i := 1; i < len(moment); i++ {
-		a, b := &moment[i-1], &moment[i]
-		if b.Rank < a.Rank || b.Rank == a.Rank && b.Index < a.Index {
-			sorted = false
-		}
-		top = max(top, b.Rank)
+// start is one thing that starts at a moment: node id, or implicit
+// transfer ^id, on rank rank at position index of its row (-1 for an
+// implicit transfer), ending at end.
+type start struct {
+	end         float64
+	id          int32
+	rank, index int32
+}
+
+func (a start) before(b start) bool {
+	return a.rank < b.rank || a.rank == b.rank && a.index < b.index
+}
+
+// sort returns the starts of one moment in order of rank, then position
+// in the row, ties in the order they are given: moment itself when it is
+// in order already, else a reordered copy that stays valid until the next
+// call.
+func (o *momentOrder) sort(moment []start) []start {
+	i := 1
+	for i < len(moment) && !moment[i].before(moment[i-1]) {
+		i++
 	}
-	if sorted {
-		return
+	if i >= len(moment) {
+		return moment
 	}
-	o.fit(max(top, moment[0].Rank) + 1)
-	lo, hi := len(o.hasAny), 0
+	at, hasAny := o.at, o.hasAny
+	lo, hi := len(hasAny), 0
 	for i := range moment {
-		r := moment[i].Rank
-		if o.at[r] == 0 {
-			w := r >> 6
-			o.hasAny[w] |= 1 << (r & 63)
+		r := moment[i].rank
+		if int(r) >= len(at) {
+			o.fit(int(r) + 1)
+			at, hasAny = o.at, o.hasAny
+		}
+		if at[r] == 0 {
+			w := int(r >> 6)
+			hasAny[w] |= 1 << (r & 63)
 			lo, hi = min(lo, w), max(hi, w)
 		}
-		o.at[r]++
+		at[r]++
 	}
 	place := int32(0)
 	for w := lo; w <= hi; w++ {
-		for word := o.hasAny[w]; word != 0; word &= word - 1 {
+		for word := hasAny[w]; word != 0; word &= word - 1 {
 			r := w<<6 + bits.TrailingZeros64(word)
-			n := o.at[r]
-			o.at[r] = place
+			n := at[r]
+			at[r] = place
 			place += n
 		}
 	}
-	spare := slices.Grow(o.spare[:0], len(moment))[:len(moment)]
+	out := slices.Grow(o.spare[:0], len(moment))[:len(moment)]
+	o.spare = out
 	for i := range moment {
-		r := moment[i].Rank
-		spare[o.at[r]] = moment[i]
-		o.at[r]++
+		r := moment[i].rank
+		out[at[r]] = moment[i]
+		at[r]++
 	}
-	copy(moment, spare)
-	o.spare = spare
-	// Reset the counts, and sort by position any rank whose events did
-	// not start in row order.
+	// Reset the counts, and sort by position any rank whose starts did
+	// not come in row order.
 	from := int32(0)
 	for w := lo; w <= hi; w++ {
-		word := o.hasAny[w]
-		o.hasAny[w] = 0
+		word := hasAny[w]
+		hasAny[w] = 0
 		for ; word != 0; word &= word - 1 {
 			r := w<<6 + bits.TrailingZeros64(word)
-			to := o.at[r]
-			o.at[r] = 0
-			block := moment[from:to]
-			for i := 1; i < len(block); i++ {
-				if block[i].Index < block[i-1].Index {
-					slices.SortStableFunc(block, func(a, b Event) int { return cmp.Compare(a.Index, b.Index) })
+			to := at[r]
+			at[r] = 0
+			for i := from + 1; i < to; i++ {
+				if out[i].index < out[i-1].index {
+					block := out[from:to]
+					slices.SortStableFunc(block, func(a, b start) int { return int(a.index) - int(b.index) })
 					break
 				}
 			}
 			from = to
 		}
 	}
+	return out
 }
 
-// fit makes room for ranks 0 to ranks-1.
+// fit makes room for ranks 0 to ranks-1, keeping what is counted.
 func (o *momentOrder) fit(ranks int) {
 	if len(o.at) < ranks {
-		o.at = make([]int32, ranks)
-		o.hasAny = make([]uint64, (ranks+63)/64)
+		o.at = append(o.at, make([]int32, ranks-len(o.at))...)
+		o.hasAny = append(o.hasAny, make([]uint64, (ranks+63)/64-len(o.hasAny))...)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"pipelab/pipeline"
 )
 
-// momentOrder, moment by moment, must leave events given in order of
+// momentOrder, moment by moment, must put events given in order of
 // start time exactly where SortEvents (a stable sort by start, rank and
 // position) does, ties included, or a simulation's timeline would depend on which of the two
 // ordered it. Random events drawn from few starts, ranks and positions tie
@@ -33,14 +33,23 @@ func TestMomentOrderIsSortEvents(t *testing.T) {
 			slices.SortStableFunc(events, func(a, b Event) int { return cmp.Compare(a.Start, b.Start) })
 			want := slices.Clone(events)
 			SortEvents(want)
-			got := slices.Clone(events)
+			// The simulator's starts name their events by id, here the
+			// position in events.
+			var got []Event
 			var order momentOrder
-			for lo := 0; lo < len(got); {
+			for lo := 0; lo < len(events); {
 				hi := lo + 1
-				for hi < len(got) && got[hi].Start == got[lo].Start {
+				for hi < len(events) && events[hi].Start == events[lo].Start {
 					hi++
 				}
-				order.sort(got[lo:hi])
+				var moment []start
+				for i := lo; i < hi; i++ {
+					e := events[i]
+					moment = append(moment, start{end: e.End, id: int32(i), rank: int32(e.Rank), index: int32(e.Index)})
+				}
+				for _, st := range order.sort(moment) {
+					got = append(got, events[st.id])
+				}
 				lo = hi
 			}
 			if !slices.Equal(got, want) {

@@ -104,9 +104,12 @@ func (s *simulator) buildNodes(cost cost.Model, iteration int) error {
 			if a.Kind == pipeline.Bubble {
 				continue
 			}
+			// Each node is written once, in fresh memory: only what is
+			// not zero needs setting.
 			id := int32(len(s.nodes))
-			s.nodes = append(s.nodes, node{rank: int32(r), index: int32(i), kind: a.Kind})
+			s.nodes = s.nodes[:id+1]
 			nd := &s.nodes[id]
+			nd.rank, nd.index, nd.kind = int32(r), int32(i), a.Kind
 			if a.Kind.IsComm() {
 				nd.needs[0], nd.makes[0] = noMessage, noMessage
 				s.commNodes = append(s.commNodes, id)

@@ -134,8 +134,10 @@ type simulator struct {
 	// dispatch).
 	touched, round []uint64
 	pending        int
-	// events lists the events of what has started, in timeline order up
-	// to the moment the loop is at (see drive); a plan run lists none.
+	// starts lists what has started at the moment the loop is at, and
+	// events the events of the moments before, in timeline order (see
+	// drive); a plan run lists neither.
+	starts   []start
 	events   []Event
 	timeline bool
 	order    momentOrder
@@ -229,28 +231,28 @@ func (s *simulator) run() (*Timeline, error) {
 // drive runs the event loop to its end: all events of one moment are
 // handled before any rank chooses what to run next, so that choices see
 // the whole moment. Every node has its times afterwards, unless the run
-// deadlocks, and s.events lists the events in timeline order: each
-// moment's are put in order as the loop leaves it (see momentOrder), those
-// that start at a moment being the ones listed since the loop reached it.
+// deadlocks, and s.events lists the events in timeline order: what
+// starts at a moment is listed as it starts and written out in order as
+// the loop leaves the moment (see momentOrder).
 func (s *simulator) drive() error {
 	for r := range s.ranks {
 		s.touch(r)
 	}
-	now, moment := 0.0, 0
+	now := 0.0
 	for {
 		s.dispatch(now)
 		if s.queue.len() == 0 {
 			break
 		}
 		if next := s.queue.earliest(); next != now {
-			s.order.sort(s.events[moment:])
-			now, moment = next, len(s.events)
+			s.endMoment(now)
+			now = next
 		}
 		for ev, ok := s.queue.next(now); ok; ev, ok = s.queue.next(now) {
 			s.handle(ev, now)
 		}
 	}
-	s.order.sort(s.events[moment:])
+	s.endMoment(now)
 	if s.stuck() {
 		return s.deadlock(now)
 	}
@@ -290,27 +292,46 @@ func (s *simulator) computeDone(id int32, now float64) {
 }
 
 // record notes that node id runs from start, the moment the loop is at,
-// to end, and lists its event: the run lists what it starts in the order
-// it starts, which is the timeline's order but within a moment (see
-// drive). Nothing is cut short, so the end is known at the start, and it
+// to end. Nothing is cut short, so the end is known at the start, and it
 // is the time the event loop will end it at.
 func (s *simulator) record(id int32, start, end float64) {
 	nd := &s.nodes[id]
 	nd.start = start
 	if s.timeline {
-		e := s.newEvent()
-		e.Rank = int(nd.rank)
-		e.Index = int(nd.index)
-		e.Action = s.t.Rows[nd.rank][nd.index]
-		e.Start = start
-		e.End = end
+		s.starts = append(s.starts, newStart(id, nd.rank, nd.index, end))
 	}
 }
 
-// newEvent lists a new event for the caller to fill in. The timeline was
-// made with room for every event the table can have.
-func (s *simulator) newEvent() *Event {
+// newStart is a start of node id, or of implicit transfer ^id (at index
+// -1), on rank r.
+func newStart(id, r, index int32, end float64) start {
+	return start{end: end, id: id, rank: r, index: index}
+}
+
+// endMoment writes the events of what started at moment now to the
+// timeline, in order of rank, position and start.
+func (s *simulator) endMoment(now float64) {
+	if !s.timeline || len(s.starts) == 0 {
+		return
+	}
+	order := s.order.sort(s.starts)
 	n := len(s.events)
-	s.events = s.events[:n+1]
-	return &s.events[n]
+	s.events = s.events[:n+len(order)]
+	out := s.events[n:]
+	rows := s.t.Rows
+	for k := range order {
+		st := &order[k]
+		e := &out[k]
+		e.Rank = int(st.rank)
+		e.Index = int(st.index)
+		if st.id >= 0 {
+			e.Action = rows[st.rank][st.index]
+		} else {
+			xf := &s.xfers[^st.id]
+			e.Action = pipeline.Action{Kind: pipeline.SendF + 2*pipeline.Kind(xf.dir), Stage: int(xf.stage), Microbatch: int(xf.mb)}
+		}
+		e.Start = now
+		e.End = st.end
+	}
+	s.starts = s.starts[:0]
 }

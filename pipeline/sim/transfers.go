@@ -149,12 +149,7 @@ func (s *simulator) tryTransfer(x int, now float64) {
 	end := now + xf.dur
 	if xf.sendNode < 0 && xf.recvNode < 0 {
 		if s.timeline {
-			e := s.newEvent()
-			e.Rank = int(xf.from)
-			e.Index = -1
-			e.Action = xf.commAction(true)
-			e.Start = now
-			e.End = end
+			s.starts = append(s.starts, newStart(^int32(x), xf.from, -1, end))
 		}
 	} else {
 		if xf.sendNode >= 0 {
