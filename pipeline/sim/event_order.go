@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -11,24 +12,28 @@ import (
 // that sends two messages at one moment has two events at Index -1) keep
 // the order they started in. The run logs what starts at the moment it is
 // at as a 24-byte start, and as it leaves the moment a momentOrder puts
-// the moment's starts in that order; the run then writes each event once,
-// in its place (see simulator.endMoment), so the timeline is in
-// SortEvents' order when the loop ends.
+// each of the moment's starts its place in that order; the run then
+// writes each event once, in its place (see simulator.endMoment), so the
+// timeline is in SortEvents' order when the loop ends.
 //
-// momentOrder sorts a moment by counting: one pass counts each rank's
-// starts and marks the rank in a bitmap, a walk of the bitmap's set bits
-// turns the counts into each rank's first place, and one more pass copies
-// every start to its place. That is linear in the moment's starts whatever
-// order they come in, with no comparison across ranks; a moment already
-// in order is only read. Within one rank things start in row order except
-// where zero-time actions let a rank start twice in a moment, and only
-// then is that rank's block sorted.
+// momentOrder places a moment's starts by counting: one pass counts each
+// rank's starts and marks the rank in a bitmap, a walk of the bitmap's set
+// bits turns the counts into each rank's first place, and one more pass
+// gives every start its place. That is linear in the moment's starts
+// whatever order they come in, with no comparison across ranks, and moves
+// nothing: the caller writes each event straight to its place. A moment
+// already in order is only read. Within one rank things start in row order
+// except where zero-time actions let a rank start twice in a moment; the
+// counting pass notices, and only then are the places found by a stable
+// sort instead.
 type momentOrder struct {
-	// at is, per rank, its count of starts and then its next place.
-	at []int32
+	// at is, per rank, its count of starts and then its next place;
+	// index is the position of the rank's last start counted.
+	at, index []int32
 	// hasAny has bit r set when rank r has starts in the moment.
 	hasAny []uint64
-	spare  []start
+	places []int32
+	sorted []int32 // the starts in order, when a rank's are not in row order
 }
 
 // start is one thing that starts at a moment: node id, or implicit
@@ -44,31 +49,35 @@ func (a start) before(b start) bool {
 	return a.rank < b.rank || a.rank == b.rank && a.index < b.index
 }
 
-// sort returns the starts of one moment in order of rank, then position
-// in the row, ties in the order they are given: moment itself when it is
-// in order already, else a reordered copy that stays valid until the next
-// call.
-func (o *momentOrder) sort(moment []start) []start {
+// place returns, for each start of one moment, its place in the order of
+// rank, then position in the row, ties in the order they are given; nil
+// when the moment is in that order already. The places stay valid until
+// the next call.
+func (o *momentOrder) place(moment []start) []int32 {
 	i := 1
 	for i < len(moment) && !moment[i].before(moment[i-1]) {
 		i++
 	}
 	if i >= len(moment) {
-		return moment
+		return nil
 	}
-	at, hasAny := o.at, o.hasAny
+	at, index, hasAny := o.at, o.index, o.hasAny
 	lo, hi := len(hasAny), 0
+	inRowOrder := true
 	for i := range moment {
 		r := moment[i].rank
 		if int(r) >= len(at) {
 			o.fit(int(r) + 1)
-			at, hasAny = o.at, o.hasAny
+			at, index, hasAny = o.at, o.index, o.hasAny
 		}
 		if at[r] == 0 {
 			w := int(r >> 6)
 			hasAny[w] |= 1 << (r & 63)
 			lo, hi = min(lo, w), max(hi, w)
+		} else if moment[i].index < index[r] {
+			inRowOrder = false
 		}
+		index[r] = moment[i].index
 		at[r]++
 	}
 	place := int32(0)
@@ -80,40 +89,47 @@ func (o *momentOrder) sort(moment []start) []start {
 			place += n
 		}
 	}
-	out := slices.Grow(o.spare[:0], len(moment))[:len(moment)]
-	o.spare = out
+	places := slices.Grow(o.places[:0], len(moment))[:len(moment)]
+	o.places = places
 	for i := range moment {
 		r := moment[i].rank
-		out[at[r]] = moment[i]
+		places[i] = at[r]
 		at[r]++
 	}
-	// Reset the counts, and sort by position any rank whose starts did
-	// not come in row order.
-	from := int32(0)
 	for w := lo; w <= hi; w++ {
 		word := hasAny[w]
 		hasAny[w] = 0
 		for ; word != 0; word &= word - 1 {
-			r := w<<6 + bits.TrailingZeros64(word)
-			to := at[r]
-			at[r] = 0
-			for i := from + 1; i < to; i++ {
-				if out[i].index < out[i-1].index {
-					block := out[from:to]
-					slices.SortStableFunc(block, func(a, b start) int { return int(a.index) - int(b.index) })
-					break
-				}
-			}
-			from = to
+			at[w<<6+bits.TrailingZeros64(word)] = 0
 		}
 	}
-	return out
+	if !inRowOrder {
+		o.sortPlaces(moment)
+	}
+	return places
+}
+
+// sortPlaces sets o.places by a stable sort of the moment's starts.
+func (o *momentOrder) sortPlaces(moment []start) {
+	sorted := o.sorted[:0]
+	for i := range moment {
+		sorted = append(sorted, int32(i))
+	}
+	slices.SortStableFunc(sorted, func(a, b int32) int {
+		x, y := moment[a], moment[b]
+		return cmp.Or(cmp.Compare(x.rank, y.rank), cmp.Compare(x.index, y.index))
+	})
+	for p, i := range sorted {
+		o.places[i] = int32(p)
+	}
+	o.sorted = sorted
 }
 
 // fit makes room for ranks 0 to ranks-1, keeping what is counted.
 func (o *momentOrder) fit(ranks int) {
 	if len(o.at) < ranks {
 		o.at = append(o.at, make([]int32, ranks-len(o.at))...)
+		o.index = append(o.index, make([]int32, ranks-len(o.index))...)
 		o.hasAny = append(o.hasAny, make([]uint64, (ranks+63)/64-len(o.hasAny))...)
 	}
 }

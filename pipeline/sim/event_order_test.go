@@ -47,7 +47,13 @@ func TestMomentOrderIsSortEvents(t *testing.T) {
 					e := events[i]
 					moment = append(moment, start{end: e.End, id: int32(i), rank: int32(e.Rank), index: int32(e.Index)})
 				}
-				for _, st := range order.sort(moment) {
+				sorted := slices.Clone(moment)
+				if places := order.place(moment); places != nil {
+					for i, p := range places {
+						sorted[p] = moment[i]
+					}
+				}
+				for _, st := range sorted {
 					got = append(got, events[st.id])
 				}
 				lo = hi

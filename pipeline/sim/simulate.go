@@ -314,14 +314,18 @@ func (s *simulator) endMoment(now float64) {
 	if !s.timeline || len(s.starts) == 0 {
 		return
 	}
-	order := s.order.sort(s.starts)
+	starts := s.starts
+	places := s.order.place(starts)
 	n := len(s.events)
-	s.events = s.events[:n+len(order)]
+	s.events = s.events[:n+len(starts)]
 	out := s.events[n:]
 	rows := s.t.Rows
-	for k := range order {
-		st := &order[k]
+	for k := range starts {
+		st := &starts[k]
 		e := &out[k]
+		if places != nil {
+			e = &out[places[k]]
+		}
 		e.Rank = int(st.rank)
 		e.Index = int(st.index)
 		if st.id >= 0 {

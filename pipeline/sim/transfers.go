@@ -52,9 +52,12 @@ func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 			link := int32(from*len(s.ranks) + to)
 			for m := range s.mbs {
 				// The route's end, not st being on it: one jitter is
-				// drawn per stage pair this admits (see peer).
-				if _, ok := s.peer(dir, st, m); !ok {
-					continue
+				// drawn per stage pair this admits (see peer). Without
+				// routes every microbatch goes through every stage.
+				if s.t.Routes != nil {
+					if _, ok := s.peer(dir, st, m); !ok {
+						continue
+					}
 				}
 				a := pipeline.Act(kind, st, m)
 				d := cost.Transfer(a, from, to)
@@ -65,13 +68,16 @@ func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 					d *= jitter.next()
 				}
 				k := s.msgKey(dir, st, m)
-				s.xferOf[k] = int32(len(s.xfers)) + 1
-				// Only a table timed as written has RECVs to post; an
-				// implicit transfer leaves as soon as its message is made.
-				s.xfers = append(s.xfers, transfer{
-					dur: d, stage: int32(st), mb: int32(m), from: int32(from), to: int32(to), msg: int32(k), link: link,
-					dir: int8(dir), recvPosted: !s.explicit, sendNode: -1, recvNode: -1,
-				})
+				x := len(s.xfers)
+				s.xferOf[k] = int32(x) + 1
+				// Each transfer is written once, in fresh memory. Only a
+				// table timed as written has RECVs to post; an implicit
+				// transfer leaves as soon as its message is made.
+				s.xfers = s.xfers[:x+1]
+				xf := &s.xfers[x]
+				xf.dur, xf.stage, xf.mb, xf.from, xf.to = d, int32(st), int32(m), int32(from), int32(to)
+				xf.msg, xf.link, xf.dir = int32(k), link, int8(dir)
+				xf.recvPosted, xf.sendNode, xf.recvNode = !s.explicit, -1, -1
 			}
 		}
 	}
