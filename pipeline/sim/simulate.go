@@ -126,7 +126,7 @@ type simulator struct {
 	done, arrived []bool
 	xferOf        []int32
 	xfers         []transfer
-	links         []link // index from*ranks+to
+	links         []link // the rank pairs transfers go between
 
 	queue eventQueue
 	// touched has bit r set while rank r waits for a dispatch; pending
@@ -159,7 +159,6 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 		mbs:     t.Microbatches,
 		ranks:   make([]rankState, t.Ranks()),
 		rule:    newActivationRule(t),
-		links:   make([]link, t.Ranks()*t.Ranks()),
 		touched: make([]uint64, (t.Ranks()+63)/64),
 		round:   make([]uint64, (t.Ranks()+63)/64),
 	}
@@ -248,8 +247,16 @@ func (s *simulator) drive() error {
 			s.endMoment(now)
 			now = next
 		}
+		// Apply every event of the moment.
 		for ev, ok := s.queue.next(now); ok; ev, ok = s.queue.next(now) {
-			s.handle(ev, now)
+			switch ev.kind {
+			case evCompute:
+				s.computeDone(ev.id, now)
+			case evTransfer:
+				s.transferDone(int(ev.id), now)
+			case evWake:
+				s.touch(int(ev.id))
+			}
 		}
 	}
 	s.endMoment(now)
@@ -257,18 +264,6 @@ func (s *simulator) drive() error {
 		return s.deadlock(now)
 	}
 	return nil
-}
-
-// handle applies one event at time now.
-func (s *simulator) handle(ev event, now float64) {
-	switch ev.kind {
-	case evCompute:
-		s.computeDone(ev.id, now)
-	case evTransfer:
-		s.transferDone(int(ev.id), now)
-	case evWake:
-		s.touch(int(ev.id))
-	}
 }
 
 // computeDone ends node id at time now: its rank is free, and what it

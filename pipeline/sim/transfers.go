@@ -38,6 +38,8 @@ func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 	jitter := newLogNormal(s.opt.Variability.CommSigma, s.opt.Variability.Seed, "comm-jitter", iteration)
 	s.xfers = make([]transfer, 0, s.crossings())
 	placement := s.t.Placement
+	// The links, numbered as first used: at most two per stage.
+	linkOf := map[int]int32{}
 	for dir := range 2 {
 		kind, step := pipeline.SendF, 1
 		if dir == dirB {
@@ -49,7 +51,12 @@ func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 				continue
 			}
 			from, to := placement[st], placement[peer]
-			link := int32(from*len(s.ranks) + to)
+			li, ok := linkOf[from*len(s.ranks)+to]
+			if !ok {
+				li = int32(len(s.links))
+				linkOf[from*len(s.ranks)+to] = li
+				s.links = append(s.links, link{})
+			}
 			for m := range s.mbs {
 				// The route's end, not st being on it: one jitter is
 				// drawn per stage pair this admits (see peer). Without
@@ -76,7 +83,7 @@ func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 				s.xfers = s.xfers[:x+1]
 				xf := &s.xfers[x]
 				xf.dur, xf.stage, xf.mb, xf.from, xf.to = d, int32(st), int32(m), int32(from), int32(to)
-				xf.msg, xf.link, xf.dir = int32(k), link, int8(dir)
+				xf.msg, xf.link, xf.dir = int32(k), li, int8(dir)
 				xf.recvPosted, xf.sendNode, xf.recvNode = !s.explicit, -1, -1
 			}
 		}
