@@ -8,13 +8,14 @@ import (
 	"pipelab/pipeline/cost"
 )
 
-// node is one non-bubble action of the table, with its duration and, once
-// it has run, its start and end. A SEND or RECV runs as long as its
-// transfer. What a compute needs and makes is worked out once, when the
-// table is built (see wire), so that the event loop only looks flags up.
+// node is one non-bubble action of the table, with its duration. A SEND
+// or RECV runs as long as its transfer. What a compute needs and makes is
+// worked out once, when the table is built (see wire), so that the event
+// loop only looks flags up.
 //
-// The action itself stays in the table, at Rows[rank][index] (see act):
-// a node is what the event loop reads, 56 bytes.
+// The action itself stays in the table, at Rows[rank][index] (see act),
+// and its times, when a run keeps them, in simulator.times: a node is what
+// the event loop reads, 40 bytes.
 type node struct {
 	rank, index int32
 	kind        pipeline.Kind
@@ -26,10 +27,12 @@ type node struct {
 	needs [3]int32
 	// makes lists the messages the node produces when it ends; noMessage
 	// ends the list.
-	makes      [2]int32
-	dur        float64
-	start, end float64
+	makes [2]int32
+	dur   float64
 }
+
+// nodeTimes is when a node started and ended.
+type nodeTimes struct{ start, end float64 }
 
 // act returns the action of node id.
 func (s *simulator) act(id int32) pipeline.Action {

@@ -71,8 +71,8 @@ func makePlan(t *pipeline.Table, cost cost.Model) ([]planTimes, error) {
 			if nd.kind.IsComm() {
 				continue
 			}
-			plan[id] = planTimes{free: free, start: nd.start}
-			free = nd.end
+			plan[id] = planTimes{free: free, start: p.times[id].start}
+			free = p.times[id].end
 		}
 	}
 	return plan, nil

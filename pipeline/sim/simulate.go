@@ -115,7 +115,10 @@ type simulator struct {
 	explicit bool // SEND/RECV are timed as written
 	rule     activationRule
 
-	nodes     []node
+	nodes []node
+	// times holds every node's times where the run needs them after it
+	// ends (a plan, the all-reduce of replicas' gradients), nil otherwise.
+	times     []nodeTimes
 	commNodes []int32 // the SEND and RECV nodes
 	ranks     []rankState
 	computes  int // compute and in-place nodes not yet finished
@@ -171,6 +174,9 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 	s.explicit = opt.Policy == Fixed && len(s.commNodes) > 0 && !plan
 	if err := s.buildTransfers(cost, iteration); err != nil {
 		return nil, err
+	}
+	if plan || syncsGradients(cost, t) {
+		s.times = make([]nodeTimes, len(s.nodes))
 	}
 	if !plan {
 		s.timeline = true
@@ -275,7 +281,9 @@ func (s *simulator) computeDone(id int32, now float64) {
 	rs.busy = false
 	rs.held += int(nd.held)
 	s.computes--
-	nd.end = now
+	if s.times != nil {
+		s.times[id].end = now
+	}
 	s.touch(int(nd.rank))
 	for i := 0; i < len(nd.makes) && nd.makes[i] != noMessage; i++ {
 		k := nd.makes[i]
@@ -291,7 +299,9 @@ func (s *simulator) computeDone(id int32, now float64) {
 // is the time the event loop will end it at.
 func (s *simulator) record(id int32, start, end float64) {
 	nd := &s.nodes[id]
-	nd.start = start
+	if s.times != nil {
+		s.times[id].start = start
+	}
 	if s.timeline {
 		s.starts = append(s.starts, newStart(id, nd.rank, nd.index, end))
 	}

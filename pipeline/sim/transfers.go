@@ -181,7 +181,7 @@ func (s *simulator) transferDone(x int, now float64) {
 	xf := &s.xfers[x]
 	s.arrived[xf.msg] = true
 	s.touch(int(xf.to))
-	if xf.sendNode >= 0 || xf.recvNode >= 0 {
+	if s.times != nil {
 		s.recordTransfer(x, now)
 	}
 	l := &s.links[xf.link]
@@ -198,10 +198,10 @@ func (s *simulator) transferDone(x int, now float64) {
 func (s *simulator) recordTransfer(x int, end float64) {
 	xf := &s.xfers[x]
 	if xf.sendNode >= 0 {
-		s.nodes[xf.sendNode].end = end
+		s.times[xf.sendNode].end = end
 	}
 	if xf.recvNode >= 0 {
-		s.nodes[xf.recvNode].end = end
+		s.times[xf.recvNode].end = end
 	}
 }
 
