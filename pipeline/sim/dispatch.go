@@ -30,6 +30,7 @@ func (s *simulator) touch(r int) {
 	if s.touched[w]&bit == 0 {
 		s.touched[w] |= bit
 		s.pending++
+		s.touchedLo, s.touchedHi = min(s.touchedLo, w), max(s.touchedHi, w)
 	}
 }
 
@@ -38,12 +39,16 @@ func (s *simulator) touch(r int) {
 // every run. A round takes the ranks touched when it begins, in order of
 // the bitmap's bits; a rank touched during the round is taken later in
 // the same round if it was touched before and not taken yet, and in the
-// next round otherwise.
+// next round otherwise. Only the bitmap's words that may have bits set
+// are read, so that a round costs what it dispatches however many ranks
+// the table has.
 func (s *simulator) dispatch(now float64) {
 	for s.pending > 0 {
-		copy(s.round, s.touched)
-		for w, word := range s.round {
-			for word != 0 {
+		lo, hi := s.touchedLo, s.touchedHi
+		s.touchedLo, s.touchedHi = len(s.touched), -1
+		copy(s.round[lo:hi+1], s.touched[lo:hi+1])
+		for w := lo; w <= hi; w++ {
+			for word := s.round[w]; word != 0; {
 				b := bits.TrailingZeros64(word)
 				word &= word - 1
 				s.touched[w] &^= 1 << b

@@ -132,11 +132,12 @@ type simulator struct {
 	links         []link // the rank pairs transfers go between
 
 	queue eventQueue
-	// touched has bit r set while rank r waits for a dispatch; pending
-	// counts those bits, and round is a dispatch round's copy (see
-	// dispatch).
-	touched, round []uint64
-	pending        int
+	// touched has bit r set while rank r waits for a dispatch, in words
+	// touchedLo to touchedHi; pending counts those bits, and round is a
+	// dispatch round's copy (see dispatch).
+	touched, round       []uint64
+	touchedLo, touchedHi int
+	pending              int
 	// starts lists what has started at the moment the loop is at, and
 	// events the events of the moments before, in timeline order (see
 	// drive); a plan run lists neither.
@@ -165,6 +166,7 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 		touched: make([]uint64, (t.Ranks()+63)/64),
 		round:   make([]uint64, (t.Ranks()+63)/64),
 	}
+	s.touchedLo, s.touchedHi = len(s.touched), -1
 	messages := 2 * s.stages * s.mbs
 	s.done, s.arrived = make([]bool, messages), make([]bool, messages)
 	s.xferOf = make([]int32, messages)
