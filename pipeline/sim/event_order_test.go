@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
 // momentOrder, moment by moment, must put events given in order of
@@ -62,6 +63,40 @@ func TestMomentOrderIsSortEvents(t *testing.T) {
 				t.Errorf("n=%d spread=%d: momentOrder orders events unlike SortEvents", n, spread)
 			}
 		}
+	}
+}
+
+// Every simulated timeline is in SortEvents' order, whatever the family,
+// lowered or not, the costs (zero-time actions and transfers let a rank
+// start twice at one moment) and the policy.
+func TestSimulateTimelineIsSorted(t *testing.T) {
+	costs := []cost.Model{cost.Unit{}, cost.Explicit{TF: 1, TB: 2, Comm: 0.25}, cost.Explicit{TF: 1, TB: 1, TW: 1, Comm: 0}}
+	opts := []Options{{}, {Policy: Ready, Patience: NoWait}, {Variability: Variability{Seed: 3, Sigma: 0.2, CommSigma: 0.1}}}
+	runs := 0
+	for _, tb := range allFamilies(t) {
+		tables := []*pipeline.Table{tb}
+		if low, err := pipeline.Lower(tb); err == nil {
+			tables = append(tables, low)
+		}
+		for _, tt := range tables {
+			for ci, c := range costs {
+				for oi, o := range opts {
+					tl, err := Simulate(tt, c, o)
+					if err != nil {
+						t.Fatalf("%s cost %d options %d: %v", tt.Family, ci, oi, err)
+					}
+					want := slices.Clone(tl.Events)
+					SortEvents(want)
+					if !slices.Equal(tl.Events, want) {
+						t.Errorf("%s cost %d options %d: the timeline is not in SortEvents' order", tt.Family, ci, oi)
+					}
+					runs++
+				}
+			}
+		}
+	}
+	if runs < 100 {
+		t.Errorf("only %d timelines checked", runs)
 	}
 }
 
