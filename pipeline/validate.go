@@ -47,26 +47,79 @@ func (t *Table) Validate() error {
 	}
 	c := newComputeLog(t.Stages(), t.Microbatches)
 	for r, row := range t.Rows {
-		for i, a := range row {
-			if a.IsBubble() {
+		for i := range row {
+			a := &row[i]
+			switch {
+			case a.Kind == Bubble:
+				continue
+			case int(a.Kind) >= len(kindNames):
+				return cellError(r, i, *a, "unknown action kind %d", uint8(a.Kind))
+			case a.Kind != OverlapFB && t.validSingle(c, r, i, a):
 				continue
 			}
-			if int(a.Kind) >= len(kindNames) {
-				return cellError(r, i, a, "unknown action kind %d", uint8(a.Kind))
-			}
-			for _, sub := range subActions(a) {
+			for _, sub := range subActions(*a) {
 				if err := t.validateAction(r, sub); err != nil {
-					return cellError(r, i, a, "%v", err)
+					return cellError(r, i, *a, "%v", err)
 				}
 				if sub.Kind.IsCompute() {
 					if err := c.record(sub, i); err != nil {
-						return cellError(r, i, a, "%v", err)
+						return cellError(r, i, *a, "%v", err)
 					}
 				}
 			}
 		}
 	}
 	return c.complete(t)
+}
+
+// validSingle is what Validate checks of a single action a at cell i of
+// rank r's row, validateAction and record, for the common case where
+// nothing is wrong: it records a and reports true when both would pass,
+// and otherwise changes nothing and reports false, so that Validate runs
+// them to say what is wrong. It reads no more than a walk of the table
+// does, and allocates nothing.
+func (t *Table) validSingle(c *computeLog, r, i int, a *Action) bool {
+	s, m := a.Stage, a.Microbatch
+	if s < 0 || s >= len(t.Placement) || t.Placement[s] != r {
+		return false
+	}
+	if !a.Kind.HasMicrobatch() {
+		return true
+	}
+	if m < 0 || m >= t.Microbatches {
+		return false
+	}
+	if t.Routes != nil {
+		if rt := t.Routes[t.MicrobatchRoute[m]]; s < rt.First || s > rt.Last {
+			return false
+		}
+	}
+	slot := a.Kind.slot()
+	if slot < 0 || slot >= computeKinds {
+		return true // not a compute: nothing to record
+	}
+	k := s*c.microbatches + m
+	f, b, in, w := c.cells[0], c.cells[1], c.cells[2], c.cells[3]
+	switch a.Kind {
+	case Forward:
+		if f[k] != 0 {
+			return false
+		}
+	case Backward:
+		if b[k] != 0 || f[k] == 0 || in[k] != 0 || w[k] != 0 {
+			return false
+		}
+	case BackwardInput:
+		if in[k] != 0 || f[k] == 0 || b[k] != 0 {
+			return false
+		}
+	case BackwardWeight:
+		if w[k] != 0 || in[k] == 0 {
+			return false
+		}
+	}
+	c.cells[slot][k] = int32(i + 1)
+	return true
 }
 
 // validateShape checks the table-level fields before any cell.
@@ -143,13 +196,29 @@ func (t *Table) validateAction(r int, a Action) error {
 }
 
 // computeLog records, for every stage and microbatch, the cell of each
-// compute kind seen so far (-1 for none). A stage lives on one rank, so
-// the cells of one stage are comparable positions in one row.
-type computeLog struct{ computeGrid }
+// compute kind seen so far. A stage lives on one rank, so the cells of one
+// stage are comparable positions in one row.
+type computeLog struct {
+	microbatches int
+	// cells holds, by Kind.slot and then stage*microbatches + microbatch,
+	// the cell plus one, 0 for none: a fresh log is all zeros.
+	cells [computeKinds][]int32
+}
 
 func newComputeLog(stages, microbatches int) *computeLog {
-	return &computeLog{newComputeGrid(stages, microbatches)}
+	c := &computeLog{microbatches: microbatches}
+	for k := range c.cells {
+		c.cells[k] = make([]int32, stages*microbatches)
+	}
+	return c
 }
+
+// get returns the cell of the action of kind k on stage s and microbatch
+// m, or -1.
+func (c *computeLog) get(k Kind, s, m int) int { return int(c.cells[k.slot()][s*c.microbatches+m]) - 1 }
+
+// set records cell i for the action of kind k on stage s and microbatch m.
+func (c *computeLog) set(k Kind, s, m, i int) { c.cells[k.slot()][s*c.microbatches+m] = int32(i + 1) }
 
 // record notes a single compute action at cell i and checks its order
 // against what its stage has run so far.
@@ -180,9 +249,13 @@ func (c *computeLog) record(a Action, i int) error {
 // complete checks that every microbatch was forwarded and backwarded on
 // every stage of its route.
 func (c *computeLog) complete(t *Table) error {
+	f, b, in, w := c.cells[0], c.cells[1], c.cells[2], c.cells[3]
 	for m := range t.Microbatches {
 		rt := t.RouteOf(m)
 		for s := rt.First; s <= rt.Last; s++ {
+			if k := s*c.microbatches + m; f[k] != 0 && (b[k] != 0 || in[k] != 0) && (in[k] == 0 || w[k] != 0) {
+				continue
+			}
 			has := func(k Kind) bool { return c.get(k, s, m) >= 0 }
 			switch {
 			case !has(Forward):

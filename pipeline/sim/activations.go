@@ -14,8 +14,8 @@ func newActivationRule(t *pipeline.Table) activationRule {
 	ar := activationRule{microbatches: max(t.Microbatches, 1)}
 	ar.split = make([]bool, t.Stages()*ar.microbatches)
 	for _, row := range t.Rows {
-		for _, a := range row {
-			if a.Kind == pipeline.BackwardWeight && ar.valid(a.Stage, a.Microbatch, t.Stages()) {
+		for i := range row {
+			if a := &row[i]; a.Kind == pipeline.BackwardWeight && ar.valid(a.Stage, a.Microbatch, t.Stages()) {
 				ar.split[a.Stage*ar.microbatches+a.Microbatch] = true
 			}
 		}

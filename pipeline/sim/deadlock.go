@@ -75,7 +75,7 @@ func (s *simulator) stuck() bool {
 		return false
 	}
 	for r := range s.ranks {
-		if s.ranks[r].pos < len(s.ranks[r].row) {
+		if s.ranks[r].pos < s.ranks[r].end {
 			return true
 		}
 	}
@@ -137,10 +137,10 @@ func (s *simulator) waitOf(r int) (Wait, bool) {
 	if s.opt.Policy == Ready {
 		return s.readyWait(r)
 	}
-	if rs.pos >= len(rs.row) {
+	if rs.pos >= rs.end {
 		return Wait{}, false
 	}
-	return s.waitAt(r, rs.row[rs.pos]), true
+	return s.waitAt(r, rs.pos), true
 }
 
 // readyWait says what rank r waits for under the Ready policy: what the
@@ -212,7 +212,7 @@ func (s *simulator) waitAt(r int, id int32) Wait {
 // (the SEND first) and the rank that runs it, -1 when the table has none.
 func (s *simulator) unpostedEnd(producer pipeline.Action) (pipeline.Action, int) {
 	dir, _ := messageDir(producer.Kind)
-	xf := &s.xfers[s.xferOf[s.msgKey(dir, producer.Stage, producer.Microbatch)]]
+	xf := &s.xfers[s.xferOf[s.msgKey(dir, producer.Stage, producer.Microbatch)]-1]
 	wantSend := !xf.sendPosted
 	end := xf.recvNode
 	if wantSend {
@@ -237,8 +237,11 @@ func (s *simulator) runner(a pipeline.Action) int {
 // backwardOf names the backward of (st, m) as the table writes it: B, or
 // I when the table splits it.
 func (s *simulator) backwardOf(st, m int) pipeline.Action {
-	r := s.t.Placement[st]
-	for _, id := range s.ranks[r].queues[queueB] {
+	rs := &s.ranks[s.t.Placement[st]]
+	for id := rs.first; id < rs.end; id++ {
+		if k := s.nodes[id].kind; k != pipeline.Backward && k != pipeline.BackwardInput {
+			continue
+		}
 		if a := s.act(id); a.Stage == st && a.Microbatch == m {
 			return a
 		}

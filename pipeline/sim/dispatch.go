@@ -1,18 +1,19 @@
 package sim
 
 import (
-	"slices"
+	"math/bits"
 
 	"pipelab/pipeline"
 )
 
 // rankState is what the dispatch of one rank keeps.
 type rankState struct {
-	row  []int32 // node ids in row order
-	pos  int     // Fixed: next position in row
-	busy bool    // the compute stream runs a node
-	held int     // activations held (activationRule)
-	cap  int     // Ready: most activations the rank may hold
+	// The rank's nodes, in row order, are the ids first to end-1; pos is
+	// the next one the Fixed policy runs.
+	first, end, pos int32
+	busy            bool // the compute stream runs a node
+	held            int  // activations held (activationRule)
+	cap             int  // Ready: most activations the rank may hold
 	// Ready: node ids of each queue in row order, and the next of each.
 	queues [numQueues][]int32
 	heads  [numQueues]int
@@ -25,28 +26,38 @@ type rankState struct {
 // touch marks rank r for the next dispatch: something it may wait for has
 // happened.
 func (s *simulator) touch(r int) {
-	if !s.touched[r] {
-		s.touched[r] = true
-		s.toDo = append(s.toDo, r)
+	w, bit := r>>6, uint64(1)<<(r&63)
+	if s.touched[w]&bit == 0 {
+		s.touched[w] |= bit
+		s.pending++
+		s.touchedLo, s.touchedHi = min(s.touchedLo, w), max(s.touchedHi, w)
 	}
 }
 
 // dispatch lets every rank touched since the last dispatch start what it
 // can, in rank order, so that ties between ranks resolve the same way in
-// every run.
+// every run. A round takes the ranks touched when it begins, in order of
+// the bitmap's bits; a rank touched during the round is taken later in
+// the same round if it was touched before and not taken yet, and in the
+// next round otherwise. Only the bitmap's words that may have bits set
+// are read, so that a round costs what it dispatches however many ranks
+// the table has.
 func (s *simulator) dispatch(now float64) {
-	for len(s.toDo) > 0 {
-		// Swap the list with a spare one, so that ranks touched while
-		// dispatching are kept for the next round without allocating.
-		todo := s.toDo
-		s.toDo, s.spare = s.spare[:0], todo
-		slices.Sort(todo)
-		for _, r := range todo {
-			s.touched[r] = false
-			if s.opt.Policy == Ready {
-				s.dispatchReady(r, now)
-			} else {
-				s.dispatchFixed(r, now)
+	for s.pending > 0 {
+		lo, hi := s.touchedLo, s.touchedHi
+		s.touchedLo, s.touchedHi = len(s.touched), -1
+		copy(s.round[lo:hi+1], s.touched[lo:hi+1])
+		for w := lo; w <= hi; w++ {
+			for word := s.round[w]; word != 0; {
+				b := bits.TrailingZeros64(word)
+				word &= word - 1
+				s.touched[w] &^= 1 << b
+				s.pending--
+				if r := w<<6 | b; s.opt.Policy == Ready {
+					s.dispatchReady(r, now)
+				} else {
+					s.dispatchFixed(r, now)
+				}
 			}
 		}
 	}
@@ -66,10 +77,15 @@ func (s *simulator) start(id int32, now float64) {
 // sends; a RECV never waits, since the consumer waits for the arrival.
 func (s *simulator) dispatchFixed(r int, now float64) {
 	rs := &s.ranks[r]
-	for rs.pos < len(rs.row) {
-		id := rs.row[rs.pos]
-		switch s.nodes[id].kind {
-		case pipeline.SendF, pipeline.SendB:
+	for rs.pos < rs.end {
+		id := rs.pos
+		switch k := s.nodes[id].kind; {
+		case k < pipeline.SendF || k > pipeline.RecvB:
+			if rs.busy || !s.ready(id) {
+				return
+			}
+			s.start(id, now)
+		case k == pipeline.SendF || k == pipeline.SendB:
 			if !s.explicit {
 				break // a plan's transfers follow the data
 			}
@@ -78,15 +94,10 @@ func (s *simulator) dispatchFixed(r int, now float64) {
 				return
 			}
 			s.post(s.commTransfer(a), true, now)
-		case pipeline.RecvF, pipeline.RecvB:
+		default: // RECV_F, RECV_B
 			if s.explicit {
 				s.post(s.commTransfer(s.act(id)), false, now)
 			}
-		default:
-			if rs.busy || !s.ready(id) {
-				return
-			}
-			s.start(id, now)
 		}
 		rs.pos++
 	}

@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
 )
 
-// momentOrder, moment by moment, must leave events given in order of
+// momentOrder, moment by moment, must put events given in order of
 // start time exactly where SortEvents (a stable sort by start, rank and
 // position) does, ties included, or a simulation's timeline would depend on which of the two
 // ordered it. Random events drawn from few starts, ranks and positions tie
@@ -33,20 +34,69 @@ func TestMomentOrderIsSortEvents(t *testing.T) {
 			slices.SortStableFunc(events, func(a, b Event) int { return cmp.Compare(a.Start, b.Start) })
 			want := slices.Clone(events)
 			SortEvents(want)
-			got := slices.Clone(events)
+			// The simulator's starts name their events by id, here the
+			// position in events.
+			var got []Event
 			var order momentOrder
-			for lo := 0; lo < len(got); {
+			for lo := 0; lo < len(events); {
 				hi := lo + 1
-				for hi < len(got) && got[hi].Start == got[lo].Start {
+				for hi < len(events) && events[hi].Start == events[lo].Start {
 					hi++
 				}
-				order.sort(got[lo:hi])
+				var moment []start
+				for i := lo; i < hi; i++ {
+					e := events[i]
+					moment = append(moment, start{end: e.End, id: int32(i), rank: int32(e.Rank), index: int32(e.Index)})
+				}
+				sorted := slices.Clone(moment)
+				if places := order.place(moment); places != nil {
+					for i, p := range places {
+						sorted[p] = moment[i]
+					}
+				}
+				for _, st := range sorted {
+					got = append(got, events[st.id])
+				}
 				lo = hi
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("n=%d spread=%d: momentOrder orders events unlike SortEvents", n, spread)
 			}
 		}
+	}
+}
+
+// Every simulated timeline is in SortEvents' order, whatever the family,
+// lowered or not, the costs (zero-time actions and transfers let a rank
+// start twice at one moment) and the policy.
+func TestSimulateTimelineIsSorted(t *testing.T) {
+	costs := []cost.Model{cost.Unit{}, cost.Explicit{TF: 1, TB: 2, Comm: 0.25}, cost.Explicit{TF: 1, TB: 1, TW: 1, Comm: 0}}
+	opts := []Options{{}, {Policy: Ready, Patience: NoWait}, {Variability: Variability{Seed: 3, Sigma: 0.2, CommSigma: 0.1}}}
+	runs := 0
+	for _, tb := range allFamilies(t) {
+		tables := []*pipeline.Table{tb}
+		if low, err := pipeline.Lower(tb); err == nil {
+			tables = append(tables, low)
+		}
+		for _, tt := range tables {
+			for ci, c := range costs {
+				for oi, o := range opts {
+					tl, err := Simulate(tt, c, o)
+					if err != nil {
+						t.Fatalf("%s cost %d options %d: %v", tt.Family, ci, oi, err)
+					}
+					want := slices.Clone(tl.Events)
+					SortEvents(want)
+					if !slices.Equal(tl.Events, want) {
+						t.Errorf("%s cost %d options %d: the timeline is not in SortEvents' order", tt.Family, ci, oi)
+					}
+					runs++
+				}
+			}
+		}
+	}
+	if runs < 100 {
+		t.Errorf("only %d timelines checked", runs)
 	}
 }
 

@@ -21,23 +21,34 @@ type event struct {
 // they were scheduled (first in, first out), so runs are reproducible.
 //
 // It is a calendar of moments: one first-in, first-out list per distinct
-// time, found by a map from the time, and a binary min-heap of the
-// distinct times. Events of a schedule end at few distinct times (a
-// moment of 1F1B on 64 ranks ends about 17), so scheduling is a map look-up
-// and an append, and the heap is of moments rather than of events; the
-// order is the (time, sequence) order of a heap of all events, ties
-// included.
+// time, found through a hash of the time (timeIndex), and a binary
+// min-heap of the distinct times. Events of a schedule end at few distinct
+// times (a moment of 1F1B on 64 ranks ends about 17), so scheduling is a
+// probe of a small table and an append, and the heap is of moments rather
+// than of events; the order is the (time, sequence) order of a heap of all
+// events, ties included.
 type eventQueue struct {
-	times   []moment         // min-heap of the distinct pending times
-	moments map[uint64]int32 // time's bits → its list
-	lists   [][]event        // lists by index; a free list is empty
-	heads   []int            // per list, the next event to hand out
-	free    []int32          // lists to reuse
-	n       int              // events pending
-	// last is the list events were last scheduled on, and its time:
-	// events come in runs at one time.
-	last     int32
-	lastTime float64
+	times []moment    // min-heap of the distinct pending times
+	index timeIndex   // time → its list
+	lists []eventList // lists by number; a free list is empty
+	free  []int32     // lists to reuse
+	n     int         // events pending
+	// recent holds the two lists events were last scheduled on, the
+	// latest first: events come in runs at one time, or two alternating.
+	recent [2]recentList
+}
+
+// recentList is a list of the queue and its time; list 0 is none.
+type recentList struct {
+	time float64
+	list int32
+}
+
+// eventList is the events of one pending time, the next to hand out at
+// head.
+type eventList struct {
+	events []event
+	head   int
 }
 
 // moment is a distinct pending time and its list.
@@ -46,7 +57,7 @@ type moment struct {
 	list int32
 }
 
-// timeKey returns the map key of time t; 0 and -0 are one time.
+// timeKey returns the key of time t; 0 and -0 are one time.
 func timeKey(t float64) uint64 {
 	if t == 0 {
 		return 0
@@ -65,28 +76,37 @@ func (q *eventQueue) earliest() float64 {
 
 // schedule adds an event of the given kind at time t.
 func (q *eventQueue) schedule(t float64, kind eventKind, id int32) {
-	if q.moments == nil {
-		q.moments, q.last = map[uint64]int32{}, -1
+	var l int32
+	switch r := &q.recent; {
+	case r[0].list != 0 && r[0].time == t:
+		l = r[0].list
+	case r[1].list != 0 && r[1].time == t:
+		l = r[1].list
+		r[0], r[1] = r[1], r[0]
+	default:
+		l = q.listOf(t)
+		r[1], r[0] = r[0], recentList{t, l}
 	}
-	l := q.last
-	if l < 0 || q.lastTime != t {
-		key := timeKey(t)
-		var ok bool
-		if l, ok = q.moments[key]; !ok {
-			if n := len(q.free); n > 0 {
-				l, q.free = q.free[n-1], q.free[:n-1]
-			} else {
-				l = int32(len(q.lists))
-				q.lists = append(q.lists, nil)
-				q.heads = append(q.heads, 0)
-			}
-			q.moments[key] = l
-			q.push(moment{t, l})
-		}
-		q.last, q.lastTime = l, t
-	}
-	q.lists[l] = append(q.lists[l], event{kind: kind, id: id})
+	el := &q.lists[l-1]
+	el.events = append(el.events, event{kind: kind, id: id})
 	q.n++
+}
+
+// listOf returns the list of time t plus one, opening it if t has none.
+func (q *eventQueue) listOf(t float64) int32 {
+	key := timeKey(t)
+	slot, l := q.index.find(key)
+	if l == 0 {
+		if n := len(q.free); n > 0 {
+			l, q.free = q.free[n-1], q.free[:n-1]
+		} else {
+			q.lists = append(q.lists, eventList{})
+			l = int32(len(q.lists))
+		}
+		q.index.insert(slot, key, l)
+		q.push(moment{t, l})
+	}
+	return l
 }
 
 // next removes and returns the earliest event if it is at time now, the
@@ -94,40 +114,41 @@ func (q *eventQueue) schedule(t float64, kind eventKind, id int32) {
 // found spent, so that events scheduled at that time while its events are
 // handled join its end.
 func (q *eventQueue) next(now float64) (event, bool) {
+	if len(q.times) > 0 {
+		if m := &q.times[0]; m.time == now {
+			if el := &q.lists[m.list-1]; el.head < len(el.events) {
+				e := el.events[el.head]
+				el.head++
+				q.n--
+				return e, true
+			}
+		}
+	}
 	if q.n == 0 {
 		return event{}, false
-	}
-	if m := q.times[0]; m.time == now && q.heads[m.list] < len(q.lists[m.list]) {
-		return q.take(), true
 	}
 	q.dropSpent()
 	if q.times[0].time != now {
 		return event{}, false
 	}
-	return q.take(), true
-}
-
-// take hands out the next event of the earliest time's list, which has one.
-func (q *eventQueue) take() event {
-	l := q.times[0].list
-	e := q.lists[l][q.heads[l]]
-	q.heads[l]++
-	q.n--
-	return e
+	return q.next(now)
 }
 
 // dropSpent removes the earliest time while its list is spent.
 func (q *eventQueue) dropSpent() {
 	for len(q.times) > 0 {
 		m := q.times[0]
-		if q.heads[m.list] < len(q.lists[m.list]) {
+		el := &q.lists[m.list-1]
+		if el.head < len(el.events) {
 			return
 		}
-		delete(q.moments, timeKey(m.time))
-		if q.last == m.list {
-			q.last = -1
+		q.index.remove(timeKey(m.time))
+		for i := range q.recent {
+			if q.recent[i].list == m.list {
+				q.recent[i] = recentList{}
+			}
 		}
-		q.lists[m.list], q.heads[m.list] = q.lists[m.list][:0], 0
+		el.events, el.head = el.events[:0], 0
 		q.free = append(q.free, m.list)
 		q.popTime()
 	}

@@ -16,10 +16,10 @@ import (
 // variability. A table that writes its own REDUCE_GRAD actions, or whose
 // cost model does not price the all-reduce, gets none.
 func (s *simulator) syncGradients(model cost.Model) []Event {
-	sync, ok := model.(cost.GradientSync)
-	if !ok || s.t.Routes == nil {
+	if !syncsGradients(model, s.t) {
 		return nil
 	}
+	sync := model.(cost.GradientSync)
 	last := make([]float64, s.stages)
 	done := make([]bool, s.stages)
 	for i := range s.nodes {
@@ -29,7 +29,7 @@ func (s *simulator) syncGradients(model cost.Model) []Event {
 		}
 		for _, sub := range singleActions(s.act(int32(i))) {
 			if sub.Kind == pipeline.Backward || sub.Kind == pipeline.BackwardWeight {
-				last[sub.Stage], done[sub.Stage] = max(last[sub.Stage], nd.end), true
+				last[sub.Stage], done[sub.Stage] = max(last[sub.Stage], s.times[i].end), true
 			}
 		}
 	}
@@ -65,4 +65,12 @@ func (s *simulator) syncGradients(model cost.Model) []Event {
 		}
 	}
 	return events
+}
+
+// syncsGradients reports whether a run of t under model all-reduces
+// replicas' gradients: the table replicates parts (Routes) and the model
+// prices the all-reduce.
+func syncsGradients(model cost.Model, t *pipeline.Table) bool {
+	_, ok := model.(cost.GradientSync)
+	return ok && t.Routes != nil
 }

@@ -30,9 +30,20 @@ func SimulateIterations(t *pipeline.Table, cost cost.Model, opt Options, k int, 
 		return Iterations{}, fmt.Errorf("sim: simulate iterations: k = %d; simulate at least one iteration", k)
 	}
 	opt.Variability.Seed = seed
-	plan, err := planFor(t, cost, opt)
-	if err != nil {
-		return Iterations{}, err
+	// Bad inputs are reported as such, before any plan; without one, as
+	// the first iteration's.
+	var plan []planTimes
+	if err := checkInputs(t, cost, opt); err != nil {
+		if waitsAsPlanned(opt) {
+			return Iterations{}, err
+		}
+		return Iterations{}, fmt.Errorf("sim: iteration 0: %w", err)
+	}
+	if waitsAsPlanned(opt) {
+		var err error
+		if plan, err = makePlan(t, cost); err != nil {
+			return Iterations{}, err
+		}
 	}
 	it := Iterations{Makespans: make([]float64, k)}
 	for i := range k {

@@ -8,13 +8,14 @@ import (
 	"pipelab/pipeline/cost"
 )
 
-// node is one non-bubble action of the table, with its duration and, once
-// it has run, its start and end. A SEND or RECV runs as long as its
-// transfer. What a compute needs and makes is worked out once, when the
-// table is built (see wire), so that the event loop only looks flags up.
+// node is one non-bubble action of the table, with its duration. A SEND
+// or RECV runs as long as its transfer. What a compute needs and makes is
+// worked out once, when the table is built (see wire), so that the event
+// loop only looks flags up.
 //
-// The action itself stays in the table, at Rows[rank][index] (see act):
-// a node is what the event loop reads, 56 bytes.
+// The action itself stays in the table, at Rows[rank][index] (see act),
+// and its times, when a run keeps them, in simulator.times: a node is what
+// the event loop reads, 40 bytes.
 type node struct {
 	rank, index int32
 	kind        pipeline.Kind
@@ -26,10 +27,12 @@ type node struct {
 	needs [3]int32
 	// makes lists the messages the node produces when it ends; noMessage
 	// ends the list.
-	makes      [2]int32
-	dur        float64
-	start, end float64
+	makes [2]int32
+	dur   float64
 }
+
+// nodeTimes is when a node started and ended.
+type nodeTimes struct{ start, end float64 }
 
 // act returns the action of node id.
 func (s *simulator) act(id int32) pipeline.Action {
@@ -81,11 +84,11 @@ func singleActions(a pipeline.Action) []pipeline.Action {
 	return []pipeline.Action{a}
 }
 
-// buildNodes makes a node of every non-bubble action and files it in its
-// rank's row and, for the Ready policy, in its rank's queue. Compute noise
-// is drawn in table order (rank by rank, along each row), which does not
-// depend on the policy: two policies simulated with one seed see the same
-// durations.
+// buildNodes makes a node of every non-bubble action, rank by rank along
+// each row, so that rank r's nodes are the ids from its rankState.first
+// on, and, for the Ready policy, files it in its rank's queue. Compute
+// noise is drawn in table order, which does not depend on the policy: two
+// policies simulated with one seed see the same durations.
 func (s *simulator) buildNodes(cost cost.Model, iteration int) error {
 	v := s.opt.Variability
 	noise := newLogNormal(v.Sigma, v.Seed, "compute-noise", iteration)
@@ -94,98 +97,123 @@ func (s *simulator) buildNodes(cost cost.Model, iteration int) error {
 		total += len(row)
 	}
 	s.nodes = make([]node, 0, total)
+	ready := s.opt.Policy == Ready
 	for r, row := range s.t.Rows {
 		rs := &s.ranks[r]
 		slow, straggler := v.Stragglers[r]
-		if !straggler {
-			slow = 1
-		}
-		rs.row = make([]int32, 0, len(row))
-		for i, a := range row {
-			if a.IsBubble() {
+		rs.first = int32(len(s.nodes))
+		for i := range row {
+			a := &row[i]
+			if a.Kind == pipeline.Bubble {
 				continue
 			}
+			// Each node is written once, in fresh memory: only what is
+			// not zero needs setting.
 			id := int32(len(s.nodes))
-			nd := node{rank: int32(r), index: int32(i), kind: a.Kind}
-			if a.Kind.IsCompute() {
-				var err error
-				if nd.dur, err = computeTime(cost, a, noise, slow); err != nil {
-					return fmt.Errorf("sim: simulate: rank %d position %d (%s): %w", r, i, a, err)
-				}
-			}
-			s.wire(&nd, a)
-			s.nodes = append(s.nodes, nd)
-			rs.row = append(rs.row, id)
+			s.nodes = s.nodes[:id+1]
+			nd := &s.nodes[id]
+			nd.rank, nd.index, nd.kind = int32(r), int32(i), a.Kind
 			if a.Kind.IsComm() {
+				nd.needs[0], nd.makes[0] = noMessage, noMessage
 				s.commNodes = append(s.commNodes, id)
 				continue
 			}
+			if a.Kind.IsCompute() {
+				d := cost.Compute(*a)
+				if !(d >= 0) || math.IsInf(d, 0) {
+					return fmt.Errorf("sim: simulate: rank %d position %d (%s): the cost model gives duration %v", r, i, *a, d)
+				}
+				// A factor of 1 changes nothing, so it is not applied.
+				if noise.sigma != 0 {
+					d *= noise.next()
+				}
+				if straggler {
+					d *= slow
+				}
+				nd.dur = d
+			}
+			s.wire(nd, a)
 			s.computes++
-			q := queueOf(a.Kind)
-			rs.queues[q] = append(rs.queues[q], id)
+			if ready {
+				q := queueOf(a.Kind)
+				rs.queues[q] = append(rs.queues[q], id)
+			}
 		}
+		rs.pos, rs.end = rs.first, int32(len(s.nodes))
 	}
 	return nil
 }
 
-// computeTime prices compute action a and applies the run's noise and the
-// rank's slowdown factor.
-func computeTime(cost cost.Model, a pipeline.Action, noise logNormal, slow float64) (float64, error) {
-	d := cost.Compute(a)
-	if !(d >= 0) || math.IsInf(d, 0) {
-		return 0, fmt.Errorf("the cost model gives duration %v", d)
+// wire fills in what node nd, of compute or in-place action a, needs and
+// makes: missingInput's inputs and computeDone's messages, as message
+// numbers, and its activation change.
+func (s *simulator) wire(nd *node, a *pipeline.Action) {
+	nd.held = int8(s.rule.delta(*a))
+	n, m := 0, 0
+	switch a.Kind {
+	case pipeline.Forward, pipeline.Backward, pipeline.BackwardInput, pipeline.BackwardWeight:
+		n, m = s.wireSingle(nd, n, m, a.Kind, a.Stage, a.Microbatch)
+	case pipeline.OverlapFB:
+		n, m = s.wireSingle(nd, n, m, pipeline.Forward, a.Stage, a.Microbatch)
+		n, m = s.wireSingle(nd, n, m, pipeline.Backward, a.BackStage, a.BackMicrobatch)
 	}
-	return d * noise.next() * slow, nil
+	if n < len(nd.needs) {
+		nd.needs[n] = noMessage
+	}
+	if m < len(nd.makes) {
+		nd.makes[m] = noMessage
+	}
 }
 
-// wire fills in what node nd, of action act, needs and makes:
-// missingInput's inputs and computeDone's messages, as message numbers,
-// and its activation change.
-func (s *simulator) wire(nd *node, act pipeline.Action) {
-	nd.needs = [3]int32{noMessage, noMessage, noMessage}
-	nd.makes = [2]int32{noMessage, noMessage}
-	nd.held = int8(s.rule.delta(act))
-	if act.Kind.IsComm() {
-		return
+// wireSingle adds what single compute action (kind, st, mb) needs to
+// nd.needs from position n on, and what it makes to nd.makes from
+// position m on, and returns the next free positions. A message that rank
+// nd.rank computes itself is needed as made (k), one from another rank as
+// arrived (^k).
+func (s *simulator) wireSingle(nd *node, n, m int, kind pipeline.Kind, st, mb int) (int, int) {
+	first, last := 0, s.stages-1
+	if s.t.Routes != nil {
+		rt := s.t.RouteOf(mb)
+		first, last = rt.First, rt.Last
 	}
-	needs, makes := nd.needs[:0], nd.makes[:0]
-	// have is the message as rank nd.rank holds it, as in s.have.
-	have := func(dir, st, m int) int32 {
-		k := int32(s.msgKey(dir, st, m))
+	backward := s.stages * s.mbs // the first message of direction dirB
+	have := func(k, st int) int32 {
 		if s.t.Placement[st] == int(nd.rank) {
-			return k
+			return int32(k)
 		}
-		return ^k
+		return ^int32(k)
 	}
-	for _, a := range singleActions(act) {
-		st, m := a.Stage, a.Microbatch
-		switch a.Kind {
-		case pipeline.Forward:
-			if prev, ok := s.peer(dirB, st, m); ok {
-				needs = append(needs, have(dirF, prev, m))
-			}
-		case pipeline.Backward, pipeline.BackwardInput:
-			needs = append(needs, int32(s.msgKey(dirF, st, m)))
-			if next, ok := s.peer(dirF, st, m); ok {
-				needs = append(needs, have(dirB, next, m))
-			}
-		case pipeline.BackwardWeight:
-			needs = append(needs, int32(s.msgKey(dirB, st, m)))
+	switch kind {
+	case pipeline.Forward:
+		if st > first {
+			nd.needs[n], n = have((st-1)*s.mbs+mb, st-1), n+1
 		}
-		if dir, ok := messageDir(a.Kind); ok {
-			makes = append(makes, int32(s.msgKey(dir, st, m)))
+		nd.makes[m], m = int32(st*s.mbs+mb), m+1
+	case pipeline.Backward, pipeline.BackwardInput:
+		nd.needs[n], n = int32(st*s.mbs+mb), n+1
+		if st < last {
+			nd.needs[n], n = have(backward+(st+1)*s.mbs+mb, st+1), n+1
 		}
+		nd.makes[m], m = int32(backward+st*s.mbs+mb), m+1
+	case pipeline.BackwardWeight:
+		nd.needs[n], n = int32(backward+st*s.mbs+mb), n+1
 	}
+	return n, m
 }
 
 // ready reports whether every input of node id is there (inputsReady,
 // from the node's wiring).
 func (s *simulator) ready(id int32) bool {
-	for _, k := range s.nodes[id].needs {
-		switch {
+	nd := &s.nodes[id]
+	for i := 0; i < len(nd.needs); i++ {
+		switch k := nd.needs[i]; {
 		case k == noMessage:
 			return true
-		case k >= 0 && !s.done[k], k < 0 && !s.arrived[^k]:
+		case k >= 0:
+			if !s.done[k] {
+				return false
+			}
+		case !s.arrived[^k]:
 			return false
 		}
 	}

@@ -44,19 +44,6 @@ func waitsAsPlanned(opt Options) bool {
 	return opt.Policy == Ready && opt.Hint == TableOrder && opt.Patience == WaitAsPlanned
 }
 
-// planFor returns the plan a run under opt waits by, or nil when it does
-// not wait. The inputs are checked first, so that a bad table or option is
-// reported as such rather than as a plan that cannot run.
-func planFor(t *pipeline.Table, cost cost.Model, opt Options) ([]planTimes, error) {
-	if !waitsAsPlanned(opt) {
-		return nil, nil
-	}
-	if err := checkInputs(t, cost, opt); err != nil {
-		return nil, err
-	}
-	return makePlan(t, cost)
-}
-
 // planTimes is when the plan starts a queued node, and when the compute
 // before it in its row ends (0 for the first): the gap between them is how
 // long the plan leaves the rank idle before the node.
@@ -79,13 +66,13 @@ func makePlan(t *pipeline.Table, cost cost.Model) ([]planTimes, error) {
 	plan := make([]planTimes, len(p.nodes))
 	for r := range p.ranks {
 		free := 0.0
-		for _, id := range p.ranks[r].row {
+		for id := p.ranks[r].first; id < p.ranks[r].end; id++ {
 			nd := &p.nodes[id]
 			if nd.kind.IsComm() {
 				continue
 			}
-			plan[id] = planTimes{free: free, start: nd.start}
-			free = nd.end
+			plan[id] = planTimes{free: free, start: p.times[id].start}
+			free = p.times[id].end
 		}
 	}
 	return plan, nil

@@ -68,19 +68,23 @@ type Options struct {
 // A schedule in which ranks wait on each other forever is a *DeadlockError
 // (wrapping pipeline.ErrDeadlock) that names the cycle of waiting ranks.
 func Simulate(t *pipeline.Table, cost cost.Model, opt Options) (*Timeline, error) {
+	if err := checkInputs(t, cost, opt); err != nil {
+		return nil, err
+	}
 	return simulate(t, cost, opt, 0, nil)
 }
 
-// simulate runs one iteration. A run that waits as planned times the plan
-// first, unless the caller passes it (the plan has no variability, so it is
-// the same for every iteration).
+// simulate runs one iteration of inputs checkInputs has accepted: every
+// exported entry point checks them once, and nothing in here again. A run
+// that waits as planned times the plan first, unless the caller passes it
+// (the plan has no variability, so it is the same for every iteration).
 func simulate(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan []planTimes) (*Timeline, error) {
 	s, err := build(t, cost, opt, iteration, false)
 	if err != nil {
 		return nil, err
 	}
-	if plan == nil {
-		if plan, err = planFor(t, cost, opt); err != nil {
+	if plan == nil && waitsAsPlanned(opt) {
+		if plan, err = makePlan(t, cost); err != nil {
 			return nil, err
 		}
 	}
@@ -111,40 +115,47 @@ type simulator struct {
 	explicit bool // SEND/RECV are timed as written
 	rule     activationRule
 
-	nodes     []node
+	nodes []node
+	// times holds every node's times where the run needs them after it
+	// ends (a plan, the all-reduce of replicas' gradients), nil otherwise.
+	times     []nodeTimes
 	commNodes []int32 // the SEND and RECV nodes
 	ranks     []rankState
 	computes  int // compute and in-place nodes not yet finished
 
 	// Messages, indexed by msgKey: produced by their compute, arrived at
-	// the consuming rank, and the transfer that carries them (-1 when
-	// both stages share a rank).
+	// the consuming rank, and the transfer that carries them plus one (0
+	// when both stages share a rank).
 	done, arrived []bool
 	xferOf        []int32
 	xfers         []transfer
-	links         []link // index from*ranks+to
+	links         []link // the rank pairs transfers go between
 
-	queue   eventQueue
-	touched []bool // the rank is in toDo
-	toDo    []int  // ranks to dispatch
-	spare   []int  // the other toDo buffer, see dispatch
-	// ran lists the events of what has started, in timeline order up to
-	// the moment the loop is at (see drive).
-	ran   []Event
-	order momentOrder
+	queue eventQueue
+	// touched has bit r set while rank r waits for a dispatch, in words
+	// touchedLo to touchedHi; pending counts those bits, and round is a
+	// dispatch round's copy (see dispatch).
+	touched, round       []uint64
+	touchedLo, touchedHi int
+	pending              int
+	// starts lists what has started at the moment the loop is at, and
+	// events the events of the moments before, in timeline order (see
+	// drive); a plan run lists neither.
+	starts   []start
+	events   []Event
+	timeline bool
+	order    momentOrder
 	// plan holds the plan's times of every node when the run waits as
 	// planned (see Patience), nil otherwise.
 	plan []planTimes
 }
 
-// build checks the inputs and prices the table for one iteration of a run:
-// durations draw on random streams named after the iteration. A plan run
-// (see makePlan) times the row order with transfers that follow the data,
-// ignoring the table's SEND and RECV, as the Ready policy's transfers do.
+// build prices the table, of inputs checkInputs has accepted, for one
+// iteration of a run: durations draw on random streams named after the
+// iteration. A plan run (see makePlan) times the row order with transfers
+// that follow the data, ignoring the table's SEND and RECV, as the Ready
+// policy's transfers do.
 func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan bool) (*simulator, error) {
-	if err := checkInputs(t, cost, opt); err != nil {
-		return nil, err
-	}
 	s := &simulator{
 		t:       t,
 		opt:     opt,
@@ -152,15 +163,13 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 		mbs:     t.Microbatches,
 		ranks:   make([]rankState, t.Ranks()),
 		rule:    newActivationRule(t),
-		links:   make([]link, t.Ranks()*t.Ranks()),
-		touched: make([]bool, t.Ranks()),
+		touched: make([]uint64, (t.Ranks()+63)/64),
+		round:   make([]uint64, (t.Ranks()+63)/64),
 	}
+	s.touchedLo, s.touchedHi = len(s.touched), -1
 	messages := 2 * s.stages * s.mbs
 	s.done, s.arrived = make([]bool, messages), make([]bool, messages)
 	s.xferOf = make([]int32, messages)
-	for i := range s.xferOf {
-		s.xferOf[i] = -1
-	}
 	if err := s.buildNodes(cost, iteration); err != nil {
 		return nil, err
 	}
@@ -168,7 +177,13 @@ func build(t *pipeline.Table, cost cost.Model, opt Options, iteration int, plan 
 	if err := s.buildTransfers(cost, iteration); err != nil {
 		return nil, err
 	}
-	s.ran = make([]Event, 0, len(s.nodes)+len(s.xfers))
+	if plan || syncsGradients(cost, t) {
+		s.times = make([]nodeTimes, len(s.nodes))
+	}
+	if !plan {
+		s.timeline = true
+		s.events = make([]Event, 0, len(s.nodes)+len(s.xfers))
+	}
 	if opt.Policy == Ready {
 		s.setCaps()
 	}
@@ -217,49 +232,46 @@ func (s *simulator) run() (*Timeline, error) {
 	if err := s.drive(); err != nil {
 		return nil, err
 	}
-	return &Timeline{Table: s.t, Events: s.ran}, nil
+	return &Timeline{Table: s.t, Events: s.events}, nil
 }
 
 // drive runs the event loop to its end: all events of one moment are
 // handled before any rank chooses what to run next, so that choices see
 // the whole moment. Every node has its times afterwards, unless the run
-// deadlocks, and s.ran lists the events in timeline order: each moment's
-// are put in order as it ends (see momentOrder), those that start at a
-// moment being the ones listed since the loop reached it.
+// deadlocks, and s.events lists the events in timeline order: what
+// starts at a moment is listed as it starts and written out in order as
+// the loop leaves the moment (see momentOrder).
 func (s *simulator) drive() error {
 	for r := range s.ranks {
 		s.touch(r)
 	}
-	now, moment := 0.0, 0
+	now := 0.0
 	for {
 		s.dispatch(now)
-		s.order.sort(s.ran[moment:])
 		if s.queue.len() == 0 {
 			break
 		}
 		if next := s.queue.earliest(); next != now {
-			now, moment = next, len(s.ran)
+			s.endMoment(now)
+			now = next
 		}
+		// Apply every event of the moment.
 		for ev, ok := s.queue.next(now); ok; ev, ok = s.queue.next(now) {
-			s.handle(ev, now)
+			switch ev.kind {
+			case evCompute:
+				s.computeDone(ev.id, now)
+			case evTransfer:
+				s.transferDone(int(ev.id), now)
+			case evWake:
+				s.touch(int(ev.id))
+			}
 		}
 	}
+	s.endMoment(now)
 	if s.stuck() {
 		return s.deadlock(now)
 	}
 	return nil
-}
-
-// handle applies one event at time now.
-func (s *simulator) handle(ev event, now float64) {
-	switch ev.kind {
-	case evCompute:
-		s.computeDone(ev.id, now)
-	case evTransfer:
-		s.transferDone(int(ev.id), now)
-	case evWake:
-		s.touch(int(ev.id))
-	}
 }
 
 // computeDone ends node id at time now: its rank is free, and what it
@@ -271,25 +283,66 @@ func (s *simulator) computeDone(id int32, now float64) {
 	rs.busy = false
 	rs.held += int(nd.held)
 	s.computes--
-	nd.end = now
+	if s.times != nil {
+		s.times[id].end = now
+	}
 	s.touch(int(nd.rank))
-	for _, k := range nd.makes {
-		if k == noMessage {
-			break
-		}
+	for i := 0; i < len(nd.makes) && nd.makes[i] != noMessage; i++ {
+		k := nd.makes[i]
 		s.done[k] = true
-		if x := s.xferOf[k]; x >= 0 && !s.explicit {
-			s.post(int(x), true, now)
+		if x := s.xferOf[k]; x > 0 && !s.explicit {
+			s.post(int(x)-1, true, now)
 		}
 	}
 }
 
-// record notes that node id runs from start to end: the run lists what it
-// starts in the order it starts, which is the timeline's order but within
-// a moment (see drive). Nothing is cut short, so the end is known at the start,
-// and it is the time the event loop will end it at.
+// record notes that node id runs from start, the moment the loop is at,
+// to end. Nothing is cut short, so the end is known at the start, and it
+// is the time the event loop will end it at.
 func (s *simulator) record(id int32, start, end float64) {
 	nd := &s.nodes[id]
-	nd.start = start
-	s.ran = append(s.ran, Event{Rank: int(nd.rank), Index: int(nd.index), Action: s.t.Rows[nd.rank][nd.index], Start: start, End: end})
+	if s.times != nil {
+		s.times[id].start = start
+	}
+	if s.timeline {
+		s.starts = append(s.starts, newStart(id, nd.rank, nd.index, end))
+	}
+}
+
+// newStart is a start of node id, or of implicit transfer ^id (at index
+// -1), on rank r.
+func newStart(id, r, index int32, end float64) start {
+	return start{end: end, id: id, rank: r, index: index}
+}
+
+// endMoment writes the events of what started at moment now to the
+// timeline, in order of rank, position and start.
+func (s *simulator) endMoment(now float64) {
+	if !s.timeline || len(s.starts) == 0 {
+		return
+	}
+	starts := s.starts
+	places := s.order.place(starts)
+	n := len(s.events)
+	s.events = s.events[:n+len(starts)]
+	out := s.events[n:]
+	rows := s.t.Rows
+	for k := range starts {
+		st := &starts[k]
+		e := &out[k]
+		if places != nil {
+			e = &out[places[k]]
+		}
+		e.Rank = int(st.rank)
+		e.Index = int(st.index)
+		if st.id >= 0 {
+			e.Action = rows[st.rank][st.index]
+		} else {
+			xf := &s.xfers[^st.id]
+			e.Action = pipeline.Action{Kind: pipeline.SendF + 2*pipeline.Kind(xf.dir), Stage: int(xf.stage), Microbatch: int(xf.mb)}
+		}
+		e.Start = now
+		e.End = st.end
+	}
+	s.starts = s.starts[:0]
 }

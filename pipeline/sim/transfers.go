@@ -9,11 +9,13 @@ import (
 )
 
 // transfer is one message between ranks, named by its direction and the
-// stage and microbatch that produce it.
+// stage and microbatch that produce it; msg is its message number and
+// link the link it goes over.
 type transfer struct {
-	dur, start, end    float64
+	dur                float64
 	stage, mb          int32
 	from, to           int32
+	msg, link          int32
 	sendNode, recvNode int32 // explicit SEND and RECV nodes, -1 when implicit
 	dir                int8
 	sendPosted         bool
@@ -34,36 +36,72 @@ type link struct {
 // same durations.
 func (s *simulator) buildTransfers(cost cost.Model, iteration int) error {
 	jitter := newLogNormal(s.opt.Variability.CommSigma, s.opt.Variability.Seed, "comm-jitter", iteration)
-	s.xfers = make([]transfer, 0, len(s.xferOf))
+	s.xfers = make([]transfer, 0, s.crossings())
+	placement := s.t.Placement
+	// The links, numbered as first used: at most two per stage.
+	linkOf := map[int]int32{}
 	for dir := range 2 {
-		kind := pipeline.SendF
+		kind, step := pipeline.SendF, 1
 		if dir == dirB {
-			kind = pipeline.SendB
+			kind, step = pipeline.SendB, -1
 		}
 		for st := range s.stages {
+			peer := st + step
+			if peer < 0 || peer >= s.stages || placement[peer] == placement[st] {
+				continue
+			}
+			from, to := placement[st], placement[peer]
+			li, ok := linkOf[from*len(s.ranks)+to]
+			if !ok {
+				li = int32(len(s.links))
+				linkOf[from*len(s.ranks)+to] = li
+				s.links = append(s.links, link{})
+			}
 			for m := range s.mbs {
-				peer, ok := s.peer(dir, st, m)
-				if !ok || s.t.Placement[peer] == s.t.Placement[st] {
-					continue
+				// The route's end, not st being on it: one jitter is
+				// drawn per stage pair this admits (see peer). Without
+				// routes every microbatch goes through every stage.
+				if s.t.Routes != nil {
+					if _, ok := s.peer(dir, st, m); !ok {
+						continue
+					}
 				}
-				from, to := s.t.Placement[st], s.t.Placement[peer]
 				a := pipeline.Act(kind, st, m)
 				d := cost.Transfer(a, from, to)
 				if !(d >= 0) || math.IsInf(d, 0) {
 					return fmt.Errorf("sim: simulate: transfer %s from rank %d to rank %d: the cost model gives duration %v", a, from, to, d)
 				}
-				s.xferOf[s.msgKey(dir, st, m)] = int32(len(s.xfers))
-				// Only a table timed as written has RECVs to post; an
-				// implicit transfer leaves as soon as its message is made.
-				s.xfers = append(s.xfers, transfer{
-					dir: int8(dir), stage: int32(st), mb: int32(m), from: int32(from), to: int32(to), dur: d * jitter.next(),
-					recvPosted: !s.explicit, sendNode: -1, recvNode: -1,
-				})
+				if jitter.sigma != 0 {
+					d *= jitter.next()
+				}
+				k := s.msgKey(dir, st, m)
+				x := len(s.xfers)
+				s.xferOf[k] = int32(x) + 1
+				// Each transfer is written once, in fresh memory. Only a
+				// table timed as written has RECVs to post; an implicit
+				// transfer leaves as soon as its message is made.
+				s.xfers = s.xfers[:x+1]
+				xf := &s.xfers[x]
+				xf.dur, xf.stage, xf.mb, xf.from, xf.to = d, int32(st), int32(m), int32(from), int32(to)
+				xf.msg, xf.link, xf.dir = int32(k), li, int8(dir)
+				xf.recvPosted, xf.sendNode, xf.recvNode = !s.explicit, -1, -1
 			}
 		}
 	}
 	s.tieCommNodes()
 	return nil
+}
+
+// crossings counts the messages between ranks, at most: every microbatch
+// of every pair of consecutive stages on different ranks, both ways.
+func (s *simulator) crossings() int {
+	n := 0
+	for st := 1; st < s.stages; st++ {
+		if s.t.Placement[st] != s.t.Placement[st-1] {
+			n += 2 * s.mbs
+		}
+	}
+	return n
 }
 
 // tieCommNodes records on each transfer the SEND and RECV nodes of the
@@ -86,19 +124,16 @@ func (s *simulator) tieCommNodes() {
 func (s *simulator) commTransfer(a pipeline.Action) int {
 	switch a.Kind {
 	case pipeline.SendF:
-		return int(s.xferOf[s.msgKey(dirF, a.Stage, a.Microbatch)])
+		return int(s.xferOf[s.msgKey(dirF, a.Stage, a.Microbatch)]) - 1
 	case pipeline.SendB:
-		return int(s.xferOf[s.msgKey(dirB, a.Stage, a.Microbatch)])
+		return int(s.xferOf[s.msgKey(dirB, a.Stage, a.Microbatch)]) - 1
 	case pipeline.RecvF:
-		return int(s.xferOf[s.msgKey(dirF, a.Stage-1, a.Microbatch)])
+		return int(s.xferOf[s.msgKey(dirF, a.Stage-1, a.Microbatch)]) - 1
 	case pipeline.RecvB:
-		return int(s.xferOf[s.msgKey(dirB, a.Stage+1, a.Microbatch)])
+		return int(s.xferOf[s.msgKey(dirB, a.Stage+1, a.Microbatch)]) - 1
 	}
 	return -1
 }
-
-// linkOf returns the link a transfer goes over.
-func (s *simulator) linkOf(xf *transfer) *link { return &s.links[int(xf.from)*len(s.ranks)+int(xf.to)] }
 
 // post marks the sending (send = true) or the receiving end of transfer x
 // as ready and starts the transfer if the other end is too.
@@ -118,22 +153,24 @@ func (s *simulator) tryTransfer(x int, now float64) {
 	if !xf.sendPosted || !xf.recvPosted {
 		return
 	}
-	l := s.linkOf(xf)
+	l := &s.links[xf.link]
 	if l.busy {
 		l.queue = append(l.queue, int32(x))
 		return
 	}
 	l.busy = true
-	xf.start = now
 	end := now + xf.dur
 	if xf.sendNode < 0 && xf.recvNode < 0 {
-		s.ran = append(s.ran, Event{Rank: int(xf.from), Index: -1, Action: xf.commAction(true), Start: now, End: end})
-	}
-	if xf.sendNode >= 0 {
-		s.record(xf.sendNode, now, end)
-	}
-	if xf.recvNode >= 0 {
-		s.record(xf.recvNode, now, end)
+		if s.timeline {
+			s.starts = append(s.starts, newStart(^int32(x), xf.from, -1, end))
+		}
+	} else {
+		if xf.sendNode >= 0 {
+			s.record(xf.sendNode, now, end)
+		}
+		if xf.recvNode >= 0 {
+			s.record(xf.recvNode, now, end)
+		}
 	}
 	s.queue.schedule(end, evTransfer, int32(x))
 }
@@ -142,10 +179,12 @@ func (s *simulator) tryTransfer(x int, now float64) {
 // link to the next transfer waiting for it.
 func (s *simulator) transferDone(x int, now float64) {
 	xf := &s.xfers[x]
-	s.arrived[s.msgKey(int(xf.dir), int(xf.stage), int(xf.mb))] = true
+	s.arrived[xf.msg] = true
 	s.touch(int(xf.to))
-	s.recordTransfer(x, now)
-	l := s.linkOf(xf)
+	if s.times != nil {
+		s.recordTransfer(x, now)
+	}
+	l := &s.links[xf.link]
 	l.busy = false
 	if len(l.queue) > 0 {
 		next := int(l.queue[0])
@@ -155,15 +194,14 @@ func (s *simulator) transferDone(x int, now float64) {
 }
 
 // recordTransfer records that transfer x arrived at time end: the end of
-// its SEND and RECV when the table has them, which span it.
+// its SEND and RECV, which span it.
 func (s *simulator) recordTransfer(x int, end float64) {
 	xf := &s.xfers[x]
-	xf.end = end
 	if xf.sendNode >= 0 {
-		s.nodes[xf.sendNode].end = end
+		s.times[xf.sendNode].end = end
 	}
 	if xf.recvNode >= 0 {
-		s.nodes[xf.recvNode].end = end
+		s.times[xf.recvNode].end = end
 	}
 }
 
