@@ -18,6 +18,10 @@ var figureRemedies = Figure{
 		}
 		return out
 	},
+	// Quick: 59.5 s of CPU (docs/figures.md, remedies); full: the
+	// logistic part's 93 s and the LM part's estimate from
+	// BenchmarkRemediesLM's per-run CPU (docs/figures.md, remedies).
+	Seconds: [2]float64{60, 3300},
 }
 
 // remedyObjective is one problem of the remedies figure: its spec fields
