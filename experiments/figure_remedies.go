@@ -18,6 +18,10 @@ var figureRemedies = Figure{
 		}
 		return out
 	},
+	// Quick: 59.5 s of CPU (docs/figures.md, remedies); full: the
+	// logistic part's 93 s and the LM part's estimate from
+	// BenchmarkRemediesLM's per-run CPU (docs/figures.md, remedies).
+	Seconds: [2]float64{60, 3300},
 }
 
 // remedyObjective is one problem of the remedies figure: its spec fields
@@ -36,12 +40,20 @@ type remedyObjective struct {
 	above, aboveShifted int
 	budgetS, budgetQ    float64
 	targetLoss          float64
+	// logPoints is the records per run at the full size (0: the default
+	// 100); fewer records thin the curves, not the time to target, which
+	// stays on the default grid (optim.Settings.TargetLoss).
+	logPoints int
 }
 
 func remedyObjectives(quick bool) []remedyObjective {
 	return []remedyObjective{
 		{label: "lm", spec: Spec{Objectives: []string{"charlm"}, Batch: 4, Embed: 16, SeqLen: 16},
-			momentum: -7, adam: -7, syncShift: 2, budgetS: 6, budgetQ: 2, targetLoss: 3.7},
+			momentum: -7, adam: -7, syncShift: 2, budgetS: 6, budgetQ: 2, targetLoss: 3.7,
+			// A record is 16 forward passes, 8.5 microbatches' gradients
+			// at S = 16: at 100 records they were 60 % of a run
+			// (docs/figures.md, remedies).
+			logPoints: 30},
 		{label: "logistic", spec: Spec{Objectives: []string{"logistic"}, N: 600, D: pick(quick, 128, 512), Batch: 10},
 			momentum: -10, adam: -8, syncShift: 3, above: 2, aboveShifted: 3, budgetS: 20.2, budgetQ: 5, targetLoss: 0.6},
 	}
@@ -61,6 +73,9 @@ func remedySpec(o remedyObjective, table string, quick bool) *Spec {
 	}
 	s.Budget = []float64{pick(quick, o.budgetQ, o.budgetS)}
 	s.TargetLoss = o.targetLoss
+	if !quick {
+		s.LogPoints = o.logPoints
+	}
 	s.Cost = DefaultGPU
 	// Four steps around each centre (LM: three, its runs are the cost);
 	// two in the quick size.

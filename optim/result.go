@@ -16,7 +16,8 @@ type Settings struct {
 	// zero (spec key log_points, train --log-points); zero means
 	// DefaultRecords. A record costs a full-data loss (and
 	// a validation loss where the objective has one), so a run whose
-	// records cost more than its gradients asks for fewer.
+	// records cost more than its gradients asks for fewer. Fewer records
+	// thin the curve, not the time to target (TargetLoss).
 	LogPoints int
 	// Recorder, if not nil, receives every record as it is taken.
 	Recorder Recorder
@@ -24,9 +25,14 @@ type Settings struct {
 	// zero value is plain SGD at the constant step size StepSize.
 	Optimizer Optimizer
 	// TargetLoss, when positive, is the loss a run is timed to reach: the
-	// first record whose judged loss (the validation loss when the
-	// objective has one, else the training loss) is at or below it gives
-	// Result.TimeToTarget and UpdatesToTarget.
+	// first point of the target grid whose judged loss (the validation
+	// loss when the objective has one, else the training loss) is at or
+	// below it gives Result.TimeToTarget and UpdatesToTarget. The target
+	// grid is the run's start, its end, and every ⌊K/DefaultRecords⌋ of
+	// its K block updates, or the records when they are denser; where the
+	// records are sparser, the points between them cost the judged loss
+	// alone, and only until the target is reached. So LogPoints does not
+	// change the time to target: it is the one DefaultRecords records give.
 	TargetLoss float64
 	// Budget, when positive, is the time budget of Result.LossAtBudget, in
 	// the timeline's unit.
@@ -84,9 +90,10 @@ type Result struct {
 	// Diverged reports that a recorded loss was not finite or exceeded
 	// DivergenceFactor times the initial loss; the run stopped there.
 	Diverged bool
-	// TimeToTarget and UpdatesToTarget locate the first record at or below
-	// Settings.TargetLoss (resolved to the log grid); NaN and -1 when the
-	// run never reached it or had no target.
+	// TimeToTarget and UpdatesToTarget locate the first point of the
+	// target grid at or below Settings.TargetLoss (resolved to that grid:
+	// 1/DefaultRecords of the run, or the records when denser); NaN and -1
+	// when the run never reached it or had no target.
 	TimeToTarget    float64
 	UpdatesToTarget int
 	// LossAtBudget is the loss after the last update, in replay order, that

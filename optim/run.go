@@ -72,6 +72,12 @@ type run struct {
 	stopped   bool                 // a record diverged
 	res       *Result
 
+	// targetEvery is the spacing of the target grid, the points at which
+	// the time to target is judged, when it is finer than the records'
+	// (0: the target is judged at the records); targetNext is its next
+	// point.
+	targetEvery, targetNext int
+
 	opt           *stepper
 	wantDirection bool // keep SGD's last gradient (weight prediction reads it)
 	budgetTaken   bool // LossAtBudget is set
@@ -112,10 +118,13 @@ func (r *run) begin(total int, x []float64, replicas int) error {
 		r.every = max(1, total/cmp.Or(r.set.LogPoints, DefaultRecords))
 	}
 	r.next = r.every
+	if te := max(1, total/DefaultRecords); r.set.TargetLoss > 0 && te < r.every {
+		r.targetEvery, r.targetNext = te, te
+	}
 	if t, ok := r.obj.(objectives.Tracked); ok && r.every < r.stages {
 		r.tracker = t.Track(x)
 	}
-	return r.record(0, x)
+	return r.record(0, x, true)
 }
 
 // shift tells the tracker that block s moved by scale·g.
@@ -126,25 +135,53 @@ func (r *run) shift(s int, g []float64, scale float64) {
 }
 
 // advance counts n block updates that completed at time t and records the
-// loss at point() if the log grid asks for it.
+// loss at point() if the log grid asks for it. Until the target is reached
+// it also judges point() against it where the target grid asks for it:
+// the judged loss alone (the validation loss where there is one), or the
+// record when one is due at the same update.
 func (r *run) advance(n int, t float64, point func() []float64) error {
 	r.res.BlockUpdates += n
-	if r.res.BlockUpdates < r.next {
-		return nil
+	check := r.targetEvery > 0 && r.res.UpdatesToTarget < 0 && r.res.BlockUpdates >= r.targetNext
+	if check {
+		r.targetNext = (r.res.BlockUpdates/r.targetEvery + 1) * r.targetEvery
 	}
-	r.next = (r.res.BlockUpdates/r.every + 1) * r.every
-	return r.record(t, point())
+	if r.res.BlockUpdates >= r.next {
+		r.next = (r.res.BlockUpdates/r.every + 1) * r.every
+		return r.record(t, point(), check)
+	}
+	if check {
+		x := point()
+		if r.validated != nil {
+			r.reach(t, r.validated.ValidationLoss(x))
+		} else {
+			r.reach(t, r.loss(x))
+		}
+	}
+	return nil
 }
 
-// finish records the final point unless the last record already holds it,
-// and fills the rest of the result.
+// reach times the target at time t, after the run's block updates so
+// far, if judged is the first judged loss at or below it.
+func (r *run) reach(t, judged float64) {
+	if r.set.TargetLoss > 0 && r.res.UpdatesToTarget < 0 && judged <= r.set.TargetLoss {
+		r.res.TimeToTarget, r.res.UpdatesToTarget = t, r.res.BlockUpdates
+	}
+}
+
+// finish records the final point unless the last record already holds it
+// (which is then judged against the target, as the end always is), and
+// fills the rest of the result.
 func (r *run) finish(t float64, x []float64) error {
 	r.res.Time = t
 	r.res.X = append([]float64(nil), x...)
 	if n := len(r.res.Records); n == 0 || r.res.Records[n-1].Updates != r.res.BlockUpdates {
-		if err := r.record(t, x); err != nil {
+		if err := r.record(t, x, true); err != nil {
 			return err
 		}
+	} else if last := r.res.Records[n-1]; r.validated != nil {
+		r.reach(last.Time, last.ValidationLoss)
+	} else {
+		r.reach(last.Time, last.Loss)
 	}
 	r.res.FinalLoss = r.res.Records[len(r.res.Records)-1].Loss
 	if r.set.Budget > 0 && !r.budgetTaken {
@@ -172,10 +209,12 @@ func (r *run) loss(x []float64) float64 {
 }
 
 // record logs the loss at x (and the validation loss, when the objective
-// has a held-out set), times the target, and stops a diverged run: one
-// whose loss is not finite or exceeds DivergenceFactor times the initial
-// loss.
-func (r *run) record(t float64, x []float64) error {
+// has a held-out set), times the target if judge says this point is one
+// it is judged at (the start, the end, a point of the target grid, or
+// every record when the run has no grid finer than the records'), and
+// stops a diverged run: one whose loss is not finite or exceeds
+// DivergenceFactor times the initial loss.
+func (r *run) record(t float64, x []float64, judge bool) error {
 	f := r.loss(x)
 	rec := Record{Time: t, Updates: r.res.BlockUpdates, Loss: f, ValidationLoss: math.NaN()}
 	judged := f
@@ -184,8 +223,8 @@ func (r *run) record(t float64, x []float64) error {
 		judged = rec.ValidationLoss
 	}
 	r.res.Records = append(r.res.Records, rec)
-	if r.set.TargetLoss > 0 && r.res.UpdatesToTarget < 0 && judged <= r.set.TargetLoss {
-		r.res.TimeToTarget, r.res.UpdatesToTarget = t, rec.Updates
+	if judge || r.targetEvery == 0 {
+		r.reach(t, judged)
 	}
 	if f0 := r.res.Records[0].Loss; math.IsNaN(f) || math.IsInf(f, 0) || (f0 > 0 && f > DivergenceFactor*f0) {
 		r.stopped = true

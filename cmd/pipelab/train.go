@@ -64,8 +64,9 @@ The run length is --microbatches N, or --time-budget T: the smallest N whose
 timeline reaches T (§1.6; rpd takes pipedream's N); sync runs whole iterations,
 rounding N or T up. The overshoot past T is reported, and loss_at_budget is
 the loss after the last update ending within T. --target-loss L reports the
-time and updates to the first logged loss at or below L (the validation
-loss for charlm). A run diverges when its loss is not finite or exceeds 10⁶
+time and updates to the first loss at or below L (the validation loss for
+charlm), judged at the logged losses and at least every 1% of the run, however
+few are logged. A run diverges when its loss is not finite or exceeds 10⁶
 times its initial loss.
 
 Objectives and their defaults (§1.7): quadratic (n 2000, d 512, batch 100),
