@@ -38,7 +38,10 @@ schedules              gantt-unit_p4-m8_1f1b_simulated.png                      
 schedules              gantt-unit_p4-m8_1f1b_lockstep.png                          gantt-1f1b-lockstep
 schedules              gantt-gpu-gpt-1.3b-a100-nvlink_p4-m8_chimera_simulated.png  gantt-chimera-gpu
 remedies               remedies-logistic-1f1b-gpu-time-to-target.png               remedies-logistic-1f1b-time-to-target
-remedies               remedies-logistic-zb-h1-gpu-loss-vs-time.png                remedies-logistic-zb-h1
+remedies               remedies-logistic-zb-h1-gpu-time-to-target.png              remedies-logistic-zb-h1-time-to-target
+remedies               remedies-lm-1f1b-gpu-time-to-target.png                     remedies-lm-1f1b-time-to-target
+remedies               remedies-lm-zb-h1-gpu-time-to-target.png                    remedies-lm-zb-h1-time-to-target
+remedies               remedies-lm-1f1b-gpu-final-vs-stages.png                    remedies-lm-1f1b-final-vs-stages
 delay-profiles         delay-profiles.png                                          delay-profiles
 delay-profiles         delay-profiles-quadratic-unit-delay-models.png              delay-profiles-quadratic
 delay-profiles         delay-profiles-lm-unit-delay-models.png                     delay-profiles-lm

@@ -152,7 +152,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.pipemareWarmup, "pipemare-warmup", 0, "pipemare: T, a stage's updates over which the rescheduling fades (default: the run's)")
 	fs.Float64Var(&f.pipemareDecay, "pipemare-decay", optim.DefaultPipeMareDecay, "pipemare: D, the EMA factor of the weight-change estimate δ")
 	fs.Float64Var(&f.dcLambda, "dc-lambda", optim.DefaultDCLambda, "dc: λ of the delay compensation g + λ·g⊙g⊙(w_now − w_stash)")
-	fs.Float64Var(&f.targetLoss, "target-loss", 0, "report the time and updates to the first logged loss at or below L")
+	fs.Float64Var(&f.targetLoss, "target-loss", 0, "report the time and updates to the first loss at or below L, judged every 1/100 of the run and at every record")
 	f.output.register(fs)
 	f.lm.register(fs)
 }
