@@ -135,7 +135,7 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 			}
 		}
 		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method != "rpd" && !math.IsNaN(r.TimeToTarget) }) {
-			if err := add(prefix+"-time-to-target", func(p string) error { return results.PlotTimeToTarget(p, g.runs) }); err != nil {
+			if err := add(prefix+"-time-to-target", func(p string) error { return results.PlotTimeToTarget(p, g.runs, results.WithClock(runsClock(g.runs))) }); err != nil {
 				return files, err
 			}
 		}

@@ -64,8 +64,9 @@ func TargetBars(runs []Run) []TargetBar {
 // method and optimizer (TargetBars) as bars grouped by method and
 // optimizer, one bar per stage count, the whiskers spanning the seeds'
 // fastest and slowest. A bar no seed reached is left empty and its label
-// marked "(not reached)"; runs must share one cost model.
-func PlotTimeToTarget(path string, runs []Run) error {
+// marked "(not reached)"; runs must share one cost model. The title names
+// the clock (WithClock adds the GPU model's presets).
+func PlotTimeToTarget(path string, runs []Run, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func PlotTimeToTarget(path string, runs []Run) error {
 			reached[b.Method+" "+b.Optimizer] = true
 		}
 	}
-	p := newPlot(describe(runs, func(r *Run) string { return r.Objective })+": time to the target loss",
+	p := newPlot(describe(runs, func(r *Run) string { return r.Objective })+": time to the target loss, "+clockOf(costModels[0], opts).String(),
 		"method and optimizer", "time to target ("+timeUnit(costModels[0])+")")
 	// Bar k of group g sits at x = g·(len(stages)+1) + k: a gap between
 	// groups, the whiskers at the bars' own positions.
