@@ -68,7 +68,7 @@ func checkVersionsAt(t *testing.T, name string, keep int, steps func() bool, ind
 	peak := 1 // the most versions reachable at once
 	for k := 0; k < 30*keep+60; k++ {
 		newest := stamps[len(stamps)-1]
-		for i := min(k-delta, newest-delta) - 2; i <= k+1; i++ {
+		for i := newest - delta - 2; i <= k+1; i++ { // newest ≤ k: every read of iteration k and older ones
 			wantOK := i >= 0 && i >= newest-delta
 			got, ok := v.at(i)
 			if ok != wantOK || ok && got[0] != float64(scan(i)) {
