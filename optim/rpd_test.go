@@ -94,23 +94,33 @@ func TestUniformDelaysStayInRange(t *testing.T) {
 	}
 }
 
-// A version ring of δ+1 slots answers every read up to δ updates back and
-// refuses older ones.
-func TestVersionsKeepTheLastDeltaPlusOne(t *testing.T) {
+// A version history with δ = 2 answers every read up to δ updates behind
+// its newest stamp, from the version current then, and refuses older ones
+// and reads before the start: a block changed by updates 2, 4, ..., 10
+// answers 8 to 10 and beyond, and a block changed only by update 100 still
+// answers 98 from its initial version.
+func TestVersionsReachBackDelta(t *testing.T) {
 	v := newVersions(3, []float64{0})
 	for k := 1; k <= 5; k++ {
 		v.push(2*k, []float64{float64(k)}) // block changed by updates 2, 4, 6, 8, 10
 	}
+	rare := newVersions(3, []float64{0})
+	rare.push(100, []float64{1})
 	cases := []struct {
+		v    *versions
 		at   int
 		want float64
 		ok   bool
-	}{{10, 5, true}, {9, 4, true}, {8, 4, true}, {6, 3, true}, {7, 3, true}, {5, 0, false}}
-	for _, c := range cases {
-		got, ok := v.at(c.at)
+	}{{v, 12, 5, true}, {v, 10, 5, true}, {v, 9, 4, true}, {v, 8, 4, true}, {v, 7, 0, false}, {v, 6, 0, false},
+		{rare, 100, 1, true}, {rare, 99, 0, true}, {rare, 98, 0, true}, {rare, 97, 0, false}, {rare, -1, 0, false}}
+	for n, c := range cases {
+		got, ok := c.v.at(c.at)
 		if ok != c.ok || ok && got[0] != c.want {
-			t.Errorf("after %d updates: %v, %v; want %g, %v", c.at, got, ok, c.want, c.ok)
+			t.Errorf("case %d, after %d updates: %v, %v; want %g, %v", n, c.at, got, ok, c.want, c.ok)
 		}
+	}
+	if fresh, ok := newVersions(3, []float64{7}).at(-1); ok {
+		t.Errorf("a read before the start: %v, want a refusal", fresh)
 	}
 }
 
