@@ -19,8 +19,8 @@ type DelayModel interface {
 	// Draw fills it (whose Delays has one entry per stage) with iteration
 	// k's choices, drawing from rng if the model is random.
 	Draw(k int, it *Iteration, rng *rand.Rand) error
-	// Bound is δ, the largest delay the model gives; RPD keeps δ+1
-	// versions of each block.
+	// Bound is δ, the largest delay the model gives; RPD keeps each
+	// block's versions of the last δ updates.
 	Bound() int
 	// Len is the model's default number of iterations K.
 	Len() int

@@ -9,8 +9,9 @@ import (
 // RPD is randomized PipeDream (docs/reference.md §1.4): at iteration k the
 // delay model picks a stage s, a microbatch and one delay d_j per stage;
 // z takes block j from the iterate after k - d_j updates, and block s
-// alone steps, x_s ← x_s - γ∇_s f(z; ξ). Only the last δ+1 versions of each
-// block are kept, δ being the model's Bound.
+// alone steps, x_s ← x_s - γ∇_s f(z; ξ). Each block keeps only the versions
+// a lookup can still reach: those made within δ updates of its newest and
+// the one current before them (about δ/S + 1), δ being the model's Bound.
 type RPD struct {
 	Delays DelayModel
 	// Iterations is K; zero means the model's Len (N·S for Uniform, the
