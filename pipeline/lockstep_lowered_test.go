@@ -11,20 +11,7 @@ import (
 // lock up), and on tables Lower refuses.
 func TestLowerLockstepIsLockstepOfLower(t *testing.T) {
 	tables := familyTables([]Shape{{Ranks: 1, Microbatches: 3}, {Ranks: 2, Microbatches: 4}, {Ranks: 4, Microbatches: 12}, {Ranks: 8, Microbatches: 16}, {Ranks: 16, Microbatches: 64}})
-	rng := rand.New(rand.NewPCG(16, 3))
-	for _, fam := range []string{"1f1b", "interleaved-1f1b", "zb-h1", "dualpipev", "chimera"} {
-		tb, err := Generate(fam, Shape{Ranks: 4, Microbatches: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 20 {
-			sh := tb.Clone()
-			row := sh.Rows[rng.IntN(sh.Ranks())]
-			i, j := rng.IntN(len(row)), rng.IntN(len(row))
-			row[i], row[j] = row[j], row[i]
-			tables = append(tables, sh)
-		}
-	}
+	tables = append(tables, swappedTables(t, rand.New(rand.NewPCG(16, 3)), asGenerated)...)
 	tables = append(tables,
 		&Table{Placement: []int{0, 1}, Microbatches: 1, Rows: [][]Action{{F(0, 0), Act(SendF, 0, 0)}, {Act(RecvF, 1, 0), F(1, 0)}}},
 		&Table{Placement: []int{0, 1}, Microbatches: 1, Rows: [][]Action{{F(0, 0), F(1, 0)}, {B(1, 0)}}},

@@ -120,24 +120,7 @@ func TestLockstepIsRoundRobin(t *testing.T) {
 			{F(1, 0), Act(RecvF, 1, 0), B(1, 0), Act(SendB, 1, 0)}}})
 	// Lowered rows with two cells swapped: SENDs before their compute,
 	// RECVs out of order, deadlocks at all sorts of places.
-	rng := rand.New(rand.NewPCG(16, 2))
-	for _, fam := range []string{"1f1b", "interleaved-1f1b", "zb-h1", "dualpipev", "chimera"} {
-		tb, err := Generate(fam, Shape{Ranks: 4, Microbatches: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		low, err := Lower(tb)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 20 {
-			sh := low.Clone()
-			row := sh.Rows[rng.IntN(sh.Ranks())]
-			i, j := rng.IntN(len(row)), rng.IntN(len(row))
-			row[i], row[j] = row[j], row[i]
-			tables = append(tables, sh)
-		}
-	}
+	tables = append(tables, swappedTables(t, rand.New(rand.NewPCG(16, 2)), Lower)...)
 	if len(tables) < 60 {
 		t.Fatalf("only %d tables to compare", len(tables))
 	}
