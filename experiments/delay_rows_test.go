@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -40,18 +41,11 @@ func TestDelayRowsAreTheDelaysTablesRows(t *testing.T) {
 			t.Fatalf("S = %d: no delays row over all updates and stages", s)
 		}
 		mean := float64(sum) / float64(len(out.DelayRows))
-		if all.Max != maxDelay || all.Rows != int64(n*s) || abs(all.Mean-mean) > 1e-12*mean {
+		if all.Max != maxDelay || all.Rows != int64(n*s) || math.Abs(all.Mean-mean) > 1e-12*mean {
 			t.Errorf("S = %d: delays table max %d mean %.15g over %d updates; the rows give max %d mean %.15g over %d",
 				s, all.Max, all.Mean, all.Rows, maxDelay, mean, n*s)
 		}
 	}
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // TestDelayRowsOnlyForDelays: the key applies to measure delays, and asking
