@@ -13,10 +13,13 @@ package objectives
 // instead of one full gradient per backward.
 type Pipelined interface {
 	Objective
-	// NewPass returns the memory of one microbatch in flight.
+	// NewPass returns one microbatch's trip through the stages.
 	NewPass() Pass
-	// PassBytes is the memory one Pass holds, for callers that bound how
-	// many are in flight.
+	// PassBytes is the most memory one Pass holds (the activations of
+	// every stage, between its last forward and its first backward), for
+	// callers that bound how many are in flight. A Pass may hold less
+	// before and after: a stage's activations are needed from its forward
+	// to its backward only.
 	PassBytes() int
 }
 

@@ -176,7 +176,8 @@ const MaxInFlightBytes = 4 << 30
 // pipelined makes ps take the gradients of pl through its passes, after
 // checking that the microbatches events keep in flight at once (from
 // their first forward to their last backward) fit in MaxInFlightBytes of
-// activations.
+// activations, counting PassBytes for each: a bound, since a pass may
+// hold less than all its stages' activations.
 func (ps *passes) pipelined(pl objectives.Pipelined, events []sim.Event) error {
 	live, peak := map[int]int{}, 0
 	for _, e := range events {

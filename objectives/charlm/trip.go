@@ -8,24 +8,34 @@ import (
 
 var _ objectives.Pipelined = (*Model)(nil)
 
-// trip is one microbatch's pass through the model's stages with its own
-// activations; the scratch memory is the model's, so a trip, like its
-// Model, is not safe for concurrent use.
+// trip is one microbatch's pass through the model's stages. It holds
+// stage s's activations (stageMemory, from the model's pool) from the
+// stage's forward to its backward; the scratch memory is the model's, so
+// a trip, like its Model, is not safe for concurrent use.
 type trip struct {
 	m               *Model
-	act             activations
+	act             activations    // views of the held stages' memory
+	held            []*stageMemory // stage s's memory, nil when not held
 	inputs, targets []int32
 	forwards        int // stages run forward
 	backwards       int // stages run backward
 }
 
-// NewPass returns the activation memory of one microbatch in flight
-// (PassBytes of it), for a pipeline replay that runs the stages one at a
-// time: stage s's backward reads the weights it is given with the
-// activations of the forward.
-func (m *Model) NewPass() objectives.Pass { return &trip{m: m, act: m.newActivations()} }
+// NewPass returns one microbatch's trip, for a pipeline replay that runs
+// the stages one at a time: stage s's backward reads the weights it is
+// given with the activations of the forward. A trip holds each stage's
+// activations from its forward to its backward, so it holds at most
+// PassBytes, when it has run every forward and no backward yet.
+func (m *Model) NewPass() objectives.Pass {
+	n, e, layers := m.cfg.Batch*m.cfg.SeqLen, m.cfg.Embed, m.cfg.layers()
+	return &trip{m: m, held: make([]*stageMemory, m.cfg.Stages), act: activations{
+		stream: make([][]float64, layers+1),
+		blocks: make([]blockCache, layers),
+		grad:   make([]float64, n*e),
+	}}
+}
 
-// PassBytes is the memory of one Pass: a batch's activations.
+// PassBytes is the most memory one Pass holds: a batch's activations.
 func (m *Model) PassBytes() int {
 	return int(8 * activationFloats(m.cfg, len(m.vocab)))
 }
@@ -36,11 +46,16 @@ func (t *trip) Forward(xs []float64, b, s int) {
 	if s == 0 {
 		t.inputs, t.targets = m.batch(b)
 		t.forwards, t.backwards = 0, 0
+		for j := range t.held {
+			t.release(j) // a trip left unfinished
+		}
 	}
 	if s != t.forwards {
 		panic(fmt.Sprintf("charlm: forward of stage %d after %d stages", s, t.forwards))
 	}
 	m.checkBlock("xs", xs, s)
+	t.held[s] = m.acquireStage(s)
+	m.wireStage(&t.act, s, t.held[s])
 	m.forwardStage(&t.act, xs, t.inputs, t.targets, s)
 	t.forwards++
 }
@@ -56,7 +71,18 @@ func (t *trip) Backward(g, xs []float64, s int) {
 	m.checkBlock("xs", xs, s)
 	m.checkBlock("g", g, s)
 	m.backwardStage(g, &t.act, xs, t.inputs, t.targets, s)
+	t.release(s) // the backwards of stages s-1, .., 0 do not read it
 	t.backwards++
+}
+
+// release returns stage s's memory to the model's pool, if the trip
+// holds it.
+func (t *trip) release(s int) {
+	if t.held[s] != nil {
+		t.m.releaseStage(s, t.held[s])
+		t.held[s] = nil
+		t.m.wireStage(&t.act, s, nil)
+	}
 }
 
 // checkBlock panics on a block of the wrong length, a programming error

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"pipelab/objectives"
 )
 
 // perturbed returns Init plus N(0, σ²) noise, so that every weight
@@ -68,20 +70,22 @@ func TestPassBackwardReadsItsOwnWeights(t *testing.T) {
 	x := perturbed(m, 1, 0.3)
 	y := perturbed(m, 2, 0.3) // the weights the backwards read
 	last := cfg.Stages - 1
-	run := func(read func(s int) []float64) ([]float64, *trip) {
+	// run returns the gradient and the logits of the forward.
+	run := func(read func(s int) []float64) ([]float64, []float64) {
 		p := m.NewPass().(*trip)
 		for s := range cfg.Stages {
 			p.Forward(m.stage(x, s), 1, s)
 		}
+		logits := slices.Clone(p.act.head.logits)
 		g := make([]float64, m.Dim())
 		for s := last; s >= 0; s-- {
 			p.Backward(m.stage(g, s), read(s), s)
 		}
-		return g, p
+		return g, logits
 	}
 	stash := func(s int) []float64 { return m.stage(x, s) }
 	gx, _ := run(stash)
-	gHead, p := run(func(s int) []float64 {
+	gHead, logits := run(func(s int) []float64 {
 		if s == last {
 			return m.stage(y, s)
 		}
@@ -91,7 +95,7 @@ func TestPassBackwardReadsItsOwnWeights(t *testing.T) {
 	n, e, v := cfg.Batch*cfg.SeqLen, cfg.Embed, len(m.vocab)
 	_, targets := m.batch(1)
 	dlogits := make([]float64, n*v)
-	softmaxCrossEntropy(dlogits, p.act.head.logits, targets, n, v)
+	softmaxCrossEntropy(dlogits, logits, targets, n, v)
 	out := m.headParams(y).out
 	bias := m.headParams(gHead).bias
 	for c := range e {
@@ -155,7 +159,8 @@ func TestPassAtAnAssembledPoint(t *testing.T) {
 	}
 }
 
-// PassBytes counts the slices a pass allocates.
+// PassBytes counts the slices a pass holds once it has run every
+// forward.
 func TestPassBytesCountsTheActivations(t *testing.T) {
 	text, _ := MarkovCorpus(1, 20000)
 	for _, cfg := range []Config{DefaultConfig(), tripConfigs[1]} {
@@ -163,7 +168,12 @@ func TestPassBytesCountsTheActivations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := m.NewPass().(*trip).act
+		p := m.NewPass().(*trip)
+		x := m.Init()
+		for s := range cfg.Stages {
+			p.Forward(m.stage(x, s), 0, s)
+		}
+		a := p.act
 		var counted int
 		add := func(v ...[]float64) {
 			for _, x := range v {
@@ -178,6 +188,58 @@ func TestPassBytesCountsTheActivations(t *testing.T) {
 		add(a.head.xhat, a.head.rstd, a.head.normed, a.head.logits, a.grad)
 		if got := m.PassBytes(); got != 8*counted {
 			t.Errorf("%+v: PassBytes %d, allocated %d bytes", cfg, got, 8*counted)
+		}
+	}
+}
+
+// Trips interleaved in random orders, as a replay's microbatches in flight
+// are, each give Gradient bit for bit, and the model allocates for stage
+// s only as many stageMemory as trips hold it at once (from the stage's
+// forward to its backward), the count the test follows from the order.
+func TestInterleavedPassesShareStageMemory(t *testing.T) {
+	text, _ := MarkovCorpus(3, 400)
+	for ci, cfg := range tripConfigs {
+		m, err := New(cfg, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := perturbed(m, 4, 0.3)
+		rng := rand.New(rand.NewPCG(uint64(ci), 11))
+		S, trips := cfg.Stages, 4
+		passes := make([]objectives.Pass, trips)
+		grads := make([][]float64, trips)
+		done := make([]int, trips) // ops run: forwards 0..S-1, then backwards S-1..0
+		holding, most := make([]int, S), make([]int, S)
+		for i := range passes {
+			passes[i], grads[i] = m.NewPass(), make([]float64, m.Dim())
+		}
+		for left := trips * 2 * S; left > 0; left-- {
+			i := rng.IntN(trips)
+			for done[i] == 2*S {
+				i = (i + 1) % trips
+			}
+			if op := done[i]; op < S {
+				passes[i].Forward(m.stage(x, op), i, op)
+				holding[op]++
+				most[op] = max(most[op], holding[op])
+			} else {
+				s := 2*S - 1 - op
+				passes[i].Backward(m.stage(grads[i], s), m.stage(x, s), s)
+				holding[s]--
+			}
+			done[i]++
+		}
+		want := make([]float64, m.Dim())
+		for i, g := range grads {
+			m.Gradient(want, x, i, nil)
+			if !slices.Equal(g, want) {
+				t.Errorf("%+v trip %d: the interleaved pass's gradient differs from Gradient's", cfg, i)
+			}
+		}
+		for s, free := range m.ws.stages.free {
+			if len(free) != most[s] {
+				t.Errorf("%+v stage %d: %d stage memories allocated, %d held at once", cfg, s, len(free), most[s])
+			}
 		}
 	}
 }

@@ -3,7 +3,8 @@ package charlm
 // activations is what one batch's forward pass leaves for its backward
 // pass: every layer's output and caches, and the gradient carried back
 // through the residual stream. A workspace holds one; each Pass of a
-// pipeline replay holds its own.
+// pipeline replay holds views of the stages it has in flight
+// (stageMemory).
 type activations struct {
 	// stream[0] is the embedding's output, stream[l+1] block l's output.
 	stream [][]float64
@@ -40,6 +41,7 @@ type workspace struct {
 	blockScratch     blockScratch
 	dlogits, dnormed []float64
 	linear           linearScratch
+	stages           stagePool // the memory of the Passes' stages
 }
 
 func (m *Model) newWorkspace() *workspace {
