@@ -19,7 +19,7 @@ microbatches: [4]
 methods:
   - {name: pipedream, step_sizes: {values: [0.0625]}}
 seed: 1
-name: lm
+experiment: lm
 `
 
 func TestCharLMKeysRejected(t *testing.T) {
