@@ -5,8 +5,12 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"pipelab/internal/cputime"
 	"pipelab/optim"
@@ -19,32 +23,10 @@ import (
 // the wall clock on a shared machine. The first run of each S builds the
 // timelines the others reuse from the cache, as a sweep does.
 func BenchmarkRemediesLM(b *testing.B) {
-	var spec *Spec
-	for _, s := range figureRemedies.Specs(false) {
-		if s.Name == "remedies-lm-1f1b" {
-			spec = s
-		}
-	}
-	if err := spec.Validate(); err != nil {
-		b.Fatal(err)
-	}
-	type key struct {
-		stages int
-		method string
-	}
-	picked := map[key]Run{}
-	for _, r := range spec.Expand() {
-		if r.Optimizer.Algorithm != optim.Momentum || r.Replicate != 0 {
-			continue
-		}
-		k := key{r.Stages, r.Method}
-		if p, ok := picked[k]; !ok || r.Step < p.Step {
-			picked[k] = r
-		}
-	}
+	spec, picked := remedyLMRuns(b, "remedies-lm-1f1b")
 	for _, stages := range spec.Stages {
 		for _, m := range append(AsyncMethods, "sync", "rpd", "localsgd") {
-			r, ok := picked[key{stages, m}]
+			r, ok := picked[remedyKey{stages, m}]
 			if !ok {
 				b.Fatalf("no %s run at S = %d", m, stages)
 			}
@@ -60,4 +42,75 @@ func BenchmarkRemediesLM(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkRemediesLMHeap runs the remedies figure's LM run with the most
+// microbatches in flight, pd-nostash on the ZB-H1 table at S = 16 (28 at
+// once; momentum, the grid's smallest step), and reports the largest live
+// heap after a collection (runtime/metrics /gc/heap/live:bytes, sampled
+// every 20 ms): what two of them side by side, as a pool of two runs them,
+// make the figure's memory peak.
+func BenchmarkRemediesLMHeap(b *testing.B) {
+	_, picked := remedyLMRuns(b, "remedies-lm-zb-h1")
+	r, ok := picked[remedyKey{16, "pd-nostash"}]
+	if !ok {
+		b.Fatal("no pd-nostash run at S = 16")
+	}
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var peak atomic.Uint64
+	stop, sampled := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			metrics.Read(sample)
+			peak.Store(max(peak.Load(), sample[0].Value.Uint64()))
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	for b.Loop() {
+		if _, err := Execute(context.Background(), r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	close(stop)
+	<-sampled
+	b.ReportMetric(float64(peak.Load())/1e6, "peak-live-MB")
+}
+
+type remedyKey struct {
+	stages int
+	method string
+}
+
+// remedyLMRuns returns the full remedies spec named name and, per stage
+// count and method, its first momentum run at the grid's smallest step.
+func remedyLMRuns(b *testing.B, name string) (*Spec, map[remedyKey]Run) {
+	var spec *Spec
+	for _, s := range figureRemedies.Specs(false) {
+		if s.Name == name {
+			spec = s
+		}
+	}
+	if spec == nil {
+		b.Fatalf("no spec %s", name)
+	}
+	if err := spec.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	picked := map[remedyKey]Run{}
+	for _, r := range spec.Expand() {
+		if r.Optimizer.Algorithm != optim.Momentum || r.Replicate != 0 {
+			continue
+		}
+		k := remedyKey{r.Stages, r.Method}
+		if p, ok := picked[k]; !ok || r.Step < p.Step {
+			picked[k] = r
+		}
+	}
+	return spec, picked
 }
