@@ -199,6 +199,9 @@ func (a attention) headsBackward(s attentionScratch, c attentionCache) {
 // query, output gradient and the row's sums in registers: the same
 // operations in the same order.
 func (a attention) headBackward4(s attentionScratch, c attentionCache, b, h int) {
+	if a.backwardVector(s, c, b, h) {
+		return
+	}
 	t3, e, T := 3*a.embed, a.embed, a.seq
 	scale := a.scale()
 	qkv := c.qkv[b*T*t3 : (b+1)*T*t3]

@@ -1,8 +1,8 @@
 package charlm
 
-// scoreRows4 and weighRows4 are the AVX kernels of the heads of 4
-// channels (attention_amd64.s): a head's packed scores, and its
-// probabilities and weighted sums, each value formed as the scalar loops
+// scoreRows4, weighRows4 and backRows4 are the AVX kernels of the heads
+// of 4 channels (attention_amd64.s, attention_backward_amd64.s): a head's
+// packed scores, its probabilities and weighted sums, and its backward, each value formed as the scalar loops
 // of attention.go form it.
 //
 //go:noescape
@@ -10,6 +10,9 @@ func scoreRows4(packed, q, k *float64, stride, rows int, scale float64)
 
 //go:noescape
 func weighRows4(probs, packed, values, y *float64, stride, yStride, rows int)
+
+//go:noescape
+func backRows4(probs, q, k, v, dq, dk, dv, dy, dp *float64, stride, dyStride, rows int, scale float64)
 
 // vectorAttention reports whether the kernels may run (AVX; they use no
 // fused multiply-add); without it the scalar loops do the work, with the
@@ -44,5 +47,22 @@ func (a attention) weighVector(c attentionCache, b, h int) bool {
 	values := c.qkv[b*T*t3+2*e+h*4 : (b*T+T-1)*t3+2*e+h*4+4]
 	y := c.y[b*T*e+h*4 : (b*T+T-1)*e+h*4+4]
 	weighRows4(&probs[0], &packed[0], &values[0], &y[0], t3, e, T)
+	return true
+}
+
+// backwardVector does headBackward4's work for head h of sequence b with
+// backRows4 and reports whether it did (not without AVX).
+func (a attention) backwardVector(s attentionScratch, c attentionCache, b, h int) bool {
+	if !vectorAttention {
+		return false
+	}
+	t3, e, T := 3*a.embed, a.embed, a.seq
+	bh := b*a.heads + h
+	probs := c.probs[bh*T*T : (bh+1)*T*T]
+	last := (T-1)*t3 + 2*e + h*4 + 3
+	qkv, dqkv := c.qkv[b*T*t3:][:last+1], s.dqkv[b*T*t3:][:last+1]
+	dy := s.dy[b*T*e+h*4 : (b*T+T-1)*e+h*4+4]
+	dp := s.dp[:T]
+	backRows4(&probs[0], &qkv[h*4], &qkv[e+h*4], &qkv[2*e+h*4], &dqkv[h*4], &dqkv[e+h*4], &dqkv[2*e+h*4], &dy[0], &dp[0], t3, e, T, a.scale())
 	return true
 }

@@ -11,15 +11,17 @@ import (
 // reference at: the remedies figure's LM (E 16, 4 heads of 4, T 16, batch
 // 4), the default configuration (E 64, 4 heads of 16, T 32, batch 16), and
 // odd ones: heads of 3 channels, heads of 4 with T odd and batch 3, heads
-// of 5 with T 1, and T 2 (where a row's packed place and its place in probs
-// are one value apart).
+// of 5 and of 4 with T 1, T 2 (where a row's packed place and its place in
+// probs are one value apart, so the vector weighing does not run) and T 3.
 var attentionShapes = []attention{
 	{batch: 4, seq: 16, embed: 16, heads: 4},
 	{batch: 16, seq: 32, embed: 64, heads: 4},
 	{batch: 3, seq: 5, embed: 6, heads: 2},
 	{batch: 3, seq: 7, embed: 8, heads: 2},
 	{batch: 2, seq: 1, embed: 10, heads: 2},
+	{batch: 2, seq: 1, embed: 8, heads: 2},
 	{batch: 3, seq: 2, embed: 4, heads: 1},
+	{batch: 2, seq: 3, embed: 4, heads: 1},
 }
 
 // TestAttentionMatchesReference runs the forward and the backward of the
