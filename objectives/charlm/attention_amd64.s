@@ -147,15 +147,52 @@ done:
 	VZEROUPPER
 	RET
 
+// DIVROW divides the n values at src by the sum broadcast in ysum into
+// dst (VDIVPD, four at a time, the tail through a mask), advancing src and
+// dst; n is consumed, mask and tmp are scratch.
+#define DIVROW(src, dst, n, ysum, mask, tmp, lgroup, ltail, ldone) \
+lgroup: \
+	CMPQ n, $4 \
+	JLT ltail \
+	VMOVUPD (src), Y3 \
+	VDIVPD ysum, Y3, Y3 \
+	VMOVUPD Y3, (dst) \
+	ADDQ $32, src \
+	ADDQ $32, dst \
+	SUBQ $4, n \
+	JMP lgroup \
+ltail: \
+	TESTQ n, n \
+	JZ ldone \
+	LEAQ attnmask<>(SB), mask \
+	SHLQ $5, n \
+	VMOVUPD (mask)(n*1), Y9 \
+	VMASKMOVPD (src), Y9, Y3 \
+	VDIVPD ysum, Y3, Y3 \
+	VMASKMOVPD Y3, Y9, (dst) \
+ldone:
+
+// CLEARROW sets the values from index i to rows − 1 of the row at row to 0.
+#define CLEARROW(row, i, rows, lloop, ldone) \
+lloop: \
+	CMPQ i, rows \
+	JGE ldone \
+	MOVQ $0, (row)(i*8) \
+	INCQ i \
+	JMP lloop \
+ldone:
+
 // func weighRows4(probs, packed, values, y *float64, stride, yStride, rows int)
 //
 // For one head of 4 channels, rows of rows values, from row t = rows − 1
-// down to 0: the t+1 exponentials packed from packed + t(t+1)/2 are summed
-// in order (VADDSD from +0), divided by the sum (VDIVPD) into probs +
-// t·rows, the rest of that row set to 0, and y + t·yStride set to
-// Σ_u p_u·v_u for v_u at values + u·stride, in order of u from +0
-// (VMULPD then VADDPD per term). A row's place in probs must not lie
-// within its first t values after its packed place (rows ≥ 3 ensures it).
+// down to 0, two rows at a time (t and t − 1, their sums' and weighted
+// sums' chains interleaved): the t+1 exponentials packed from packed +
+// t(t+1)/2 are summed in order (VADDSD from +0), divided by the sum
+// (VDIVPD) into probs + t·rows, the rest of that row set to 0, and y +
+// t·yStride set to Σ_u p_u·v_u for v_u at values + u·stride, in order of u
+// from +0 (VMULPD then VADDPD per term). A row's place in probs must not
+// lie within its first t values after its packed place (rows ≥ 3 ensures
+// it).
 TEXT ·weighRows4(SB), NOSPLIT, $0-56
 	MOVQ probs+0(FP), DI
 	MOVQ packed+8(FP), SI
@@ -166,97 +203,115 @@ TEXT ·weighRows4(SB), NOSPLIT, $0-56
 	MOVQ rows+48(FP), R11
 	LEAQ -1(R11), R10
 
-wrow:
-	CMPQ R10, $0
-	JLT wdone
+pair:
+	CMPQ R10, $1
+	JLT single
+	// AX = row t's packed values, BX = row t−1's (t values before).
 	LEAQ 1(R10), AX
 	IMULQ R10, AX
 	SHRQ $1, AX
 	LEAQ (SI)(AX*8), AX
 	MOVQ R10, BX
-	IMULQ R11, BX
-	LEAQ (DI)(BX*8), BX
-	LEAQ 1(R10), CX
+	SHLQ $3, BX
+	NEGQ BX
+	ADDQ AX, BX
 	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	XORQ R12, R12
 
-sum:
+psum:
 	VADDSD (AX)(R12*8), X0, X0
+	VADDSD (BX)(R12*8), X1, X1
 	INCQ R12
-	CMPQ R12, CX
-	JLT sum
+	CMPQ R12, R10
+	JLT psum
+	VADDSD (AX)(R10*8), X0, X0
 	VMOVDDUP X0, X0
-	VINSERTF128 $1, X0, Y0, Y1
-	VXORPD Y2, Y2, Y2
+	VINSERTF128 $1, X0, Y0, Y5
+	VMOVDDUP X1, X1
+	VINSERTF128 $1, X1, Y1, Y6
+
+	// Row t, then row t−1, divided into place.
+	MOVQ R10, R9
+	IMULQ R11, R9
+	LEAQ (DI)(R9*8), R9
+	LEAQ 1(R10), CX
+	DIVROW(AX, R9, CX, Y5, R12, Y3, pdiva, pdivat, pdivad)
+	MOVQ R10, R9
+	DECQ R9
+	IMULQ R11, R9
+	LEAQ (DI)(R9*8), R9
+	MOVQ R10, CX
+	DIVROW(BX, R9, CX, Y6, R12, Y3, pdivb, pdivbt, pdivbd)
+
+	// The weighted sums: R9 = row t's probabilities, BX = row t−1's.
+	MOVQ R10, R9
+	IMULQ R11, R9
+	LEAQ (DI)(R9*8), R9
+	MOVQ R11, BX
+	SHLQ $3, BX
+	NEGQ BX
+	ADDQ R9, BX
 	MOVQ DX, R12
+	MOVQ R10, CX
+	VXORPD Y2, Y2, Y2
+	VXORPD Y8, Y8, Y8
 
-dgroup:
-	CMPQ CX, $4
-	JLT dtail
-	VMOVUPD (AX), Y3
-	VDIVPD Y1, Y3, Y3
-	VMOVUPD Y3, (BX)
+pterm:
+	VMOVUPD (R12), Y7
+	VBROADCASTSD (R9), Y3
+	VMULPD Y7, Y3, Y3
+	VADDPD Y3, Y2, Y2
 	VBROADCASTSD (BX), Y4
-	VMULPD (R12), Y4, Y4
-	VADDPD Y4, Y2, Y2
-	ADDQ R8, R12
-	VBROADCASTSD 8(BX), Y4
-	VMULPD (R12), Y4, Y4
-	VADDPD Y4, Y2, Y2
-	ADDQ R8, R12
-	VBROADCASTSD 16(BX), Y4
-	VMULPD (R12), Y4, Y4
-	VADDPD Y4, Y2, Y2
-	ADDQ R8, R12
-	VBROADCASTSD 24(BX), Y4
-	VMULPD (R12), Y4, Y4
-	VADDPD Y4, Y2, Y2
-	ADDQ R8, R12
-	ADDQ $32, AX
-	ADDQ $32, BX
-	SUBQ $4, CX
-	JMP dgroup
-
-dtail:
-	TESTQ CX, CX
-	JZ wstore
-	LEAQ attnmask<>(SB), R9
-	SHLQ $5, CX
-	VMOVUPD (R9)(CX*1), Y9
-	SHRQ $5, CX
-	VMASKMOVPD (AX), Y9, Y3
-	VDIVPD Y1, Y3, Y3
-	VMASKMOVPD Y3, Y9, (BX)
-
-term:
-	VBROADCASTSD (BX), Y4
-	VMULPD (R12), Y4, Y4
-	VADDPD Y4, Y2, Y2
-	ADDQ R8, R12
+	VMULPD Y7, Y4, Y4
+	VADDPD Y4, Y8, Y8
+	ADDQ $8, R9
 	ADDQ $8, BX
+	ADDQ R8, R12
 	DECQ CX
-	JNZ term
+	JNZ pterm
+	VBROADCASTSD (R9), Y3
+	VMULPD (R12), Y3, Y3
+	VADDPD Y3, Y2, Y2
 
-wstore:
 	MOVQ yStride+40(FP), AX
 	SHLQ $3, AX
+	MOVQ AX, CX
 	IMULQ R10, AX
 	VMOVUPD Y2, (R13)(AX*1)
+	SUBQ CX, AX
+	VMOVUPD Y8, (R13)(AX*1)
 	MOVQ R10, BX
 	IMULQ R11, BX
 	LEAQ (DI)(BX*8), BX
 	LEAQ 1(R10), CX
+	CLEARROW(BX, CX, R11, pclra, pclrad)
+	MOVQ R10, BX
+	DECQ BX
+	IMULQ R11, BX
+	LEAQ (DI)(BX*8), BX
+	MOVQ R10, CX
+	CLEARROW(BX, CX, R11, pclrb, pclrbd)
+	SUBQ $2, R10
+	JMP pair
 
-clear:
-	CMPQ CX, R11
-	JGE wnext
-	MOVQ $0, (BX)(CX*8)
-	INCQ CX
-	JMP clear
-
-wnext:
-	DECQ R10
-	JMP wrow
+single:
+	// Row 0, when rows is odd: one value, divided by itself.
+	CMPQ R10, $0
+	JLT wdone
+	VMOVSD (SI), X0
+	VXORPD X1, X1, X1
+	VADDSD X0, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)
+	VMOVDDUP X0, X0
+	VINSERTF128 $1, X0, Y0, Y0
+	VMULPD (DX), Y0, Y0
+	VXORPD Y2, Y2, Y2
+	VADDPD Y0, Y2, Y2
+	VMOVUPD Y2, (R13)
+	MOVQ $1, CX
+	CLEARROW(DI, CX, R11, sclr, sclrd)
 
 wdone:
 	VZEROUPPER
