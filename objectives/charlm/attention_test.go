@@ -32,7 +32,9 @@ var attentionShapes = []attention{
 // (attention_amd64.s, exp_amd64.s) where the processor has them and
 // without. The weights are large in one
 // case (spread 10) so that scores reach below −700, where expInto takes
-// math.Exp for a group, and probabilities underflow to 0.
+// math.Exp for a group, and probabilities underflow to 0; and in one a
+// NaN input, whose NaN scores the maximum skips and which then reaches
+// every later probability of its sequence.
 func TestAttentionMatchesReference(t *testing.T) {
 	defer func(e, a bool) { vectorExp, vectorAttention = e, a }(vectorExp, vectorAttention)
 	exp, attn := vectorExp, vectorAttention
@@ -41,17 +43,23 @@ func TestAttentionMatchesReference(t *testing.T) {
 		for _, a := range attentionShapes {
 			for _, spread := range []float64{0.5, 10} {
 				name := fmt.Sprintf("vector=%v B=%d T=%d E=%d H=%d spread=%g", vector, a.batch, a.seq, a.embed, a.heads, spread)
-				compareAttention(t, name, a, spread)
+				compareAttention(t, name, a, spread, false)
 			}
+			compareAttention(t, fmt.Sprintf("vector=%v B=%d T=%d E=%d H=%d NaN", vector, a.batch, a.seq, a.embed, a.heads), a, 0.5, true)
 		}
 	}
 }
 
 // compareAttention is one case of TestAttentionMatchesReference.
-func compareAttention(t *testing.T, name string, a attention, spread float64) {
+func compareAttention(t *testing.T, name string, a attention, spread float64, nan bool) {
 	n, e := a.tokens(), a.embed
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(e)))
 	in := randomVector(rng, n*e, 1)
+	if nan {
+		// The middle position of the first sequence: its key and value
+		// reach every later row of the sequence.
+		in[a.seq/2*e] = math.NaN()
+	}
 	p := attentionParams{
 		wqkv: randomVector(rng, 3*e*e, spread), bqkv: randomVector(rng, 3*e, 0.3),
 		wo: randomVector(rng, e*e, 0.5), bo: randomVector(rng, e, 0.3),
