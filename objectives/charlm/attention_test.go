@@ -30,7 +30,7 @@ var attentionShapes = []attention{
 // keys and values, probabilities, head outputs), the input gradient, the
 // weight gradients and the backward's scratch, with the vector kernels
 // (attention_amd64.s, exp_amd64.s) where the processor has them and
-// without. The weights are large in one
+// without, each on and off. The weights are large in one
 // case (spread 10) so that scores reach below −700, where expInto takes
 // math.Exp for a group, and probabilities underflow to 0; and in one a
 // NaN input, whose NaN scores the maximum skips and which then reaches
@@ -38,14 +38,15 @@ var attentionShapes = []attention{
 func TestAttentionMatchesReference(t *testing.T) {
 	defer func(e, a bool) { vectorExp, vectorAttention = e, a }(vectorExp, vectorAttention)
 	exp, attn := vectorExp, vectorAttention
-	for _, vector := range []bool{true, false} {
-		vectorExp, vectorAttention = vector && exp, vector && attn
+	for _, on := range [][2]bool{{true, true}, {false, true}, {true, false}, {false, false}} {
+		vectorExp, vectorAttention = on[0] && exp, on[1] && attn
+		vector := fmt.Sprintf("%v/%v", vectorExp, vectorAttention)
 		for _, a := range attentionShapes {
 			for _, spread := range []float64{0.5, 10} {
-				name := fmt.Sprintf("vector=%v B=%d T=%d E=%d H=%d spread=%g", vector, a.batch, a.seq, a.embed, a.heads, spread)
+				name := fmt.Sprintf("exp/attention kernels %s B=%d T=%d E=%d H=%d spread=%g", vector, a.batch, a.seq, a.embed, a.heads, spread)
 				compareAttention(t, name, a, spread, false)
 			}
-			compareAttention(t, fmt.Sprintf("vector=%v B=%d T=%d E=%d H=%d NaN", vector, a.batch, a.seq, a.embed, a.heads), a, 0.5, true)
+			compareAttention(t, fmt.Sprintf("exp/attention kernels %s B=%d T=%d E=%d H=%d NaN", vector, a.batch, a.seq, a.embed, a.heads), a, 0.5, true)
 		}
 	}
 }
