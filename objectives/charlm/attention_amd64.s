@@ -149,14 +149,14 @@ done:
 
 // DIVROW divides the n values at src by the sum broadcast in ysum into
 // dst (VDIVPD, four at a time, the tail through a mask), advancing src and
-// dst; n is consumed, mask and tmp are scratch.
+// dst; n is consumed, mask (a register), tmp and Y9 are scratch.
 #define DIVROW(src, dst, n, ysum, mask, tmp, lgroup, ltail, ldone) \
 lgroup: \
 	CMPQ n, $4 \
 	JLT ltail \
-	VMOVUPD (src), Y3 \
-	VDIVPD ysum, Y3, Y3 \
-	VMOVUPD Y3, (dst) \
+	VMOVUPD (src), tmp \
+	VDIVPD ysum, tmp, tmp \
+	VMOVUPD tmp, (dst) \
 	ADDQ $32, src \
 	ADDQ $32, dst \
 	SUBQ $4, n \
@@ -167,9 +167,9 @@ ltail: \
 	LEAQ attnmask<>(SB), mask \
 	SHLQ $5, n \
 	VMOVUPD (mask)(n*1), Y9 \
-	VMASKMOVPD (src), Y9, Y3 \
-	VDIVPD ysum, Y3, Y3 \
-	VMASKMOVPD Y3, Y9, (dst) \
+	VMASKMOVPD (src), Y9, tmp \
+	VDIVPD ysum, tmp, tmp \
+	VMASKMOVPD tmp, Y9, (dst) \
 ldone:
 
 // CLEARROW sets the values from index i to rows − 1 of the row at row to 0.
