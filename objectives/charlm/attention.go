@@ -56,60 +56,117 @@ func (a attention) newScratch() attentionScratch {
 	}
 }
 
-// forward sets out = Attention(in)·wo + bo for in of tokens×embed.
+// forward sets out = Attention(in)·wo + bo for in of tokens×embed. The
+// heads run in three passes over the whole layer: every row's scores,
+// scaled and less their maximum, packed at the start of c.probs (row t
+// of a head holds t+1 values, a head T(T+1)/2, the heads one after
+// another); one expInto over all of them; and, from the last row of the
+// last head back to the first, each row moved to its place in probs,
+// normalised and weighted into y. Every value is formed as the per-row
+// code formed it before (attention_reference_test.go), bit for bit.
 func (a attention) forward(out []float64, c attentionCache, in []float64, p attentionParams, lin *linearScratch) {
 	n, e := a.tokens(), a.embed
 	linearForward(c.qkv, in, p.wqkv, p.bqkv, n, e, 3*e, lin)
-	for b := 0; b < a.batch; b++ {
-		for h := 0; h < a.heads; h++ {
-			a.headForward(c, b, h)
-		}
-	}
+	a.headsForward(c)
 	linearForward(out, c.y, p.wo, p.bo, n, e, e, lin)
 }
 
-// headForward computes head h of sequence b: probs[t,u] = softmax over
-// u ≤ t of q_t·k_u/√dh, and y_t = Σ_u probs[t,u]·v_u, the sums taken over
-// u in order as one axpy per u would.
-func (a attention) headForward(c attentionCache, b, h int) {
+// headsForward sets c.probs and c.y from c.qkv.
+func (a attention) headsForward(c attentionCache) {
+	packed := c.probs[:a.batch*a.heads*a.triangle()]
+	a.scores(packed, c.qkv)
+	expInto(packed, packed)
+	a.weigh(c)
+}
+
+// triangle is the number of scores of one head: Σ_t (t+1) = T(T+1)/2.
+func (a attention) triangle() int { return a.seq * (a.seq + 1) / 2 }
+
+// scores sets packed's rows: for head h of sequence b and position t,
+// s_u = q_t·k_u·scale for u ≤ t, each dot product formed as vec.Dot
+// forms it, less the row's largest s_u (found as a comparison finds it:
+// the sign of a zero maximum, which exp(s - max) does not see, and NaN
+// scores, which reach every probability either way, aside).
+func (a attention) scores(packed, qkv []float64) {
 	t3, e, dh, T := 3*a.embed, a.embed, a.headDim(), a.seq
 	scale := a.scale()
-	qkv := c.qkv[b*T*t3 : (b+1)*T*t3]
-	keys, values := qkv[e+h*dh:], qkv[2*e+h*dh:]
-	probs := c.probs[(b*a.heads+h)*T*T : (b*a.heads+h+1)*T*T]
-	for t := range T {
-		q := qkv[t*t3+h*dh : t*t3+h*dh+dh]
-		row := probs[t*T : t*T+T]
-		scores := row[:t+1]
-		vec.StridedDots(scores, q, keys, t3)
-		// The largest score, as max would find it but for the sign of a
-		// zero, which exp(v - maxScore) does not see, and NaN, which
-		// reaches every probability either way.
-		maxScore := math.Inf(-1)
-		for u, v := range scores {
-			v *= scale
-			scores[u] = v
-			if v > maxScore {
-				maxScore = v
+	tri := a.triangle()
+	for b := range a.batch {
+		seq := qkv[b*T*t3 : (b+1)*T*t3]
+		for h := range a.heads {
+			head := packed[(b*a.heads+h)*tri : (b*a.heads+h+1)*tri]
+			if a.scoresVector(head, seq, h) {
+				continue
+			}
+			keys := seq[e+h*dh:]
+			for t := range T {
+				row := head[t*(t+1)/2 : t*(t+1)/2+t+1]
+				vec.StridedDots(row, seq[t*t3+h*dh:t*t3+h*dh+dh], keys, t3)
+				maxScore := math.Inf(-1)
+				for u, v := range row {
+					v *= scale
+					row[u] = v
+					if v > maxScore {
+						maxScore = v
+					}
+				}
+				for u, v := range row {
+					row[u] = v - maxScore
+				}
 			}
 		}
-		for u, v := range scores {
-			scores[u] = v - maxScore
+	}
+}
+
+// weigh takes the exponentials packed at the start of c.probs row by row,
+// from the last row of the last head back to the first (a row's place in
+// probs is never before its packed place, so no row is overwritten before
+// it is read), moves each to its place (zero above the diagonal), divides
+// it by its sum (taken in order of u) and sets y_t = Σ_u probs[t,u]·v_u,
+// the sum in order of u from +0.
+func (a attention) weigh(c attentionCache) {
+	t3, e, dh, T := 3*a.embed, a.embed, a.headDim(), a.seq
+	tri := a.triangle()
+	for bh := a.batch*a.heads - 1; bh >= 0; bh-- {
+		b, h := bh/a.heads, bh%a.heads
+		if a.weighVector(c, b, h) {
+			continue
 		}
-		expInto(scores, scores)
-		var sum float64
-		for _, v := range scores {
-			sum += v
-		}
-		clear(row[t+1:])
-		y := c.y[(b*T+t)*e+h*dh : (b*T+t)*e+h*dh+dh]
-		clear(y)
-		for u := range scores {
-			scores[u] /= sum
-			w := scores[u]
-			v := values[u*t3 : u*t3+dh][:len(y)]
-			for d := range y {
-				y[d] += w * v[d]
+		values := c.qkv[b*T*t3+2*e+h*dh : (b+1)*T*t3]
+		probs := c.probs[bh*T*T : (bh+1)*T*T]
+		for t := T - 1; t >= 0; t-- {
+			row := probs[t*T : t*T+T]
+			p := row[:t+1]
+			copy(p, c.probs[bh*tri+t*(t+1)/2:bh*tri+t*(t+1)/2+t+1])
+			clear(row[t+1:])
+			var sum float64
+			for _, v := range p {
+				sum += v
+			}
+			y := c.y[(b*T+t)*e+h*dh : (b*T+t)*e+h*dh+dh]
+			if dh == 4 {
+				var y0, y1, y2, y3 float64
+				for u := range p {
+					p[u] /= sum
+					w := p[u]
+					v := values[u*t3 : u*t3+4 : u*t3+4]
+					y0 += w * v[0]
+					y1 += w * v[1]
+					y2 += w * v[2]
+					y3 += w * v[3]
+				}
+				y = y[:4:4]
+				y[0], y[1], y[2], y[3] = y0, y1, y2, y3
+				continue
+			}
+			clear(y)
+			for u := range p {
+				p[u] /= sum
+				w := p[u]
+				v := values[u*t3 : u*t3+dh][:len(y)]
+				for d := range y {
+					y[d] += w * v[d]
+				}
 			}
 		}
 	}
@@ -120,13 +177,73 @@ func (a attention) headForward(c attentionCache, b, h int) {
 func (a attention) backward(din []float64, g attentionParams, dout []float64, c attentionCache, in []float64, p attentionParams, s attentionScratch, lin *linearScratch) {
 	n, e := a.tokens(), a.embed
 	linearBackward(s.dy, g.wo, g.bo, dout, c.y, p.wo, n, e, e, lin)
+	a.headsBackward(s, c)
+	linearBackward(din, g.wqkv, g.bqkv, s.dqkv, in, p.wqkv, n, e, 3*e, lin)
+}
+
+// headsBackward sets s.dqkv from s.dy and the cache.
+func (a attention) headsBackward(s attentionScratch, c attentionCache) {
 	clear(s.dqkv)
 	for b := 0; b < a.batch; b++ {
 		for h := 0; h < a.heads; h++ {
-			a.headBackward(s, c, b, h)
+			if a.headDim() == 4 {
+				a.headBackward4(s, c, b, h)
+			} else {
+				a.headBackward(s, c, b, h)
+			}
 		}
 	}
-	linearBackward(din, g.wqkv, g.bqkv, s.dqkv, in, p.wqkv, n, e, 3*e, lin)
+}
+
+// headBackward4 is headBackward for heads of 4 channels, each head's
+// query, output gradient and the row's sums in registers: the same
+// operations in the same order.
+func (a attention) headBackward4(s attentionScratch, c attentionCache, b, h int) {
+	if a.backwardVector(s, c, b, h) {
+		return
+	}
+	t3, e, T := 3*a.embed, a.embed, a.seq
+	scale := a.scale()
+	qkv := c.qkv[b*T*t3 : (b+1)*T*t3]
+	dqkv := s.dqkv[b*T*t3 : (b+1)*T*t3]
+	qOff, kOff, vOff := h*4, e+h*4, 2*e+h*4
+	probs := c.probs[(b*a.heads+h)*T*T : (b*a.heads+h+1)*T*T]
+	for t := range T {
+		row := probs[t*T : t*T+t+1]
+		dy := s.dy[(b*T+t)*e+h*4 : (b*T+t)*e+h*4+4 : (b*T+t)*e+h*4+4]
+		dy0, dy1, dy2, dy3 := dy[0], dy[1], dy[2], dy[3]
+		dp := s.dp[:len(row)]
+		var weighted float64
+		for u, p := range row {
+			v := qkv[u*t3+vOff : u*t3+vOff+4 : u*t3+vOff+4]
+			d := (float64(v[0]*dy0) + float64(v[1]*dy1)) + (float64(v[2]*dy2) + float64(v[3]*dy3)) + 0
+			dp[u] = d
+			weighted += p * d
+			dv := dqkv[u*t3+vOff : u*t3+vOff+4 : u*t3+vOff+4]
+			dv[0] += p * dy0
+			dv[1] += p * dy1
+			dv[2] += p * dy2
+			dv[3] += p * dy3
+		}
+		q := qkv[t*t3+qOff : t*t3+qOff+4 : t*t3+qOff+4]
+		q0, q1, q2, q3 := q[0], q[1], q[2], q[3]
+		var dq0, dq1, dq2, dq3 float64
+		for u, p := range row {
+			ds := p * (dp[u] - weighted) * scale
+			k := qkv[u*t3+kOff : u*t3+kOff+4 : u*t3+kOff+4]
+			dq0 += ds * k[0]
+			dq1 += ds * k[1]
+			dq2 += ds * k[2]
+			dq3 += ds * k[3]
+			dk := dqkv[u*t3+kOff : u*t3+kOff+4 : u*t3+kOff+4]
+			dk[0] += ds * q0
+			dk[1] += ds * q1
+			dk[2] += ds * q2
+			dk[3] += ds * q3
+		}
+		dq := dqkv[t*t3+qOff : t*t3+qOff+4 : t*t3+qOff+4]
+		dq[0], dq[1], dq[2], dq[3] = dq0, dq1, dq2, dq3
+	}
 }
 
 // headBackward adds head h of sequence b's contribution to dqkv from dy:

@@ -35,6 +35,11 @@
 // do not depend on the processor (docs/charlm.md, "Speed at the remedies
 // shape").
 //
+// The attention heads run in three passes over a whole layer (the scores
+// of every head packed, one exponential call, the weighted sums), with
+// AVX kernels for heads of 4 channels, bit for bit the per-row code they
+// replaced.
+//
 // A Model reuses preallocated workspaces, so Gradient does not allocate
 // and a Model must not be used from two goroutines at once; Clone gives
 // each goroutine its own. A Model is also objectives.Pipelined: NewPass

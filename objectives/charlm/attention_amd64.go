@@ -1,0 +1,68 @@
+package charlm
+
+// scoreRows4, weighRows4 and backRows4 are the AVX kernels of the heads
+// of 4 channels (attention_amd64.s, attention_backward_amd64.s): a head's
+// packed scores, its probabilities and weighted sums, and its backward, each value formed as the scalar loops
+// of attention.go form it.
+//
+//go:noescape
+func scoreRows4(packed, q, k *float64, stride, rows int, scale float64)
+
+//go:noescape
+func weighRows4(probs, packed, values, y *float64, stride, yStride, rows int)
+
+//go:noescape
+func backRows4(probs, q, k, v, dq, dk, dv, dy, dp *float64, stride, dyStride, rows int, scale float64)
+
+// vectorAttention reports whether the kernels may run (AVX; they use no
+// fused multiply-add); without it the scalar loops do the work, with the
+// same results.
+var vectorAttention = avx
+
+// scoresVector sets head's packed scores (a head of 4 channels, seq the
+// sequence's projected tokens, h the head) with scoreRows4 and reports
+// whether it did (not without AVX, nor for other head widths).
+func (a attention) scoresVector(head, seq []float64, h int) bool {
+	if !vectorAttention || a.headDim() != 4 {
+		return false
+	}
+	t3, e, T := 3*a.embed, a.embed, a.seq
+	_, _ = head[a.triangle()-1], seq[(T-1)*t3+e+h*4+3]
+	scoreRows4(&head[0], &seq[h*4], &seq[e+h*4], t3, T, a.scale())
+	return true
+}
+
+// weighVector does weigh's work for head h of sequence b (bh = b·heads +
+// h) with weighRows4 and reports whether it did: not without AVX, for
+// other head widths, or for T < 3, where a row's place in probs can lie
+// within its packed values.
+func (a attention) weighVector(c attentionCache, b, h int) bool {
+	if !vectorAttention || a.headDim() != 4 || a.seq < 3 {
+		return false
+	}
+	t3, e, T := 3*a.embed, a.embed, a.seq
+	bh := b*a.heads + h
+	probs := c.probs[bh*T*T : (bh+1)*T*T]
+	packed := c.probs[bh*a.triangle() : (bh+1)*a.triangle()]
+	values := c.qkv[b*T*t3+2*e+h*4 : (b*T+T-1)*t3+2*e+h*4+4]
+	y := c.y[b*T*e+h*4 : (b*T+T-1)*e+h*4+4]
+	weighRows4(&probs[0], &packed[0], &values[0], &y[0], t3, e, T)
+	return true
+}
+
+// backwardVector does headBackward4's work for head h of sequence b with
+// backRows4 and reports whether it did (not without AVX).
+func (a attention) backwardVector(s attentionScratch, c attentionCache, b, h int) bool {
+	if !vectorAttention {
+		return false
+	}
+	t3, e, T := 3*a.embed, a.embed, a.seq
+	bh := b*a.heads + h
+	probs := c.probs[bh*T*T : (bh+1)*T*T]
+	last := (T-1)*t3 + 2*e + h*4 + 3
+	qkv, dqkv := c.qkv[b*T*t3:][:last+1], s.dqkv[b*T*t3:][:last+1]
+	dy := s.dy[b*T*e+h*4 : (b*T+T-1)*e+h*4+4]
+	dp := s.dp[:T]
+	backRows4(&probs[0], &qkv[h*4], &qkv[e+h*4], &qkv[2*e+h*4], &dqkv[h*4], &dqkv[e+h*4], &dqkv[2*e+h*4], &dy[0], &dp[0], t3, e, T, a.scale())
+	return true
+}
