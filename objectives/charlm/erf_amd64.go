@@ -3,11 +3,17 @@ package charlm
 import "math"
 
 // erfGroups is erfScalar four values at a time (erf_amd64.s), bit for
-// bit, for groups without NaN; it returns the number of groups done
-// before the first holding a NaN. consts is erfConsts.
+// bit, for groups without NaN and div > 0; it returns the number of
+// groups done before the first holding a NaN. consts is erfConsts,
+// scratch its working space.
 //
 //go:noescape
-func erfGroups(dst, src *float64, groups int, div float64, cdf bool, consts *[erfConstCount][4]uint64) int
+func erfGroups(dst, src *float64, groups int, div float64, cdf bool, consts *[erfConstCount][4]uint64, scratch *[erfScratch]float64) int
+
+const (
+	erfChunk   = 16               // groups erfGroups takes a pass at a time
+	erfScratch = 4 * 4 * erfChunk // four rows of a group's four lanes
+)
 
 // vectorErf reports whether erfGroups may run: it needs AVX2 (its integer
 // lanes and VPERMD) and FMA (its exponentials are math.Exp's FMA path,
@@ -21,9 +27,10 @@ func erfVector(dst, src []float64, div float64, cdf bool) int {
 	if !vectorErf {
 		return 0
 	}
+	var scratch [erfScratch]float64
 	i := 0
 	for i+4 <= len(src) {
-		i += 4 * erfGroups(&dst[i], &src[i], (len(src)-i)/4, div, cdf, &erfConsts)
+		i += 4 * erfGroups(&dst[i], &src[i], (len(src)-i)/4, div, cdf, &erfConsts, &scratch)
 		if i+4 <= len(src) {
 			erfScalar(dst[i:i+4], src[i:i+4], div, cdf)
 			i += 4

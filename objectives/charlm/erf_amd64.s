@@ -81,73 +81,196 @@
 	VPSLLQ $52, k, k; \
 	VMULPD k, x, x
 
-// HORNER sets acc = c + v·acc, c the row of each lane's range (idx).
-#define HORNER(c, acc) \
-	VPERMD c, Y5, Y8; \
-	VMULPD Y9, acc, acc; \
-	VADDPD Y8, acc, acc
+// EXP2 is EXP of x and of y, their instructions interleaved: two
+// independent dependency chains.
+#define EXP2(x, t, k, kx, y, u, j, jx) \
+	VMULPD LOG2E, x, t; \
+	VMULPD LOG2E, y, u; \
+	VCVTPD2DQY t, kx; \
+	VCVTPD2DQY u, jx; \
+	VCVTDQ2PD kx, t; \
+	VCVTDQ2PD jx, u; \
+	VFNMADD231PD LN2U, t, x; \
+	VFNMADD231PD LN2U, u, y; \
+	VFNMADD231PD LN2L, t, x; \
+	VFNMADD231PD LN2L, u, y; \
+	VMULPD SIXTEENTH, x, x; \
+	VMULPD SIXTEENTH, y, y; \
+	VMOVUPD C64, t; \
+	VMOVUPD C64, u; \
+	VFMADD213PD C56, x, t; \
+	VFMADD213PD C56, y, u; \
+	VFMADD213PD C48, x, t; \
+	VFMADD213PD C48, y, u; \
+	VFMADD213PD C40, x, t; \
+	VFMADD213PD C40, y, u; \
+	VFMADD213PD C32, x, t; \
+	VFMADD213PD C32, y, u; \
+	VFMADD213PD C24, x, t; \
+	VFMADD213PD C24, y, u; \
+	VFMADD213PD HALF, x, t; \
+	VFMADD213PD HALF, y, u; \
+	VFMADD213PD ONE, x, t; \
+	VFMADD213PD ONE, y, u; \
+	VMULPD t, x, x; \
+	VMULPD u, y, y; \
+	VADDPD TWO, x, t; \
+	VADDPD TWO, y, u; \
+	VMULPD t, x, x; \
+	VMULPD u, y, y; \
+	VADDPD TWO, x, t; \
+	VADDPD TWO, y, u; \
+	VMULPD t, x, x; \
+	VMULPD u, y, y; \
+	VADDPD TWO, x, t; \
+	VADDPD TWO, y, u; \
+	VMULPD t, x, x; \
+	VMULPD u, y, y; \
+	VADDPD TWO, x, t; \
+	VADDPD TWO, y, u; \
+	VFMADD213PD ONE, t, x; \
+	VFMADD213PD ONE, u, y; \
+	VPMOVSXDQ kx, k; \
+	VPMOVSXDQ jx, j; \
+	VPADDQ BIAS, k, k; \
+	VPADDQ BIAS, j, j; \
+	VPSLLQ $52, k, k; \
+	VPSLLQ $52, j, j; \
+	VMULPD k, x, x; \
+	VMULPD j, y, y
 
-// func erfGroups(dst, src *float64, groups int, div float64, cdf bool, consts *[erfConstCount][4]uint64) int
+// HORNER8 takes one step of eight Horner schemes, P and Q of four
+// groups from R13: acc = c + v·acc with c a row of coefficients, VPERMD
+// picking each lane's (the groups' range indices in Y5, Y6, Y7, Y14), v
+// the group's argument in the scratch area, the accumulators Y0–Y3 for P
+// (the p row) and Y8–Y11 for Q (the q row).
+#define HORNER8(p, q) \
+	VPERMD p, Y5, Y4; \
+	VPERMD p, Y6, Y12; \
+	VPERMD p, Y7, Y13; \
+	VPERMD p, Y14, Y15; \
+	VMULPD VY(R9)(R13*1), Y0, Y0; \
+	VMULPD VY+32(R9)(R13*1), Y1, Y1; \
+	VMULPD VY+64(R9)(R13*1), Y2, Y2; \
+	VMULPD VY+96(R9)(R13*1), Y3, Y3; \
+	VADDPD Y4, Y0, Y0; \
+	VADDPD Y12, Y1, Y1; \
+	VADDPD Y13, Y2, Y2; \
+	VADDPD Y15, Y3, Y3; \
+	VPERMD q, Y5, Y4; \
+	VPERMD q, Y6, Y12; \
+	VPERMD q, Y7, Y13; \
+	VPERMD q, Y14, Y15; \
+	VMULPD VY(R9)(R13*1), Y8, Y8; \
+	VMULPD VY+32(R9)(R13*1), Y9, Y9; \
+	VMULPD VY+64(R9)(R13*1), Y10, Y10; \
+	VMULPD VY+96(R9)(R13*1), Y11, Y11; \
+	VADDPD Y4, Y8, Y8; \
+	VADDPD Y12, Y9, Y9; \
+	VADDPD Y13, Y10, Y10; \
+	VADDPD Y15, Y11, Y11
+
+// The scratch area's rows (erfScratch), a group's four lanes in 32 bytes
+// from R9: |x|, the range index, v (then y = P(v)/Q(v)) and
+// -z·z - 0.5625 (then erf(|x|) from 1.25 on), erfChunk groups each.
+#define ABSX 0
+#define INDEX 512
+#define VY 1024
+#define EXPR 1536
+
+// CLAMP sets dst = |x| clamped to [1.25, 6].
+#define CLAMP(ax, dst) \
+	VMAXPD MID_END, ax, dst; \
+	VMINPD SIX, dst, dst
+
+// func erfGroups(dst, src *float64, groups int, div float64, cdf bool, consts *[erfConstCount][4]uint64, scratch *[erfScratch]float64) int
 //
-// For each group g < groups of four values x = src[4g+i]/div without
-// NaN, sets dst[4g+i] = math.Erf(x), or (1 + math.Erf(x))/2 if cdf is
-// set, bit for bit: math.Erf's operations (math/erf.go) lane by lane, on
-// |x| with the sign restored at the end as math.Erf negates; VMULPD and
-// VADDPD where Go multiplies and adds (no fused multiply-add under
-// GOAMD64=v1), VDIVPD where it divides. Every lane's ratio P/Q is one
-// Horner scheme (erf_amd64.go) and one division; 1/x² and the two
-// exponentials are taken only for groups with a lane in [1.25, 6), from
-// |x| clamped to that range (lanes outside it discard the result). It
-// stops at the first group holding a NaN and returns the number of
-// groups done.
-TEXT ·erfGroups(SB), NOSPLIT, $0-56
+// For each group g < groups of four values x = src[4g+i]/div (div > 0)
+// without NaN, sets dst[4g+i] = math.Erf(x), or (1 + math.Erf(x))/2 if
+// cdf is set, bit for bit: math.Erf's operations (math/erf.go) lane by
+// lane, on |x| with the sign restored at the end as math.Erf negates;
+// VMULPD and VADDPD where Go multiplies and adds (no fused multiply-add
+// under GOAMD64=v1), VDIVPD where it divides (x/1 is x and not taken).
+// Every lane's ratio P/Q is one Horner scheme (erf_amd64.go) and one
+// division; 1/x² and the two exponentials are taken only for groups with
+// a lane in [1.25, 6), from |x| clamped to that range (lanes outside it
+// discard the result). Chunks of erfChunk groups run in four passes, each
+// a loop over groups whose iterations do not depend on one another, so
+// that the processor overlaps them: the ranges and arguments, the ratios
+// (four groups at a time), the exponentials (the groups that need them)
+// and the results. It stops at the first group holding a NaN and returns
+// the number of groups done.
+TEXT ·erfGroups(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ groups+16(FP), CX
-	VBROADCASTSD div+24(FP), Y15
+	MOVQ div+24(FP), BX
+	MOVQ $0x3ff0000000000000, DX
+	XORQ BX, DX // 0 if div is 1
 	MOVQ consts+40(FP), R8
+	MOVQ scratch+48(FP), R9
 	XORQ AX, AX
-	TESTQ CX, CX
-	JZ done
 
-group:
-	// Y0 = x, Y1 = |x|; Y2, Y3, Y4, Y7: |x| ≥ 0.84375, 1.25, 1/0.35, 6.
-	VMOVUPD (SI), Y0
+chunk:
+	CMPQ AX, CX
+	JGE done
+	MOVQ CX, R12
+	SUBQ AX, R12
+	CMPQ R12, $16
+	JLE sized
+	MOVQ $16, R12
+
+sized:
+	SHLQ $5, R12 // the chunk's bytes
+	XORQ R10, R10 // groups with a lane in [1.25, 6)
+	XORQ R11, R11 // groups with a lane below 2⁻²⁸
+	XORQ R13, R13
+
+	// Pass 1: |x|, the range index, v; 1/x² and -z·z - 0.5625 where needed.
+	VBROADCASTSD div+24(FP), Y15
+
+ranges:
+	VMOVUPD (SI)(R13*1), Y0
+	TESTQ DX, DX
+	JZ divided
 	VDIVPD Y15, Y0, Y0
+
+divided:
 	VCMPPD $3, Y0, Y0, Y1
 	VMOVMSKPD Y1, BX
 	TESTQ BX, BX
-	JNZ done
+	JNZ nan
 	VANDPD ABS, Y0, Y1
+	VMOVUPD Y1, ABSX(R9)(R13*1)
 	VCMPPD $0x1D, LOW_END, Y1, Y2
 	VCMPPD $0x1D, MID_END, Y1, Y3
 	VCMPPD $0x1D, RA_END, Y1, Y4
 	VCMPPD $0x1D, SIX, Y1, Y7
-
-	// Y5: each lane's range r (0 to 3) as the VPERMD index pair 2r, 2r+1.
 	VPAND STEP, Y2, Y5
 	VPAND STEP, Y3, Y6
 	VPADDQ Y6, Y5, Y5
 	VPAND STEP, Y4, Y6
 	VPADDQ Y6, Y5, Y5
 	VPADDQ ODD, Y5, Y5
-
-	// Y9 = v: x² below 0.84375, x − 1 below 1.25.
+	VMOVUPD Y5, INDEX(R9)(R13*1)
 	VMULPD Y1, Y1, Y9
 	VSUBPD ONE, Y1, Y10
 	VBLENDVPD Y2, Y10, Y9, Y9
+	MOVQ R13, R14
+	SHRQ $5, R14
+	VCMPPD $0x11, SMALL, Y1, Y10
+	VMOVMSKPD Y10, BX
+	TESTQ BX, BX
+	JZ notsmall
+	BTSQ R14, R11
 
-	// DX: the lanes in [1.25, 6).
+notsmall:
 	VANDNPD Y3, Y7, Y8
-	VMOVMSKPD Y8, DX
-	TESTQ DX, DX
-	JZ ratio
-
-	// Y11 = |x| clamped to [1.25, 6]; v = 1/x² from 1.25 on; Y13 =
-	// exp(-z·z - 0.5625), z = x with the lower 32 bits of its mantissa
-	// cleared.
-	VMAXPD MID_END, Y1, Y11
-	VMINPD SIX, Y11, Y11
+	VMOVMSKPD Y8, BX
+	TESTQ BX, BX
+	JZ argument
+	BTSQ R14, R10
+	CLAMP(Y1, Y11)
 	VMULPD Y11, Y11, Y10
 	VMOVUPD ONE, Y12
 	VDIVPD Y10, Y12, Y12
@@ -156,60 +279,125 @@ group:
 	VMULPD Y10, Y10, Y13
 	VXORPD SIGN, Y13, Y13
 	VSUBPD C05625, Y13, Y13
-	EXP(Y13, Y10, Y12, X12)
+	VMOVUPD Y13, EXPR(R9)(R13*1)
 
-ratio:
-	// Y4 = P(v)/Q(v), each lane with its range's coefficients.
-	VPERMD P7, Y5, Y4
-	HORNER(P6, Y4)
-	HORNER(P5, Y4)
-	HORNER(P4, Y4)
-	HORNER(P3, Y4)
-	HORNER(P2, Y4)
-	HORNER(P1, Y4)
-	HORNER(P0, Y4)
-	VPERMD Q8, Y5, Y6
-	HORNER(Q7, Y6)
-	HORNER(Q6, Y6)
-	HORNER(Q5, Y6)
-	HORNER(Q4, Y6)
-	HORNER(Q3, Y6)
-	HORNER(Q2, Y6)
-	HORNER(Q1, Y6)
-	VMULPD Y9, Y6, Y6
-	VADDPD ONE, Y6, Y6
-	VDIVPD Y6, Y4, Y4
+argument:
+	VMOVUPD Y9, VY(R9)(R13*1)
+	ADDQ $32, R13
+	CMPQ R13, R12
+	JLT ranges
+	JMP ratios
 
-	// Y8 = erf(|x|): x + x·y below 0.84375, erx + y below 1.25.
-	VMULPD Y4, Y1, Y8
-	VADDPD Y1, Y8, Y8
-	VADDPD ERX, Y4, Y10
-	VBLENDVPD Y2, Y10, Y8, Y8
-	TESTQ DX, DX
-	JZ large
+nan:
+	MOVQ R13, R12 // the chunk ends before this group
+	MOVQ R13, CX // and is the last
+	SHRQ $5, CX
+	ADDQ AX, CX
+	TESTQ R12, R12
+	JZ done
 
-	// From 1.25 on: 1 - exp(-z·z - 0.5625)·exp((z - x)(z + x) + y)/x.
+	// Pass 2: y = P(v)/Q(v), each lane with its range's coefficients, four
+	// groups at a time (a chunk of groups not a multiple of four computes
+	// up to three more from scratch left by an earlier one, and does not
+	// use them).
+ratios:
+	XORQ R13, R13
+
+quad:
+	VMOVUPD INDEX(R9)(R13*1), Y5
+	VMOVUPD INDEX+32(R9)(R13*1), Y6
+	VMOVUPD INDEX+64(R9)(R13*1), Y7
+	VMOVUPD INDEX+96(R9)(R13*1), Y14
+	VPERMD P7, Y5, Y0
+	VPERMD P7, Y6, Y1
+	VPERMD P7, Y7, Y2
+	VPERMD P7, Y14, Y3
+	VPERMD Q8, Y5, Y8
+	VPERMD Q8, Y6, Y9
+	VPERMD Q8, Y7, Y10
+	VPERMD Q8, Y14, Y11
+	HORNER8(P6, Q7)
+	HORNER8(P5, Q6)
+	HORNER8(P4, Q5)
+	HORNER8(P3, Q4)
+	HORNER8(P2, Q3)
+	HORNER8(P1, Q2)
+	HORNER8(P0, Q1)
+	VMULPD VY(R9)(R13*1), Y8, Y8
+	VMULPD VY+32(R9)(R13*1), Y9, Y9
+	VMULPD VY+64(R9)(R13*1), Y10, Y10
+	VMULPD VY+96(R9)(R13*1), Y11, Y11
+	VADDPD ONE, Y8, Y8
+	VADDPD ONE, Y9, Y9
+	VADDPD ONE, Y10, Y10
+	VADDPD ONE, Y11, Y11
+	VDIVPD Y8, Y0, Y0
+	VDIVPD Y9, Y1, Y1
+	VDIVPD Y10, Y2, Y2
+	VDIVPD Y11, Y3, Y3
+	VMOVUPD Y0, VY(R9)(R13*1)
+	VMOVUPD Y1, VY+32(R9)(R13*1)
+	VMOVUPD Y2, VY+64(R9)(R13*1)
+	VMOVUPD Y3, VY+96(R9)(R13*1)
+	ADDQ $128, R13
+	CMPQ R13, R12
+	JLT quad
+
+	// Pass 3, for the groups with a lane in [1.25, 6): 1 -
+	// exp(-z·z - 0.5625)·exp((z - x)(z + x) + y)/x, z = x with the lower
+	// 32 bits of its mantissa cleared.
+	MOVQ R10, BX
+
+exps:
+	TESTQ BX, BX
+	JZ results
+	BSFQ BX, R13
+	BTRQ R13, BX
+	SHLQ $5, R13
+	VMOVUPD ABSX(R9)(R13*1), Y1
+	CLAMP(Y1, Y11)
+	VMOVUPD EXPR(R9)(R13*1), Y13
 	VANDPD ZMASK, Y11, Y10
 	VSUBPD Y11, Y10, Y12
 	VADDPD Y11, Y10, Y10
 	VMULPD Y10, Y12, Y12
-	VADDPD Y4, Y12, Y12
-	EXP(Y12, Y10, Y14, X14)
+	VADDPD VY(R9)(R13*1), Y12, Y12
+	EXP2(Y13, Y0, Y2, X2, Y12, Y3, Y4, X4)
 	VMULPD Y12, Y13, Y12
 	VDIVPD Y11, Y12, Y12
 	VMOVUPD ONE, Y10
 	VSUBPD Y12, Y10, Y10
-	VBLENDVPD Y3, Y10, Y8, Y8
+	VMOVUPD Y10, EXPR(R9)(R13*1)
+	JMP exps
+
+	// Pass 4: erf(|x|) by range, the sign, Φ if cdf.
+results:
+	XORQ R13, R13
+
+result:
+	VMOVUPD ABSX(R9)(R13*1), Y1
+	VMOVUPD VY(R9)(R13*1), Y4
+	VMULPD Y4, Y1, Y8
+	VADDPD Y1, Y8, Y8
+	VADDPD ERX, Y4, Y10
+	VCMPPD $0x1D, LOW_END, Y1, Y2
+	VBLENDVPD Y2, Y10, Y8, Y8
+	MOVQ R13, R14
+	SHRQ $5, R14
+	BTQ R14, R10
+	JCC large
+	VCMPPD $0x1D, MID_END, Y1, Y3
+	VBLENDVPD Y3, EXPR(R9)(R13*1), Y8, Y8
 
 large:
+	VCMPPD $0x1D, SIX, Y1, Y7
 	VBLENDVPD Y7, ONE, Y8, Y8
+	BTQ R14, R11
+	JCC sign
 
 	// Below 2⁻²⁸: x + efx·x; below 2⁻¹⁰¹⁵ (math.Erf's VeryTiny)
 	// 0.125·(8x + efx8·x).
 	VCMPPD $0x11, SMALL, Y1, Y10
-	VMOVMSKPD Y10, BX
-	TESTQ BX, BX
-	JZ sign
 	VMULPD EFX, Y1, Y12
 	VADDPD Y1, Y12, Y12
 	VBLENDVPD Y10, Y12, Y8, Y8
@@ -221,7 +409,8 @@ large:
 	VBLENDVPD Y10, Y12, Y8, Y8
 
 sign:
-	VANDPD SIGN, Y0, Y10
+	VMOVUPD (SI)(R13*1), Y10
+	VANDPD SIGN, Y10, Y10
 	VXORPD Y10, Y8, Y8
 	CMPB cdf+32(FP), $0
 	JEQ store
@@ -229,14 +418,17 @@ sign:
 	VMULPD HALF, Y8, Y8
 
 store:
-	VMOVUPD Y8, (DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	INCQ AX
-	CMPQ AX, CX
-	JLT group
+	VMOVUPD Y8, (DI)(R13*1)
+	ADDQ $32, R13
+	CMPQ R13, R12
+	JLT result
+	ADDQ R12, SI
+	ADDQ R12, DI
+	SHRQ $5, R12
+	ADDQ R12, AX
+	JMP chunk
 
 done:
 	VZEROUPPER
-	MOVQ AX, ret+48(FP)
+	MOVQ AX, ret+56(FP)
 	RET

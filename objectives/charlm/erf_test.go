@@ -90,9 +90,10 @@ func TestErfIntoIsMathErf(t *testing.T) {
 }
 
 // BenchmarkErf times erfInto on 4096 values (a GELU layer of the remedies
-// shape) against math.Erf in a loop, for arguments normal with sd 0.06
-// (as at the initial point: math.Erf's first range), 1 and 3 (where most
-// values are beyond 1.25 and math.Erf calls math.Exp twice).
+// shape), as erf and as the GELU's Φ (Phi: x/√2, (1 + erf)/2), against
+// math.Erf in a loop, for arguments normal with sd 0.06 (as at the initial
+// point: math.Erf's first range), 1 and 3 (where a fifth and most values
+// are beyond 1.25 and math.Erf calls math.Exp twice).
 func BenchmarkErf(b *testing.B) {
 	for _, sd := range []float64{0.06, 1, 3} {
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -101,16 +102,27 @@ func BenchmarkErf(b *testing.B) {
 			xs[i] = sd * rng.NormFloat64()
 		}
 		b.Run(fmt.Sprintf("sd=%g/erfInto", sd), func(b *testing.B) {
+			cpu := startCPU()
 			for b.Loop() {
 				erfInto(out, xs, 1, false)
 			}
+			cpu.report(b)
+		})
+		b.Run(fmt.Sprintf("sd=%g/Phi", sd), func(b *testing.B) {
+			cpu := startCPU()
+			for b.Loop() {
+				erfInto(out, xs, math.Sqrt2, true)
+			}
+			cpu.report(b)
 		})
 		b.Run(fmt.Sprintf("sd=%g/math.Erf", sd), func(b *testing.B) {
+			cpu := startCPU()
 			for b.Loop() {
 				for i, x := range xs {
 					out[i] = math.Erf(x)
 				}
 			}
+			cpu.report(b)
 		})
 	}
 }
