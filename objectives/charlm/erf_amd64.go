@@ -12,7 +12,7 @@ func erfGroups(dst, src *float64, groups int, div float64, cdf bool, consts *[er
 
 const (
 	erfChunk   = 16               // groups erfGroups takes a pass at a time
-	erfScratch = 4 * 4 * erfChunk // four rows of a group's four lanes
+	erfScratch = 5 * 4 * erfChunk // five rows of a group's four lanes
 )
 
 // vectorErf reports whether erfGroups may run: it needs AVX2 (its integer
@@ -107,13 +107,14 @@ const (
 )
 
 // erfConstCount is the number of erfConsts' rows.
-const erfConstCount = 47
+const erfConstCount = 57
 
 // erfConsts are erfGroups' operands, 32 bytes a row (erf_amd64.s names
 // them by offset): rows 0–30 a constant in every lane, rows 31–38 the
 // numerator's coefficients P_0 … P_7 and rows 39–46 the denominator's
 // Q_1 … Q_8 (Q = 1 + v·(Q_1 + …)), each row the four ranges' coefficient
-// in the order of the ranges. The exponential's constants are math.Exp's
+// in the order of the ranges; rows 47–56 the first range's pp0 … pp4,
+// qq1 … qq5 in every lane, for chunks without other ranges. The exponential's constants are math.Exp's
 // on amd64 (math/exp_amd64.s), as in exp_amd64.s.
 var erfConsts = func() (c [erfConstCount][4]uint64) {
 	splat := func(bits uint64) [4]uint64 { return [4]uint64{bits, bits, bits, bits} }
@@ -145,5 +146,8 @@ var erfConsts = func() (c [erfConstCount][4]uint64) {
 	}
 	copy(c[31:], p)
 	copy(c[39:], q)
+	for i, v := range []float64{pp0, pp1, pp2, pp3, pp4, qq1, qq2, qq3, qq4, qq5} {
+		c[47+i] = splat(f(v))
+	}
 	return c
 }()

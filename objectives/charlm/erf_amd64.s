@@ -48,6 +48,16 @@
 #define Q6 1408(R8)
 #define Q7 1440(R8)
 #define Q8 1472(R8)
+#define PP0 1504(R8)
+#define PP1 1536(R8)
+#define PP2 1568(R8)
+#define PP3 1600(R8)
+#define PP4 1632(R8)
+#define QQ1 1664(R8)
+#define QQ2 1696(R8)
+#define QQ3 1728(R8)
+#define QQ4 1760(R8)
+#define QQ5 1792(R8)
 
 // EXP sets x = math.Exp(x) lane by lane for x in (-700, 700): the
 // operations of math.Exp's FMA path (math/exp_amd64.s), as expGroups
@@ -139,6 +149,118 @@
 	VMULPD k, x, x; \
 	VMULPD j, y, y
 
+// EXP4 is EXP of a, b, c and d, their instructions interleaved: four
+// independent dependency chains.
+#define EXP4(a, ta, ka, kax, b, tb, kb, kbx, c, tc, kc, kcx, d, td, kd, kdx) \
+	VMULPD LOG2E, a, ta; \
+	VMULPD LOG2E, b, tb; \
+	VMULPD LOG2E, c, tc; \
+	VMULPD LOG2E, d, td; \
+	VCVTPD2DQY ta, kax; \
+	VCVTPD2DQY tb, kbx; \
+	VCVTPD2DQY tc, kcx; \
+	VCVTPD2DQY td, kdx; \
+	VCVTDQ2PD kax, ta; \
+	VCVTDQ2PD kbx, tb; \
+	VCVTDQ2PD kcx, tc; \
+	VCVTDQ2PD kdx, td; \
+	VFNMADD231PD LN2U, ta, a; \
+	VFNMADD231PD LN2U, tb, b; \
+	VFNMADD231PD LN2U, tc, c; \
+	VFNMADD231PD LN2U, td, d; \
+	VFNMADD231PD LN2L, ta, a; \
+	VFNMADD231PD LN2L, tb, b; \
+	VFNMADD231PD LN2L, tc, c; \
+	VFNMADD231PD LN2L, td, d; \
+	VMULPD SIXTEENTH, a, a; \
+	VMULPD SIXTEENTH, b, b; \
+	VMULPD SIXTEENTH, c, c; \
+	VMULPD SIXTEENTH, d, d; \
+	VMOVUPD C64, ta; \
+	VMOVUPD C64, tb; \
+	VMOVUPD C64, tc; \
+	VMOVUPD C64, td; \
+	VFMADD213PD C56, a, ta; \
+	VFMADD213PD C56, b, tb; \
+	VFMADD213PD C56, c, tc; \
+	VFMADD213PD C56, d, td; \
+	VFMADD213PD C48, a, ta; \
+	VFMADD213PD C48, b, tb; \
+	VFMADD213PD C48, c, tc; \
+	VFMADD213PD C48, d, td; \
+	VFMADD213PD C40, a, ta; \
+	VFMADD213PD C40, b, tb; \
+	VFMADD213PD C40, c, tc; \
+	VFMADD213PD C40, d, td; \
+	VFMADD213PD C32, a, ta; \
+	VFMADD213PD C32, b, tb; \
+	VFMADD213PD C32, c, tc; \
+	VFMADD213PD C32, d, td; \
+	VFMADD213PD C24, a, ta; \
+	VFMADD213PD C24, b, tb; \
+	VFMADD213PD C24, c, tc; \
+	VFMADD213PD C24, d, td; \
+	VFMADD213PD HALF, a, ta; \
+	VFMADD213PD HALF, b, tb; \
+	VFMADD213PD HALF, c, tc; \
+	VFMADD213PD HALF, d, td; \
+	VFMADD213PD ONE, a, ta; \
+	VFMADD213PD ONE, b, tb; \
+	VFMADD213PD ONE, c, tc; \
+	VFMADD213PD ONE, d, td; \
+	VMULPD ta, a, a; \
+	VMULPD tb, b, b; \
+	VMULPD tc, c, c; \
+	VMULPD td, d, d; \
+	VADDPD TWO, a, ta; \
+	VADDPD TWO, b, tb; \
+	VADDPD TWO, c, tc; \
+	VADDPD TWO, d, td; \
+	VMULPD ta, a, a; \
+	VMULPD tb, b, b; \
+	VMULPD tc, c, c; \
+	VMULPD td, d, d; \
+	VADDPD TWO, a, ta; \
+	VADDPD TWO, b, tb; \
+	VADDPD TWO, c, tc; \
+	VADDPD TWO, d, td; \
+	VMULPD ta, a, a; \
+	VMULPD tb, b, b; \
+	VMULPD tc, c, c; \
+	VMULPD td, d, d; \
+	VADDPD TWO, a, ta; \
+	VADDPD TWO, b, tb; \
+	VADDPD TWO, c, tc; \
+	VADDPD TWO, d, td; \
+	VMULPD ta, a, a; \
+	VMULPD tb, b, b; \
+	VMULPD tc, c, c; \
+	VMULPD td, d, d; \
+	VADDPD TWO, a, ta; \
+	VADDPD TWO, b, tb; \
+	VADDPD TWO, c, tc; \
+	VADDPD TWO, d, td; \
+	VFMADD213PD ONE, ta, a; \
+	VFMADD213PD ONE, tb, b; \
+	VFMADD213PD ONE, tc, c; \
+	VFMADD213PD ONE, td, d; \
+	VPMOVSXDQ kax, ka; \
+	VPMOVSXDQ kbx, kb; \
+	VPMOVSXDQ kcx, kc; \
+	VPMOVSXDQ kdx, kd; \
+	VPADDQ BIAS, ka, ka; \
+	VPADDQ BIAS, kb, kb; \
+	VPADDQ BIAS, kc, kc; \
+	VPADDQ BIAS, kd, kd; \
+	VPSLLQ $52, ka, ka; \
+	VPSLLQ $52, kb, kb; \
+	VPSLLQ $52, kc, kc; \
+	VPSLLQ $52, kd, kd; \
+	VMULPD ka, a, a; \
+	VMULPD kb, b, b; \
+	VMULPD kc, c, c; \
+	VMULPD kd, d, d
+
 // HORNER8 takes one step of eight Horner schemes, P and Q of four
 // groups from R13: acc = c + v·acc with c a row of coefficients, VPERMD
 // picking each lane's (the groups' range indices in Y5, Y6, Y7, Y14), v
@@ -170,13 +292,34 @@
 	VADDPD Y13, Y10, Y10; \
 	VADDPD Y15, Y11, Y11
 
+// HORNERLOW is HORNER8 for four groups whose lanes all lie below 0.84375:
+// the rows p and q hold the first range's coefficients in every lane.
+#define HORNERLOW(p, q) \
+	VMULPD VY(R9)(R13*1), Y0, Y0; \
+	VMULPD VY+32(R9)(R13*1), Y1, Y1; \
+	VMULPD VY+64(R9)(R13*1), Y2, Y2; \
+	VMULPD VY+96(R9)(R13*1), Y3, Y3; \
+	VADDPD p, Y0, Y0; \
+	VADDPD p, Y1, Y1; \
+	VADDPD p, Y2, Y2; \
+	VADDPD p, Y3, Y3; \
+	VMULPD VY(R9)(R13*1), Y8, Y8; \
+	VMULPD VY+32(R9)(R13*1), Y9, Y9; \
+	VMULPD VY+64(R9)(R13*1), Y10, Y10; \
+	VMULPD VY+96(R9)(R13*1), Y11, Y11; \
+	VADDPD q, Y8, Y8; \
+	VADDPD q, Y9, Y9; \
+	VADDPD q, Y10, Y10; \
+	VADDPD q, Y11, Y11
+
 // The scratch area's rows (erfScratch), a group's four lanes in 32 bytes
-// from R9: |x|, the range index, v (then y = P(v)/Q(v)) and
-// -z·z - 0.5625 (then erf(|x|) from 1.25 on), erfChunk groups each.
+// from R9: |x|, the range index, v (then y = P(v)/Q(v)), -z·z - 0.5625
+// (then erf(|x|) from 1.25 on) and (z - x)(z + x), erfChunk groups each.
 #define ABSX 0
 #define INDEX 512
 #define VY 1024
 #define EXPR 1536
+#define ZZ 2048
 
 // CLAMP sets dst = |x| clamped to [1.25, 6].
 #define CLAMP(ax, dst) \
@@ -223,7 +366,7 @@ chunk:
 sized:
 	SHLQ $5, R12 // the chunk's bytes
 	XORQ R10, R10 // groups with a lane in [1.25, 6)
-	XORQ R11, R11 // groups with a lane below 2⁻²⁸
+	XORQ R11, R11 // groups with a lane below 2⁻²⁸, and (from bit 16) from 0.84375 on
 	XORQ R13, R13
 
 	// Pass 1: |x|, the range index, v; 1/x² and -z·z - 0.5625 where needed.
@@ -258,6 +401,13 @@ divided:
 	VBLENDVPD Y2, Y10, Y9, Y9
 	MOVQ R13, R14
 	SHRQ $5, R14
+	VMOVMSKPD Y2, BX
+	TESTQ BX, BX
+	JZ low
+	LEAQ 16(R14), BX
+	BTSQ BX, R11
+
+low:
 	VCMPPD $0x11, SMALL, Y1, Y10
 	VMOVMSKPD Y10, BX
 	TESTQ BX, BX
@@ -280,6 +430,10 @@ notsmall:
 	VXORPD SIGN, Y13, Y13
 	VSUBPD C05625, Y13, Y13
 	VMOVUPD Y13, EXPR(R9)(R13*1)
+	VSUBPD Y11, Y10, Y12
+	VADDPD Y11, Y10, Y10
+	VMULPD Y10, Y12, Y12
+	VMOVUPD Y12, ZZ(R9)(R13*1)
 
 argument:
 	VMOVUPD Y9, VY(R9)(R13*1)
@@ -302,6 +456,9 @@ nan:
 	// use them).
 ratios:
 	XORQ R13, R13
+	MOVQ R11, BX
+	SHRQ $16, BX
+	JZ lowquad
 
 quad:
 	VMOVUPD INDEX(R9)(R13*1), Y5
@@ -343,9 +500,47 @@ quad:
 	CMPQ R13, R12
 	JLT quad
 
-	// Pass 3, for the groups with a lane in [1.25, 6): 1 -
+	JMP exponentials
+
+	// Pass 2 for a chunk whose lanes all lie below 0.84375: math.Erf's
+	// Horner schemes of its first range (degree 4 and 5, no leading zeros).
+lowquad:
+	VMOVUPD PP4, Y0
+	VMOVUPD PP4, Y1
+	VMOVUPD PP4, Y2
+	VMOVUPD PP4, Y3
+	VMOVUPD QQ5, Y8
+	VMOVUPD QQ5, Y9
+	VMOVUPD QQ5, Y10
+	VMOVUPD QQ5, Y11
+	HORNERLOW(PP3, QQ4)
+	HORNERLOW(PP2, QQ3)
+	HORNERLOW(PP1, QQ2)
+	HORNERLOW(PP0, QQ1)
+	VMULPD VY(R9)(R13*1), Y8, Y8
+	VMULPD VY+32(R9)(R13*1), Y9, Y9
+	VMULPD VY+64(R9)(R13*1), Y10, Y10
+	VMULPD VY+96(R9)(R13*1), Y11, Y11
+	VADDPD ONE, Y8, Y8
+	VADDPD ONE, Y9, Y9
+	VADDPD ONE, Y10, Y10
+	VADDPD ONE, Y11, Y11
+	VDIVPD Y8, Y0, Y0
+	VDIVPD Y9, Y1, Y1
+	VDIVPD Y10, Y2, Y2
+	VDIVPD Y11, Y3, Y3
+	VMOVUPD Y0, VY(R9)(R13*1)
+	VMOVUPD Y1, VY+32(R9)(R13*1)
+	VMOVUPD Y2, VY+64(R9)(R13*1)
+	VMOVUPD Y3, VY+96(R9)(R13*1)
+	ADDQ $128, R13
+	CMPQ R13, R12
+	JLT lowquad
+
+	// Pass 3, for the groups with a lane in [1.25, 6), two at a time: 1 -
 	// exp(-z·z - 0.5625)·exp((z - x)(z + x) + y)/x, z = x with the lower
 	// 32 bits of its mantissa cleared.
+exponentials:
 	MOVQ R10, BX
 
 exps:
@@ -354,21 +549,45 @@ exps:
 	BSFQ BX, R13
 	BTRQ R13, BX
 	SHLQ $5, R13
-	VMOVUPD ABSX(R9)(R13*1), Y1
-	CLAMP(Y1, Y11)
-	VMOVUPD EXPR(R9)(R13*1), Y13
-	VANDPD ZMASK, Y11, Y10
-	VSUBPD Y11, Y10, Y12
-	VADDPD Y11, Y10, Y10
-	VMULPD Y10, Y12, Y12
-	VADDPD VY(R9)(R13*1), Y12, Y12
-	EXP2(Y13, Y0, Y2, X2, Y12, Y3, Y4, X4)
-	VMULPD Y12, Y13, Y12
-	VDIVPD Y11, Y12, Y12
-	VMOVUPD ONE, Y10
-	VSUBPD Y12, Y10, Y10
-	VMOVUPD Y10, EXPR(R9)(R13*1)
+	TESTQ BX, BX
+	JZ single
+	BSFQ BX, R14
+	BTRQ R14, BX
+	SHLQ $5, R14
+	VMOVUPD EXPR(R9)(R13*1), Y0
+	VMOVUPD VY(R9)(R13*1), Y1
+	VADDPD ZZ(R9)(R13*1), Y1, Y1
+	VMOVUPD EXPR(R9)(R14*1), Y2
+	VMOVUPD VY(R9)(R14*1), Y3
+	VADDPD ZZ(R9)(R14*1), Y3, Y3
+	EXP4(Y0, Y4, Y5, X5, Y1, Y6, Y7, X7, Y2, Y8, Y9, X9, Y3, Y10, Y11, X11)
+	VMULPD Y1, Y0, Y0
+	VMULPD Y3, Y2, Y2
+	VMOVUPD ABSX(R9)(R13*1), Y12
+	CLAMP(Y12, Y12)
+	VMOVUPD ABSX(R9)(R14*1), Y13
+	CLAMP(Y13, Y13)
+	VDIVPD Y12, Y0, Y0
+	VDIVPD Y13, Y2, Y2
+	VMOVUPD ONE, Y14
+	VSUBPD Y0, Y14, Y12
+	VSUBPD Y2, Y14, Y13
+	VMOVUPD Y12, EXPR(R9)(R13*1)
+	VMOVUPD Y13, EXPR(R9)(R14*1)
 	JMP exps
+
+single:
+	VMOVUPD EXPR(R9)(R13*1), Y0
+	VMOVUPD VY(R9)(R13*1), Y1
+	VADDPD ZZ(R9)(R13*1), Y1, Y1
+	EXP2(Y0, Y4, Y5, X5, Y1, Y6, Y7, X7)
+	VMULPD Y1, Y0, Y0
+	VMOVUPD ABSX(R9)(R13*1), Y12
+	CLAMP(Y12, Y12)
+	VDIVPD Y12, Y0, Y0
+	VMOVUPD ONE, Y14
+	VSUBPD Y0, Y14, Y12
+	VMOVUPD Y12, EXPR(R9)(R13*1)
 
 	// Pass 4: erf(|x|) by range, the sign, Φ if cdf.
 results:
@@ -379,11 +598,14 @@ result:
 	VMOVUPD VY(R9)(R13*1), Y4
 	VMULPD Y4, Y1, Y8
 	VADDPD Y1, Y8, Y8
+	MOVQ R13, R14
+	SHRQ $5, R14
+	LEAQ 16(R14), BX
+	BTQ BX, R11
+	JCC small
 	VADDPD ERX, Y4, Y10
 	VCMPPD $0x1D, LOW_END, Y1, Y2
 	VBLENDVPD Y2, Y10, Y8, Y8
-	MOVQ R13, R14
-	SHRQ $5, R14
 	BTQ R14, R10
 	JCC large
 	VCMPPD $0x1D, MID_END, Y1, Y3
@@ -392,6 +614,8 @@ result:
 large:
 	VCMPPD $0x1D, SIX, Y1, Y7
 	VBLENDVPD Y7, ONE, Y8, Y8
+
+small:
 	BTQ R14, R11
 	JCC sign
 
