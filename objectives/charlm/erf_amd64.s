@@ -263,7 +263,7 @@
 
 // HORNER8 takes one step of eight Horner schemes, P and Q of four
 // groups from R13: acc = c + v·acc with c a row of coefficients, VPERMD
-// picking each lane's (the groups' range indices in Y5, Y6, Y7, Y14), v
+// picking each lane's (the groups' RANGE indices in Y5, Y6, Y7, Y14), v
 // the group's argument in the scratch area, the accumulators Y0–Y3 for P
 // (the p row) and Y8–Y11 for Q (the q row).
 #define HORNER8(p, q) \
@@ -313,13 +313,27 @@
 	VADDPD q, Y11, Y11
 
 // The scratch area's rows (erfScratch), a group's four lanes in 32 bytes
-// from R9: |x|, the range index, v (then y = P(v)/Q(v)), -z·z - 0.5625
-// (then erf(|x|) from 1.25 on) and (z - x)(z + x), erfChunk groups each.
+// from R9: |x|, v (then y = P(v)/Q(v)), -z·z - 0.5625 (then erf(|x|)
+// from 1.25 on) and (z - x)(z + x), erfChunk groups each.
 #define ABSX 0
-#define INDEX 512
-#define VY 1024
-#define EXPR 1536
-#define ZZ 2048
+#define VY 512
+#define EXPR 1024
+#define ZZ 1536
+
+// RANGE sets idx to the range r (0 to 3) of each lane of |x| at off in
+// the scratch area (the group from R13) as the VPERMD index pair 2r,
+// 2r + 1; Y0–Y3 are scratch.
+#define RANGE(off, idx) \
+	VMOVUPD off(R9)(R13*1), Y0; \
+	VCMPPD $0x1D, LOW_END, Y0, Y1; \
+	VCMPPD $0x1D, MID_END, Y0, Y2; \
+	VCMPPD $0x1D, RA_END, Y0, Y3; \
+	VPAND STEP, Y1, idx; \
+	VPAND STEP, Y2, Y2; \
+	VPADDQ Y2, idx, idx; \
+	VPAND STEP, Y3, Y3; \
+	VPADDQ Y3, idx, idx; \
+	VPADDQ ODD, idx, idx
 
 // CLAMP sets dst = |x| clamped to [1.25, 6].
 #define CLAMP(ax, dst) \
@@ -369,7 +383,9 @@ sized:
 	XORQ R11, R11 // groups with a lane below 2⁻²⁸, and (from bit 16) from 0.84375 on
 	XORQ R13, R13
 
-	// Pass 1: |x|, the range index, v; 1/x² and -z·z - 0.5625 where needed.
+	// Pass 1: |x| and v; 1/x², -z·z - 0.5625 and (z - x)(z + x) where
+	// needed. A group whose lanes all lie in [2⁻²⁸, 0.84375) (one test,
+	// which NaN fails) needs x² only.
 	VBROADCASTSD div+24(FP), Y15
 
 ranges:
@@ -379,42 +395,45 @@ ranges:
 	VDIVPD Y15, Y0, Y0
 
 divided:
-	VCMPPD $3, Y0, Y0, Y1
-	VMOVMSKPD Y1, BX
-	TESTQ BX, BX
-	JNZ nan
 	VANDPD ABS, Y0, Y1
 	VMOVUPD Y1, ABSX(R9)(R13*1)
-	VCMPPD $0x1D, LOW_END, Y1, Y2
-	VCMPPD $0x1D, MID_END, Y1, Y3
-	VCMPPD $0x1D, RA_END, Y1, Y4
-	VCMPPD $0x1D, SIX, Y1, Y7
-	VPAND STEP, Y2, Y5
-	VPAND STEP, Y3, Y6
-	VPADDQ Y6, Y5, Y5
-	VPAND STEP, Y4, Y6
-	VPADDQ Y6, Y5, Y5
-	VPADDQ ODD, Y5, Y5
-	VMOVUPD Y5, INDEX(R9)(R13*1)
 	VMULPD Y1, Y1, Y9
-	VSUBPD ONE, Y1, Y10
-	VBLENDVPD Y2, Y10, Y9, Y9
+	VCMPPD $0x15, LOW_END, Y1, Y2
+	VCMPPD $0x11, SMALL, Y1, Y10
+	VORPD Y10, Y2, Y8
+	VMOVMSKPD Y8, BX
+	TESTQ BX, BX
+	JNZ classify
+
+argument:
+	VMOVUPD Y9, VY(R9)(R13*1)
+	ADDQ $32, R13
+	CMPQ R13, R12
+	JLT ranges
+	JMP ratios
+
+classify:
+	VCMPPD $3, Y0, Y0, Y8
+	VMOVMSKPD Y8, BX
+	TESTQ BX, BX
+	JNZ nan
 	MOVQ R13, R14
 	SHRQ $5, R14
-	VMOVMSKPD Y2, BX
-	TESTQ BX, BX
-	JZ low
-	LEAQ 16(R14), BX
-	BTSQ BX, R11
-
-low:
-	VCMPPD $0x11, SMALL, Y1, Y10
 	VMOVMSKPD Y10, BX
 	TESTQ BX, BX
 	JZ notsmall
 	BTSQ R14, R11
 
 notsmall:
+	VMOVMSKPD Y2, BX
+	TESTQ BX, BX
+	JZ argument
+	LEAQ 16(R14), BX
+	BTSQ BX, R11
+	VSUBPD ONE, Y1, Y10
+	VBLENDVPD Y2, Y10, Y9, Y9
+	VCMPPD $0x1D, MID_END, Y1, Y3
+	VCMPPD $0x1D, SIX, Y1, Y7
 	VANDNPD Y3, Y7, Y8
 	VMOVMSKPD Y8, BX
 	TESTQ BX, BX
@@ -434,13 +453,7 @@ notsmall:
 	VADDPD Y11, Y10, Y10
 	VMULPD Y10, Y12, Y12
 	VMOVUPD Y12, ZZ(R9)(R13*1)
-
-argument:
-	VMOVUPD Y9, VY(R9)(R13*1)
-	ADDQ $32, R13
-	CMPQ R13, R12
-	JLT ranges
-	JMP ratios
+	JMP argument
 
 nan:
 	MOVQ R13, R12 // the chunk ends before this group
@@ -461,10 +474,10 @@ ratios:
 	JZ lowquad
 
 quad:
-	VMOVUPD INDEX(R9)(R13*1), Y5
-	VMOVUPD INDEX+32(R9)(R13*1), Y6
-	VMOVUPD INDEX+64(R9)(R13*1), Y7
-	VMOVUPD INDEX+96(R9)(R13*1), Y14
+	RANGE(ABSX, Y5)
+	RANGE(ABSX+32, Y6)
+	RANGE(ABSX+64, Y7)
+	RANGE(ABSX+96, Y14)
 	VPERMD P7, Y5, Y0
 	VPERMD P7, Y6, Y1
 	VPERMD P7, Y7, Y2
