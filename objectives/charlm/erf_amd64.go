@@ -12,7 +12,7 @@ func erfGroups(dst, src *float64, groups int, div float64, cdf bool, consts *[er
 
 const (
 	erfChunk   = 16               // groups erfGroups takes a pass at a time
-	erfScratch = 4 * 4 * erfChunk // four rows of a group's four lanes
+	erfScratch = 5 * 4 * erfChunk // five rows of a group's four lanes
 )
 
 // vectorErf reports whether erfGroups may run: it needs AVX2 (its integer

@@ -59,208 +59,6 @@
 #define QQ4 1760(R8)
 #define QQ5 1792(R8)
 
-// EXP sets x = math.Exp(x) lane by lane for x in (-700, 700): the
-// operations of math.Exp's FMA path (math/exp_amd64.s), as expGroups
-// (exp_amd64.s) takes them; t and k are scratch, kx k's lower half.
-#define EXP(x, t, k, kx) \
-	VMULPD LOG2E, x, t; \
-	VCVTPD2DQY t, kx; \
-	VCVTDQ2PD kx, t; \
-	VFNMADD231PD LN2U, t, x; \
-	VFNMADD231PD LN2L, t, x; \
-	VMULPD SIXTEENTH, x, x; \
-	VMOVUPD C64, t; \
-	VFMADD213PD C56, x, t; \
-	VFMADD213PD C48, x, t; \
-	VFMADD213PD C40, x, t; \
-	VFMADD213PD C32, x, t; \
-	VFMADD213PD C24, x, t; \
-	VFMADD213PD HALF, x, t; \
-	VFMADD213PD ONE, x, t; \
-	VMULPD t, x, x; \
-	VADDPD TWO, x, t; \
-	VMULPD t, x, x; \
-	VADDPD TWO, x, t; \
-	VMULPD t, x, x; \
-	VADDPD TWO, x, t; \
-	VMULPD t, x, x; \
-	VADDPD TWO, x, t; \
-	VFMADD213PD ONE, t, x; \
-	VPMOVSXDQ kx, k; \
-	VPADDQ BIAS, k, k; \
-	VPSLLQ $52, k, k; \
-	VMULPD k, x, x
-
-// EXP2 is EXP of x and of y, their instructions interleaved: two
-// independent dependency chains.
-#define EXP2(x, t, k, kx, y, u, j, jx) \
-	VMULPD LOG2E, x, t; \
-	VMULPD LOG2E, y, u; \
-	VCVTPD2DQY t, kx; \
-	VCVTPD2DQY u, jx; \
-	VCVTDQ2PD kx, t; \
-	VCVTDQ2PD jx, u; \
-	VFNMADD231PD LN2U, t, x; \
-	VFNMADD231PD LN2U, u, y; \
-	VFNMADD231PD LN2L, t, x; \
-	VFNMADD231PD LN2L, u, y; \
-	VMULPD SIXTEENTH, x, x; \
-	VMULPD SIXTEENTH, y, y; \
-	VMOVUPD C64, t; \
-	VMOVUPD C64, u; \
-	VFMADD213PD C56, x, t; \
-	VFMADD213PD C56, y, u; \
-	VFMADD213PD C48, x, t; \
-	VFMADD213PD C48, y, u; \
-	VFMADD213PD C40, x, t; \
-	VFMADD213PD C40, y, u; \
-	VFMADD213PD C32, x, t; \
-	VFMADD213PD C32, y, u; \
-	VFMADD213PD C24, x, t; \
-	VFMADD213PD C24, y, u; \
-	VFMADD213PD HALF, x, t; \
-	VFMADD213PD HALF, y, u; \
-	VFMADD213PD ONE, x, t; \
-	VFMADD213PD ONE, y, u; \
-	VMULPD t, x, x; \
-	VMULPD u, y, y; \
-	VADDPD TWO, x, t; \
-	VADDPD TWO, y, u; \
-	VMULPD t, x, x; \
-	VMULPD u, y, y; \
-	VADDPD TWO, x, t; \
-	VADDPD TWO, y, u; \
-	VMULPD t, x, x; \
-	VMULPD u, y, y; \
-	VADDPD TWO, x, t; \
-	VADDPD TWO, y, u; \
-	VMULPD t, x, x; \
-	VMULPD u, y, y; \
-	VADDPD TWO, x, t; \
-	VADDPD TWO, y, u; \
-	VFMADD213PD ONE, t, x; \
-	VFMADD213PD ONE, u, y; \
-	VPMOVSXDQ kx, k; \
-	VPMOVSXDQ jx, j; \
-	VPADDQ BIAS, k, k; \
-	VPADDQ BIAS, j, j; \
-	VPSLLQ $52, k, k; \
-	VPSLLQ $52, j, j; \
-	VMULPD k, x, x; \
-	VMULPD j, y, y
-
-// EXP4 is EXP of a, b, c and d, their instructions interleaved: four
-// independent dependency chains.
-#define EXP4(a, ta, ka, kax, b, tb, kb, kbx, c, tc, kc, kcx, d, td, kd, kdx) \
-	VMULPD LOG2E, a, ta; \
-	VMULPD LOG2E, b, tb; \
-	VMULPD LOG2E, c, tc; \
-	VMULPD LOG2E, d, td; \
-	VCVTPD2DQY ta, kax; \
-	VCVTPD2DQY tb, kbx; \
-	VCVTPD2DQY tc, kcx; \
-	VCVTPD2DQY td, kdx; \
-	VCVTDQ2PD kax, ta; \
-	VCVTDQ2PD kbx, tb; \
-	VCVTDQ2PD kcx, tc; \
-	VCVTDQ2PD kdx, td; \
-	VFNMADD231PD LN2U, ta, a; \
-	VFNMADD231PD LN2U, tb, b; \
-	VFNMADD231PD LN2U, tc, c; \
-	VFNMADD231PD LN2U, td, d; \
-	VFNMADD231PD LN2L, ta, a; \
-	VFNMADD231PD LN2L, tb, b; \
-	VFNMADD231PD LN2L, tc, c; \
-	VFNMADD231PD LN2L, td, d; \
-	VMULPD SIXTEENTH, a, a; \
-	VMULPD SIXTEENTH, b, b; \
-	VMULPD SIXTEENTH, c, c; \
-	VMULPD SIXTEENTH, d, d; \
-	VMOVUPD C64, ta; \
-	VMOVUPD C64, tb; \
-	VMOVUPD C64, tc; \
-	VMOVUPD C64, td; \
-	VFMADD213PD C56, a, ta; \
-	VFMADD213PD C56, b, tb; \
-	VFMADD213PD C56, c, tc; \
-	VFMADD213PD C56, d, td; \
-	VFMADD213PD C48, a, ta; \
-	VFMADD213PD C48, b, tb; \
-	VFMADD213PD C48, c, tc; \
-	VFMADD213PD C48, d, td; \
-	VFMADD213PD C40, a, ta; \
-	VFMADD213PD C40, b, tb; \
-	VFMADD213PD C40, c, tc; \
-	VFMADD213PD C40, d, td; \
-	VFMADD213PD C32, a, ta; \
-	VFMADD213PD C32, b, tb; \
-	VFMADD213PD C32, c, tc; \
-	VFMADD213PD C32, d, td; \
-	VFMADD213PD C24, a, ta; \
-	VFMADD213PD C24, b, tb; \
-	VFMADD213PD C24, c, tc; \
-	VFMADD213PD C24, d, td; \
-	VFMADD213PD HALF, a, ta; \
-	VFMADD213PD HALF, b, tb; \
-	VFMADD213PD HALF, c, tc; \
-	VFMADD213PD HALF, d, td; \
-	VFMADD213PD ONE, a, ta; \
-	VFMADD213PD ONE, b, tb; \
-	VFMADD213PD ONE, c, tc; \
-	VFMADD213PD ONE, d, td; \
-	VMULPD ta, a, a; \
-	VMULPD tb, b, b; \
-	VMULPD tc, c, c; \
-	VMULPD td, d, d; \
-	VADDPD TWO, a, ta; \
-	VADDPD TWO, b, tb; \
-	VADDPD TWO, c, tc; \
-	VADDPD TWO, d, td; \
-	VMULPD ta, a, a; \
-	VMULPD tb, b, b; \
-	VMULPD tc, c, c; \
-	VMULPD td, d, d; \
-	VADDPD TWO, a, ta; \
-	VADDPD TWO, b, tb; \
-	VADDPD TWO, c, tc; \
-	VADDPD TWO, d, td; \
-	VMULPD ta, a, a; \
-	VMULPD tb, b, b; \
-	VMULPD tc, c, c; \
-	VMULPD td, d, d; \
-	VADDPD TWO, a, ta; \
-	VADDPD TWO, b, tb; \
-	VADDPD TWO, c, tc; \
-	VADDPD TWO, d, td; \
-	VMULPD ta, a, a; \
-	VMULPD tb, b, b; \
-	VMULPD tc, c, c; \
-	VMULPD td, d, d; \
-	VADDPD TWO, a, ta; \
-	VADDPD TWO, b, tb; \
-	VADDPD TWO, c, tc; \
-	VADDPD TWO, d, td; \
-	VFMADD213PD ONE, ta, a; \
-	VFMADD213PD ONE, tb, b; \
-	VFMADD213PD ONE, tc, c; \
-	VFMADD213PD ONE, td, d; \
-	VPMOVSXDQ kax, ka; \
-	VPMOVSXDQ kbx, kb; \
-	VPMOVSXDQ kcx, kc; \
-	VPMOVSXDQ kdx, kd; \
-	VPADDQ BIAS, ka, ka; \
-	VPADDQ BIAS, kb, kb; \
-	VPADDQ BIAS, kc, kc; \
-	VPADDQ BIAS, kd, kd; \
-	VPSLLQ $52, ka, ka; \
-	VPSLLQ $52, kb, kb; \
-	VPSLLQ $52, kc, kc; \
-	VPSLLQ $52, kd, kd; \
-	VMULPD ka, a, a; \
-	VMULPD kb, b, b; \
-	VMULPD kc, c, c; \
-	VMULPD kd, d, d
-
 // HORNER8 takes one step of eight Horner schemes, P and Q of four
 // groups from R13: acc = c + v·acc with c a row of coefficients, VPERMD
 // picking each lane's (the groups' RANGE indices in Y5, Y6, Y7, Y14), v
@@ -313,12 +111,16 @@
 	VADDPD q, Y11, Y11
 
 // The scratch area's rows (erfScratch), a group's four lanes in 32 bytes
-// from R9: |x|, v (then y = P(v)/Q(v)), -z·z - 0.5625 (then erf(|x|)
-// from 1.25 on) and (z - x)(z + x), erfChunk groups each.
+// from R9: |x|; v (then y = P(v)/Q(v)); a = -z·z - 0.5625 (then its
+// exponential's reduced argument, Taylor polynomial and erf(|x|) from 1.25
+// on); (z - x)(z + x) (then the second exponential's argument, reduced
+// argument, polynomial); the two exponentials' k (int32s), erfChunk
+// groups each.
 #define ABSX 0
 #define VY 512
 #define EXPR 1024
 #define ZZ 1536
+#define KS 2048
 
 // RANGE sets idx to the range r (0 to 3) of each lane of |x| at off in
 // the scratch area (the group from R13) as the VPERMD index pair 2r,
@@ -550,57 +352,122 @@ lowquad:
 	CMPQ R13, R12
 	JLT lowquad
 
-	// Pass 3, for the groups with a lane in [1.25, 6), two at a time: 1 -
+	// Pass 3, for the groups with a lane in [1.25, 6): 1 -
 	// exp(-z·z - 0.5625)·exp((z - x)(z + x) + y)/x, z = x with the lower
-	// 32 bits of its mantissa cleared.
+	// 32 bits of its mantissa cleared. The two exponentials are math.Exp's
+	// FMA path (math/exp_amd64.s, as expGroups in exp_amd64.s takes it) in
+	// three loops over the groups, so that their long dependency chains
+	// overlap: the reduction r = (a - k·ln 2)/16 with k = round(a·log₂e),
+	// the Taylor polynomial r·(1 + r/2 + … + r⁷/8!), four doublings
+	// (e ↦ e·(e + 2), the last fused with + 1) and the scaling by 2^k, which
+	// the third loop takes together with the product, the division by x and
+	// 1 - it.
 exponentials:
 	MOVQ R10, BX
 
-exps:
+reduce:
+	TESTQ BX, BX
+	JZ reduced
+	BSFQ BX, R13
+	BTRQ R13, BX
+	SHLQ $5, R13
+	VMOVUPD EXPR(R9)(R13*1), Y0
+	VMOVUPD VY(R9)(R13*1), Y1
+	VADDPD ZZ(R9)(R13*1), Y1, Y1
+	VMULPD LOG2E, Y0, Y2
+	VMULPD LOG2E, Y1, Y3
+	VCVTPD2DQY Y2, X4
+	VCVTPD2DQY Y3, X5
+	VCVTDQ2PD X4, Y2
+	VCVTDQ2PD X5, Y3
+	VFNMADD231PD LN2U, Y2, Y0
+	VFNMADD231PD LN2U, Y3, Y1
+	VFNMADD231PD LN2L, Y2, Y0
+	VFNMADD231PD LN2L, Y3, Y1
+	VMULPD SIXTEENTH, Y0, Y0
+	VMULPD SIXTEENTH, Y1, Y1
+	VMOVUPD Y0, EXPR(R9)(R13*1)
+	VMOVUPD Y1, ZZ(R9)(R13*1)
+	VMOVDQU X4, KS(R9)(R13*1)
+	VMOVDQU X5, KS+16(R9)(R13*1)
+	JMP reduce
+
+reduced:
+	MOVQ R10, BX
+
+taylor:
+	TESTQ BX, BX
+	JZ expanded
+	BSFQ BX, R13
+	BTRQ R13, BX
+	SHLQ $5, R13
+	VMOVUPD EXPR(R9)(R13*1), Y0
+	VMOVUPD ZZ(R9)(R13*1), Y1
+	VMOVUPD C64, Y2
+	VMOVUPD C64, Y3
+	VFMADD213PD C56, Y0, Y2
+	VFMADD213PD C56, Y1, Y3
+	VFMADD213PD C48, Y0, Y2
+	VFMADD213PD C48, Y1, Y3
+	VFMADD213PD C40, Y0, Y2
+	VFMADD213PD C40, Y1, Y3
+	VFMADD213PD C32, Y0, Y2
+	VFMADD213PD C32, Y1, Y3
+	VFMADD213PD C24, Y0, Y2
+	VFMADD213PD C24, Y1, Y3
+	VFMADD213PD HALF, Y0, Y2
+	VFMADD213PD HALF, Y1, Y3
+	VFMADD213PD ONE, Y0, Y2
+	VFMADD213PD ONE, Y1, Y3
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y1, Y1
+	VMOVUPD Y0, EXPR(R9)(R13*1)
+	VMOVUPD Y1, ZZ(R9)(R13*1)
+	JMP taylor
+
+expanded:
+	MOVQ R10, BX
+
+double:
 	TESTQ BX, BX
 	JZ results
 	BSFQ BX, R13
 	BTRQ R13, BX
 	SHLQ $5, R13
-	TESTQ BX, BX
-	JZ single
-	BSFQ BX, R14
-	BTRQ R14, BX
-	SHLQ $5, R14
 	VMOVUPD EXPR(R9)(R13*1), Y0
-	VMOVUPD VY(R9)(R13*1), Y1
-	VADDPD ZZ(R9)(R13*1), Y1, Y1
-	VMOVUPD EXPR(R9)(R14*1), Y2
-	VMOVUPD VY(R9)(R14*1), Y3
-	VADDPD ZZ(R9)(R14*1), Y3, Y3
-	EXP4(Y0, Y4, Y5, X5, Y1, Y6, Y7, X7, Y2, Y8, Y9, X9, Y3, Y10, Y11, X11)
+	VMOVUPD ZZ(R9)(R13*1), Y1
+	VADDPD TWO, Y0, Y2
+	VADDPD TWO, Y1, Y3
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y1, Y1
+	VADDPD TWO, Y0, Y2
+	VADDPD TWO, Y1, Y3
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y1, Y1
+	VADDPD TWO, Y0, Y2
+	VADDPD TWO, Y1, Y3
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y1, Y1
+	VADDPD TWO, Y0, Y2
+	VADDPD TWO, Y1, Y3
+	VFMADD213PD ONE, Y2, Y0
+	VFMADD213PD ONE, Y3, Y1
+	VPMOVSXDQ KS(R9)(R13*1), Y4
+	VPMOVSXDQ KS+16(R9)(R13*1), Y5
+	VPADDQ BIAS, Y4, Y4
+	VPADDQ BIAS, Y5, Y5
+	VPSLLQ $52, Y4, Y4
+	VPSLLQ $52, Y5, Y5
+	VMULPD Y4, Y0, Y0
+	VMULPD Y5, Y1, Y1
 	VMULPD Y1, Y0, Y0
-	VMULPD Y3, Y2, Y2
-	VMOVUPD ABSX(R9)(R13*1), Y12
-	CLAMP(Y12, Y12)
-	VMOVUPD ABSX(R9)(R14*1), Y13
-	CLAMP(Y13, Y13)
-	VDIVPD Y12, Y0, Y0
-	VDIVPD Y13, Y2, Y2
-	VMOVUPD ONE, Y14
-	VSUBPD Y0, Y14, Y12
-	VSUBPD Y2, Y14, Y13
-	VMOVUPD Y12, EXPR(R9)(R13*1)
-	VMOVUPD Y13, EXPR(R9)(R14*1)
-	JMP exps
-
-single:
-	VMOVUPD EXPR(R9)(R13*1), Y0
-	VMOVUPD VY(R9)(R13*1), Y1
-	VADDPD ZZ(R9)(R13*1), Y1, Y1
-	EXP2(Y0, Y4, Y5, X5, Y1, Y6, Y7, X7)
-	VMULPD Y1, Y0, Y0
-	VMOVUPD ABSX(R9)(R13*1), Y12
-	CLAMP(Y12, Y12)
-	VDIVPD Y12, Y0, Y0
-	VMOVUPD ONE, Y14
-	VSUBPD Y0, Y14, Y12
-	VMOVUPD Y12, EXPR(R9)(R13*1)
+	VMOVUPD ABSX(R9)(R13*1), Y6
+	CLAMP(Y6, Y6)
+	VDIVPD Y6, Y0, Y0
+	VMOVUPD ONE, Y7
+	VSUBPD Y0, Y7, Y7
+	VMOVUPD Y7, EXPR(R9)(R13*1)
+	JMP double
 
 	// Pass 4: erf(|x|) by range, the sign, Φ if cdf.
 results:
