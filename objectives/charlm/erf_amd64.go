@@ -8,7 +8,7 @@ import "math"
 // scratch its working space.
 //
 //go:noescape
-func erfGroups(dst, src *float64, groups int, div float64, cdf bool, consts *[erfConstCount][4]uint64, scratch *[erfScratch]float64) int
+func erfGroups(dst, prod, src *float64, groups int, div float64, cdf bool, consts *[erfConstCount][4]uint64, scratch *[erfScratch]float64) int
 
 const (
 	erfChunk   = 16               // groups erfGroups takes a pass at a time
@@ -23,16 +23,20 @@ var vectorErf = avx && hasAVX2FMA()
 // erfVector does erfInto's work four values at a time for as long as it
 // can, a group holding a NaN by erfScalar, and returns the number of
 // values done: all but the last len(src) mod 4, or 0 without AVX2.
-func erfVector(dst, src []float64, div float64, cdf bool) int {
+func erfVector(dst, prod, src []float64, div float64, cdf bool) int {
 	if !vectorErf {
 		return 0
 	}
 	var scratch [erfScratch]float64
 	i := 0
 	for i+4 <= len(src) {
-		i += 4 * erfGroups(&dst[i], &src[i], (len(src)-i)/4, div, cdf, &erfConsts, &scratch)
+		var p *float64
+		if prod != nil {
+			p = &prod[i]
+		}
+		i += 4 * erfGroups(&dst[i], p, &src[i], (len(src)-i)/4, div, cdf, &erfConsts, &scratch)
 		if i+4 <= len(src) {
-			erfScalar(dst[i:i+4], src[i:i+4], div, cdf)
+			erfScalar(dst[i:i+4], sub(prod, i, i+4), src[i:i+4], div, cdf)
 			i += 4
 		}
 	}

@@ -142,32 +142,34 @@
 	VMAXPD MID_END, ax, dst; \
 	VMINPD SIX, dst, dst
 
-// func erfGroups(dst, src *float64, groups int, div float64, cdf bool, consts *[erfConstCount][4]uint64, scratch *[erfScratch]float64) int
+// func erfGroups(dst, prod, src *float64, groups int, div float64, cdf bool, consts *[erfConstCount][4]uint64, scratch *[erfScratch]float64) int
 //
 // For each group g < groups of four values x = src[4g+i]/div (div > 0)
 // without NaN, sets dst[4g+i] = math.Erf(x), or (1 + math.Erf(x))/2 if
-// cdf is set, bit for bit: math.Erf's operations (math/erf.go) lane by
+// cdf is set, and, unless prod is nil, prod[4g+i] = src[4g+i]·dst[4g+i],
+// bit for bit: math.Erf's operations (math/erf.go) lane by
 // lane, on |x| with the sign restored at the end as math.Erf negates;
 // VMULPD and VADDPD where Go multiplies and adds (no fused multiply-add
 // under GOAMD64=v1), VDIVPD where it divides (x/1 is x and not taken).
 // Every lane's ratio P/Q is one Horner scheme (erf_amd64.go) and one
 // division; 1/x² and the two exponentials are taken only for groups with
 // a lane in [1.25, 6), from |x| clamped to that range (lanes outside it
-// discard the result). Chunks of erfChunk groups run in four passes, each
-// a loop over groups whose iterations do not depend on one another, so
-// that the processor overlaps them: the ranges and arguments, the ratios
-// (four groups at a time), the exponentials (the groups that need them)
+// discard the result). Chunks of erfChunk groups run in passes, each a
+// loop over groups whose iterations do not depend on one another, so that
+// the processor overlaps them: the ranges and arguments, the ratios (four
+// groups at a time; math.Erf's first range alone where the chunk has no
+// other), the exponentials (three loops over the groups that need them)
 // and the results. It stops at the first group holding a NaN and returns
 // the number of groups done.
-TEXT ·erfGroups(SB), NOSPLIT, $0-64
+TEXT ·erfGroups(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ groups+16(FP), CX
-	MOVQ div+24(FP), BX
+	MOVQ src+16(FP), SI
+	MOVQ groups+24(FP), CX
+	MOVQ div+32(FP), BX
 	MOVQ $0x3ff0000000000000, DX
 	XORQ BX, DX // 0 if div is 1
-	MOVQ consts+40(FP), R8
-	MOVQ scratch+48(FP), R9
+	MOVQ consts+48(FP), R8
+	MOVQ scratch+56(FP), R9
 	XORQ AX, AX
 
 chunk:
@@ -188,7 +190,7 @@ sized:
 	// Pass 1: |x| and v; 1/x², -z·z - 0.5625 and (z - x)(z + x) where
 	// needed. A group whose lanes all lie in [2⁻²⁸, 0.84375) (one test,
 	// which NaN fails) needs x² only.
-	VBROADCASTSD div+24(FP), Y15
+	VBROADCASTSD div+32(FP), Y15
 
 ranges:
 	VMOVUPD (SI)(R13*1), Y0
@@ -513,26 +515,39 @@ small:
 	VBLENDVPD Y10, Y12, Y8, Y8
 
 sign:
-	VMOVUPD (SI)(R13*1), Y10
-	VANDPD SIGN, Y10, Y10
+	VMOVUPD (SI)(R13*1), Y6
+	VANDPD SIGN, Y6, Y10
 	VXORPD Y10, Y8, Y8
-	CMPB cdf+32(FP), $0
+	CMPB cdf+40(FP), $0
 	JEQ store
 	VADDPD ONE, Y8, Y8
 	VMULPD HALF, Y8, Y8
 
 store:
 	VMOVUPD Y8, (DI)(R13*1)
+	MOVQ prod+8(FP), BX
+	TESTQ BX, BX
+	JZ stored
+	VMULPD Y8, Y6, Y8
+	VMOVUPD Y8, (BX)(R13*1)
+
+stored:
 	ADDQ $32, R13
 	CMPQ R13, R12
 	JLT result
 	ADDQ R12, SI
 	ADDQ R12, DI
+	MOVQ prod+8(FP), BX
+	TESTQ BX, BX
+	JZ advanced
+	ADDQ R12, prod+8(FP)
+
+advanced:
 	SHRQ $5, R12
 	ADDQ R12, AX
 	JMP chunk
 
 done:
 	VZEROUPPER
-	MOVQ AX, ret+56(FP)
+	MOVQ AX, ret+64(FP)
 	RET

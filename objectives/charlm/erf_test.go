@@ -53,8 +53,9 @@ func erfCases() []float64 {
 
 // TestErfIntoIsMathErf checks erfInto against math.Erf bit for bit, with
 // the vector kernel (where the processor has it) and without, for erf
-// itself and for the GELU's Φ(x) = (1 + math.Erf(x/√2))/2, on erfCases
-// and on lengths around the groups of four.
+// itself and for the GELU's Φ(x) = (1 + math.Erf(x/√2))/2, with the
+// product x·erf (x·Φ(x)) and without (then in place), on erfCases and on
+// lengths around the groups of four.
 func TestErfIntoIsMathErf(t *testing.T) {
 	defer func(v bool) { vectorErf = v }(vectorErf)
 	t.Logf("vector kernel: %v", vectorErf)
@@ -74,13 +75,18 @@ func TestErfIntoIsMathErf(t *testing.T) {
 			}
 			for _, n := range []int{0, 1, 3, 4, 5, 7, 9, len(xs)} {
 				src := xs[len(xs)-n:]
-				got := make([]float64, n)
-				erfInto(got, src, mode.div, mode.cdf)
+				got, prod, alone := make([]float64, n), make([]float64, n), make([]float64, n)
+				erfInto(got, prod, src, mode.div, mode.cdf)
+				copy(alone, src)
+				erfInto(alone, nil, alone, mode.div, mode.cdf) // in place
+				same := func(a, b float64) bool {
+					return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+				}
 				for i, x := range src {
 					w := want(x)
-					if math.Float64bits(got[i]) != math.Float64bits(w) && !(math.IsNaN(w) && math.IsNaN(got[i])) {
-						t.Fatalf("vector=%v div=%g cdf=%v n=%d: erfInto(%.17g) = %.17g (%#x), want %.17g (%#x)",
-							vector, mode.div, mode.cdf, n, x, got[i], math.Float64bits(got[i]), w, math.Float64bits(w))
+					if !same(got[i], w) || !same(alone[i], w) || !same(prod[i], x*w) {
+						t.Fatalf("vector=%v div=%g cdf=%v n=%d: erfInto(%.17g) = %.17g (%#x; %.17g in place without the product), want %.17g (%#x); product %.17g, want %.17g",
+							vector, mode.div, mode.cdf, n, x, got[i], math.Float64bits(got[i]), alone[i], w, math.Float64bits(w), prod[i], x*w)
 					}
 				}
 			}
@@ -104,14 +110,14 @@ func BenchmarkErf(b *testing.B) {
 		b.Run(fmt.Sprintf("sd=%g/erfInto", sd), func(b *testing.B) {
 			cpu := startCPU()
 			for b.Loop() {
-				erfInto(out, xs, 1, false)
+				erfInto(out, nil, xs, 1, false)
 			}
 			cpu.report(b)
 		})
 		b.Run(fmt.Sprintf("sd=%g/Phi", sd), func(b *testing.B) {
 			cpu := startCPU()
 			for b.Loop() {
-				erfInto(out, xs, math.Sqrt2, true)
+				erfInto(out, nil, xs, math.Sqrt2, true)
 			}
 			cpu.report(b)
 		})

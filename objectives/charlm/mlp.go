@@ -51,11 +51,7 @@ func (m mlp) backward(din []float64, g mlpParams, dout []float64, c mlpCache, in
 // element, Φ the standard normal distribution function: Φ(x) = (1 +
 // math.Erf(x/√2))/2, the division and math.Erf bit for bit (erfInto).
 func activate(act, cdf, pre []float64) {
-	act, cdf = act[:len(pre)], cdf[:len(pre)]
-	erfInto(cdf, pre, math.Sqrt2, true)
-	for i, v := range pre {
-		act[i] = v * cdf[i]
-	}
+	erfInto(cdf, act, pre, math.Sqrt2, true)
 }
 
 // deactivate multiplies d, the gradient of GELU(pre), by the GELU's
