@@ -159,7 +159,8 @@
 // the processor overlaps them: the ranges and arguments, the ratios (four
 // groups at a time; math.Erf's first range alone where the chunk has no
 // other), the exponentials (three loops over the groups that need them)
-// and the results. It stops at the first group holding a NaN and returns
+// and the results (for a chunk with lanes in the first range only, without
+// the other ranges' tests). It stops at the first group holding a NaN and returns
 // the number of groups done.
 TEXT ·erfGroups(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
@@ -353,6 +354,37 @@ lowquad:
 	ADDQ $128, R13
 	CMPQ R13, R12
 	JLT lowquad
+	TESTQ R11, R11
+	JNZ results
+
+	// Pass 4 for a chunk whose lanes all lie in [2⁻²⁸, 0.84375): x + x·y.
+	XORQ R13, R13
+
+lowresult:
+	VMOVUPD ABSX(R9)(R13*1), Y1
+	VMULPD VY(R9)(R13*1), Y1, Y8
+	VADDPD Y1, Y8, Y8
+	VMOVUPD (SI)(R13*1), Y6
+	VANDPD SIGN, Y6, Y10
+	VXORPD Y10, Y8, Y8
+	CMPB cdf+40(FP), $0
+	JEQ lowstore
+	VADDPD ONE, Y8, Y8
+	VMULPD HALF, Y8, Y8
+
+lowstore:
+	VMOVUPD Y8, (DI)(R13*1)
+	MOVQ prod+8(FP), BX
+	TESTQ BX, BX
+	JZ lowstored
+	VMULPD Y8, Y6, Y8
+	VMOVUPD Y8, (BX)(R13*1)
+
+lowstored:
+	ADDQ $32, R13
+	CMPQ R13, R12
+	JLT lowresult
+	JMP next
 
 	// Pass 3, for the groups with a lane in [1.25, 6): 1 -
 	// exp(-z·z - 0.5625)·exp((z - x)(z + x) + y)/x, z = x with the lower
@@ -535,6 +567,8 @@ stored:
 	ADDQ $32, R13
 	CMPQ R13, R12
 	JLT result
+
+next:
 	ADDQ R12, SI
 	ADDQ R12, DI
 	MOVQ prod+8(FP), BX
