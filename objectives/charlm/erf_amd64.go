@@ -118,8 +118,9 @@ const erfConstCount = 57
 // numerator's coefficients P_0 … P_7 and rows 39–46 the denominator's
 // Q_1 … Q_8 (Q = 1 + v·(Q_1 + …)), each row the four ranges' coefficient
 // in the order of the ranges; rows 47–56 the first range's pp0 … pp4,
-// qq1 … qq5 in every lane, for chunks without other ranges. The exponential's constants are math.Exp's
-// on amd64 (math/exp_amd64.s), as in exp_amd64.s.
+// qq1 … qq5 in every lane, for chunks without other ranges. The
+// exponential's constants are math.Exp's on amd64 (math/exp_amd64.s), as
+// in exp_amd64.s.
 var erfConsts = func() (c [erfConstCount][4]uint64) {
 	splat := func(bits uint64) [4]uint64 { return [4]uint64{bits, bits, bits, bits} }
 	f := math.Float64bits
