@@ -28,8 +28,8 @@
 // OpenCorpus picks one of the three by name.
 //
 // The dense products keep tiles of sums in registers, each sum formed in
-// a fixed order; the GELU's erf is a table of Taylor polynomials within an
-// ulp of math.Erf; the softmaxes and the GELU's derivative take math.Exp.
+// a fixed order; the GELU's erf is math.Erf, its operations lane by lane;
+// the softmaxes and the GELU's derivative take math.Exp.
 // On amd64 all three run four or eight values at a time with AVX and AVX2
 // where the processor has them, bit for bit the scalar code, so results
 // do not depend on the processor (docs/charlm.md, "Speed at the remedies

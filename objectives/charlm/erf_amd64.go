@@ -1,31 +1,158 @@
 package charlm
 
+import "math"
+
 // erfGroups is erfScalar four values at a time (erf_amd64.s), bit for
-// bit, for groups whose scaled values all lie below erfMax in magnitude;
-// it returns the number of groups done before the first that does not.
+// bit, for groups without NaN and div > 0; it returns the number of
+// groups done before the first holding a NaN. consts is erfConsts,
+// scratch its working space.
 //
 //go:noescape
-func erfGroups(dst, src *float64, groups int, scale float64, table *float64, cdf bool) int
+func erfGroups(dst, prod, src *float64, groups int, div float64, cdf bool, consts *[erfConstCount][4]uint64, scratch *[erfScratch]float64) int
 
-// vectorErf reports whether erfGroups may run (AVX2: its gathers and
-// integer lanes).
+const (
+	erfChunk   = 16               // groups erfGroups takes a pass at a time
+	erfScratch = 5 * 4 * erfChunk // five rows of a group's four lanes
+)
+
+// vectorErf reports whether erfGroups may run: it needs AVX2 (its integer
+// lanes and VPERMD) and FMA (its exponentials are math.Exp's FMA path,
+// which math.Exp takes exactly then, as expGroups).
 var vectorErf = avx && hasAVX2FMA()
 
 // erfVector does erfInto's work four values at a time for as long as it
-// can, a group with a value beyond erfMax (or NaN) by erfScalar, and
-// returns the number of values done: all but the last len(src) mod 4, or
-// 0 without AVX2.
-func erfVector(dst, src []float64, scale float64, cdf bool) int {
+// can, a group holding a NaN by erfScalar, and returns the number of
+// values done: all but the last len(src) mod 4, or 0 without AVX2.
+func erfVector(dst, prod, src []float64, div float64, cdf bool) int {
 	if !vectorErf {
 		return 0
 	}
+	var scratch [erfScratch]float64
 	i := 0
 	for i+4 <= len(src) {
-		i += 4 * erfGroups(&dst[i], &src[i], (len(src)-i)/4, scale, &erfTable[0], cdf)
+		var p *float64
+		if prod != nil {
+			p = &prod[i]
+		}
+		i += 4 * erfGroups(&dst[i], p, &src[i], (len(src)-i)/4, div, cdf, &erfConsts, &scratch)
 		if i+4 <= len(src) {
-			erfScalar(dst[i:i+4], src[i:i+4], scale, cdf)
+			erfScalar(dst[i:i+4], sub(prod, i, i+4), src[i:i+4], div, cdf)
 			i += 4
 		}
 	}
 	return i
 }
+
+// Go's math.Erf (math/erf.go, after FreeBSD's s_erf.c) evaluates, for
+// x = |argument|, a rational function P(v)/Q(v) on one of four ranges:
+// v = x² below 0.84375 (pp/qq), v = x − 1 below 1.25 (pa/qa), v = 1/x²
+// below 1/0.35 (ra/sa) and from there to 6 (rb/sb); beyond 6 erf is 1,
+// below 2⁻²⁸ it is x + efx·x. erfGroups evaluates all four lanes' P and
+// Q in one Horner scheme of degree 7 and 8 whose coefficients each lane
+// picks from its range's (VPERMD): a range with fewer terms has leading
+// zeros, which leave its Horner sums exact (c + v·0 = c).
+const (
+	erx  = 8.45062911510467529297e-01
+	efx  = 1.28379167095512586316e-01
+	efx8 = 1.02703333676410069053e+00
+	pp0  = 1.28379167095512558561e-01
+	pp1  = -3.25042107247001499370e-01
+	pp2  = -2.84817495755985104766e-02
+	pp3  = -5.77027029648944159157e-03
+	pp4  = -2.37630166566501626084e-05
+	qq1  = 3.97917223959155352819e-01
+	qq2  = 6.50222499887672944485e-02
+	qq3  = 5.08130628187576562776e-03
+	qq4  = 1.32494738004321644526e-04
+	qq5  = -3.96022827877536812320e-06
+	pa0  = -2.36211856075265944077e-03
+	pa1  = 4.14856118683748331666e-01
+	pa2  = -3.72207876035701323847e-01
+	pa3  = 3.18346619901161753674e-01
+	pa4  = -1.10894694282396677476e-01
+	pa5  = 3.54783043256182359371e-02
+	pa6  = -2.16637559486879084300e-03
+	qa1  = 1.06420880400844228286e-01
+	qa2  = 5.40397917702171048937e-01
+	qa3  = 7.18286544141962662868e-02
+	qa4  = 1.26171219808761642112e-01
+	qa5  = 1.36370839120290507362e-02
+	qa6  = 1.19844998467991074170e-02
+	ra0  = -9.86494403484714822705e-03
+	ra1  = -6.93858572707181764372e-01
+	ra2  = -1.05586262253232909814e+01
+	ra3  = -6.23753324503260060396e+01
+	ra4  = -1.62396669462573470355e+02
+	ra5  = -1.84605092906711035994e+02
+	ra6  = -8.12874355063065934246e+01
+	ra7  = -9.81432934416914548592e+00
+	sa1  = 1.96512716674392571292e+01
+	sa2  = 1.37657754143519042600e+02
+	sa3  = 4.34565877475229228821e+02
+	sa4  = 6.45387271733267880336e+02
+	sa5  = 4.29008140027567833386e+02
+	sa6  = 1.08635005541779435134e+02
+	sa7  = 6.57024977031928170135e+00
+	sa8  = -6.04244152148580987438e-02
+	rb0  = -9.86494292470009928597e-03
+	rb1  = -7.99283237680523006574e-01
+	rb2  = -1.77579549177547519889e+01
+	rb3  = -1.60636384855821916062e+02
+	rb4  = -6.37566443368389627722e+02
+	rb5  = -1.02509513161107724954e+03
+	rb6  = -4.83519191608651397019e+02
+	sb1  = 3.03380607434824582924e+01
+	sb2  = 3.25792512996573918826e+02
+	sb3  = 1.53672958608443695994e+03
+	sb4  = 3.19985821950859553908e+03
+	sb5  = 2.55305040643316442583e+03
+	sb6  = 4.74528541206955367215e+02
+	sb7  = -2.24409524465858183362e+01
+)
+
+// erfConstCount is the number of erfConsts' rows.
+const erfConstCount = 57
+
+// erfConsts are erfGroups' operands, 32 bytes a row (erf_amd64.s names
+// them by offset): rows 0–30 a constant in every lane, rows 31–38 the
+// numerator's coefficients P_0 … P_7 and rows 39–46 the denominator's
+// Q_1 … Q_8 (Q = 1 + v·(Q_1 + …)), each row the four ranges' coefficient
+// in the order of the ranges; rows 47–56 the first range's pp0 … pp4,
+// qq1 … qq5 in every lane, for chunks without other ranges. The
+// exponential's constants are math.Exp's on amd64 (math/exp_amd64.s), as
+// in exp_amd64.s.
+var erfConsts = func() (c [erfConstCount][4]uint64) {
+	splat := func(bits uint64) [4]uint64 { return [4]uint64{bits, bits, bits, bits} }
+	f := math.Float64bits
+	for i, bits := range []uint64{
+		0x7fffffffffffffff, 1 << 63, f(1), f(0.5), // 0 abs, 1 sign, 2 one, 3 half
+		f(0.84375), f(1.25), f(1 / 0.35), f(6), // 4–7 the ranges' lower ends
+		0x0000000200000002, 0x0000000100000000, // 8 a range's step in the VPERMD index, 9 its odd half
+		f(erx), 0xffffffff00000000, f(0.5625), // 10 erx, 11 z's mask, 12 0.5625
+		f(1.0 / (1 << 28)), f(2.848094538889218e-306), f(efx), f(efx8), f(8), f(0.125), // 13–18 small arguments
+		f(1.4426950408889634073599246810018920),                  // 19 log₂e
+		f(0.69314718055966295651160180568695068359375),           // 20 ln 2, upper part
+		f(0.28235290563031577122588448175013436025525412068e-12), // 21 ln 2, lower part
+		f(0.0625),                                                                             // 22
+		f(2.4801587301587301587e-5), f(1.9841269841269841270e-4), f(1.3888888888888888889e-3), // 23–25 1/8!, 1/7!, 1/6!
+		f(8.3333333333333333333e-3), f(4.1666666666666666667e-2), f(1.6666666666666666667e-1), // 26–28 1/5!, 1/4!, 1/3!
+		f(2), 1023, // 29 two, 30 the exponent's bias
+	} {
+		c[i] = splat(bits)
+	}
+	coef := func(low, mid, a, b float64) [4]uint64 { return [4]uint64{f(low), f(mid), f(a), f(b)} }
+	p := [][4]uint64{
+		coef(pp0, pa0, ra0, rb0), coef(pp1, pa1, ra1, rb1), coef(pp2, pa2, ra2, rb2), coef(pp3, pa3, ra3, rb3),
+		coef(pp4, pa4, ra4, rb4), coef(0, pa5, ra5, rb5), coef(0, pa6, ra6, rb6), coef(0, 0, ra7, 0),
+	}
+	q := [][4]uint64{
+		coef(qq1, qa1, sa1, sb1), coef(qq2, qa2, sa2, sb2), coef(qq3, qa3, sa3, sb3), coef(qq4, qa4, sa4, sb4),
+		coef(qq5, qa5, sa5, sb5), coef(0, qa6, sa6, sb6), coef(0, 0, sa7, sb7), coef(0, 0, sa8, 0),
+	}
+	copy(c[31:], p)
+	copy(c[39:], q)
+	for i, v := range []float64{pp0, pp1, pp2, pp3, pp4, qq1, qq2, qq3, qq4, qq5} {
+		c[47+i] = splat(f(v))
+	}
+	return c
+}()

@@ -48,19 +48,10 @@ func (m mlp) backward(din []float64, g mlpParams, dout []float64, c mlpCache, in
 }
 
 // activate sets act = GELU(pre) = pre·Φ(pre) and cdf = Φ(pre) element by
-// element, Φ the standard normal distribution function and erf the
-// table's (erf.go), within an ulp of math.Erf. It
-// is a variable so that a test can run the model with math.Erf in place
-// of the table's erf (erf.go), the reference the change is measured
-// against (TestTableErfChangesTheModelByRounding).
-var activate = func(act, cdf, pre []float64) {
-	act, cdf = act[:len(pre)], cdf[:len(pre)]
-	// Φ(x) = (1 + erf(x/√2))/2 with x/√2 as the product with 1/√2
-	// rounded, which is not always x/√2 rounded (the reference divides).
-	erfInto(cdf, pre, 1/math.Sqrt2, true)
-	for i, v := range pre {
-		act[i] = v * cdf[i]
-	}
+// element, Φ the standard normal distribution function: Φ(x) = (1 +
+// math.Erf(x/√2))/2, the division and math.Erf bit for bit (erfInto).
+func activate(act, cdf, pre []float64) {
+	erfInto(cdf, act, pre, math.Sqrt2, true)
 }
 
 // deactivate multiplies d, the gradient of GELU(pre), by the GELU's

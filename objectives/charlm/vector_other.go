@@ -15,7 +15,7 @@ func panelsTN(c, a, b []float64, n, k, m int) int { return 0 }
 
 // erfVector does nothing where there is no vector kernel: erfScalar does
 // all of erfInto's work.
-func erfVector(dst, src []float64, scale float64, cdf bool) int { return 0 }
+func erfVector(dst, prod, src []float64, div float64, cdf bool) int { return 0 }
 
 // avx, vectorExp and vectorErf, the amd64 kernels' switches, are false:
 // the scalar code runs (and the tests comparing the two compare it with
