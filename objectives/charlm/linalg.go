@@ -24,14 +24,11 @@ func grow(buf *[]float64, n int) []float64 {
 	return (*buf)[:n]
 }
 
-// linearForward sets out[n×m] = in[n×k]·w[k×m] + bias (bias may be nil).
+// linearForward sets out[n×m] = in[n×k]·w[k×m] + bias (bias may be nil),
+// each element the complete sum plus its bias, as adding the bias rows
+// after the product did.
 func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
-	gemmNN(out, in, w, n, k, m, s)
-	if bias != nil {
-		for i := 0; i < n; i++ {
-			add(out[i*m:i*m+m], bias)
-		}
-	}
+	gemmNN(out, in, w, bias, n, k, m, s)
 }
 
 // linearBackward accumulates the gradients of out = in·w + bias given
@@ -51,11 +48,13 @@ func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linea
 	if din != nil {
 		wT := grow(&s.b, m*k)
 		transpose(wT, w, k, m)
-		gemmNN(din, dout, wT, n, m, k, s)
+		gemmNN(din, dout, wT, nil, n, m, k, s)
 	}
 }
 
-// gemmNN sets c[n×m] = a[n×k]·b[k×m]. Where the processor has AVX,
+// gemmNN sets c[n×m] = a[n×k]·b[k×m], then adds bias[j] to every c[i,j]
+// if bias is not nil (in the panels' and tiles' stores, each to the
+// complete sum). Where the processor has AVX,
 // panels of four rows by eight columns (panel4x8) form the first n&^3
 // rows' first m&^7 columns, eight sums per vector instruction, each as the
 // scalar tiles form it. The scalar tiles take two rows of a by four
@@ -65,9 +64,12 @@ func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linea
 // formed (linalg_reference_test.go). Where gemmNT takes vec.Dot's four partial sums instead (the last m mod
 // 4 columns, and the last row when n is odd), so does gemmNN, on b's
 // columns: the result is gemmNT's with bᵀ, bit for bit.
-func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
+func gemmNN(c, a, b, bias []float64, n, k, m int, s *linearScratch) {
 	n2, m4 := n&^1, m&^3
-	done := panelsNN(c, a, b, n, k, m)
+	if bias != nil {
+		bias = bias[:m]
+	}
+	done := panelsNN(c, a, b, bias, n, k, m)
 	for i := 0; i < n2; i += 2 {
 		a0 := a[i*k : i*k+k]
 		a1 := a[(i+1)*k : (i+1)*k+k][:len(a0)]
@@ -88,6 +90,17 @@ func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
 				s13 += x1 * y[3]
 				o += m
 			}
+			if bias != nil {
+				y := bias[j : j+4 : j+4]
+				s00 += y[0]
+				s01 += y[1]
+				s02 += y[2]
+				s03 += y[3]
+				s10 += y[0]
+				s11 += y[1]
+				s12 += y[2]
+				s13 += y[3]
+			}
 			d0, d1 := c0[j:j+4:j+4], c1[j:j+4:j+4]
 			d0[0], d0[1], d0[2], d0[3] = s00, s01, s02, s03
 			d1[0], d1[1], d1[2], d1[3] = s10, s11, s12, s13
@@ -106,7 +119,11 @@ func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
 		}
 		for i := range n {
 			if j >= m4 || i >= n2 {
-				c[i*m+j] = vec.Dot(a[i*k:i*k+k], col)
+				v := vec.Dot(a[i*k:i*k+k], col)
+				if bias != nil {
+					v += bias[j]
+				}
+				c[i*m+j] = v
 			}
 		}
 	}

@@ -1,0 +1,38 @@
+package charlm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkProducts times the remedies shape's products (64 tokens, E 16:
+// the QKV, output and MLP projections, the head's 65 columns) and a layer's
+// input and weight gradients in each vector mode (vectorModes), so that
+// the panels are compared with each other and with the scalar tiles in one
+// run.
+func BenchmarkProducts(b *testing.B) {
+	defer func(a, z bool) { avx, avx512 = a, z }(avx, avx512)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, mode := range vectorModes() {
+		for _, size := range [][3]int{{64, 16, 48}, {64, 16, 16}, {64, 16, 64}, {64, 64, 16}, {64, 16, 65}} {
+			n, k, m := size[0], size[1], size[2]
+			in, w, bias := randomVector(rng, n*k, 1), randomVector(rng, k*m, 1), randomVector(rng, m, 1)
+			out, dw, din := make([]float64, n*m), make([]float64, k*m), make([]float64, n*k)
+			var s linearScratch
+			name := fmt.Sprintf("avx=%v/avx512=%v/%dx%dx%d", mode.avx, mode.avx512, n, k, m)
+			b.Run(name+"/forward", func(b *testing.B) {
+				avx, avx512 = mode.avx, mode.avx512
+				for b.Loop() {
+					linearForward(out, in, w, bias, n, k, m, &s)
+				}
+			})
+			b.Run(name+"/backward", func(b *testing.B) {
+				avx, avx512 = mode.avx, mode.avx512
+				for b.Loop() {
+					linearBackward(din, dw, bias, out, in, w, n, k, m, &s)
+				}
+			})
+		}
+	}
+}
