@@ -148,7 +148,7 @@ func sameBits(t *testing.T, name string, size [3]int, got, want []float64) {
 	t.Helper()
 	for i := range want {
 		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-			t.Fatalf("%s %v: element %d = %v (%#x), the axpy kernel's %v (%#x)",
+			t.Fatalf("%s %v: element %d = %v (%#x), the reference kernel's %v (%#x)",
 				name, size, i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
 		}
 	}
