@@ -66,3 +66,18 @@ func BenchmarkLayerNorm(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTranspose times transpose at the remedies shape's weights
+// (16×48, 64×16, 16×64) and the default shape's 64×256.
+func BenchmarkTranspose(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, size := range [][2]int{{16, 48}, {64, 16}, {16, 64}, {64, 256}} {
+		src := randomVector(rng, size[0]*size[1], 1)
+		dst := make([]float64, len(src))
+		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
+			for b.Loop() {
+				transpose(dst, src, size[0], size[1])
+			}
+		})
+	}
+}
