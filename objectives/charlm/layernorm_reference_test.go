@@ -60,12 +60,17 @@ func layerNormBackwardRowByRow(din, dgain, dbias, dout, xhat, rstd, gain []float
 
 // TestLayerNormMatchesRowByRow checks every output of layerNormForward
 // and layerNormBackward against the row-by-row kernels above, bit for bit,
-// at the remedies shape (64 rows of 16), the default one (512 of 64) and
-// row counts that leave every remainder of four, with inputs of mean far
-// from zero (whose variance sums cancel) and exact zeros.
+// in each vector mode, at the remedies shape (64 rows of 16), the default
+// one (512 of 64) and row counts that leave every remainder of eight and
+// four, with inputs of mean far from zero (whose variance sums cancel)
+// and exact zeros.
 func TestLayerNormMatchesRowByRow(t *testing.T) {
+	forVectorModes(t, testLayerNorm)
+}
+
+func testLayerNorm(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 19))
-	for _, size := range [][2]int{{64, 16}, {512, 64}, {1, 16}, {2, 5}, {3, 7}, {5, 16}, {7, 6}, {9, 1}} {
+	for _, size := range [][2]int{{64, 16}, {512, 64}, {8, 16}, {13, 16}, {23, 16}, {1, 16}, {2, 5}, {3, 7}, {5, 16}, {7, 6}, {9, 1}, {16, 8}} {
 		n, d := size[0], size[1]
 		in := randomVector(rng, n*d, 3)
 		for i := range in {

@@ -39,27 +39,33 @@ func BenchmarkProducts(b *testing.B) {
 
 // BenchmarkLayerNorm times layerNormForward and layerNormBackward at the
 // remedies shape (64 rows of 16) against the row-by-row kernels they
-// replaced (layernorm_reference_test.go), in one run.
+// replaced (layernorm_reference_test.go), in one run, in each vector mode.
 func BenchmarkLayerNorm(b *testing.B) {
+	defer func(a, z bool) { avx, avx512 = a, z }(avx, avx512)
 	rng := rand.New(rand.NewPCG(3, 4))
 	n, d := 64, 16
 	in, gain, bias := randomVector(rng, n*d, 1), randomVector(rng, d, 1), randomVector(rng, d, 1)
 	out, xhat, rstd := make([]float64, n*d), make([]float64, n*d), make([]float64, n)
 	din, dgain, dbias := make([]float64, n*d), make([]float64, d), make([]float64, d)
-	for _, k := range []struct {
+	type kernel struct {
 		name     string
+		mode     vectorMode
 		forward  func(out, xhat, rstd, in, gain, bias []float64, n, d int)
 		backward func(din, dgain, dbias, dout, xhat, rstd, gain []float64, n, d int)
-	}{
-		{"rowbyrow", layerNormForwardRowByRow, layerNormBackwardRowByRow},
-		{"interleaved", layerNormForward, layerNormBackward},
-	} {
+	}
+	kernels := []kernel{{"rowbyrow", vectorMode{}, layerNormForwardRowByRow, layerNormBackwardRowByRow}}
+	for _, mode := range vectorModes() {
+		kernels = append(kernels, kernel{fmt.Sprintf("avx=%v/avx512=%v", mode.avx, mode.avx512), mode, layerNormForward, layerNormBackward})
+	}
+	for _, k := range kernels {
 		b.Run(k.name+"/forward", func(b *testing.B) {
+			avx, avx512 = k.mode.avx, k.mode.avx512
 			for b.Loop() {
 				k.forward(out, xhat, rstd, in, gain, bias, n, d)
 			}
 		})
 		b.Run(k.name+"/backward", func(b *testing.B) {
+			avx, avx512 = k.mode.avx, k.mode.avx512
 			for b.Loop() {
 				k.backward(din, dgain, dbias, out, xhat, rstd, gain, n, d)
 			}
