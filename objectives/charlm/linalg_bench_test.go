@@ -87,3 +87,31 @@ func BenchmarkTranspose(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSoftmaxCrossEntropy times the head's loss and logit gradient at
+// the remedies shape (64 rows of 65) against the builtin max's version it
+// replaced (loss_reference_test.go), in one run.
+func BenchmarkSoftmaxCrossEntropy(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	n, vocab := 64, 65
+	logits, dlogits := randomVector(rng, n*vocab, 2), make([]float64, n*vocab)
+	targets := make([]int32, n)
+	for i := range targets {
+		targets[i] = int32(rng.IntN(vocab))
+	}
+	for _, k := range []struct {
+		name string
+		f    func(dlogits, logits []float64, targets []int32, n, vocab int) float64
+	}{{"builtinmax", softmaxCrossEntropyBuiltinMax}, {"rowmax", softmaxCrossEntropy}} {
+		b.Run(k.name+"/loss", func(b *testing.B) {
+			for b.Loop() {
+				k.f(nil, logits, targets, n, vocab)
+			}
+		})
+		b.Run(k.name+"/gradient", func(b *testing.B) {
+			for b.Loop() {
+				k.f(dlogits, logits, targets, n, vocab)
+			}
+		})
+	}
+}
