@@ -5,8 +5,9 @@ import "pipelab/internal/vec"
 // The dense kernels below work on row-major matrices held in flat slices:
 // gemmNN forms the products with the weights (x·W, and dy·Wᵀ with W
 // transposed), gemmTN the weight gradients (xᵀ·dy), each reading four
-// (scalar) or eight (AVX) contiguous values of a row at a time and keeping
-// a tile of sums in registers, every sum formed in a fixed order.
+// (scalar), eight (AVX) or sixteen (AVX-512) contiguous values of a row at
+// a time and keeping a tile of sums in registers, every sum formed in a
+// fixed order.
 
 // linearScratch holds the transposed operand or column the remainders of
 // the linear maps read (a) and the transposed weights of the input
@@ -52,10 +53,10 @@ func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linea
 
 // gemmNN sets c[n×m] = a[n×k]·b[k×m], then adds bias[j] to every c[i,j]
 // if bias is not nil (in the panels' and tiles' stores, each to the
-// complete sum). Where the processor has AVX,
-// panels of four rows by eight columns (panel4x8) form the first n&^3
-// rows' first m&^7 columns, eight sums per vector instruction, each as the
-// scalar tiles form it. The scalar tiles take two rows of a by four
+// complete sum). Where the processor has AVX, panels of four rows by
+// sixteen (panel4x16, AVX-512) or eight (panel4x8) columns form the first
+// n&^3 rows' first m&^7 columns, sixteen or eight sums per vector
+// instruction, each as the scalar tiles form it. The scalar tiles take two rows of a by four
 // columns of b, keeping the eight sums in registers while it
 // streams a's two rows and four values of each row of b: each c[i,j] is
 // the sequential sum Σ_p a[i,p]·b[p,j] that gemmNT's register tiles
@@ -128,8 +129,8 @@ func gemmNN(c, a, b, bias []float64, n, k, m int, s *linearScratch) {
 }
 
 // gemmTN adds aᵀ·b to c[k×m] for a[n×k] and b[n×m]: c[p,j] += Σ_i
-// a[i,p]·b[i,j]. Vector panels of four columns of a by eight of b where
-// the processor has AVX (as in gemmNN), and scalar tiles of two by four
+// a[i,p]·b[i,j]. Vector panels of four columns of a by sixteen or eight
+// of b where the processor has AVX (as in gemmNN), and scalar tiles of two by four
 // elsewhere, keep the sums in registers over i, each formed in order from zero and added to c[p,j]
 // when complete; where gemmNT on the transposed operands takes vec.Dot's
 // partial sums (the last m mod 4 columns and, for an odd k, the last
