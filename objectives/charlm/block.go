@@ -92,14 +92,10 @@ func (m block) forward(out []float64, c blockCache, in []float64, p blockParams,
 	n, e := m.tokens, m.embed
 	layerNormForward(c.ln1Out, c.ln1Xhat, c.ln1Rstd, in, p.ln1Gain, p.ln1Bias, n, e)
 	m.attn.forward(c.attnOut, c.attn, c.ln1Out, p.attn, lin)
-	for i, v := range in[:n*e] {
-		c.residual[i] = v + c.attnOut[i]
-	}
+	sum(c.residual[:n*e], in, c.attnOut)
 	layerNormForward(c.ln2Out, c.ln2Xhat, c.ln2Rstd, c.residual, p.ln2Gain, p.ln2Bias, n, e)
 	m.mlp.forward(c.mlpOut, c.mlp, c.ln2Out, p.mlp, lin)
-	for i, v := range c.residual {
-		out[i] = v + c.mlpOut[i]
-	}
+	sum(out[:n*e], c.residual, c.mlpOut)
 }
 
 // backward turns d, the gradient of the block's output, into the gradient

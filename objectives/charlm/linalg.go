@@ -5,8 +5,9 @@ import "pipelab/internal/vec"
 // The dense kernels below work on row-major matrices held in flat slices:
 // gemmNN forms the products with the weights (x·W, and dy·Wᵀ with W
 // transposed), gemmTN the weight gradients (xᵀ·dy), each reading four
-// (scalar) or eight (AVX) contiguous values of a row at a time and keeping
-// a tile of sums in registers, every sum formed in a fixed order.
+// (scalar), eight (AVX) or sixteen (AVX-512) contiguous values of a row at
+// a time and keeping a tile of sums in registers, every sum formed in a
+// fixed order.
 
 // linearScratch holds the transposed operand or column the remainders of
 // the linear maps read (a) and the transposed weights of the input
@@ -24,14 +25,11 @@ func grow(buf *[]float64, n int) []float64 {
 	return (*buf)[:n]
 }
 
-// linearForward sets out[n×m] = in[n×k]·w[k×m] + bias (bias may be nil).
+// linearForward sets out[n×m] = in[n×k]·w[k×m] + bias (bias may be nil),
+// each element the complete sum plus its bias, as adding the bias rows
+// after the product did.
 func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
-	gemmNN(out, in, w, n, k, m, s)
-	if bias != nil {
-		for i := 0; i < n; i++ {
-			add(out[i*m:i*m+m], bias)
-		}
-	}
+	gemmNN(out, in, w, bias, n, k, m, s)
 }
 
 // linearBackward accumulates the gradients of out = in·w + bias given
@@ -43,31 +41,34 @@ func linearForward(out, in, w, bias []float64, n, k, m int, s *linearScratch) {
 // the model is used once per pass) receives exactly the sums gemmNT formed.
 func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linearScratch) {
 	if dbias != nil {
-		for i := 0; i < n; i++ {
-			add(dbias[:m], dout[i*m:i*m+m])
-		}
+		addRows(dbias, dout, n, m)
 	}
 	gemmTN(dw, in, dout, n, k, m, s)
 	if din != nil {
 		wT := grow(&s.b, m*k)
 		transpose(wT, w, k, m)
-		gemmNN(din, dout, wT, n, m, k, s)
+		gemmNN(din, dout, wT, nil, n, m, k, s)
 	}
 }
 
-// gemmNN sets c[n×m] = a[n×k]·b[k×m]. Where the processor has AVX,
-// panels of four rows by eight columns (panel4x8) form the first n&^3
-// rows' first m&^7 columns, eight sums per vector instruction, each as the
-// scalar tiles form it. The scalar tiles take two rows of a by four
+// gemmNN sets c[n×m] = a[n×k]·b[k×m], then adds bias[j] to every c[i,j]
+// if bias is not nil (in the panels' and tiles' stores, each to the
+// complete sum). Where the processor has AVX, panels of four rows by
+// sixteen (panel4x16, AVX-512) or eight (panel4x8) columns form the first
+// n&^3 rows' first m&^7 columns, sixteen or eight sums per vector
+// instruction, each as the scalar tiles form it. The scalar tiles take two rows of a by four
 // columns of b, keeping the eight sums in registers while it
 // streams a's two rows and four values of each row of b: each c[i,j] is
 // the sequential sum Σ_p a[i,p]·b[p,j] that gemmNT's register tiles
 // formed (linalg_reference_test.go). Where gemmNT takes vec.Dot's four partial sums instead (the last m mod
 // 4 columns, and the last row when n is odd), so does gemmNN, on b's
 // columns: the result is gemmNT's with bᵀ, bit for bit.
-func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
+func gemmNN(c, a, b, bias []float64, n, k, m int, s *linearScratch) {
 	n2, m4 := n&^1, m&^3
-	done := panelsNN(c, a, b, n, k, m)
+	if bias != nil {
+		bias = bias[:m]
+	}
+	done := panelsNN(c, a, b, bias, n, k, m)
 	for i := 0; i < n2; i += 2 {
 		a0 := a[i*k : i*k+k]
 		a1 := a[(i+1)*k : (i+1)*k+k][:len(a0)]
@@ -88,6 +89,17 @@ func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
 				s13 += x1 * y[3]
 				o += m
 			}
+			if bias != nil {
+				y := bias[j : j+4 : j+4]
+				s00 += y[0]
+				s01 += y[1]
+				s02 += y[2]
+				s03 += y[3]
+				s10 += y[0]
+				s11 += y[1]
+				s12 += y[2]
+				s13 += y[3]
+			}
 			d0, d1 := c0[j:j+4:j+4], c1[j:j+4:j+4]
 			d0[0], d0[1], d0[2], d0[3] = s00, s01, s02, s03
 			d1[0], d1[1], d1[2], d1[3] = s10, s11, s12, s13
@@ -106,15 +118,19 @@ func gemmNN(c, a, b []float64, n, k, m int, s *linearScratch) {
 		}
 		for i := range n {
 			if j >= m4 || i >= n2 {
-				c[i*m+j] = vec.Dot(a[i*k:i*k+k], col)
+				v := vec.Dot(a[i*k:i*k+k], col)
+				if bias != nil {
+					v += bias[j]
+				}
+				c[i*m+j] = v
 			}
 		}
 	}
 }
 
 // gemmTN adds aᵀ·b to c[k×m] for a[n×k] and b[n×m]: c[p,j] += Σ_i
-// a[i,p]·b[i,j]. Vector panels of four columns of a by eight of b where
-// the processor has AVX (as in gemmNN), and scalar tiles of two by four
+// a[i,p]·b[i,j]. Vector panels of four columns of a by sixteen or eight
+// of b where the processor has AVX (as in gemmNN), and scalar tiles of two by four
 // elsewhere, keep the sums in registers over i, each formed in order from zero and added to c[p,j]
 // when complete; where gemmNT on the transposed operands takes vec.Dot's
 // partial sums (the last m mod 4 columns and, for an odd k, the last
@@ -185,22 +201,51 @@ func skipped(i, done, m int) int {
 	return 0
 }
 
-// transpose sets dst[cols×rows] = src[rows×cols]ᵀ, in square tiles so
-// that both the reads and the strided writes stay within a few cache
-// lines.
+// transpose sets dst[cols×rows] = src[rows×cols]ᵀ, four rows of src at a
+// time, so that each write is four adjacent values of a row of dst: at
+// the remedies shape's 16×48 about 4× faster than the tiles of 16 it
+// replaced, one row at a time (docs/charlm.md, BenchmarkTranspose).
 func transpose(dst, src []float64, rows, cols int) {
-	const tile = 16
-	for i0 := 0; i0 < rows; i0 += tile {
-		i1 := min(i0+tile, rows)
-		for j0 := 0; j0 < cols; j0 += tile {
-			j1 := min(j0+tile, cols)
-			for i := i0; i < i1; i++ {
-				row := src[i*cols+j0 : i*cols+j1]
-				for j, v := range row {
-					dst[(j0+j)*rows+i] = v
-				}
-			}
+	dst = dst[:rows*cols]
+	i := 0
+	for ; i+4 <= rows; i += 4 {
+		r0 := src[i*cols : i*cols+cols]
+		r1 := src[(i+1)*cols : (i+2)*cols][:len(r0)]
+		r2 := src[(i+2)*cols : (i+3)*cols][:len(r0)]
+		r3 := src[(i+3)*cols : (i+4)*cols][:len(r0)]
+		o := i
+		for j, v := range r0 {
+			d := dst[o : o+4 : o+4]
+			d[0], d[1], d[2], d[3] = v, r1[j], r2[j], r3[j]
+			o += rows
 		}
+	}
+	for ; i < rows; i++ {
+		for j, v := range src[i*cols : i*cols+cols] {
+			dst[j*rows+i] = v
+		}
+	}
+}
+
+// addRows adds the n rows of src[n×m] to dst[:m] one after the other, in
+// order of the row (each dst[j] the sequence of additions adding one row
+// at a time forms): the bias gradients. With AVX the first m&^15 columns
+// go sixteen at a time (addRowsVector).
+func addRows(dst, src []float64, n, m int) {
+	dst = dst[:m]
+	j0 := addRowsVector(dst, src, n, m)
+	for i := 0; i < n; i++ {
+		add(dst[j0:], src[i*m+j0:i*m+m])
+	}
+}
+
+// sum sets dst = x + y for len(x), len(y) ≥ len(dst): the residual
+// connections. With AVX the first len(dst)&^15 values go sixteen at a
+// time (sumVector).
+func sum(dst, x, y []float64) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for j := sumVector(dst, x, y); j < len(dst); j++ {
+		dst[j] = x[j] + y[j]
 	}
 }
 

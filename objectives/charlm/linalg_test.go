@@ -72,13 +72,37 @@ func TestLinearMatchesNaive(t *testing.T) {
 // (linalg_reference_test.go) did, bit for bit, on the shapes of the
 // remedies figure's LM (64 tokens, E = 16, the head's 65 columns) and the
 // default one (512 tokens, E = 64), and on odd sizes that take every
-// remainder, with the AVX panels (where the processor has them) and
-// without.
+// remainder, with each of the vector paths the processor has (vectorModes)
+// and without. gemmNN's bias must equal adding the bias rows after the
+// product, as linearForward did before the panels' stores took it.
 func TestTiledKernelsMatchAxpyKernels(t *testing.T) {
-	defer func(v bool) { avx = v }(avx)
-	for _, vector := range []bool{avx, false} {
-		avx = vector
-		t.Run(fmt.Sprintf("avx=%v", vector), testTiledKernels)
+	forVectorModes(t, testTiledKernels)
+}
+
+// vectorMode is one setting of the panels' switches.
+type vectorMode struct{ avx, avx512 bool }
+
+// vectorModes are the vector paths this processor can take: the sixteen-
+// and eight-column panels (AVX-512 and AVX), the eight-column panels
+// alone, and the scalar tiles.
+func vectorModes() []vectorMode {
+	modes := []vectorMode{{false, false}}
+	if avx {
+		modes = append(modes, vectorMode{true, false})
+	}
+	if avx512 {
+		modes = append(modes, vectorMode{true, true})
+	}
+	return modes
+}
+
+// forVectorModes runs test once in each vector mode, restoring the
+// switches after.
+func forVectorModes(t *testing.T, test func(*testing.T)) {
+	defer func(a, z bool) { avx, avx512 = a, z }(avx, avx512)
+	for _, mode := range vectorModes() {
+		avx, avx512 = mode.avx, mode.avx512
+		t.Run(fmt.Sprintf("avx=%v/avx512=%v", mode.avx, mode.avx512), test)
 	}
 }
 
@@ -88,6 +112,7 @@ func testTiledKernels(t *testing.T) {
 		{64, 16, 48}, {64, 16, 64}, {64, 64, 16}, {64, 16, 65}, {64, 16, 16},
 		{512, 64, 192}, {512, 256, 64}, {512, 64, 65},
 		{1, 1, 1}, {3, 5, 7}, {17, 33, 18}, {5, 2, 4}, {2, 3, 9}, {6, 5, 12}, {7, 6, 17},
+		{64, 16, 24}, {12, 7, 40}, {9, 3, 33}, {8, 64, 8},
 	}
 	for _, size := range sizes {
 		n, k, m := size[0], size[1], size[2]
@@ -98,9 +123,17 @@ func testTiledKernels(t *testing.T) {
 		var s linearScratch
 		var ref axpyScratch
 		got, want := make([]float64, n*m), make([]float64, n*m)
-		gemmNN(got, a, b, n, k, m, &s)
+		gemmNN(got, a, b, nil, n, k, m, &s)
 		gemmNNAxpy(want, a, b, n, k, m, &ref)
 		sameBits(t, "gemmNN", size, got, want)
+
+		bias := randomVector(rng, m, 1)
+		bias[0] = 0
+		gemmNN(got, a, b, bias, n, k, m, &s)
+		for i := range n {
+			add(want[i*m:i*m+m], bias)
+		}
+		sameBits(t, "gemmNN with bias", size, got, want)
 
 		dout := randomVector(rng, n*m, 1)
 		start := randomVector(rng, k*m, 1)
@@ -115,7 +148,7 @@ func sameBits(t *testing.T, name string, size [3]int, got, want []float64) {
 	t.Helper()
 	for i := range want {
 		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-			t.Fatalf("%s %v: element %d = %v (%#x), the axpy kernel's %v (%#x)",
+			t.Fatalf("%s %v: element %d = %v (%#x), the reference kernel's %v (%#x)",
 				name, size, i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
 		}
 	}
@@ -124,20 +157,70 @@ func sameBits(t *testing.T, name string, size [3]int, got, want []float64) {
 // TestInputGradientMatchesGemmNT checks that linearBackward's input
 // gradient, gemmNN of dout and the transposed weights, equals what gemmNT
 // (linalg_reference_test.go), the dot-product kernel it replaced, forms
-// bit for bit, with the AVX panels and without.
+// bit for bit, in each vector mode.
 func TestInputGradientMatchesGemmNT(t *testing.T) {
-	defer func(v bool) { avx = v }(avx)
+	forVectorModes(t, testInputGradient)
+}
+
+func testInputGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 17))
-	for _, vector := range []bool{avx, false} {
-		avx = vector
-		for _, size := range [][3]int{{64, 16, 48}, {64, 64, 16}, {64, 16, 65}, {512, 64, 256}, {1, 1, 1}, {7, 6, 17}, {17, 33, 18}} {
-			n, k, m := size[0], size[1], size[2]
-			in, w, dout := randomVector(rng, n*k, 1), randomVector(rng, k*m, 1), randomVector(rng, n*m, 1)
-			var s linearScratch
-			got, want := make([]float64, n*k), make([]float64, n*k)
-			linearBackward(got, make([]float64, k*m), nil, dout, in, w, n, k, m, &s)
-			gemmNT(want, dout, w, n, k, m, false)
-			sameBits(t, fmt.Sprintf("din (avx=%v)", vector), size, got, want)
+	for _, size := range [][3]int{{64, 16, 48}, {64, 64, 16}, {64, 16, 65}, {512, 64, 256}, {1, 1, 1}, {7, 6, 17}, {17, 33, 18}} {
+		n, k, m := size[0], size[1], size[2]
+		in, w, dout := randomVector(rng, n*k, 1), randomVector(rng, k*m, 1), randomVector(rng, n*m, 1)
+		var s linearScratch
+		got, want := make([]float64, n*k), make([]float64, n*k)
+		linearBackward(got, make([]float64, k*m), nil, dout, in, w, n, k, m, &s)
+		gemmNT(want, dout, w, n, k, m, false)
+		sameBits(t, "din", size, got, want)
+	}
+}
+
+// TestRowKernels checks addRows (the bias gradients) against adding one
+// row at a time with add, and sum (the residual connections) against the
+// element-by-element loop, bit for bit, in each vector mode, at the
+// remedies and default shapes' widths and at widths that leave every
+// remainder of sixteen.
+func TestRowKernels(t *testing.T) {
+	forVectorModes(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(20, 21))
+		for _, size := range [][2]int{{64, 48}, {64, 16}, {64, 64}, {512, 192}, {64, 65}, {3, 24}, {5, 7}, {1, 33}, {2, 1}} {
+			n, m := size[0], size[1]
+			src := randomVector(rng, n*m, 1)
+			src[0] = math.Copysign(0, -1)
+			start := randomVector(rng, m, 1)
+			start[len(start)-1] = math.Copysign(0, -1)
+			got, want := append([]float64(nil), start...), append([]float64(nil), start...)
+			addRows(got, src, n, m)
+			for i := range n {
+				add(want, src[i*m:i*m+m])
+			}
+			sameBits(t, "addRows", [3]int{n, m, 0}, got, want)
+
+			x, y := src, randomVector(rng, n*m, 1)
+			got, want = make([]float64, n*m), make([]float64, n*m)
+			sum(got, x, y)
+			for i := range want {
+				want[i] = x[i] + y[i]
+			}
+			sameBits(t, "sum", [3]int{n, m, 0}, got, want)
 		}
+	})
+}
+
+// TestTransposeMatchesNaive checks transpose against dst[j,i] = src[i,j]
+// on shapes with every remainder of four rows.
+func TestTransposeMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 23))
+	for _, size := range [][2]int{{16, 48}, {64, 256}, {7, 5}, {5, 9}, {1, 3}, {3, 1}, {6, 6}} {
+		rows, cols := size[0], size[1]
+		src := randomVector(rng, rows*cols, 1)
+		got, want := make([]float64, rows*cols), make([]float64, rows*cols)
+		transpose(got, src, rows, cols)
+		for i := range rows {
+			for j := range cols {
+				want[j*rows+i] = src[i*cols+j]
+			}
+		}
+		sameBits(t, "transpose", [3]int{rows, cols, 0}, got, want)
 	}
 }

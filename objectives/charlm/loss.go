@@ -10,10 +10,7 @@ func softmaxCrossEntropy(dlogits, logits []float64, targets []int32, n, vocab in
 	inv := 1 / float64(n)
 	for i := 0; i < n; i++ {
 		row := logits[i*vocab : i*vocab+vocab]
-		maxLogit := math.Inf(-1)
-		for _, v := range row {
-			maxLogit = max(maxLogit, v)
-		}
+		maxLogit := rowMax(row)
 		var sum float64
 		var shifted [64]float64
 		for start := 0; start < vocab; start += len(shifted) {
@@ -44,4 +41,26 @@ func softmaxCrossEntropy(dlogits, logits []float64, targets []int32, n, vocab in
 		d[target] -= inv
 	}
 	return total * inv
+}
+
+// rowMax is the largest value of row as the builtin max finds it, by one
+// comparison per value (the builtin's handling of zeros and NaN is several
+// times dearer): a largest value of zero is +0 if row has a +0, as
+// max(-0, +0) is; a NaN, which the comparisons skip, makes every output of
+// softmaxCrossEntropy NaN either way.
+func rowMax(row []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range row {
+		if v > m {
+			m = v
+		}
+	}
+	if m == 0 && math.Signbit(m) {
+		for _, v := range row {
+			if v == 0 && !math.Signbit(v) {
+				return v
+			}
+		}
+	}
+	return m
 }

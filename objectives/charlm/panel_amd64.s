@@ -1,14 +1,16 @@
 #include "textflag.h"
 
-// func panel4x8(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb, steps, tiles int, add bool)
+// func panel4x8(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb, steps, tiles int, add bool, bias *float64)
 //
 // For each of tiles tiles of eight columns (tile t covers columns
 // 8t..8t+7 of c and of b), and each row r < 4 of the panel, it forms
 // s[r][j] = Σ_{q < steps} a[r·aRow + q·aStep]·b[q·ldb + j], the products
 // rounded, then added to s in order of q from +0 (VMULPD then VADDPD,
 // lane by lane as the scalar loop does, no fused multiply-add), and sets
-// c[r·ldc + j] = s[r][j], or adds s[r][j] to it if add is set.
-TEXT ·panel4x8(SB), NOSPLIT, $0-73
+// c[r·ldc + j] = s[r][j], or adds s[r][j] to it if add is set; then, if
+// bias is not nil, adds bias[j] to it (bias covering c's columns as b
+// does).
+TEXT ·panel4x8(SB), NOSPLIT, $0-88
 	MOVQ c+0(FP), DI
 	MOVQ ldc+8(FP), R9
 	SHLQ $3, R9
@@ -73,7 +75,7 @@ step:
 store:
 	LEAQ (DI)(R9*2), CX
 	CMPB add+72(FP), $0
-	JEQ set
+	JEQ bias
 	VADDPD (DI), Y0, Y0
 	VADDPD 32(DI), Y1, Y1
 	VADDPD (DI)(R9*1), Y2, Y2
@@ -82,6 +84,23 @@ store:
 	VADDPD 32(CX), Y5, Y5
 	VADDPD (CX)(R9*1), Y6, Y6
 	VADDPD 32(CX)(R9*1), Y7, Y7
+
+bias:
+	MOVQ bias+80(FP), BX
+	TESTQ BX, BX
+	JZ set
+	ADDQ DX, BX
+	SUBQ b+40(FP), BX
+	VMOVUPD (BX), Y8
+	VMOVUPD 32(BX), Y9
+	VADDPD Y8, Y0, Y0
+	VADDPD Y9, Y1, Y1
+	VADDPD Y8, Y2, Y2
+	VADDPD Y9, Y3, Y3
+	VADDPD Y8, Y4, Y4
+	VADDPD Y9, Y5, Y5
+	VADDPD Y8, Y6, Y6
+	VADDPD Y9, Y7, Y7
 
 set:
 	VMOVUPD Y0, (DI)
