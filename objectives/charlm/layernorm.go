@@ -39,6 +39,10 @@ func layerNormForward(out, xhat, rstd, in, gain, bias []float64, n, d int) {
 // and adds the input gradient to din:
 // din += rstd·(dxhat - mean(dxhat) - xhat·mean(dxhat·xhat)), dxhat = dout·gain.
 func layerNormBackward(din, dgain, dbias, dout, xhat, rstd, gain []float64, n, d int) {
+	if dgain == nil {
+		layerNormInputGradient(din, dout, xhat, rstd, gain, n, d)
+		return
+	}
 	gain, dgain, dbias = gain[:d], dgain[:d], dbias[:d]
 	for i := 0; i < n; i++ {
 		dy := dout[i*d : i*d+d]

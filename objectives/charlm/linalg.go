@@ -47,7 +47,9 @@ func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linea
 			add(dbias[:m], dout[i*m:i*m+m])
 		}
 	}
-	gemmTN(dw, in, dout, n, k, m, s)
+	if dw != nil {
+		gemmTN(dw, in, dout, n, k, m, s)
+	}
 	if din != nil {
 		wT := grow(&s.b, m*k)
 		transpose(wT, w, k, m)
