@@ -23,6 +23,18 @@ type Pipelined interface {
 	PassBytes() int
 }
 
+// InputPass is a Pass whose backward can pass the gradient of a stage's
+// input on without forming the block's gradient: a caller that steps one
+// block (RPD) needs only that from the stages above it, and saves their
+// weight-gradient products.
+type InputPass interface {
+	Pass
+	// BackwardInput runs stage s's backward as Backward does, passing the
+	// gradient of the stage's input on to stage s-1 with the same bits,
+	// but forms no gradient of block s.
+	BackwardInput(xs []float64, s int)
+}
+
 // Pass is one microbatch's trip through the stages of a Pipelined
 // objective. A trip runs Forward for stages 0, 1, .., S-1 (stage 0
 // starting it) and then Backward for stages S-1, .., 0; calls out of that

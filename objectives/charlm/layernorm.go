@@ -98,6 +98,10 @@ func normalise(out, xhat, x, gain, bias []float64, mean, r float64) {
 // one: BenchmarkLayerNorm). Rows of 16 go eight at a time with AVX-512
 // (layerNormBackwardVector), lane by lane the same operations.
 func layerNormBackward(din, dgain, dbias, dout, xhat, rstd, gain []float64, n, d int) {
+	if dgain == nil {
+		layerNormInputGradient(din, dout, xhat, rstd, gain, n, d)
+		return
+	}
 	gain, dgain, dbias = gain[:d], dgain[:d], dbias[:d]
 	fd := float64(d)
 	i := layerNormBackwardVector(din, dgain, dbias, dout, xhat, rstd, gain, n, d)

@@ -43,6 +43,9 @@ func (m *Model) blockParams(v []float64, layer int) blockParams {
 // blockParamsOf returns the weights of the j-th GPT block of a middle
 // stage's block p.
 func (m *Model) blockParamsOf(p []float64, j int) blockParams {
+	if p == nil {
+		return blockParams{} // a backward that forms no weight gradients
+	}
 	n := m.block.size()
 	return m.block.params(p[j*n : (j+1)*n : (j+1)*n])
 }
@@ -53,6 +56,9 @@ func (m *Model) headParams(v []float64) headParams {
 
 // headParamsOf cuts the last stage's block p into the head's weights.
 func (m *Model) headParamsOf(p []float64) headParams {
+	if p == nil {
+		return headParams{} // a backward that forms no weight gradients
+	}
 	e := m.cfg.Embed
 	return headParams{gain: p[:e:e], bias: p[e : 2*e : 2*e], out: p[2*e:]}
 }

@@ -43,7 +43,9 @@ func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linea
 	if dbias != nil {
 		addRows(dbias, dout, n, m)
 	}
-	gemmTN(dw, in, dout, n, k, m, s)
+	if dw != nil {
+		gemmTN(dw, in, dout, n, k, m, s)
+	}
 	if din != nil {
 		wT := grow(&s.b, m*k)
 		transpose(wT, w, k, m)

@@ -38,7 +38,9 @@ func (m *Model) backwardStage(gs []float64, a *activations, xs []float64, inputs
 	clear(gs)
 	switch s {
 	case 0:
-		m.embed.backward(m.embeddingParamsOf(gs), a.grad, inputs)
+		if gs != nil {
+			m.embed.backward(m.embeddingParamsOf(gs), a.grad, inputs)
+		}
 	case m.cfg.Stages - 1:
 		clear(a.grad)
 		m.head.backward(a.grad, m.headParamsOf(gs), a.head, targets, m.headParamsOf(xs), ws.dlogits, ws.dnormed, &ws.linear)

@@ -6,7 +6,10 @@ import (
 	"pipelab/objectives"
 )
 
-var _ objectives.Pipelined = (*Model)(nil)
+var (
+	_ objectives.Pipelined = (*Model)(nil)
+	_ objectives.InputPass = (*trip)(nil)
+)
 
 // trip is one microbatch's pass through the model's stages. It holds
 // stage s's activations (stageMemory, from the model's pool) from the
@@ -64,12 +67,23 @@ func (t *trip) Forward(xs []float64, b, s int) {
 // read from xs, everything else from the trip's forward and the
 // backwards of the stages after s.
 func (t *trip) Backward(g, xs []float64, s int) {
+	t.m.checkBlock("g", g, s)
+	t.backward(g, xs, s)
+}
+
+// BackwardInput is Backward without block s's gradient: the weight
+// gradients' products and sums are skipped, the gradient passed on to
+// stage s-1 is the same to the bit.
+func (t *trip) BackwardInput(xs []float64, s int) { t.backward(nil, xs, s) }
+
+// backward runs stage s's backward, forming block s's gradient in g
+// unless g is nil.
+func (t *trip) backward(g, xs []float64, s int) {
 	m := t.m
 	if t.forwards != m.cfg.Stages || s != m.cfg.Stages-1-t.backwards {
 		panic(fmt.Sprintf("charlm: backward of stage %d after %d forwards and %d backwards", s, t.forwards, t.backwards))
 	}
 	m.checkBlock("xs", xs, s)
-	m.checkBlock("g", g, s)
 	m.backwardStage(g, &t.act, xs, t.inputs, t.targets, s)
 	t.release(s) // the backwards of stages s-1, .., 0 do not read it
 	t.backwards++

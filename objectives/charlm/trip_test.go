@@ -243,3 +243,41 @@ func TestInterleavedPassesShareStageMemory(t *testing.T) {
 		}
 	}
 }
+
+// BackwardInput passes on the gradient Backward passes on, bit for bit:
+// for every stepping stage s, block s's gradient after BackwardInput on
+// the stages above it equals the one after Backward on them, with the
+// backwards reading other weights than the forwards (so that the weights
+// enter the gradient passed down).
+func TestBackwardInputPassesTheSameGradient(t *testing.T) {
+	text, _ := MarkovCorpus(3, 400)
+	for _, cfg := range tripConfigs {
+		m, err := New(cfg, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, y := perturbed(m, 5, 0.3), perturbed(m, 6, 0.3)
+		for step := range cfg.Stages {
+			var grads [2][]float64
+			for k, input := range []bool{false, true} {
+				p := m.NewPass().(*trip)
+				for s := range cfg.Stages {
+					p.Forward(m.stage(x, s), 1, s)
+				}
+				scratch := make([]float64, m.Dim())
+				for s := cfg.Stages - 1; s > step; s-- {
+					if input {
+						p.BackwardInput(m.stage(y, s), s)
+					} else {
+						p.Backward(m.stage(scratch, s), m.stage(y, s), s)
+					}
+				}
+				grads[k] = make([]float64, len(m.stage(x, step)))
+				p.Backward(grads[k], m.stage(y, step), step)
+			}
+			if !slices.Equal(grads[0], grads[1]) {
+				t.Errorf("%+v stage %d: the gradient after BackwardInput differs from the one after Backward", cfg, step)
+			}
+		}
+	}
+}

@@ -1,0 +1,26 @@
+package charlm
+
+// layerNormInputGradient is layerNormBackward without the gain's and the
+// bias's gradients, for a backward that forms no weight gradients
+// (trip.BackwardInput): din's sums are formed as layerNormBackward forms
+// them, bit for bit.
+func layerNormInputGradient(din, dout, xhat, rstd, gain []float64, n, d int) {
+	gain = gain[:d]
+	for i := 0; i < n; i++ {
+		dy := dout[i*d : i*d+d][:len(gain)]
+		xh := xhat[i*d : i*d+d][:len(gain)]
+		var meanG, meanGX float64
+		for j, g := range dy {
+			gx := g * gain[j]
+			meanG += gx
+			meanGX += gx * xh[j]
+		}
+		meanG /= float64(d)
+		meanGX /= float64(d)
+		dx := din[i*d : i*d+d][:len(gain)]
+		r := rstd[i]
+		for j, g := range dy {
+			dx[j] += r * (g*gain[j] - meanG - xh[j]*meanGX)
+		}
+	}
+}
