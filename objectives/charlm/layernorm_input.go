@@ -2,8 +2,8 @@ package charlm
 
 // layerNormInputGradient is layerNormBackward without the gain's and the
 // bias's gradients, for a backward that forms no weight gradients
-// (trip.BackwardInput): din's sums are formed as layerNormBackward forms
-// them, bit for bit.
+// (trip.BackwardInput): din's sums are formed as layerNormBackward's row
+// by row code forms them, bit for bit (TestBackwardInputPassesTheSameGradient).
 func layerNormInputGradient(din, dout, xhat, rstd, gain []float64, n, d int) {
 	gain = gain[:d]
 	for i := 0; i < n; i++ {
@@ -15,12 +15,6 @@ func layerNormInputGradient(din, dout, xhat, rstd, gain []float64, n, d int) {
 			meanG += gx
 			meanGX += gx * xh[j]
 		}
-		meanG /= float64(d)
-		meanGX /= float64(d)
-		dx := din[i*d : i*d+d][:len(gain)]
-		r := rstd[i]
-		for j, g := range dy {
-			dx[j] += r * (g*gain[j] - meanG - xh[j]*meanGX)
-		}
+		inputGradient(din[i*d:i*d+d], dy, xh, gain, rstd[i], meanG/float64(d), meanGX/float64(d))
 	}
 }
