@@ -30,10 +30,11 @@
 // The dense products keep tiles of sums in registers, each sum formed in
 // a fixed order; the GELU's erf is math.Erf, its operations lane by lane;
 // the softmaxes and the GELU's derivative take math.Exp.
-// On amd64 all three run four or eight values at a time with AVX and AVX2
-// where the processor has them, bit for bit the scalar code, so results
-// do not depend on the processor (docs/charlm.md, "Speed at the remedies
-// shape").
+// On amd64 all three run four to sixteen values at a time with AVX, AVX2
+// and AVX-512 where the processor has them (the products' panels and
+// LayerNorm for rows of 16 with AVX-512), bit for bit the scalar code, so
+// results do not depend on the processor (docs/charlm.md, "Speed at the
+// remedies shape").
 //
 // The attention heads run in three passes over a whole layer (the scores
 // of every head packed, one exponential call, the weighted sums), with
@@ -44,5 +45,8 @@
 // and a Model must not be used from two goroutines at once; Clone gives
 // each goroutine its own. A Model is also objectives.Pipelined: NewPass
 // runs one microbatch through the stages one at a time, as a pipeline
-// does, each stage's backward reading the weights it is given.
+// does, each stage's backward reading the weights it is given; a pass
+// holds a stage's activations from its forward to its backward only, and
+// its BackwardInput passes the input's gradient on without forming the
+// block's (objectives.InputPass, for RPD's stages above the one it steps).
 package charlm
