@@ -77,9 +77,11 @@ func remedySpec(o remedyObjective, table string, quick bool) *Spec {
 		s.LogPoints = o.logPoints
 	}
 	s.Cost = DefaultGPU
-	// Four steps around each centre (LM: three, its runs are the cost);
-	// two in the quick size.
-	points := pick(quick, 2, pick(o.label == "lm", 3, 4))
+	// Four steps around each centre, 2^(c-2)..2^(c+1); two in the quick
+	// size. (The LM had three, 2^(c-1)..2^(c+1), while its runs cost
+	// twice what they do now; 63 of its 96 selections sat at an edge, 49
+	// of them at the bottom: docs/figures.md, remedies.)
+	points := pick(quick, 2, 4)
 	grid := func(centre int) Grid {
 		lo := centre - points/2
 		return Grid{Pow2: []int{lo, lo + points - 1}}
