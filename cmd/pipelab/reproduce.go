@@ -70,6 +70,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		}
 		figs = append(figs, f)
 	}
+	lowerGCHeadroom()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return reproduceFigures(ctx, figs, *quick, *out, *jobs, stdout, stderr)

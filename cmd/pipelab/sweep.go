@@ -92,6 +92,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	ds := experiments.NewDataset(spec.Name, all, shard)
 	rn := experiments.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr), Dataset: &ds}
 	resumeHint.Store(fmt.Sprintf("run the same command again to resume: the runs recorded in %s/runs are kept", *out))
+	lowerGCHeadroom()
 	sum, err := rn.Sweep(context.Background(), runs)
 	if err != nil && sum.Resumed+sum.Ran > 0 {
 		return fmt.Errorf("%w (%d runs recorded in %s/runs; run the same command again to resume)", err, sum.Resumed+sum.Ran, *out)
