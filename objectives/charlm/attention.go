@@ -144,21 +144,6 @@ func (a attention) weigh(c attentionCache) {
 				sum += v
 			}
 			y := c.y[(b*T+t)*e+h*dh : (b*T+t)*e+h*dh+dh]
-			if dh == 4 {
-				var y0, y1, y2, y3 float64
-				for u := range p {
-					p[u] /= sum
-					w := p[u]
-					v := values[u*t3 : u*t3+4 : u*t3+4]
-					y0 += w * v[0]
-					y1 += w * v[1]
-					y2 += w * v[2]
-					y3 += w * v[3]
-				}
-				y = y[:4:4]
-				y[0], y[1], y[2], y[3] = y0, y1, y2, y3
-				continue
-			}
 			clear(y)
 			for u := range p {
 				p[u] /= sum
@@ -186,63 +171,10 @@ func (a attention) headsBackward(s attentionScratch, c attentionCache) {
 	clear(s.dqkv)
 	for b := 0; b < a.batch; b++ {
 		for h := 0; h < a.heads; h++ {
-			if a.headDim() == 4 {
-				a.headBackward4(s, c, b, h)
-			} else {
+			if !a.backwardVector(s, c, b, h) {
 				a.headBackward(s, c, b, h)
 			}
 		}
-	}
-}
-
-// headBackward4 is headBackward for heads of 4 channels, each head's
-// query, output gradient and the row's sums in registers: the same
-// operations in the same order.
-func (a attention) headBackward4(s attentionScratch, c attentionCache, b, h int) {
-	if a.backwardVector(s, c, b, h) {
-		return
-	}
-	t3, e, T := 3*a.embed, a.embed, a.seq
-	scale := a.scale()
-	qkv := c.qkv[b*T*t3 : (b+1)*T*t3]
-	dqkv := s.dqkv[b*T*t3 : (b+1)*T*t3]
-	qOff, kOff, vOff := h*4, e+h*4, 2*e+h*4
-	probs := c.probs[(b*a.heads+h)*T*T : (b*a.heads+h+1)*T*T]
-	for t := range T {
-		row := probs[t*T : t*T+t+1]
-		dy := s.dy[(b*T+t)*e+h*4 : (b*T+t)*e+h*4+4 : (b*T+t)*e+h*4+4]
-		dy0, dy1, dy2, dy3 := dy[0], dy[1], dy[2], dy[3]
-		dp := s.dp[:len(row)]
-		var weighted float64
-		for u, p := range row {
-			v := qkv[u*t3+vOff : u*t3+vOff+4 : u*t3+vOff+4]
-			d := (float64(v[0]*dy0) + float64(v[1]*dy1)) + (float64(v[2]*dy2) + float64(v[3]*dy3)) + 0
-			dp[u] = d
-			weighted += p * d
-			dv := dqkv[u*t3+vOff : u*t3+vOff+4 : u*t3+vOff+4]
-			dv[0] += p * dy0
-			dv[1] += p * dy1
-			dv[2] += p * dy2
-			dv[3] += p * dy3
-		}
-		q := qkv[t*t3+qOff : t*t3+qOff+4 : t*t3+qOff+4]
-		q0, q1, q2, q3 := q[0], q[1], q[2], q[3]
-		var dq0, dq1, dq2, dq3 float64
-		for u, p := range row {
-			ds := p * (dp[u] - weighted) * scale
-			k := qkv[u*t3+kOff : u*t3+kOff+4 : u*t3+kOff+4]
-			dq0 += ds * k[0]
-			dq1 += ds * k[1]
-			dq2 += ds * k[2]
-			dq3 += ds * k[3]
-			dk := dqkv[u*t3+kOff : u*t3+kOff+4 : u*t3+kOff+4]
-			dk[0] += ds * q0
-			dk[1] += ds * q1
-			dk[2] += ds * q2
-			dk[3] += ds * q3
-		}
-		dq := dqkv[t*t3+qOff : t*t3+qOff+4 : t*t3+qOff+4]
-		dq[0], dq[1], dq[2], dq[3] = dq0, dq1, dq2, dq3
 	}
 }
 

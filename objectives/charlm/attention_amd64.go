@@ -50,10 +50,11 @@ func (a attention) weighVector(c attentionCache, b, h int) bool {
 	return true
 }
 
-// backwardVector does headBackward4's work for head h of sequence b with
-// backRows4 and reports whether it did (not without AVX).
+// backwardVector does headBackward's work for head h of sequence b, a
+// head of 4 channels, with backRows4, and reports whether it did (not
+// without AVX, nor for other head widths).
 func (a attention) backwardVector(s attentionScratch, c attentionCache, b, h int) bool {
-	if !vectorAttention {
+	if !vectorAttention || a.headDim() != 4 {
 		return false
 	}
 	t3, e, T := 3*a.embed, a.embed, a.seq

@@ -21,7 +21,7 @@ GLOBL attnbmask<>(SB), RODATA, $128
 
 // func backRows4(probs, q, k, v, dq, dk, dv, dy, dp *float64, stride, dyStride, rows int, scale float64)
 //
-// headBackward4's loops for one head of 4 channels, row t = 0..rows−1 of
+// headBackward's loops for one head of 4 channels, row t = 0..rows−1 of
 // probs (rows values each), the queries, keys and values and their
 // gradients stride apart (q + t·stride and so on), dy_t at dy +
 // t·dyStride, dp rows values of scratch. Per key u ≤ t: dp_u = ((v0·dy0 +
