@@ -30,22 +30,11 @@ func BenchmarkScalingUnitSweep(b *testing.B) {
 		}
 	}
 	tmp := b.TempDir()
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
+	peak := samplePeak(func() uint64 {
 		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			peak.Store(max(peak.Load(), ms.HeapInuse))
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	}()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapInuse
+	})
 	i := 0
 	for b.Loop() {
 		pool := NewPool(2)
@@ -55,8 +44,30 @@ func BenchmarkScalingUnitSweep(b *testing.B) {
 		}
 		i++
 	}
-	close(stop)
-	<-sampled
 	b.ReportMetric(float64(len(runs)), "runs/op")
-	b.ReportMetric(float64(peak.Load())/1e6, "peak-heap-MB")
+	b.ReportMetric(float64(peak())/1e6, "peak-heap-MB")
+}
+
+// samplePeak reads a memory measure every 20 ms until the returned
+// function is called, which stops the sampling and returns the largest
+// value read.
+func samplePeak(read func() uint64) func() uint64 {
+	var peak atomic.Uint64
+	stop, sampled := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			peak.Store(max(peak.Load(), read()))
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 {
+		close(stop)
+		<-sampled
+		return peak.Load()
+	}
 }

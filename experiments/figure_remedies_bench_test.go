@@ -8,9 +8,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"pipelab/internal/cputime"
 	"pipelab/optim"
@@ -58,28 +56,16 @@ func BenchmarkRemediesLMHeap(b *testing.B) {
 	}
 	runtime.GC()
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var peak atomic.Uint64
-	stop, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			metrics.Read(sample)
-			peak.Store(max(peak.Load(), sample[0].Value.Uint64()))
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	}()
+	peak := samplePeak(func() uint64 {
+		metrics.Read(sample)
+		return sample[0].Value.Uint64()
+	})
 	for b.Loop() {
 		if _, err := Execute(context.Background(), r); err != nil {
 			b.Fatal(err)
 		}
 	}
-	close(stop)
-	<-sampled
-	b.ReportMetric(float64(peak.Load())/1e6, "peak-live-MB")
+	b.ReportMetric(float64(peak())/1e6, "peak-live-MB")
 }
 
 type remedyKey struct {
