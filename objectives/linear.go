@@ -144,8 +144,7 @@ func (m *Linear) Gradient(g, x []float64, b int, noise *rand.Rand) {
 
 // Forward adds X_b[:, block s]·xs to act.
 func (m *Linear) Forward(act, xs []float64, b, s int) {
-	w := len(xs)
-	vec.AddDots(act, m.columns[s][b*m.batchSize*w:], xs)
+	vec.AddBlockDots(act, m.columns[s:s+1], b*m.batchSize, [][]float64{xs})
 }
 
 // ForwardBlocks adds X_b·z to act for a point given block by block, z[s]
@@ -155,10 +154,7 @@ func (m *Linear) Forward(act, xs []float64, b, s int) {
 // over all S blocks runs at every iteration and the S calls would cost as
 // much as their arithmetic.
 func (m *Linear) ForwardBlocks(act []float64, z [][]float64, b int) {
-	for s, zs := range z {
-		w := len(zs)
-		vec.AddDots(act, m.columns[s][b*m.batchSize*w:], zs)
-	}
+	vec.AddBlockDots(act, m.columns, b*m.batchSize, z)
 }
 
 // OutputGradient writes dℓ/da divided by the batch size into r: the

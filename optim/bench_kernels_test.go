@@ -30,8 +30,8 @@ import (
 // machine measures the other jobs): the replay's GFLOP/s; gonum's, running
 // the same counts of blas64.Gemv (no transpose, then transposed) and
 // blas64.Axpy on the same batches' blocks; and pipelab's forward kernel
-// (vec.AddDots, which Linear.Forward runs) against gonum's Gemv and against
-// one blas64.Dot per row on the forward's shape.
+// (vec.AddBlockDots, which Linear.Forward runs) against gonum's Gemv and
+// against one blas64.Dot per row on the forward's shape.
 func BenchmarkReplayGFLOPS(b *testing.B) {
 	b.Run("logistic", func(b *testing.B) {
 		obj := logistic(b, 600, 512, 8, 10, objectives.DefaultNoise, 1)
@@ -87,7 +87,7 @@ func benchReplayGFLOPS(b *testing.B, obj *objectives.Linear, microbatches, batch
 		c2 := cpuNow(b)
 		for m := 0; m < microbatches; m++ {
 			for s := 0; s < stages; s++ {
-				vec.AddDots(act, block(s, m).Data, xs)
+				vec.AddBlockDots(act, cols[s:s+1], (m%(n/batch))*batch, [][]float64{xs})
 			}
 		}
 		c3 := cpuNow(b)
@@ -115,8 +115,8 @@ func benchReplayGFLOPS(b *testing.B, obj *objectives.Linear, microbatches, batch
 	b.ReportMetric(flops/replay.Seconds()/1e9, "replay-GFLOP/s")
 	b.ReportMetric(flops/gonum.Seconds()/1e9, "gonum-GFLOP/s")
 	b.ReportMetric(replay.Seconds()/float64(b.N), "cpu-s/replay")
-	b.ReportMetric(float64(fwdOurs)/float64(fwdGemv), "adddots/gemv")
-	b.ReportMetric(float64(fwdOurs)/float64(fwdDot), "adddots/dot")
+	b.ReportMetric(float64(fwdOurs)/float64(fwdGemv), "forward/gemv")
+	b.ReportMetric(float64(fwdOurs)/float64(fwdDot), "forward/dot")
 }
 
 // cpuNow returns the process's CPU time, or zero where it is not known.

@@ -17,14 +17,17 @@ import (
 // The two are interleaved in every iteration so that a busy machine slows
 // them alike; rpd/pipedream is the ratio of their wall times and
 // rpd/pipedream-cpu that of their CPU times (the process's, which the
-// other jobs of a shared machine do not lengthen).
+// other jobs of a shared machine do not lengthen). A third part of every
+// iteration makes RPD's delay draws alone, from the same seeded stream
+// (K·S = 24 M uniform draws, which fix every RPD result):
+// draws/pipedream-cpu is what they cost against PipeDream's whole run.
 func BenchmarkRPDvsPipeDreamS128(b *testing.B) {
 	const stages, microbatches = 128, 1463
 	obj := logistic(b, 600, 512, stages, 10, objectives.DefaultNoise, 1)
 	tl := generate(b, "pipedream", pipeline.Shape{Ranks: stages, Microbatches: microbatches})
 	set := Settings{StepSize: 1.0 / 512, Seed: 1}
 	rpd := RPD{Delays: Uniform{Stages: stages, Delta: DefaultDelta(stages), Microbatches: microbatches}}
-	var pd, rp, pdCPU, rpCPU time.Duration
+	var pd, rp, pdCPU, rpCPU, drawCPU time.Duration
 	for b.Loop() {
 		c0, _ := cputime.Process()
 		t0 := time.Now()
@@ -38,8 +41,10 @@ func BenchmarkRPDvsPipeDreamS128(b *testing.B) {
 		}
 		c2, ok := cputime.Process()
 		pd, rp = pd+t1.Sub(t0), rp+time.Since(t1)
+		drawRPD(b, rpd, set.Seed)
+		c3, _ := cputime.Process()
 		if ok {
-			pdCPU, rpCPU = pdCPU+c1-c0, rpCPU+c2-c1
+			pdCPU, rpCPU, drawCPU = pdCPU+c1-c0, rpCPU+c2-c1, drawCPU+c3-c2
 		}
 	}
 	n := float64(b.N)
@@ -50,6 +55,19 @@ func BenchmarkRPDvsPipeDreamS128(b *testing.B) {
 		b.ReportMetric(pdCPU.Seconds()/n, "cpu-s/pipedream")
 		b.ReportMetric(rpCPU.Seconds()/n, "cpu-s/rpd")
 		b.ReportMetric(float64(rpCPU)/float64(pdCPU), "rpd/pipedream-cpu")
+		b.ReportMetric(float64(drawCPU)/float64(pdCPU), "draws/pipedream-cpu")
+	}
+}
+
+// drawRPD makes the delay draws of p's run with the given seed, and
+// nothing else.
+func drawRPD(b *testing.B, p RPD, seed uint64) {
+	rng := objectives.NewRand(seed, objectives.StreamSampling)
+	it := Iteration{Delays: make([]int, p.Delays.(Uniform).Stages)}
+	for k := range p.Delays.Len() {
+		if err := p.Delays.Draw(k, &it, rng); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
