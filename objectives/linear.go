@@ -173,18 +173,17 @@ func (m *Linear) OutputGradient(r, act []float64, b int) {
 
 // BlockGradient writes X_b[:, block s]ᵀ·r + λ·xs + σ·noise into g.
 //
-// The product goes through gonum's Gemv (blas.Trans), which adds r_i times
-// row i of the batch's block to g row by row, the order of the plain loop
-// it replaced, with the unrolled assembly axpy where gonum has one: the
-// same floating-point operations in the same order, so the same bits.
+// The product goes through vec.AddScaledRows, which adds r_i times row i
+// of the batch's block to g row by row, the order of the plain loop it
+// stands for (and of gonum's transposed Gemv, which ran it before), in
+// AVX registers where it can: the same floating-point operations in the
+// same order, so the same bits.
 func (m *Linear) BlockGradient(g, r, xs []float64, b, s int, noise *rand.Rand) {
 	for j := range g {
 		g[j] = m.l2 * xs[j]
 	}
 	w := len(g)
-	c := m.columns[s][b*m.batchSize*w:]
-	blas64.Gemv(blas.Trans, 1, blas64.General{Rows: len(r), Cols: w, Stride: w, Data: c[:len(r)*w]},
-		blas64.Vector{N: len(r), Inc: 1, Data: r}, 1, blas64.Vector{N: w, Inc: 1, Data: g})
+	vec.AddScaledRows(g, m.columns[s][b*m.batchSize*w:], r)
 	if m.noise != 0 && noise != nil {
 		for j := range g {
 			g[j] += m.noise * noise.NormFloat64()
