@@ -2,19 +2,21 @@ package vec
 
 // Dot returns Σ a[i]·b[i] for len(b) ≥ len(a), summing four interleaved
 // partial sums so that the multiplications pipeline; the order of the sums
-// is fixed, so the result is the same on every run.
+// is fixed, and each product is rounded before it is added (the
+// conversions forbid the fused multiply-add Go may use otherwise, as it
+// does with GOAMD64=v3), so the result is the same on every run and build.
 func Dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+		s0 += float64(a[i] * b[i])
+		s1 += float64(a[i+1] * b[i+1])
+		s2 += float64(a[i+2] * b[i+2])
+		s3 += float64(a[i+3] * b[i+3])
 	}
 	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
+		s0 += float64(a[i] * b[i])
 	}
 	return (s0 + s1) + (s2 + s3)
 }
@@ -49,10 +51,10 @@ func AddDots(out, rows, x []float64) {
 		for i := range out {
 			r := rows[i*8 : i*8+8 : i*8+8]
 			s0, s1, s2, s3 := float64(r[0]*x0), float64(r[1]*x1), float64(r[2]*x2), float64(r[3]*x3)
-			s0 += r[4] * x4
-			s1 += r[5] * x5
-			s2 += r[6] * x6
-			s3 += r[7] * x7
+			s0 += float64(r[4] * x4)
+			s1 += float64(r[5] * x5)
+			s2 += float64(r[6] * x6)
+			s3 += float64(r[7] * x7)
 			out[i] += (s0 + s1) + (s2 + s3) + 0
 		}
 	default:
@@ -61,13 +63,13 @@ func AddDots(out, rows, x []float64) {
 			var s0, s1, s2, s3 float64
 			j := 0
 			for ; j+4 <= len(r); j += 4 {
-				s0 += r[j] * x[j]
-				s1 += r[j+1] * x[j+1]
-				s2 += r[j+2] * x[j+2]
-				s3 += r[j+3] * x[j+3]
+				s0 += float64(r[j] * x[j])
+				s1 += float64(r[j+1] * x[j+1])
+				s2 += float64(r[j+2] * x[j+2])
+				s3 += float64(r[j+3] * x[j+3])
 			}
 			for ; j < len(r); j++ {
-				s0 += r[j] * x[j]
+				s0 += float64(r[j] * x[j])
 			}
 			out[i] += (s0 + s1) + (s2 + s3)
 		}

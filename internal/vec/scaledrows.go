@@ -22,7 +22,7 @@ func AddScaledRows(g, rows, r []float64) {
 	for i, ri := range r {
 		row := rows[i*w : (i+1)*w : (i+1)*w]
 		for c, v := range row {
-			g[c] += ri * v
+			g[c] += float64(ri * v)
 		}
 	}
 }

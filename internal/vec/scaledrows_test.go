@@ -35,7 +35,7 @@ func TestAddScaledRowsIsTheLoop(t *testing.T) {
 			want := append([]float64(nil), init...)
 			for i, ri := range r {
 				for c := range want {
-					want[c] += ri * rows[i*w+c]
+					want[c] += float64(ri * rows[i*w+c])
 				}
 			}
 			for _, vector := range []bool{true, false} {
