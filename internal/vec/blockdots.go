@@ -8,8 +8,8 @@ package vec
 // in one call, and each row's sum is formed as Dot forms it, so the result
 // is bit for bit that of the calls it stands for.
 //
-// On amd64 with AVX, blocks whose width is a multiple of 4 run in vector
-// registers (blockdots_amd64.s): a row's four partial sums are the four
+// On amd64 with AVX, when every block's width is a multiple of 4, the
+// blocks run in vector registers (blockdots_amd64.s): a row's four partial sums are the four
 // lanes of a register, added lane by lane as Dot adds them and combined as
 // (s0 + s1) + (s2 + s3), the products rounded before they are added, never
 // fused; out's rows stay in registers across the blocks.
