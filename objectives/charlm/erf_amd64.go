@@ -1,6 +1,10 @@
 package charlm
 
-import "math"
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
 
 // erfGroups is erfScalar four values at a time (erf_amd64.s), bit for
 // bit, for groups without NaN and div > 0; it returns the number of
@@ -18,7 +22,7 @@ const (
 // vectorErf reports whether erfGroups may run: it needs AVX2 (its integer
 // lanes and VPERMD) and FMA (its exponentials are math.Exp's FMA path,
 // which math.Exp takes exactly then, as expGroups).
-var vectorErf = avx && hasAVX2FMA()
+var vectorErf = avx && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // erfVector does erfInto's work four values at a time for as long as it
 // can, a group holding a NaN by erfScalar, and returns the number of

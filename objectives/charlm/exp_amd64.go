@@ -1,6 +1,10 @@
 package charlm
 
-import "math"
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
 
 // expGroups is math.Exp four values at a time (exp_amd64.s), bit for bit,
 // for groups whose values all lie in (-700, 700); it returns the number
@@ -9,12 +13,10 @@ import "math"
 //go:noescape
 func expGroups(dst, src *float64, groups int) int
 
-func hasAVX2FMA() bool
-
 // vectorExp reports whether expGroups may run: it needs AVX2 and FMA, and
 // math.Exp takes its FMA path exactly then (math/exp_asm.go), so the two
 // agree.
-var vectorExp = avx && hasAVX2FMA()
+var vectorExp = avx && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // expInto sets dst[i] = math.Exp(src[i]) for every i (dst may be src),
 // four at a time where the processor allows, bit for bit either way.

@@ -148,31 +148,3 @@ done:
 	VZEROUPPER
 	MOVQ AX, ret+24(FP)
 	RET
-
-// func hasAVX2FMA() bool
-//
-// Whether the processor has AVX2 (CPUID.7.0:EBX bit 5, leaf 7 present)
-// and FMA (CPUID.1:ECX bit 12); the caller checks the operating system's
-// AVX support with hasAVX.
-TEXT ·hasAVX2FMA(SB), NOSPLIT, $0-1
-	XORL AX, AX
-	XORL CX, CX
-	CPUID
-	CMPL AX, $7
-	JB no
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	ANDL $0x1000, CX
-	JZ no
-	MOVL $7, AX
-	XORL CX, CX
-	CPUID
-	ANDL $0x20, BX
-	JZ no
-	MOVB $1, ret+0(FP)
-	RET
-
-no:
-	MOVB $0, ret+0(FP)
-	RET

@@ -118,32 +118,3 @@ set:
 done:
 	VZEROUPPER
 	RET
-
-// func hasAVX512() bool
-//
-// Whether the processor has AVX-512 F (CPUID.7.0:EBX bit 16, leaf 7
-// present) and the operating system saves the ZMM registers (XCR0's SSE,
-// AVX, opmask and both ZMM state bits, 0xe6); the caller checks OSXSAVE
-// (hasAVX).
-TEXT ·hasAVX512(SB), NOSPLIT, $0-1
-	XORL AX, AX
-	XORL CX, CX
-	CPUID
-	CMPL AX, $7
-	JLT no
-	MOVL $7, AX
-	XORL CX, CX
-	CPUID
-	BTL $16, BX
-	JCC no
-	XORL CX, CX
-	XGETBV
-	ANDL $0xe6, AX
-	CMPL AX, $0xe6
-	JNE no
-	MOVB $1, ret+0(FP)
-	RET
-
-no:
-	MOVB $0, ret+0(FP)
-	RET

@@ -1,5 +1,7 @@
 package charlm
 
+import "golang.org/x/sys/cpu"
+
 // panel4x8 is the AVX kernel of gemmNN and gemmTN (panel_amd64.s): four
 // rows of c by tiles·8 columns, each sum formed in order from +0 as the
 // scalar 2×4 tiles form it, eight columns at a time, and then the bias
@@ -14,16 +16,13 @@ func panel4x8(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb,
 //go:noescape
 func panel4x16(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb, steps, tiles int, add bool, bias *float64)
 
-func hasAVX() bool
-
-func hasAVX512() bool
-
-// avx reports whether panel4x8 may run, avx512 whether panel4x16 may;
-// without them the scalar tiles, or the eight-column panels, do the work,
-// with the same results.
+// avx reports whether panel4x8 may run, avx512 whether panel4x16 may
+// (each with the operating system saving the registers it uses); without
+// them the scalar tiles, or the eight-column panels, do the work, with the
+// same results.
 var (
-	avx    = hasAVX()
-	avx512 = avx && hasAVX512()
+	avx    = cpu.X86.HasAVX
+	avx512 = avx && cpu.X86.HasAVX512F
 )
 
 // panels runs the vector panels over the first rows&^3 rows of c and its

@@ -119,27 +119,3 @@ set:
 done:
 	VZEROUPPER
 	RET
-
-// func hasAVX() bool
-//
-// Whether the processor has AVX and the operating system saves the YMM
-// registers (CPUID.1:ECX.OSXSAVE and .AVX, and XCR0's SSE and AVX state
-// bits).
-TEXT ·hasAVX(SB), NOSPLIT, $0-1
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	ANDL $0x18000000, CX
-	CMPL CX, $0x18000000
-	JNE no
-	XORL CX, CX
-	XGETBV
-	ANDL $6, AX
-	CMPL AX, $6
-	JNE no
-	MOVB $1, ret+0(FP)
-	RET
-
-no:
-	MOVB $0, ret+0(FP)
-	RET
