@@ -37,8 +37,7 @@ func BenchmarkScalingUnitSweep(b *testing.B) {
 	})
 	i := 0
 	for b.Loop() {
-		pool := NewPool(2)
-		rn := Runner{Dir: filepath.Join(tmp, strconv.Itoa(i)), Jobs: len(runs), Execute: pool.Execute(0, Execute)}
+		rn := Runner{Dir: filepath.Join(tmp, strconv.Itoa(i)), Pool: NewPool(2)}
 		if _, err := rn.Sweep(context.Background(), runs); err != nil {
 			b.Fatal(err)
 		}

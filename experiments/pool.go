@@ -28,9 +28,13 @@ type Pool struct {
 	waiting []*poolRequest
 }
 
+// poolRequest is a request waiting for a slot: a goroutine parked on
+// granted (acquire), or a task that the pool starts on a goroutine of its
+// own when the slot is its (Go), so that nothing waits for it meanwhile.
 type poolRequest struct {
 	urgency
 	granted chan struct{}
+	task    func()
 }
 
 // urgency orders a pool's requests: a longer estimate first, then a lower
@@ -68,6 +72,19 @@ func (p *Pool) Execute(rank int, exec RunFunc) RunFunc {
 		}
 		return out, err
 	}
+}
+
+// Go queues task, run r of the sweep ranked rank, for a slot of the
+// pool, with the urgency Execute gives the run, and returns at once: when
+// the slot is the task's, the pool starts it on a goroutine of its own and
+// frees the slot when it returns. A sweep queues all its runs this way
+// (Runner.Pool) without a goroutine parked for each: with thousands of
+// runs waiting, their stacks were tens of megabytes.
+func (p *Pool) Go(rank int, r Run, task func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.waiting = append(p.waiting, &poolRequest{urgency: urgency{estimatedSeconds(r), rank, r.Index}, task: task})
+	p.grant()
 }
 
 // Do runs f in a slot of the pool before any waiting run (for a sweep's
@@ -133,6 +150,13 @@ func (p *Pool) grant() {
 		req := p.waiting[best]
 		p.waiting = slices.Delete(p.waiting, best, best+1)
 		p.free--
+		if req.task != nil {
+			go func() {
+				defer p.release()
+				req.task()
+			}()
+			continue
+		}
 		close(req.granted)
 	}
 }

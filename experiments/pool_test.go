@@ -3,7 +3,12 @@ package experiments
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -145,5 +150,69 @@ func TestPoolWallSecondsExcludeWait(t *testing.T) {
 	out := <-done
 	if w := out.Runs[0].WallSeconds; !(w > 0 && w < 0.05) {
 		t.Errorf("wall seconds %g, want the instant run's, not the 50 ms wait", w)
+	}
+}
+
+// Tasks queued with Go wait without a goroutine each, and run one slot at
+// a time in the pool's order: here, with estimates and ranks equal, by run
+// index, whatever the order they were queued in.
+func TestPoolGoQueuesWithoutGoroutines(t *testing.T) {
+	p := NewPool(1)
+	if err := p.acquire(context.Background(), urgency{}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 2000
+	before := runtime.NumGoroutine()
+	var mu sync.Mutex
+	var order []int
+	var wg sync.WaitGroup
+	for _, i := range rand.New(rand.NewPCG(1, 2)).Perm(n) {
+		wg.Add(1)
+		p.Go(0, Run{Index: i}, func() {
+			defer wg.Done()
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+		})
+	}
+	// One goroutine per queued task would add n; the queue adds none.
+	if extra := runtime.NumGoroutine() - before; extra > 10 {
+		t.Errorf("%d goroutines added by %d queued tasks, want none", extra, n)
+	}
+	p.release()
+	wg.Wait()
+	want := make([]int, n)
+	for i := range want {
+		want[i] = i
+	}
+	if !slices.Equal(order, want) {
+		t.Errorf("tasks ran in the order %v…, want by run index", order[:min(10, len(order))])
+	}
+}
+
+// A sweep through a pool writes the tables a sweep with its own workers
+// writes, and stops at a failing run with that run's error.
+func TestRunnerPoolSameTables(t *testing.T) {
+	runs := tinyRuns(t)
+	tmp := t.TempDir()
+	alone, pooled := filepath.Join(tmp, "alone"), filepath.Join(tmp, "pooled")
+	sweep(t, alone, 1, runs)
+	rn := Runner{Dir: pooled, Pool: NewPool(2), Execute: fakeRun}
+	if sum, err := rn.Sweep(context.Background(), runs); err != nil || sum.Ran != len(runs) {
+		t.Fatalf("pooled sweep: %+v, %v; want %d runs", sum, err, len(runs))
+	}
+	if got, want := readDeterministic(t, pooled), readDeterministic(t, alone); !reflect.DeepEqual(got, want) {
+		t.Error("the pooled sweep's tables differ from the sweep's with its own workers")
+	}
+	sameFile(t, filepath.Join(alone, results.CurvesFile), filepath.Join(pooled, results.CurvesFile))
+
+	failing := Runner{Dir: filepath.Join(tmp, "failing"), Pool: NewPool(2), Execute: func(ctx context.Context, r Run) (*results.Tables, error) {
+		if r.Index == 1 {
+			return nil, errors.New("boom")
+		}
+		return fakeRun(ctx, r)
+	}}
+	if _, err := failing.Sweep(context.Background(), runs); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("a pooled sweep with a failing run returned %v, want its error", err)
 	}
 }

@@ -33,6 +33,12 @@ type Runner struct {
 	Terminal bool
 	// Execute computes a run (default: Execute).
 	Execute RunFunc
+	// Pool, when not nil, computes the runs in its slots instead of Jobs
+	// workers: every pending run is queued in it at once, ranked Rank
+	// among the sweeps that share it (reproduce's figures), and the pool
+	// starts each when its turn comes.
+	Pool *Pool
+	Rank int
 	// Dataset, when not nil, says which sweep and shard Dir holds: it is
 	// recorded in Dir/dataset.json, and a Dir that holds another data set
 	// is refused (Merge checks shards with it).
@@ -108,46 +114,36 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	if exec == nil {
 		exec = Execute
 	}
-	jobs := rn.Jobs
-	if jobs < 1 {
-		jobs = runtime.NumCPU()
-	}
 	prog := newProgress(rn.Progress, rn.Terminal, len(runs), sum.Resumed)
 	// Each run's timelines stay cached until the last pending run that
 	// needs them is done.
 	claimTimelines(pending)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(jobs)
 	var mu sync.Mutex
-	for i, r := range pending {
-		if gctx.Err() != nil {
-			for _, r := range pending[i:] {
-				releaseTimelines(r)
-			}
-			break
+	compute := func(ctx context.Context, r Run) error {
+		defer releaseTimelines(r)
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		g.Go(func() error {
-			defer releaseTimelines(r)
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			start := time.Now()
-			out, err := exec(gctx, r)
-			if err != nil {
-				return fmt.Errorf("experiments: run %s (%s): %w", r.ID, r.Name, err)
-			}
-			stamp(out, r, time.Since(start).Seconds())
-			if err := store.put(r, out); err != nil {
-				return err
-			}
-			mu.Lock()
-			sum.Ran++
-			prog.step()
-			mu.Unlock()
-			return nil
-		})
+		start := time.Now()
+		out, err := exec(ctx, r)
+		if err != nil {
+			return fmt.Errorf("experiments: run %s (%s): %w", r.ID, r.Name, err)
+		}
+		stamp(out, r, time.Since(start).Seconds())
+		if err := store.put(r, out); err != nil {
+			return err
+		}
+		mu.Lock()
+		sum.Ran++
+		prog.step()
+		mu.Unlock()
+		return nil
 	}
-	err = g.Wait()
+	if rn.Pool != nil {
+		err = rn.sweepPooled(ctx, pending, compute)
+	} else {
+		err = rn.sweepJobs(ctx, pending, compute)
+	}
 	prog.finish()
 	if err != nil {
 		return sum, err
@@ -157,6 +153,48 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 		return sum, err
 	}
 	return sum, writeDataset(rn.Dir, ds)
+}
+
+// sweepJobs computes the pending runs with Jobs workers, in order; on the
+// first failure it starts no more.
+func (rn *Runner) sweepJobs(ctx context.Context, pending []Run, compute func(context.Context, Run) error) error {
+	jobs := rn.Jobs
+	if jobs < 1 {
+		jobs = runtime.NumCPU()
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(jobs)
+	for i, r := range pending {
+		if gctx.Err() != nil {
+			for _, r := range pending[i:] {
+				releaseTimelines(r)
+			}
+			break
+		}
+		g.Go(func() error { return compute(gctx, r) })
+	}
+	return g.Wait()
+}
+
+// sweepPooled queues every pending run in the pool and waits for them;
+// after the first failure the runs still queued return at once.
+func (rn *Runner) sweepPooled(ctx context.Context, pending []Run, compute func(context.Context, Run) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
+	for _, r := range pending {
+		wg.Add(1)
+		rn.Pool.Go(rn.Rank, r, func() {
+			defer wg.Done()
+			if err := compute(ctx, r); err != nil {
+				once.Do(func() { first = err; cancel() })
+			}
+		})
+	}
+	wg.Wait()
+	return first
 }
 
 func checkUniqueIDs(runs []Run) error {

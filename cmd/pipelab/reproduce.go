@@ -125,11 +125,10 @@ func reproduceFigures(ctx context.Context, figs []experiments.Figure, quick bool
 		go func() {
 			start := time.Now()
 			dir := filepath.Join(out, pl.fig.Name)
-			// Every run of the figure asks the pool at once, so that a freed
-			// slot goes to the most urgent run of all; the pool bounds how
-			// many compute.
-			rn := experiments.Runner{Dir: dir, Jobs: max(len(pl.runs), 1), Progress: &prefixWriter{prefix: pl.fig.Name + ": ", w: progress},
-				Execute: pool.Execute(ranks[i], experiments.Execute)}
+			// Every run of the figure is queued in the pool at once, so that
+			// a freed slot goes to the most urgent run of all; the pool
+			// bounds how many compute.
+			rn := experiments.Runner{Dir: dir, Pool: pool, Rank: ranks[i], Progress: &prefixWriter{prefix: pl.fig.Name + ": ", w: progress}}
 			sum, err := rn.Sweep(ctx, pl.runs)
 			if err != nil {
 				done[i] <- figureDone{err: fmt.Errorf("figure %s: %w", pl.fig.Name, err)}
