@@ -24,7 +24,8 @@ type RunFunc func(ctx context.Context, r Run) (*results.Tables, error)
 type Runner struct {
 	// Dir receives runs/ and the gathered Parquet tables.
 	Dir string
-	// Jobs bounds the runs in flight (default runtime.NumCPU()).
+	// Jobs bounds the runs in flight (default runtime.NumCPU()); with a
+	// Pool, the pool's slots do.
 	Jobs int
 	// Progress receives progress lines (nil: silent). On a terminal
 	// (Terminal true) one line is redrawn with \r; otherwise a line is
