@@ -120,17 +120,21 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	// needs them is done.
 	claimTimelines(pending)
 	var mu sync.Mutex
-	compute := func(ctx context.Context, r Run) error {
+	// compute runs r; record stamps and records its output, durably.
+	compute := func(ctx context.Context, r Run) (*results.Tables, float64, error) {
 		defer releaseTimelines(r)
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, 0, err
 		}
 		start := time.Now()
 		out, err := exec(ctx, r)
 		if err != nil {
-			return fmt.Errorf("experiments: run %s (%s): %w", r.ID, r.Name, err)
+			return nil, 0, fmt.Errorf("experiments: run %s (%s): %w", r.ID, r.Name, err)
 		}
-		stamp(out, r, time.Since(start).Seconds())
+		return out, time.Since(start).Seconds(), nil
+	}
+	record := func(r Run, out *results.Tables, wall float64) error {
+		stamp(out, r, wall)
 		if err := store.put(r, out); err != nil {
 			return err
 		}
@@ -141,9 +145,9 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 		return nil
 	}
 	if rn.Pool != nil {
-		err = rn.sweepPooled(ctx, pending, compute)
+		err = rn.sweepPooled(ctx, pending, compute, record)
 	} else {
-		err = rn.sweepJobs(ctx, pending, compute)
+		err = rn.sweepJobs(ctx, pending, compute, record)
 	}
 	prog.finish()
 	if err != nil {
@@ -156,9 +160,9 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	return sum, writeDataset(rn.Dir, ds)
 }
 
-// sweepJobs computes the pending runs with Jobs workers, in order; on the
-// first failure it starts no more.
-func (rn *Runner) sweepJobs(ctx context.Context, pending []Run, compute func(context.Context, Run) error) error {
+// sweepJobs computes and records the pending runs with Jobs workers, in
+// order; on the first failure it starts no more.
+func (rn *Runner) sweepJobs(ctx context.Context, pending []Run, compute computeFunc, record recordFunc) error {
 	jobs := rn.Jobs
 	if jobs < 1 {
 		jobs = runtime.NumCPU()
@@ -172,31 +176,56 @@ func (rn *Runner) sweepJobs(ctx context.Context, pending []Run, compute func(con
 			}
 			break
 		}
-		g.Go(func() error { return compute(gctx, r) })
+		g.Go(func() error {
+			out, wall, err := compute(gctx, r)
+			if err != nil {
+				return err
+			}
+			return record(r, out, wall)
+		})
 	}
 	return g.Wait()
 }
 
-// sweepPooled queues every pending run in the pool and waits for them;
-// after the first failure the runs still queued return at once.
-func (rn *Runner) sweepPooled(ctx context.Context, pending []Run, compute func(context.Context, Run) error) error {
+// sweepPooled queues every pending run in the pool and waits for them to
+// be recorded. A run holds its slot while it computes; its record is
+// written and synced on a goroutine of its own, so that the next run
+// computes meanwhile. After the first failure the runs still queued
+// return at once.
+func (rn *Runner) sweepPooled(ctx context.Context, pending []Run, compute computeFunc, record recordFunc) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
 	var once sync.Once
 	var first error
+	fail := func(err error) { once.Do(func() { first = err; cancel() }) }
 	for _, r := range pending {
 		wg.Add(1)
 		rn.Pool.Go(rn.Rank, r, func() {
-			defer wg.Done()
-			if err := compute(ctx, r); err != nil {
-				once.Do(func() { first = err; cancel() })
+			out, wall, err := compute(ctx, r)
+			if err != nil {
+				fail(err)
+				wg.Done()
+				return
 			}
+			go func() {
+				defer wg.Done()
+				if err := record(r, out, wall); err != nil {
+					fail(err)
+				}
+			}()
 		})
 	}
 	wg.Wait()
 	return first
 }
+
+// computeFunc computes a run and returns its output and computing
+// seconds; recordFunc stamps and records that output.
+type (
+	computeFunc func(context.Context, Run) (*results.Tables, float64, error)
+	recordFunc  func(Run, *results.Tables, float64) error
+)
 
 func checkUniqueIDs(runs []Run) error {
 	seen := make(map[string]string, len(runs))
