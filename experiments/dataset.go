@@ -11,11 +11,7 @@ import (
 func stamp(out *results.Tables, r Run, wall float64) {
 	for i := range out.Runs {
 		out.Runs[i].RunID = r.ID
-		// A run function that times its own computing (Pool.Execute,
-		// which first waits for a slot) has set the column already.
-		if out.Runs[i].WallSeconds == 0 {
-			out.Runs[i].WallSeconds = wall
-		}
+		out.Runs[i].WallSeconds = wall
 	}
 	for i := range out.Curves {
 		out.Curves[i].RunID, out.Curves[i].Experiment = r.ID, r.Spec

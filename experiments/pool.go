@@ -6,9 +6,6 @@ import (
 	"math"
 	"slices"
 	"sync"
-	"time"
-
-	"pipelab/results"
 )
 
 // Pool shares a fixed number of slots, one run at a time each, among the
@@ -52,30 +49,9 @@ func (u urgency) before(v urgency) bool {
 // NewPool returns a pool of jobs slots (at least one).
 func NewPool(jobs int) *Pool { return &Pool{free: max(jobs, 1)} }
 
-// Execute returns exec computing each run in a slot of the pool, its
-// requests ranked by the run's estimated seconds, then rank, then the
-// run's index.
-func (p *Pool) Execute(rank int, exec RunFunc) RunFunc {
-	return func(ctx context.Context, r Run) (*results.Tables, error) {
-		if err := p.acquire(ctx, urgency{estimatedSeconds(r), rank, r.Index}); err != nil {
-			return nil, err
-		}
-		defer p.release()
-		start := time.Now()
-		out, err := exec(ctx, r)
-		if out != nil {
-			// The wall-clock column is the run's computing, not its wait
-			// for a slot.
-			for i := range out.Runs {
-				out.Runs[i].WallSeconds = time.Since(start).Seconds()
-			}
-		}
-		return out, err
-	}
-}
-
 // Go queues task, run r of the sweep ranked rank, for a slot of the
-// pool, with the urgency Execute gives the run, and returns at once: when
+// pool, ranked by the run's estimated seconds, then rank, then the run's index,
+// and returns at once: when
 // the slot is the task's, the pool starts it on a goroutine of its own and
 // frees the slot when it returns. A sweep queues all its runs this way
 // (Runner.Pool) without a goroutine parked for each: with thousands of

@@ -77,31 +77,27 @@ func TestPoolGrantsLongestFirst(t *testing.T) {
 	}
 }
 
-// However many runs ask, no more than the pool's slots compute at once,
-// and every run is computed.
+// However many runs are queued, no more than the pool's slots compute at
+// once, and every run is computed.
 func TestPoolBoundsRunsInFlight(t *testing.T) {
 	p := NewPool(2)
 	var now, peak, ran atomic.Int32
-	exec := p.Execute(0, func(ctx context.Context, r Run) (*results.Tables, error) {
-		n := now.Add(1)
-		for {
-			old := peak.Load()
-			if n <= old || peak.CompareAndSwap(old, n) {
-				break
-			}
-		}
-		time.Sleep(time.Millisecond)
-		now.Add(-1)
-		ran.Add(1)
-		return &results.Tables{}, nil
-	})
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(1)
-		go func() {
+		p.Go(0, Run{Index: i}, func() {
 			defer wg.Done()
-			exec(context.Background(), Run{Index: i})
-		}()
+			n := now.Add(1)
+			for {
+				old := peak.Load()
+				if n <= old || peak.CompareAndSwap(old, n) {
+					break
+				}
+			}
+			time.Sleep(time.Millisecond)
+			now.Add(-1)
+			ran.Add(1)
+		})
 	}
 	wg.Wait()
 	if peak.Load() > 2 || ran.Load() != 20 {
@@ -130,26 +126,36 @@ func TestPoolCancelWhileWaiting(t *testing.T) {
 	}
 }
 
-// A run's wall-clock column counts its computing, not its wait for a slot.
+// A run's wall-clock column counts its computing, not its wait for a
+// slot: a pooled sweep whose only slot is held for 50 ms records instant
+// runs.
 func TestPoolWallSecondsExcludeWait(t *testing.T) {
 	p := NewPool(1)
 	if err := p.acquire(context.Background(), urgency{}); err != nil {
 		t.Fatal(err)
 	}
-	exec := p.Execute(0, func(context.Context, Run) (*results.Tables, error) {
-		return &results.Tables{Runs: []results.Run{{}}}, nil
-	})
-	done := make(chan *results.Tables)
+	runs := tinyRuns(t)
+	dir := t.TempDir()
+	errc := make(chan error)
 	go func() {
-		out, _ := exec(context.Background(), Run{Index: 1})
-		done <- out
+		rn := Runner{Dir: dir, Pool: p, Execute: fakeRun}
+		_, err := rn.Sweep(context.Background(), runs)
+		errc <- err
 	}()
-	waitFor(t, p, 1)
+	waitFor(t, p, len(runs))
 	time.Sleep(50 * time.Millisecond)
 	p.release()
-	out := <-done
-	if w := out.Runs[0].WallSeconds; !(w > 0 && w < 0.05) {
-		t.Errorf("wall seconds %g, want the instant run's, not the 50 ms wait", w)
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	ds, err := results.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ds.Runs {
+		if w := r.WallSeconds; !(w >= 0 && w < 0.05) {
+			t.Errorf("run %s: wall seconds %g, want the instant run's, not the 50 ms wait", r.RunID, w)
+		}
 	}
 }
 
