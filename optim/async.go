@@ -20,6 +20,10 @@ type asyncRule struct {
 	pipemare   bool    // PipeMare's rescheduling and discrepancy correction
 	warmup     int     // PipeMare's T, at least 1
 	decay      float64 // PipeMare's EMA factor of δ
+	// errorFeedback adds efLambda times the difference of the stage's
+	// last two optimizer updates to its move (ErrorFeedback).
+	errorFeedback bool
+	efLambda      float64
 	// pipelined takes the gradients of a Pipelined objective through its
 	// passes even when every backward reads the stash (tests: the path
 	// the no-stash rules take, which then equals the full gradient's).
@@ -42,7 +46,8 @@ type asyncReplay struct {
 	delta  [][]float64 // PipeMare: per stage, the EMA of its weight changes
 	read   []float64   // a backward's or a forward's own block, longest block's size
 	before []float64   // PipeMare: the block before an update
-	u      []float64   // predict: the stage's update direction
+	u      []float64   // predict: the stage's update direction; ef: the correction
+	efPrev [][]float64 // ef: per stage, the optimizer's last update (nil before the first)
 	cur    func() []float64
 }
 
@@ -68,6 +73,9 @@ func replayAsync(r *run, tl *sim.Timeline, rule asyncRule) error {
 			a.acc[s] = make([]float64, r.blockLen(s))
 		}
 		updates = r.stages * ((microbatches + rule.accumulate - 1) / rule.accumulate)
+	}
+	if rule.errorFeedback {
+		a.efPrev = make([][]float64, r.stages)
 	}
 	if rule.pipemare {
 		a.delta = make([][]float64, r.stages)
@@ -187,13 +195,18 @@ func (a *asyncReplay) backward(m, s int, end float64) error {
 		}
 	}
 	scale := 1.0
-	if a.rule.pipemare {
+	if a.rule.pipemare || a.rule.errorFeedback {
 		copy(a.before[:len(xs)], xs)
+	}
+	if a.rule.pipemare {
 		p := 1 - min(float64(a.done[s])/float64(a.rule.warmup), 1)
 		scale = math.Pow(float64(max(tau, 1)), -p)
 	}
 	r.landing(end, a.cur)
 	r.opt.step(xs, g, 0, s, 1, scale)
+	if a.rule.errorFeedback {
+		a.feedback(s, xs)
+	}
 	a.done[s]++
 	if a.rule.pipemare {
 		d := a.rule.decay

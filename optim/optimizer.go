@@ -3,6 +3,9 @@ package optim
 import (
 	"fmt"
 	"math"
+	"slices"
+
+	"pipelab/objectives"
 	"strconv"
 	"strings"
 )
@@ -26,10 +29,38 @@ const (
 	// AdamW is Adam with decoupled weight decay (Loshchilov and Hutter,
 	// ICLR 2019): x ← x·(1 − γ·wd), then the Adam step.
 	AdamW Algorithm = "adamw"
+	// Lion is Lion (Chen et al., "Symbolic Discovery of Optimization
+	// Algorithms", NeurIPS 2023, arXiv 2302.06675, Algorithm 2), with
+	// lion-pytorch's defaults β1 = 0.9, β2 = 0.99, wd = 0:
+	// c ← β1·m + (1−β1)·g, x ← x − γ·(sign(c) + wd·x), m ← β2·m + (1−β2)·g,
+	// sign(0) = 0 (optimizer_lion.go).
+	Lion Algorithm = "lion"
+	// Muon is Muon (Jordan et al. 2024, "Muon: An optimizer for hidden
+	// layers in neural networks"; torch.optim.Muon): Nesterov momentum
+	// μ = 0.95 on each weight matrix of a stage, the update orthogonalised
+	// by five quintic Newton-Schulz steps and scaled by max(1, rows/cols)^½,
+	// and AdamW on every parameter that is not such a matrix
+	// (optimizer_muon.go).
+	Muon Algorithm = "muon"
 )
 
 // Algorithms lists the optimizers in the order the documentation gives them.
-var Algorithms = []Algorithm{SGD, Momentum, Nesterov, Adam, AdamW}
+var Algorithms = []Algorithm{SGD, Momentum, Nesterov, Adam, AdamW, Lion, Muon}
+
+// MuonScale names how Muon scales its orthogonalised update, torch.optim.Muon's
+// adjust_lr_fn.
+type MuonScale string
+
+// The Muon scales.
+const (
+	// MuonOriginal is Jordan's reference scale max(1, rows/cols)^½.
+	MuonOriginal MuonScale = "original"
+	// MuonMatchRMS is Moonshot's 0.2·√max(rows, cols) (Liu et al., "Muon
+	// is Scalable for LLM Training", arXiv 2502.16982, §2.2), which gives
+	// the update the RMS of a typical AdamW update, so that the matrices
+	// and the AdamW parameters can share one step size γ.
+	MuonMatchRMS MuonScale = "match_rms_adamw"
+)
 
 // Schedule names a learning-rate schedule.
 type Schedule string
@@ -52,13 +83,17 @@ type Optimizer struct {
 	// Algorithm is the update rule; empty means SGD.
 	Algorithm Algorithm
 	// Momentum is μ of Momentum and Nesterov (torch's default is 0; the
-	// command line's is 0.9).
+	// command line's is 0.9), and Muon's β (zero means the authors' 0.95).
 	Momentum float64
-	// Beta1, Beta2 and Eps are Adam's β1, β2 and ε; zero values take
-	// torch's defaults 0.9, 0.999 and 1e-8.
+	// Beta1, Beta2 and Eps are Adam's β1, β2 and ε (also those of Muon's
+	// AdamW part); zero values take torch's defaults 0.9, 0.999 and 1e-8.
+	// Lion's β1 and β2 default to the authors' 0.9 and 0.99.
 	Beta1, Beta2, Eps float64
-	// WeightDecay is AdamW's decoupled decay wd (the other rules have none).
+	// WeightDecay is the decoupled decay wd of AdamW, Lion and Muon (the
+	// other rules have none).
 	WeightDecay float64
+	// MuonScale is Muon's update scale; empty means MuonOriginal.
+	MuonScale MuonScale
 	// Schedule is the learning-rate schedule; empty means Constant.
 	Schedule Schedule
 	// Warmup is the number of a stage's own updates over which γ rises
@@ -85,6 +120,17 @@ func (o Optimizer) withDefaults() Optimizer {
 	}
 	if o.Beta2 == 0 {
 		o.Beta2 = 0.999
+		if o.Algorithm == Lion {
+			o.Beta2 = 0.99
+		}
+	}
+	if o.Algorithm == Muon {
+		if o.Momentum == 0 {
+			o.Momentum = DefaultMuonMomentum
+		}
+		if o.MuonScale == "" {
+			o.MuonScale = MuonOriginal
+		}
 	}
 	if o.Eps == 0 {
 		o.Eps = 1e-8
@@ -96,8 +142,8 @@ func (o Optimizer) withDefaults() Optimizer {
 func (o Optimizer) Validate() error {
 	o = o.withDefaults()
 	switch {
-	case o.Algorithm != SGD && o.Algorithm != Momentum && o.Algorithm != Nesterov && o.Algorithm != Adam && o.Algorithm != AdamW:
-		return fmt.Errorf("%w: unknown optimizer %q (known: sgd, momentum, nesterov, adam, adamw)", ErrSettings, o.Algorithm)
+	case !slices.Contains(Algorithms, o.Algorithm):
+		return fmt.Errorf("%w: unknown optimizer %q (known: %s)", ErrSettings, o.Algorithm, algorithmNames())
 	case o.Schedule != Constant && o.Schedule != Cosine:
 		return fmt.Errorf("%w: unknown learning-rate schedule %q (known: constant, cosine)", ErrSettings, o.Schedule)
 	case !(o.Momentum >= 0 && o.Momentum < 1):
@@ -108,20 +154,38 @@ func (o Optimizer) Validate() error {
 		return fmt.Errorf("%w: ε = %g must be positive and finite", ErrSettings, o.Eps)
 	case !(o.WeightDecay >= 0) || math.IsInf(o.WeightDecay, 0):
 		return fmt.Errorf("%w: weight decay %g must be non-negative and finite", ErrSettings, o.WeightDecay)
-	case o.WeightDecay != 0 && o.Algorithm != AdamW:
-		return fmt.Errorf("%w: weight decay applies to adamw only, not %s", ErrSettings, o.Algorithm)
+	case o.WeightDecay != 0 && o.Algorithm != AdamW && o.Algorithm != Lion && o.Algorithm != Muon:
+		return fmt.Errorf("%w: weight decay applies to adamw, lion and muon, not %s", ErrSettings, o.Algorithm)
+	case o.MuonScale != "" && o.Algorithm != Muon:
+		return fmt.Errorf("%w: the muon scale applies to muon only, not %s", ErrSettings, o.Algorithm)
+	case o.Algorithm == Muon && o.MuonScale != MuonOriginal && o.MuonScale != MuonMatchRMS:
+		return fmt.Errorf("%w: unknown muon scale %q (known: original, match_rms_adamw)", ErrSettings, o.MuonScale)
 	case o.Warmup < 0:
 		return fmt.Errorf("%w: warm-up %d must not be negative", ErrSettings, o.Warmup)
 	}
 	return nil
 }
 
+// DefaultMuonMomentum is Muon's β when none is given: the authors' and
+// torch.optim.Muon's 0.95.
+const DefaultMuonMomentum = 0.95
+
+// algorithmNames lists the known optimizers for messages.
+func algorithmNames() string {
+	names := make([]string, len(Algorithms))
+	for i, a := range Algorithms {
+		names[i] = string(a)
+	}
+	return strings.Join(names, ", ")
+}
+
 // stageState is one stage's optimizer state: its step counter and the
 // buffers its rule keeps, allocated at the stage's first update.
 type stageState struct {
 	t    int       // updates applied
-	buf  []float64 // Momentum, Nesterov: the momentum buffer; SGD: the last gradient (for predict)
-	m, v []float64 // Adam, AdamW: the moments
+	buf  []float64 // Momentum, Nesterov, Muon: the momentum buffer; SGD: the last gradient (for predict)
+	m, v []float64 // Adam, AdamW, Muon's AdamW part: the moments; Lion: m, its one moment
+	last []float64 // Lion, Muon: the last update per unit γ (for predict)
 }
 
 // stepper applies one optimizer to the blocks of a run: one state per
@@ -132,13 +196,20 @@ type stepper struct {
 	horizon int // a stage's updates over the run, the length of the cosine
 	states  []stageState
 	delta   []float64 // the move of the last update, longest block's size
+	// layout is the objective's hidden-layer matrices, which Muon
+	// orthogonalises (nil: none); ns, nsIn and nsOut its workspaces.
+	layout      objectives.Matrices
+	ns          newtonSchulz
+	nsIn, nsOut []float64
 }
 
 // newStepper returns a stepper with fresh state for replicas·stages
 // blocks; horizon is the number of updates one stage makes over the run.
 func newStepper(r *run, replicas, horizon int) *stepper {
-	return &stepper{r: r, opt: r.set.Optimizer.withDefaults(), horizon: max(horizon, 1),
+	st := &stepper{r: r, opt: r.set.Optimizer.withDefaults(), horizon: max(horizon, 1),
 		states: make([]stageState, replicas*r.stages), delta: make([]float64, r.maxBlock())}
+	st.layout, _ = r.obj.(objectives.Matrices)
+	return st
 }
 
 // rate returns γ for a stage's update number t (1-based), scaled by the
@@ -182,6 +253,10 @@ func (st *stepper) step(xs, g []float64, rep, s int, weight, scale float64) {
 		st.momentum(state, xs, g, gamma)
 	case Adam, AdamW:
 		st.adam(state, xs, g, gamma)
+	case Lion:
+		st.lion(state, xs, g, gamma)
+	case Muon:
+		st.muon(state, xs, g, gamma, s)
 	}
 	st.r.shift(s, st.delta[:len(g)], 1/weight)
 }
@@ -211,18 +286,25 @@ func (st *stepper) momentum(state *stageState, xs, g []float64, gamma float64) {
 
 // adam is torch.optim.Adam (AdamW: torch.optim.AdamW) without amsgrad.
 func (st *stepper) adam(state *stageState, xs, g []float64, gamma float64) {
-	o := st.opt
 	if state.m == nil {
 		state.m, state.v = make([]float64, len(g)), make([]float64, len(g))
 	}
+	st.adamSpan(state, xs, g, gamma, 0, len(g))
+}
+
+// adamSpan applies Adam's (AdamW's, and Muon's AdamW part's) update to
+// coordinates lo..hi-1 of the block, whose moments exist.
+func (st *stepper) adamSpan(state *stageState, xs, g []float64, gamma float64, lo, hi int) {
+	o := st.opt
 	c1 := 1 - math.Pow(o.Beta1, float64(state.t))
 	c2 := math.Sqrt(1 - math.Pow(o.Beta2, float64(state.t)))
 	decay := 0.0
-	if o.Algorithm == AdamW {
+	if o.Algorithm == AdamW || o.Algorithm == Muon {
 		decay = gamma * o.WeightDecay
 	}
 	d := st.delta[:len(g)]
-	for j, v := range g {
+	for j := lo; j < hi; j++ {
+		v := g[j]
 		m := o.Beta1*state.m[j] + (1-o.Beta1)*v
 		s := o.Beta2*state.v[j] + (1-o.Beta2)*v*v
 		state.m[j], state.v[j] = m, s
@@ -235,7 +317,8 @@ func (st *stepper) adam(state *stageState, xs, g []float64, gamma float64) {
 
 // direction writes into u the stage's current update direction, the one
 // its next step would move along per unit of γ: the momentum buffer
-// (Momentum and Nesterov), Adam's m̂/(√v̂ + ε), or the
+// (Momentum and Nesterov), Adam's m̂/(√v̂ + ε), the last update per unit
+// of γ (Lion, Muon: their next one depends on the next gradient), or the
 // last gradient for SGD; zero before the stage's first update. It needs
 // run.wantDirection set before the first step for SGD.
 func (st *stepper) direction(u []float64, rep, s int) {
@@ -255,6 +338,10 @@ func (st *stepper) direction(u []float64, rep, s int) {
 		c2 := math.Sqrt(1 - math.Pow(o.Beta2, float64(state.t)))
 		for j := range u {
 			u[j] = (state.m[j] / c1) / (math.Sqrt(state.v[j])/c2 + o.Eps)
+		}
+	case Lion, Muon:
+		if state.last != nil {
+			copy(u, state.last)
 		}
 	}
 }
@@ -276,6 +363,19 @@ func (o Optimizer) Label() string {
 		g("eps", o.Eps)
 		if o.Algorithm == AdamW {
 			g("wd", o.WeightDecay)
+		}
+	case Lion:
+		g("b1", o.Beta1)
+		g("b2", o.Beta2)
+		g("wd", o.WeightDecay)
+	case Muon:
+		g("mu", o.Momentum)
+		g("b1", o.Beta1)
+		g("b2", o.Beta2)
+		g("eps", o.Eps)
+		g("wd", o.WeightDecay)
+		if o.MuonScale != MuonOriginal {
+			parts = append(parts, "scale="+string(o.MuonScale))
 		}
 	}
 	if o.Schedule != Constant {

@@ -37,6 +37,11 @@ func Run(obj objectives.Objective, m Method, set Settings) (*Result, error) {
 	if err := set.Optimizer.Validate(); err != nil {
 		return nil, err
 	}
+	if mx, ok := obj.(objectives.Matrices); ok && set.Optimizer.Algorithm == Muon {
+		if err := objectives.CheckMatrices(mx, obj.Blocks()); err != nil {
+			return nil, fmt.Errorf("%w: muon: %v", ErrSettings, err)
+		}
+	}
 	if !(set.TargetLoss >= 0) || !(set.Budget >= 0) || math.IsInf(set.TargetLoss, 0) || math.IsInf(set.Budget, 0) {
 		return nil, fmt.Errorf("%w: target loss %g and budget %g must be non-negative and finite", ErrSettings, set.TargetLoss, set.Budget)
 	}
