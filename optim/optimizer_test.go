@@ -74,7 +74,9 @@ func TestOptimizersMatchTorchFormulas(t *testing.T) {
 		res := mustRun(t, toy{}, PipeDream{Timeline: tl}, Settings{StepSize: 0.1, Optimizer: opt})
 		closeVectors(t, string(alg), res.X, want, 1e-12)
 	}
-	for _, alg := range Algorithms {
+	// Lion and Muon are checked against references of their own
+	// (optimizer_lion_muon_test.go).
+	for _, alg := range []Algorithm{SGD, Momentum, Nesterov, Adam, AdamW} {
 		if !seen[alg] {
 			t.Errorf("%s has no row in the torch table", alg)
 		}
@@ -113,8 +115,15 @@ func (ref *reference) step(x, g []float64) {
 				d = g[j] + o.Momentum*ref.buf[j]
 			}
 			x[j] -= ref.gamma * d
-		default:
-			if o.Algorithm == AdamW {
+		case Lion:
+			c := o.Beta1*ref.m[j] + (1-o.Beta1)*g[j]
+			x[j] *= 1 - ref.gamma*o.WeightDecay
+			if c != 0 {
+				x[j] -= ref.gamma * math.Copysign(1, c)
+			}
+			ref.m[j] = o.Beta2*ref.m[j] + (1-o.Beta2)*g[j]
+		default: // Adam, AdamW, and Muon, which is AdamW on blocks without matrices
+			if o.Algorithm == AdamW || o.Algorithm == Muon {
 				x[j] *= 1 - ref.gamma*o.WeightDecay
 			}
 			ref.m[j] = o.Beta1*ref.m[j] + (1-o.Beta1)*g[j]
@@ -153,7 +162,7 @@ func TestOneStageEqualsSequentialTraining(t *testing.T) {
 	for name, obj := range objs {
 		for _, alg := range Algorithms {
 			opt := Optimizer{Algorithm: alg, Momentum: 0.9}
-			if alg == AdamW {
+			if alg == AdamW || alg == Lion || alg == Muon {
 				opt.WeightDecay = 0.01
 			}
 			want := obj.Init()
@@ -196,7 +205,7 @@ func TestLearningRateSchedule(t *testing.T) {
 
 func TestOptimizerErrors(t *testing.T) {
 	for _, o := range []Optimizer{
-		{Algorithm: "lion"}, {Schedule: "linear"}, {Algorithm: Momentum, Momentum: 1}, {Algorithm: Adam, Beta1: 1},
+		{Algorithm: "sophia"}, {Schedule: "linear"}, {Algorithm: Muon, MuonScale: "spectral"}, {Algorithm: Adam, MuonScale: MuonMatchRMS}, {Algorithm: Momentum, Momentum: 1}, {Algorithm: Adam, Beta1: 1},
 		{Algorithm: Adam, Eps: -1}, {Algorithm: Adam, WeightDecay: 0.1}, {Warmup: -1},
 	} {
 		if err := o.Validate(); err == nil {
