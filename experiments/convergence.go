@@ -115,7 +115,7 @@ func curveTime(r Run, t float64) float64 {
 // the replay's last event.
 func methodFor(r Run) (m optim.Method, microbatches int, extra float64, err error) {
 	switch r.Method {
-	case "pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc":
+	case "pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "ef":
 		family := DefaultAsyncFamily
 		if r.Family != "" {
 			family = r.Family
@@ -212,6 +212,8 @@ func remedyOn(r Run, tl *sim.Timeline) optim.Method {
 		return optim.Predict{Timeline: tl}
 	case "dc":
 		return optim.DelayCompensation{Timeline: tl, Lambda: r.DCLambda}
+	case "ef":
+		return optim.ErrorFeedback{Timeline: tl, Accumulate: r.Accumulate, Lambda: r.EFLambda}
 	}
 	return optim.PipeDream{Timeline: tl}
 }

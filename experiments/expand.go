@@ -74,6 +74,7 @@ type Run struct {
 	PipeMareWarmup int
 	PipeMareDecay  float64
 	DCLambda       float64
+	EFLambda       float64
 	// TargetLoss is the spec's target_loss (0: none).
 	TargetLoss float64
 	// Cut lists the timelines whose shortest ends the run (Spec.Cut);
@@ -209,6 +210,9 @@ func (m MethodSpec) remedy(r *Run) {
 	if m.DCLambda != nil {
 		r.DCLambda = *m.DCLambda
 	}
+	if m.EFLambda != nil {
+		r.EFLambda = *m.EFLambda
+	}
 }
 
 type size struct {
@@ -298,6 +302,10 @@ func (r Run) canonical(seed uint64) string {
 	}
 	if r.Method == "dc" {
 		kv("lambda", strconv.FormatFloat(r.DCLambda, 'g', -1, 64))
+	}
+	if r.Method == "ef" {
+		kv("A", num(r.Accumulate))
+		kv("lambda", strconv.FormatFloat(r.EFLambda, 'g', -1, 64))
 	}
 	if l := r.Optimizer.Label(); r.Objective != "" && l != string(optim.SGD) {
 		kv("optimizer", strings.ReplaceAll(l, " ", "/"))

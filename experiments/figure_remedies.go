@@ -24,6 +24,11 @@ var figureRemedies = Figure{
 	Seconds: [2]float64{60, 3300},
 }
 
+// remedyMethods are the asynchronous methods the remedies figure compares:
+// every one but ef, which came after the figure and is measured with the
+// optimizers it was made for (Muon, Lion) in a figure of its own.
+var remedyMethods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc"}
+
 // remedyObjective is one problem of the remedies figure: its spec fields
 // and the centre of each optimizer's step grid (log2 of the step PipeDream
 // is known to take, docs/figures.md), from which every method's grid is
@@ -101,7 +106,7 @@ func remedySpec(o remedyObjective, table string, quick bool) *Spec {
 		if opt.spec.Name == "adam" {
 			shift = 1 // Adam's steps are scale-free: averaging S gradients needs less
 		}
-		for _, m := range AsyncMethods {
+		for _, m := range remedyMethods {
 			steps := wide(opt.centre, o.above)
 			if m == "2bw" {
 				steps = wide(opt.centre+shift, o.aboveShifted)

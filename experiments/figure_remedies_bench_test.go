@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ import (
 func BenchmarkRemediesLM(b *testing.B) {
 	spec, picked := remedyLMRuns(b, "remedies-lm-1f1b")
 	for _, stages := range spec.Stages {
-		for _, m := range append(AsyncMethods, "sync", "rpd", "localsgd") {
+		for _, m := range append(slices.Clone(remedyMethods), "sync", "rpd", "localsgd") {
 			r, ok := picked[remedyKey{stages, m}]
 			if !ok {
 				b.Fatalf("no %s run at S = %d", m, stages)

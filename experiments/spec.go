@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -159,12 +160,17 @@ type MethodSpec struct {
 	PipeMareDecay  *float64 `yaml:"pipemare_decay"`
 	// DCLambda, for dc, is λ (default optim.DefaultDCLambda).
 	DCLambda *float64 `yaml:"dc_lambda"`
+	// EFLambda, for ef, is λ of the error feedback (default
+	// optim.DefaultEFLambda); ef takes Accumulate as 2bw does.
+	EFLambda *float64 `yaml:"ef_lambda"`
 }
 
 // OptimizerSpec is a method's per-stage optimizer as a spec writes it: a
 // name (optimizer: adam) or a mapping (optimizer: {name: adam, beta2:
 // 0.99}). Unset parameters take the command line's defaults (momentum 0.9,
-// β1 0.9, β2 0.999, ε 1e-8, AdamW's weight decay 0.01).
+// β1 0.9, β2 0.999, ε 1e-8, AdamW's weight decay 0.01; Lion's β2 0.99 and
+// Muon's momentum 0.95, both with weight decay 0, as their authors'
+// code; Muon's scale original).
 type OptimizerSpec struct {
 	Name        string   `yaml:"name"`
 	Momentum    *float64 `yaml:"momentum"`
@@ -172,6 +178,7 @@ type OptimizerSpec struct {
 	Beta2       *float64 `yaml:"beta2"`
 	Eps         *float64 `yaml:"eps"`
 	WeightDecay *float64 `yaml:"weight_decay"`
+	MuonScale   string   `yaml:"muon_scale"`
 	LRSchedule  string   `yaml:"lr_schedule"`
 	Warmup      int      `yaml:"warmup"`
 }
@@ -207,6 +214,13 @@ func (o OptimizerSpec) Settings() optim.Optimizer {
 		if out.Algorithm == optim.AdamW {
 			out.WeightDecay = or(o.WeightDecay, 0.01)
 		}
+	case optim.Lion:
+		out.Beta1, out.Beta2, out.WeightDecay = or(o.Beta1, 0.9), or(o.Beta2, 0.99), or(o.WeightDecay, 0)
+	case optim.Muon:
+		out.Momentum = or(o.Momentum, optim.DefaultMuonMomentum)
+		out.Beta1, out.Beta2, out.Eps = or(o.Beta1, 0.9), or(o.Beta2, 0.999), or(o.Eps, 1e-8)
+		out.WeightDecay = or(o.WeightDecay, 0)
+		out.MuonScale = optim.MuonScale(cmp.Or(o.MuonScale, string(optim.MuonOriginal)))
 	}
 	return out
 }

@@ -17,7 +17,7 @@ import (
 // KnownObjectives and KnownMethods are the names a spec may use.
 var (
 	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
-	KnownMethods    = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync"}
+	KnownMethods    = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "ef", "rpd", "localsgd", "sync"}
 	knownCostModels = []string{"unit", "gpu"}
 	knownRules      = []string{BestFinal, Stable}
 	knownMeasures   = []string{Convergence, DelayStats, Schedules, DelayProfiles}
@@ -519,19 +519,34 @@ func checkPositive(v validator, key string, xs []int) error {
 	return nil
 }
 
-// validateRemedy checks the parameters of 2bw, pipemare and dc, each
+// validateRemedy checks the parameters of 2bw, pipemare, dc and ef, each
 // refused on any other method, and fills in their defaults.
 func (m *MethodSpec) validateRemedy(v validator, i int) error {
 	for _, k := range []struct {
-		key, method string
-		set         bool
-	}{{"accumulate", "2bw", m.Accumulate != 0}, {"pipemare_warmup", "pipemare", m.PipeMareWarmup != 0},
-		{"pipemare_decay", "pipemare", m.PipeMareDecay != nil}, {"dc_lambda", "dc", m.DCLambda != nil}} {
-		if k.set && m.Name != k.method {
-			return v.fail("only "+k.method+" takes "+k.key, "methods", i, k.key)
+		key, only string // only: who takes the key, as the message says it
+		methods   []string
+		set       bool
+	}{{"accumulate", "2bw and ef take", []string{"2bw", "ef"}, m.Accumulate != 0},
+		{"pipemare_warmup", "pipemare takes", []string{"pipemare"}, m.PipeMareWarmup != 0},
+		{"pipemare_decay", "pipemare takes", []string{"pipemare"}, m.PipeMareDecay != nil},
+		{"dc_lambda", "dc takes", []string{"dc"}, m.DCLambda != nil},
+		{"ef_lambda", "ef takes", []string{"ef"}, m.EFLambda != nil}} {
+		if k.set && !slices.Contains(k.methods, m.Name) {
+			return v.fail("only "+k.only+" "+k.key, "methods", i, k.key)
 		}
 	}
 	switch m.Name {
+	case "ef":
+		if m.Accumulate < 0 {
+			return v.fail(fmt.Sprintf("A = %d is below 1 (0 means S)", m.Accumulate), "methods", i, "accumulate")
+		}
+		if m.EFLambda == nil {
+			l := optim.DefaultEFLambda
+			m.EFLambda = &l
+		}
+		if l := *m.EFLambda; !(l >= 0) || math.IsInf(l, 0) {
+			return v.fail(fmt.Sprintf("λ = %v is not a non-negative number", l), "methods", i, "ef_lambda")
+		}
 	case "2bw":
 		if m.Accumulate < 0 {
 			return v.fail(fmt.Sprintf("A = %d is below 1 (0 means S)", m.Accumulate), "methods", i, "accumulate")
@@ -559,6 +574,14 @@ func (m *MethodSpec) validateRemedy(v validator, i int) error {
 	return nil
 }
 
+// andList spells names as "a, b and c".
+func andList(names []string) string {
+	if n := len(names); n > 1 {
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return strings.Join(names, "")
+}
+
 // validate checks an optimizer: a known name, and only the parameters its
 // algorithm uses.
 func (o OptimizerSpec) validate(v validator, path ...any) error {
@@ -573,14 +596,16 @@ func (o OptimizerSpec) validate(v validator, path ...any) error {
 		}
 		return v.fail(fmt.Sprintf("unknown optimizer %q (known: %s)", name, strings.Join(known, ", ")), path...)
 	}
-	uses := map[string][]string{"momentum": {"momentum", "nesterov"}, "beta1": {"adam", "adamw"}, "beta2": {"adam", "adamw"},
-		"eps": {"adam", "adamw"}, "weight_decay": {"adamw"}}
+	uses := map[string][]string{"momentum": {"momentum", "nesterov", "muon"}, "beta1": {"adam", "adamw", "lion", "muon"},
+		"beta2": {"adam", "adamw", "lion", "muon"}, "eps": {"adam", "adamw", "muon"}, "weight_decay": {"adamw", "lion", "muon"},
+		"muon_scale": {"muon"}}
 	for _, k := range []struct {
 		key string
 		set bool
-	}{{"momentum", o.Momentum != nil}, {"beta1", o.Beta1 != nil}, {"beta2", o.Beta2 != nil}, {"eps", o.Eps != nil}, {"weight_decay", o.WeightDecay != nil}} {
+	}{{"momentum", o.Momentum != nil}, {"beta1", o.Beta1 != nil}, {"beta2", o.Beta2 != nil}, {"eps", o.Eps != nil},
+		{"weight_decay", o.WeightDecay != nil}, {"muon_scale", o.MuonScale != ""}} {
 		if k.set && !slices.Contains(uses[k.key], name) {
-			return v.fail(fmt.Sprintf("%s applies to %s, not %s", k.key, strings.Join(uses[k.key], " and "), name), append(path, k.key)...)
+			return v.fail(fmt.Sprintf("%s applies to %s, not %s", k.key, andList(uses[k.key]), name), append(path, k.key)...)
 		}
 	}
 	if err := o.Settings().Validate(); err != nil {

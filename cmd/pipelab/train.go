@@ -23,9 +23,9 @@ func init() {
 }
 
 const trainSynopsis = `--objective quadratic|tridiagonal|logistic|charlm
-       --method pipedream|pd-nostash|2bw|pipemare|predict|dc|rpd|localsgd|sync
+       --method pipedream|pd-nostash|2bw|pipemare|predict|dc|ef|rpd|localsgd|sync
        (--stages S [--kind KIND] | --schedule FILE.csv) (--microbatches N | --time-budget T)
-       --step-size G [--optimizer sgd|momentum|nesterov|adam|adamw] [flags]`
+       --step-size G [--optimizer sgd|momentum|nesterov|adam|adamw|lion|muon] [flags]`
 
 const trainDescription = `
 Optimizes an objective with a pipeline method and a per-stage optimizer and
@@ -36,7 +36,10 @@ stashing; pd-nostash without stashing; 2bw accumulates --accumulate A
 microbatches (default S) per update; pipemare reschedules the step by the
 stage's delay and corrects the backward's read (--pipemare-warmup T,
 --pipemare-decay D); predict reads predicted weights in the forward; dc
-corrects the stale gradient by --dc-lambda λ; localsgd replays the LocalSGD
+corrects the stale gradient by --dc-lambda λ; ef is 2bw (--accumulate A,
+default S; A = 1 is pipedream) whose stages add --ef-lambda λ (default 1)
+times the difference of their last two updates to each move (error
+feedback, the one-step-delay paper's correction); localsgd replays the LocalSGD
 timeline (--replicas R, default S; --local-steps H, default 5); sync runs
 synchronous SGD on a flush of --microbatches-per-iteration M (default S)
 microbatches per iteration; rpd is randomized PipeDream with K = N·S
@@ -58,6 +61,12 @@ clock is unit time, or seconds under the GPU model (--model, --gpu, --link,
 Optimizers (torch.optim's formulas, one state and step counter per stage):
 sgd, momentum and nesterov (--momentum μ, default 0.9), adam and adamw
 (--beta1, --beta2, --eps; adamw's decoupled --weight-decay, default 0.01);
+lion (--beta1 0.9, --beta2 0.99 and --weight-decay 0 by default, the
+authors'); muon (Newton-Schulz-orthogonalised Nesterov momentum, --momentum
+0.95 by default, on the objective's hidden-layer matrices, charlm's, with
+--muon-scale original or match_rms_adamw; AdamW with --beta1, --beta2,
+--eps and --weight-decay, default 0, on every other parameter: all of a
+linear objective's);
 --lr-schedule constant|cosine with --warmup K updates of linear warm-up.
 
 The run length is --microbatches N, or --time-budget T: the smallest N whose
@@ -109,6 +118,8 @@ type trainFlags struct {
 	warmup, accumulate          int
 	pipemareWarmup              int
 	pipemareDecay, dcLambda     float64
+	efLambda                    float64
+	muonScale                   string
 	targetLoss                  float64
 	lm                          lmFlags
 	set                         map[string]bool
@@ -116,11 +127,11 @@ type trainFlags struct {
 
 func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.objective, "objective", "", "quadratic, tridiagonal, logistic or charlm")
-	fs.StringVar(&f.method, "method", "", "pipedream, pd-nostash, 2bw, pipemare, predict, dc, rpd, localsgd or sync")
+	fs.StringVar(&f.method, "method", "", "pipedream, pd-nostash, 2bw, pipemare, predict, dc, ef, rpd, localsgd or sync")
 	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches N the run consumes")
 	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --microbatches)")
-	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for charlm: default 0.0625, 0.001 with adam and adamw)")
+	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for charlm: default 0.0625, 0.001 with adam, adamw and muon, 0.0001 with lion)")
 	fs.IntVar(&f.batchSize, "batch-size", 0, "rows (charlm: sequences) per batch (default per objective)")
 	fs.IntVar(&f.n, "n", 0, "rows of generated data (charlm: training characters of the markov corpus)")
 	fs.IntVar(&f.d, "d", 0, "parameters of generated data (default 512)")
@@ -140,18 +151,20 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.kind, "kind", "", "schedule family to replay (see pipelab kinds)")
 	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV to replay instead of a generated table")
 	f.costs.register(fs)
-	fs.StringVar(&f.optimizer, "optimizer", "sgd", "per-stage optimizer: sgd, momentum, nesterov, adam or adamw")
-	fs.Float64Var(&f.momentum, "momentum", 0.9, "momentum and nesterov: μ")
-	fs.Float64Var(&f.beta1, "beta1", 0.9, "adam and adamw: β1")
-	fs.Float64Var(&f.beta2, "beta2", 0.999, "adam and adamw: β2")
-	fs.Float64Var(&f.eps, "eps", 1e-8, "adam and adamw: ε")
-	fs.Float64Var(&f.weightDecay, "weight-decay", 0.01, "adamw: decoupled weight decay wd")
+	fs.StringVar(&f.optimizer, "optimizer", "sgd", "per-stage optimizer: sgd, momentum, nesterov, adam, adamw, lion or muon")
+	fs.Float64Var(&f.momentum, "momentum", 0.9, "momentum and nesterov: μ; muon: β (default 0.95)")
+	fs.Float64Var(&f.beta1, "beta1", 0.9, "adam, adamw, lion and muon's AdamW part: β1")
+	fs.Float64Var(&f.beta2, "beta2", 0.999, "adam, adamw and muon's AdamW part: β2; lion: β2 (default 0.99)")
+	fs.Float64Var(&f.eps, "eps", 1e-8, "adam, adamw and muon's AdamW part: ε")
+	fs.Float64Var(&f.weightDecay, "weight-decay", 0.01, "adamw: decoupled weight decay wd; lion and muon: wd (default 0)")
+	fs.StringVar(&f.muonScale, "muon-scale", string(optim.MuonOriginal), "muon: scale of the orthogonalised update, original (max(1, out/in)^½) or match_rms_adamw (0.2·√max(rows, cols))")
 	fs.StringVar(&f.lrSchedule, "lr-schedule", "constant", "learning-rate schedule: constant or cosine")
 	fs.IntVar(&f.warmup, "warmup", 0, "a stage's updates of linear learning-rate warm-up K")
-	fs.IntVar(&f.accumulate, "accumulate", 0, "2bw: microbatches A per update (default S)")
+	fs.IntVar(&f.accumulate, "accumulate", 0, "2bw and ef: microbatches A per update (default S)")
 	fs.IntVar(&f.pipemareWarmup, "pipemare-warmup", 0, "pipemare: T, a stage's updates over which the rescheduling fades (default: the run's)")
 	fs.Float64Var(&f.pipemareDecay, "pipemare-decay", optim.DefaultPipeMareDecay, "pipemare: D, the EMA factor of the weight-change estimate δ")
 	fs.Float64Var(&f.dcLambda, "dc-lambda", optim.DefaultDCLambda, "dc: λ of the delay compensation g + λ·g⊙g⊙(w_now − w_stash)")
+	fs.Float64Var(&f.efLambda, "ef-lambda", optim.DefaultEFLambda, "ef: λ of the error feedback u_t + λ·(u_t − u_{t−1})")
 	fs.Float64Var(&f.targetLoss, "target-loss", 0, "report the time and updates to the first loss at or below L, judged every 1/100 of the run and at every record")
 	f.output.register(fs)
 	f.lm.register(fs)
@@ -162,12 +175,13 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 var (
 	methodFlags = map[string][]string{
 		"delta": {"rpd"}, "delays": {"rpd"}, "replicas": {"localsgd"}, "local-steps": {"localsgd"},
-		"microbatches-per-iteration": {"sync"}, "accumulate": {"2bw"}, "pipemare-warmup": {"pipemare"},
-		"pipemare-decay": {"pipemare"}, "dc-lambda": {"dc"},
+		"microbatches-per-iteration": {"sync"}, "accumulate": {"2bw", "ef"}, "pipemare-warmup": {"pipemare"},
+		"pipemare-decay": {"pipemare"}, "dc-lambda": {"dc"}, "ef-lambda": {"ef"},
 	}
 	optimizerFlags = map[string][]string{
-		"momentum": {"momentum", "nesterov"}, "beta1": {"adam", "adamw"}, "beta2": {"adam", "adamw"},
-		"eps": {"adam", "adamw"}, "weight-decay": {"adamw"},
+		"momentum": {"momentum", "nesterov", "muon"}, "beta1": {"adam", "adamw", "lion", "muon"},
+		"beta2": {"adam", "adamw", "lion", "muon"}, "eps": {"adam", "adamw", "muon"},
+		"weight-decay": {"adamw", "lion", "muon"}, "muon-scale": {"muon"},
 	}
 	// trainObjectives and trainMethods are the specs' names, which the
 	// objective and method columns hold (TestOneNamePerConcept).
@@ -205,16 +219,18 @@ func (f *trainFlags) check(rest []string) error {
 		return fmt.Errorf("--objective must be one of %s, got %q", strings.Join(trainObjectives, ", "), f.objective)
 	case !oneOf(f.method, trainMethods...):
 		return fmt.Errorf("--method must be one of %s, got %q", strings.Join(trainMethods, ", "), f.method)
-	case !oneOf(f.optimizer, "sgd", "momentum", "nesterov", "adam", "adamw"):
-		return fmt.Errorf("--optimizer must be sgd, momentum, nesterov, adam or adamw, got %q", f.optimizer)
+	case !slices.Contains(optim.Algorithms, optim.Algorithm(f.optimizer)):
+		return fmt.Errorf("--optimizer must be sgd, momentum, nesterov, adam, adamw, lion or muon, got %q", f.optimizer)
+	case f.muonScale != string(optim.MuonOriginal) && f.muonScale != string(optim.MuonMatchRMS):
+		return fmt.Errorf("--muon-scale must be original or match_rms_adamw, got %q", f.muonScale)
 	case !oneOf(f.lrSchedule, "constant", "cosine"):
 		return fmt.Errorf("--lr-schedule must be constant or cosine, got %q", f.lrSchedule)
 	}
 	if name := f.unused(methodFlags, f.method); name != "" {
-		return fmt.Errorf("--%s applies to --method %s, not %s", name, strings.Join(methodFlags[name], " or "), f.method)
+		return fmt.Errorf("--%s applies to --method %s, not %s", name, orList(methodFlags[name]), f.method)
 	}
 	if name := f.unused(optimizerFlags, f.optimizer); name != "" {
-		return fmt.Errorf("--%s applies to --optimizer %s, not %s", name, strings.Join(optimizerFlags[name], " or "), f.optimizer)
+		return fmt.Errorf("--%s applies to --optimizer %s, not %s", name, orList(optimizerFlags[name]), f.optimizer)
 	}
 	if err := f.checkTable(); err != nil {
 		return err
@@ -244,6 +260,8 @@ func (f *trainFlags) check(rest []string) error {
 		return fmt.Errorf("--pipemare-decay must be in [0, 1), got %g", f.pipemareDecay)
 	case !(f.dcLambda >= 0) || math.IsInf(f.dcLambda, 0):
 		return fmt.Errorf("--dc-lambda must be non-negative, got %g", f.dcLambda)
+	case !(f.efLambda >= 0) || math.IsInf(f.efLambda, 0):
+		return fmt.Errorf("--ef-lambda must be non-negative, got %g", f.efLambda)
 	case !(f.targetLoss >= 0) || math.IsInf(f.targetLoss, 0) || (f.set["target-loss"] && f.targetLoss == 0):
 		return fmt.Errorf("--target-loss must be positive, got %g", f.targetLoss)
 	}
@@ -326,8 +344,24 @@ func (f *trainFlags) optimizerSettings() optim.Optimizer {
 		if o.Algorithm == optim.AdamW {
 			o.WeightDecay = f.weightDecay
 		}
+	case optim.Lion:
+		// The authors' defaults where the flags' are Adam's.
+		o.Beta1, o.Beta2, o.WeightDecay = f.beta1, f.flagOr("beta2", f.beta2, 0.99), f.flagOr("weight-decay", f.weightDecay, 0)
+	case optim.Muon:
+		o.Momentum = f.flagOr("momentum", f.momentum, optim.DefaultMuonMomentum)
+		o.Beta1, o.Beta2, o.Eps = f.beta1, f.beta2, f.eps
+		o.WeightDecay = f.flagOr("weight-decay", f.weightDecay, 0)
+		o.MuonScale = optim.MuonScale(f.muonScale)
 	}
 	return o
+}
+
+// flagOr is the flag's value when it was given, else def.
+func (f *trainFlags) flagOr(name string, v, def float64) float64 {
+	if f.set[name] {
+		return v
+	}
+	return def
 }
 
 func oneOf(s string, options ...string) bool { return slices.Contains(options, s) }

@@ -19,6 +19,9 @@ const (
 	// its Shakespeare character model (config/train_shakespeare_char.py,
 	// 1e-3); 0.0625 is far past Adam's stable range (docs/charlm.md).
 	lmAdamStepSize = 1e-3
+	// lmLionStepSize is Lion's: lion-pytorch's default learning rate
+	// (1e-4; its authors advise 3-10 times below AdamW's).
+	lmLionStepSize = 1e-4
 	// lmMicrobatches is the run length when neither --microbatches nor
 	// --time-budget is given.
 	lmMicrobatches = 200
@@ -61,8 +64,13 @@ func (f *trainFlags) checkLM() error {
 	}
 	if !f.set["step-size"] {
 		f.stepSize = lmStepSize
-		if f.optimizer == "adam" || f.optimizer == "adamw" {
+		switch f.optimizer {
+		case "adam", "adamw", "muon":
+			// Muon's too: torch.optim.Muon's default learning rate is
+			// AdamW's 1e-3, and its AdamW part needs AdamW's.
 			f.stepSize = lmAdamStepSize
+		case "lion":
+			f.stepSize = lmLionStepSize
 		}
 	}
 	if !f.set["microbatches"] && !f.set["time-budget"] {

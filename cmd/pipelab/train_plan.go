@@ -70,6 +70,8 @@ func (f *trainFlags) asyncMethod(tl *sim.Timeline) (optim.Method, error) {
 		return optim.Predict{Timeline: tl}, nil
 	case "dc":
 		return optim.DelayCompensation{Timeline: tl, Lambda: f.dcLambda}, nil
+	case "ef":
+		return optim.ErrorFeedback{Timeline: tl, Accumulate: f.accumulate, Lambda: f.efLambda}, nil
 	case "localsgd":
 		return optim.LocalSGD{Timeline: tl}, nil
 	}
