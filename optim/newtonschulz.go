@@ -95,17 +95,35 @@ func transpose(dst, src []float64, rows, cols int) {
 	}
 }
 
+// dot is Σ u[j]·v[j], four running sums (a fixed order, so the result is
+// deterministic).
 func dot(u, v []float64) float64 {
-	var s float64
-	for j, x := range u {
-		s += x * v[j]
+	v = v[:len(u)]
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j+4 <= len(u); j += 4 {
+		s0 += u[j] * v[j]
+		s1 += u[j+1] * v[j+1]
+		s2 += u[j+2] * v[j+2]
+		s3 += u[j+3] * v[j+3]
 	}
-	return s
+	for ; j < len(u); j++ {
+		s0 += u[j] * v[j]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // axpy adds alpha·x to y.
 func axpy(y []float64, alpha float64, x []float64) {
-	for j, v := range x {
-		y[j] += alpha * v
+	y = y[:len(x)]
+	j := 0
+	for ; j+4 <= len(x); j += 4 {
+		y[j] += alpha * x[j]
+		y[j+1] += alpha * x[j+1]
+		y[j+2] += alpha * x[j+2]
+		y[j+3] += alpha * x[j+3]
+	}
+	for ; j < len(x); j++ {
+		y[j] += alpha * x[j]
 	}
 }
