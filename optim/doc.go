@@ -2,14 +2,16 @@
 // and measures what their weight staleness does to convergence.
 //
 // A Method says which weights each forward and backward reads and when
-// updates land; an Optimizer (SGD, Momentum, Nesterov, Adam, AdamW, with a
-// constant or cosine learning rate and a warm-up, torch.optim's formulas)
-// says what an update does to a block. Each stage owns its optimizer state
+// updates land; an Optimizer (SGD, Momentum, Nesterov, Adam, AdamW, with
+// torch.optim's formulas; Lion, the authors'; Muon, Newton-Schulz
+// orthogonalised momentum on the hidden-layer matrices an objective
+// declares (objectives.Matrices) and AdamW elsewhere; with a constant or
+// cosine learning rate and a warm-up) says what an update does to a block. Each stage owns its optimizer state
 // and step counter, and every method works with every optimizer
 // (docs/methods.md).
 //
 // PipeDream and its remedies (PipeDreamNoStash, TwoBW, PipeMare, Predict,
-// DelayCompensation), synchronous SGD (Sync) and LocalSGD are replays of a
+// DelayCompensation, ErrorFeedback), synchronous SGD (Sync) and LocalSGD are replays of a
 // sim.Timeline, generated or imported, split backwards (I, W) included: a
 // forward reads (and stashes) its stage's block, the weight-gradient
 // backward computes the block gradient, and updates land when the method
