@@ -64,25 +64,43 @@ func (ns *newtonSchulz) step(p, q int) {
 			a[k*p+i] = a[i*p+k]
 		}
 	}
-	for i := range p {
-		bi := b[i*p : (i+1)*p]
-		for k := range bi {
-			bi[k] = nsB * a[i*p+k]
-		}
-		for k := range p {
-			axpy(bi, nsC*a[i*p+k], a[k*p:(k+1)*p])
-		}
+	for i, v := range a[:p*p] {
+		b[i] = nsB * v
 	}
-	for i := range p {
-		ti := t[i*q : (i+1)*q]
-		for j, v := range x[i*q : (i+1)*q] {
-			ti[j] = nsA * v
-		}
-		for k := range p {
-			axpy(ti, b[i*p+k], x[k*q:(k+1)*q])
-		}
+	mulAdd(b, a, a, p, p, nsC)
+	for i, v := range x[:p*q] {
+		t[i] = nsA * v
 	}
+	mulAdd(t, b, x, p, q, 1)
 	copy(x, t)
+}
+
+// mulAdd adds alpha·L·R to C, L p×p, R and C p×n, row-major: C's row i
+// gains alpha·L[i,k]·R's row k for k = 0, 1, .. in that order, each
+// element summed in the same order as one axpy per (i, k) would, four
+// rows of C at a time so that each element of R read serves four.
+func mulAdd(c, l, r []float64, p, n int, alpha float64) {
+	i := 0
+	for ; i+4 <= p; i += 4 {
+		c0, c1, c2, c3 := c[i*n:(i+1)*n], c[(i+1)*n:(i+2)*n], c[(i+2)*n:(i+3)*n], c[(i+3)*n:(i+4)*n]
+		for k := range p {
+			l0, l1, l2, l3 := alpha*l[i*p+k], alpha*l[(i+1)*p+k], alpha*l[(i+2)*p+k], alpha*l[(i+3)*p+k]
+			rk := r[k*n : (k+1)*n]
+			c0, c1, c2, c3 = c0[:len(rk)], c1[:len(rk)], c2[:len(rk)], c3[:len(rk)]
+			for j, v := range rk {
+				c0[j] += l0 * v
+				c1[j] += l1 * v
+				c2[j] += l2 * v
+				c3[j] += l3 * v
+			}
+		}
+	}
+	for ; i < p; i++ {
+		ci := c[i*n : (i+1)*n]
+		for k := range p {
+			axpy(ci, alpha*l[i*p+k], r[k*n:(k+1)*n])
+		}
+	}
 }
 
 // transpose writes the cols×rows transpose of the rows×cols matrix src
