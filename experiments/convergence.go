@@ -104,7 +104,7 @@ func Train(ctx context.Context, r Run) (*Trained, error) {
 	}
 	plan.Result, err = run(set)
 	if err == nil && r.Budget > 0 && r.Method != "rpd" {
-		plan.Overshoot = plan.Result.Time - r.Budget
+		plan.Overshoot = plan.Result.Time + plan.Extra - r.Budget
 	}
 	return &plan.Trained, err
 }
@@ -257,11 +257,11 @@ func planRPD(r Run, p plan) (plan, error) {
 func replayable(method string, t *pipeline.Table) error {
 	switch {
 	case t.Routes != nil:
-		return badInputf("its microbatches do not all pass every stage; %s needs one gradient per block from each", method)
+		return badInputf("its microbatches do not all pass every stage; method %s needs one gradient per block from each", method)
 	case method == "localsgd" && t.Update != pipeline.ReplicaAveraging:
-		return badInputf("localsgd needs a replica-averaging table (kind localsgd), this one's update rule is %v", t.Update)
+		return badInputf("method localsgd needs a replica-averaging table (kind localsgd), this one's update rule is %v", t.Update)
 	case method != "localsgd" && t.Update == pipeline.ReplicaAveraging:
-		return badInputf("%s cannot replay a replica-averaging table (use localsgd)", method)
+		return badInputf("method %s cannot replay a replica-averaging table (use method localsgd)", method)
 	}
 	return nil
 }

@@ -182,9 +182,9 @@ func buildFlush(k pipeKey) (*pipeTimeline, error) {
 	}
 	switch {
 	case tab.Update != pipeline.Flush:
-		return nil, badInputf("%s: sync needs a flush schedule (gpipe, 1f1b, zb-h1, ...), this table's update rule is %v", name, tab.Update)
+		return nil, badInputf("%s: method sync needs a flush schedule (gpipe, 1f1b, zb-h1, ...), this table's update rule is %v", name, tab.Update)
 	case tab.Routes != nil:
-		return nil, badInputf("%s: its microbatches do not all pass every stage; sync needs one gradient per block from each", name)
+		return nil, badInputf("%s: its microbatches do not all pass every stage; method sync needs one gradient per block from each", name)
 	}
 	model, err := k.cost.Model(tab)
 	if err != nil {
@@ -313,7 +313,10 @@ func matchedMicrobatches(k pipeKey) (int, error) {
 // matchedBudget is matchedMicrobatches with the overshoot of the match
 // (zero without a budget).
 func matchedBudget(k pipeKey) (optim.Match, error) {
-	if k.budget <= 0 || k.table != nil {
+	switch {
+	case k.table != nil:
+		return optim.Match{Microbatches: k.table.Microbatches}, nil
+	case k.budget <= 0:
 		return optim.Match{Microbatches: k.n}, nil
 	}
 	matched.Lock()
