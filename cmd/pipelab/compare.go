@@ -164,7 +164,7 @@ func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (
 	}
 	_, parts := cost.ModelParts(t)
 	row.Chunks = parts / t.Ranks()
-	share := float64(t.Ranks()) / float64(parts) // a stage's part of a rank share
+	share := cost.StageShare(t)
 	if _, steps, err := lockstepSteps(t, false); err == nil {
 		row.Lockstep = &steps
 	}

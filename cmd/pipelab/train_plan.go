@@ -118,9 +118,7 @@ func (c *costFlags) spec() experiments.CostSpec {
 		m := c.measured.read
 		return experiments.CostSpec{CostModel: experiments.MeasuredCost, Measured: &m}
 	case "gpu":
-		p := c.presets
-		return experiments.CostSpec{CostModel: "gpu", Preset: p.model, ModelConfig: p.modelConfig, GPU: p.gpu, Link: p.link,
-			Hardware: p.hardware, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash, Efficiency: p.efficiency}
+		return c.presets.spec()
 	}
 	return experiments.CostSpec{CostModel: "unit"}
 }
