@@ -80,7 +80,7 @@ func TestCharLMRunNames(t *testing.T) {
 // stage, on the named corpus, and it trains.
 func TestExecuteCharLM(t *testing.T) {
 	runs, outs := execute(t, lmSpec+"corpus: markov\nn: 6000\nblocks_per_stage: 2\n")
-	obj, err := buildObjective(runs[0])
+	obj, err := NewObjective(runs[0], runs[0].Stages)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestCharLMEmbedAndSeqLen(t *testing.T) {
 	if plain := mustSpec(t, lmSpec+"corpus: markov\nn: 3000\n").Expand()[0].Name; strings.Contains(plain, "embed") {
 		t.Errorf("default run name %q carries embed", plain)
 	}
-	obj, err := buildObjective(runs[0])
+	obj, err := NewObjective(runs[0], runs[0].Stages)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,15 @@
 package experiments
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"pipelab/objectives"
 	"pipelab/optim"
+	"pipelab/pipeline"
 	"pipelab/pipeline/sim"
 	"pipelab/results"
 )
@@ -14,48 +17,73 @@ import (
 // TridiagonalMu is μ of the tridiagonal quadratic (docs/reference.md §1.7).
 const TridiagonalMu = 0.01
 
-// buildObjective makes the run's problem from its data seed, so every
-// method and step size of a replicate sees the same data.
-func buildObjective(r Run) (objectives.Objective, error) {
-	switch r.Objective {
-	case "quadratic":
-		data, err := objectives.RandomQuadratic(r.N, r.D, r.DataSeed)
-		if err != nil {
-			return nil, err
-		}
-		return objectives.NewLeastSquares(data, r.Stages, r.Batch)
-	case "tridiagonal":
-		data, err := objectives.TridiagonalQuadratic(r.N, r.D, TridiagonalMu, r.DataSeed)
-		if err != nil {
-			return nil, err
-		}
-		return objectives.NewLeastSquares(data, r.Stages, r.Batch)
-	case "logistic":
-		data, err := objectives.RandomLogistic(r.N, r.D, r.DataSeed)
-		if err != nil {
-			return nil, err
-		}
-		return objectives.NewLogistic(data, r.Stages, r.Batch, objectives.DefaultL2, r.Noise)
-	case "charlm":
+// NewObjective makes the run's problem, cut into stages blocks, from its
+// data seed, so every method and step size of a replicate sees the same
+// data: the one place an objective's name becomes an objective.
+func NewObjective(r Run, stages int) (objectives.Objective, error) {
+	if r.Objective == "charlm" {
+		r.Stages = stages
 		return buildCharLM(r)
 	}
-	return nil, fmt.Errorf("unknown objective %q", r.Objective)
+	if !slices.Contains(KnownObjectives, r.Objective) {
+		return nil, fmt.Errorf("unknown objective %q", r.Objective)
+	}
+	var data *objectives.Dataset
+	var err error
+	switch {
+	case r.Data != "":
+		data, err = objectives.LoadCSV(r.Data, r.Labels)
+	case r.Objective == "quadratic":
+		data, err = objectives.RandomQuadratic(r.N, r.D, r.DataSeed)
+	case r.Objective == "tridiagonal":
+		data, err = objectives.TridiagonalQuadratic(r.N, r.D, TridiagonalMu, r.DataSeed)
+	default:
+		data, err = objectives.RandomLogistic(r.N, r.D, r.DataSeed)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.Objective == "logistic" {
+		l2 := objectives.DefaultL2
+		if r.L2 != nil {
+			l2 = *r.L2
+		}
+		return objectives.NewLogistic(data, stages, r.Batch, l2, r.Noise)
+	}
+	return objectives.NewLeastSquares(data, stages, r.Batch)
 }
 
-// runConvergence replays one method at one step size and seed.
-func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
-	obj, err := buildObjective(r)
+// Trained is one convergence run as it ran: the replay's result and what
+// it replayed.
+type Trained struct {
+	*optim.Result
+	// Microbatches is the run's N, matched to the budget when there is
+	// one (a sync run's whole iterations).
+	Microbatches int
+	// Stages is the objective's block count: the table's stages.
+	Stages int
+	// Table is the table replayed or timed (nil for RPD's sampled delays).
+	Table *pipeline.Table
+	// Delta is RPD's delay bound (a measured model's is measured).
+	Delta int
+	// Overshoot is the run's duration past its budget; for RPD, whose
+	// iterations have no time, PipeDream's at the same N.
+	Overshoot float64
+	// Extra is the simulated time the run lasts after the replay's last
+	// event (LocalSGD's last averaging); Time + Extra is its duration.
+	Extra float64
+}
+
+// Train replays one run: the single entry of a convergence run, for a
+// sweep (Execute) and for pipelab train alike.
+func Train(ctx context.Context, r Run) (*Trained, error) {
+	plan, err := planFor(r)
 	if err != nil {
 		return nil, err
 	}
-	method, n, extra, err := methodFor(r)
+	obj, err := NewObjective(r, plan.Stages)
 	if err != nil {
 		return nil, err
-	}
-	row := runRow(r)
-	row.Microbatches = int32(n)
-	if rpd, ok := method.(optim.RPD); ok {
-		row.Delta = int32(rpd.Delays.Bound()) // a measured model's bound is measured
 	}
 	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery, LogPoints: r.LogPoints,
 		// Stop a long replay as soon as the sweep is cancelled.
@@ -64,20 +92,33 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	if r.Method != "rpd" {
 		set.Budget = r.Budget
 	}
-	run := func(set optim.Settings) (*optim.Result, error) { return optim.Run(obj, method, set) }
-	var res *optim.Result
+	run := func(set optim.Settings) (*optim.Result, error) { return optim.Run(obj, plan.method, set) }
 	if len(r.Cut) > 0 {
 		cut, err := cutTime(r)
 		if err != nil {
 			return nil, err
 		}
-		res, err = replayCut(ctx, r, set, run, cut)
-		extra = 0 // the run ends at the cut
-		if err != nil {
-			return nil, err
-		}
-	} else if res, err = run(set); err != nil {
+		plan.Extra = 0 // the run ends at the cut
+		plan.Result, err = replayCut(ctx, r, set, run, cut)
+		return &plan.Trained, err
+	}
+	plan.Result, err = run(set)
+	if err == nil && r.Budget > 0 && r.Method != "rpd" {
+		plan.Overshoot = plan.Result.Time + plan.Extra - r.Budget
+	}
+	return &plan.Trained, err
+}
+
+// runConvergence replays one method at one step size and seed.
+func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
+	res, err := Train(ctx, r)
+	if err != nil {
 		return nil, err
+	}
+	row := runRow(r)
+	row.Microbatches = int32(res.Microbatches)
+	if r.Method == "rpd" {
+		row.Delta = int32(res.Delta)
 	}
 	row.Outcome = results.OutcomeOK
 	if res.Diverged {
@@ -87,7 +128,7 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	row.TimeToTarget, row.UpdatesToTarget, row.LossAtBudget = res.TimeToTarget, int64(res.UpdatesToTarget), res.LossAtBudget
 	row.SimTime = res.Time
 	if !res.Diverged {
-		row.SimTime += extra
+		row.SimTime += res.Extra
 	}
 	if r.Method == results.MethodRPD {
 		row.SimTime = math.NaN()
@@ -110,61 +151,119 @@ func curveTime(r Run, t float64) float64 {
 	return t
 }
 
-// methodFor returns the run's method with its microbatch count (matched to
-// the budget when there is one) and the simulated time the run lasts after
-// the replay's last event.
-func methodFor(r Run) (m optim.Method, microbatches int, extra float64, err error) {
-	switch r.Method {
-	case "pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "ef":
-		family := DefaultAsyncFamily
-		if r.Family != "" {
-			family = r.Family
+// plan is a run's method before its replay.
+type plan struct {
+	Trained
+	method optim.Method
+}
+
+// planFor builds the run's method on its timeline: N fixed, or matched to
+// the budget; the table checked against the method before anything runs.
+func planFor(r Run) (plan, error) {
+	p := plan{Trained: Trained{Stages: r.Stages}}
+	opts := optim.MethodOptions{Accumulate: r.Accumulate, PipeMareWarmup: r.PipeMareWarmup, PipeMareDecay: r.PipeMareDecay, DCLambda: r.DCLambda, EFLambda: r.EFLambda}
+	switch {
+	case slices.Contains(AsyncMethods, r.Method) || r.Method == "localsgd" || (r.Method == "rpd" && r.DelayModel == DelayExact):
+		family := cmp.Or(r.Family, DefaultAsyncFamily)
+		if r.Method == "localsgd" {
+			family = cmp.Or(r.Family, "localsgd")
 		}
 		pt, err := timelineFor(family, r)
 		if err != nil {
-			return nil, 0, 0, err
+			return p, err
 		}
-		return remedyOn(r, pt.tl), pt.n, 0, nil
-	case "localsgd":
-		pt, err := timelineFor("localsgd", r)
-		if err != nil {
-			return nil, 0, 0, err
+		if err := replayable(r.Method, pt.tl.Table); err != nil {
+			return p, err
 		}
-		// The last complete round's averaging ends the run.
-		return optim.LocalSGD{Timeline: pt.tl}, pt.n, pt.time - lastEnd(pt), nil
-	case "rpd":
-		// RPD gets PipeDream's microbatches (matched to the budget when
-		// there is one) and N·S iterations unless K is given; a measured
-		// delay model, PipeDream's timeline too.
-		n := r.Microbatches
-		var pd *sim.Timeline
-		switch {
-		case r.DelayModel != "":
-			pt, err := timelineFor("pipedream", r)
-			if err != nil {
-				return nil, 0, 0, err
-			}
-			n, pd = pt.n, pt.tl
-		case r.Budget > 0:
-			var err error
-			if n, err = microbatchesFor("pipedream", r); err != nil {
-				return nil, 0, 0, err
-			}
+		p.Microbatches, p.Table, p.Stages = pt.n, pt.tl.Table, pt.tl.Table.Stages()
+		if r.Method == "localsgd" {
+			// The last complete round's averaging ends the run.
+			p.Extra = pt.time - lastEnd(pt)
 		}
-		model, err := rpdDelays(r, n, pd)
-		return optim.RPD{Delays: model, Iterations: r.Updates}, n, 0, err
-	case "sync":
+		if r.Method == "rpd" && r.Budget > 0 {
+			p.Overshoot = pt.time - r.Budget
+		}
+		p.method, err = optim.NewMethod(r.Method, pt.tl, opts)
+		if rpd, ok := p.method.(optim.RPD); ok {
+			p.Delta = rpd.Delays.Bound()
+		}
+		return p, err
+	case r.Method == "rpd":
+		return planRPD(r, p)
+	case r.Method == "sync":
 		pt, err := flushTimelineFor(r)
 		if err != nil {
-			return nil, 0, 0, err
+			return p, err
 		}
-		iters, err := syncIterations(r, pt.time)
+		iters, err := syncIterations(r, pt.n, pt.time)
 		if err != nil {
-			return nil, 0, 0, err
+			return p, err
 		}
-		return optim.Sync{Timeline: pt.tl, Iterations: iters}, iters * pt.n, 0, nil
+		p.Microbatches, p.Table, p.Stages = iters*pt.n, pt.tl.Table, pt.tl.Table.Stages()
+		opts.Iterations = iters
+		p.method, err = optim.NewMethod("sync", pt.tl, opts)
+		return p, err
 	}
-	return nil, 0, 0, fmt.Errorf("unknown method %q", r.Method)
+	return p, fmt.Errorf("unknown method %q", r.Method)
+}
+
+// planRPD is RPD on sampled delays: it gets PipeDream's microbatches
+// (matched to the budget when there is one) and N·S iterations unless K is
+// given; a measured delay model, PipeDream's timeline too.
+func planRPD(r Run, p plan) (plan, error) {
+	n := r.Microbatches
+	var pd *sim.Timeline
+	switch {
+	case r.DelayModel != "":
+		pt, err := timelineFor(DefaultAsyncFamily, r)
+		if err != nil {
+			return p, err
+		}
+		n, pd = pt.n, pt.tl
+		if r.Budget > 0 {
+			p.Overshoot = pt.time - r.Budget
+		}
+	case r.Budget > 0:
+		m, err := matchedBudget(timelineKey(DefaultAsyncFamily, r))
+		if err != nil {
+			return p, err
+		}
+		n, p.Overshoot = m.Microbatches, m.Overshoot
+	}
+	opts := optim.MethodOptions{Iterations: r.Updates}
+	var err error
+	switch {
+	case r.DelayTrace != nil:
+		if r.DelayTrace.Stages != r.Stages {
+			return p, badInputf("a delay trace of %d stages for %d stages", r.DelayTrace.Stages, r.Stages)
+		}
+		opts.Delays, opts.Iterations = r.DelayTrace, cmp.Or(r.Updates, n*r.Stages)
+	default:
+		opts.Delays, err = rpdDelays(r, n, pd)
+		if err != nil {
+			return p, err
+		}
+	}
+	p.Microbatches, p.Delta = n, opts.Delays.Bound()
+	p.method, err = optim.NewMethod("rpd", nil, opts)
+	return p, err
+}
+
+// replayable refuses a table whose update rule the method cannot replay:
+// LocalSGD needs replica averaging, the asynchronous methods update after
+// every backward and so replay any table but a replica-averaging one
+// (whose replicas they do not keep), and every method needs each
+// microbatch to pass every stage. The refusal is bad input.
+func replayable(method string, t *pipeline.Table) error {
+	switch {
+	case t.Routes != nil:
+		return badInputf("its microbatches do not all pass every stage; method %s needs one gradient per block from each", method)
+	case method == "localsgd" && t.Update != pipeline.ReplicaAveraging:
+		return badInputf("method localsgd needs a replica-averaging table (kind localsgd), this one's update rule is %v", t.Update)
+	case method != "localsgd" && t.Update == pipeline.ReplicaAveraging:
+		return badInputf("method %s cannot replay a replica-averaging table (use method localsgd)", method)
+	}
+	return nil
 }
 
 // lastEnd is the end of the timeline's last event, which is where a replay's
@@ -178,42 +277,22 @@ func lastEnd(pt *pipeTimeline) float64 {
 }
 
 // syncIterations is the number of iterations of a sync run whose
-// iterations each last period: with a budget, the smallest count whose
-// duration reaches it, by the rule that matches PipeDream's and LocalSGD's
-// microbatches (optim.MatchBudget, docs/reference.md §1.6), so that the run
-// overshoots the budget by less than one iteration and sim_time shows by
-// how much; with a fixed N, the fewest whole iterations that consume N
-// microbatches.
-func syncIterations(r Run, period float64) (int, error) {
-	if r.PerIteration < 1 || !(period > 0) {
-		return 0, fmt.Errorf("sync needs iterations of at least one microbatch and positive duration (got %d microbatches, %g)", r.PerIteration, period)
+// iterations of perIteration microbatches each last period: with a budget,
+// the smallest count whose duration reaches it, by the rule that matches
+// PipeDream's and LocalSGD's microbatches (optim.MatchBudget,
+// docs/reference.md §1.6), so that the run overshoots the budget by less
+// than one iteration and sim_time shows by how much; with a fixed N, the
+// fewest whole iterations that consume N microbatches.
+func syncIterations(r Run, perIteration int, period float64) (int, error) {
+	if perIteration < 1 || !(period > 0) {
+		return 0, fmt.Errorf("sync needs iterations of at least one microbatch and positive duration (got %d microbatches, %g)", perIteration, period)
 	}
 	if r.Budget <= 0 {
-		return (r.Microbatches + r.PerIteration - 1) / r.PerIteration, nil
+		return (r.Microbatches + perIteration - 1) / perIteration, nil
 	}
 	m, err := optim.MatchBudget(r.Budget, func(k int) (float64, error) { return float64(k) * period, nil })
 	if err != nil {
 		return 0, fmt.Errorf("sync with %d stages, budget %g: %w", r.Stages, r.Budget, err)
 	}
 	return m.Microbatches, nil // here the count of iterations
-}
-
-// remedyOn returns the run's asynchronous method (PipeDream or one of its
-// remedies) replaying tl.
-func remedyOn(r Run, tl *sim.Timeline) optim.Method {
-	switch r.Method {
-	case "pd-nostash":
-		return optim.PipeDreamNoStash{Timeline: tl}
-	case "2bw":
-		return optim.TwoBW{Timeline: tl, Accumulate: r.Accumulate}
-	case "pipemare":
-		return optim.PipeMare{Timeline: tl, Warmup: r.PipeMareWarmup, Decay: r.PipeMareDecay}
-	case "predict":
-		return optim.Predict{Timeline: tl}
-	case "dc":
-		return optim.DelayCompensation{Timeline: tl, Lambda: r.DCLambda}
-	case "ef":
-		return optim.ErrorFeedback{Timeline: tl, Accumulate: r.Accumulate, Lambda: r.EFLambda}
-	}
-	return optim.PipeDream{Timeline: tl}
 }

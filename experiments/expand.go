@@ -10,6 +10,7 @@ import (
 
 	"pipelab/objectives"
 	"pipelab/optim"
+	"pipelab/pipeline"
 )
 
 // Run is one point of a spec's sweep: everything a run needs, with a
@@ -80,10 +81,32 @@ type Run struct {
 	// Cut lists the timelines whose shortest ends the run (Spec.Cut);
 	// empty when the run ends with its own.
 	Cut []CutRival
-	// DelayModel is RPD's measured delay model (Delta.Model); empty for
-	// the paper's uniform delays up to Delta.
+	// DelayModel is RPD's measured delay model (Delta.Model), or
+	// DelayExact for the exact delays of the table it would replay; empty
+	// for the paper's uniform delays up to Delta.
 	DelayModel string
+
+	// The fields below have no spec key; Go callers (pipelab train) set
+	// them, and they enter the run's name only when set.
+
+	// Replicas is LocalSGD's R (0: S).
+	Replicas int
+	// L2 is the logistic objective's λ (nil: objectives.DefaultL2).
+	L2 *float64
+	// Data and Labels are CSV files of a linear objective's examples and
+	// targets (objectives.LoadCSV), read instead of generated data.
+	Data, Labels string
+	// Table is the table the method replays, an asynchronous method's
+	// whole run or one iteration of sync, instead of a generated family.
+	Table *pipeline.Table
+	// DelayTrace is RPD's delays read from a trace file, K = N·S
+	// iterations of them (optim.LoadDelayTrace).
+	DelayTrace *optim.DelayTable
 }
+
+// DelayExact is the delay model of RPD replaying the exact delays of the
+// table it would otherwise replay asynchronously (optim.Delays).
+const DelayExact = "exact"
 
 // Expand lists the runs of a validated spec in a fixed order.
 func (s *Spec) Expand() []Run {
@@ -287,6 +310,16 @@ func (r Run) canonical(seed uint64) string {
 	}
 	if r.Method == "localsgd" {
 		kv("H", num(r.LocalSteps))
+		if r.Replicas != 0 {
+			kv("R", num(r.Replicas))
+		}
+	}
+	if r.L2 != nil {
+		kv("l2", strconv.FormatFloat(*r.L2, 'g', -1, 64))
+	}
+	if r.Data != "" {
+		kv("data", r.Data)
+		kv("labels", r.Labels)
 	}
 	if r.Method == "sync" {
 		kv("per_iteration", num(r.PerIteration))

@@ -26,35 +26,50 @@ func gpuModel(c CostSpec, stages int) (*cost.GPUModel, error) {
 	return gm, nil
 }
 
-// gpuConfig looks up the presets c names, reading the model from its
-// model_config when it has one.
-func gpuConfig(c CostSpec) (cost.GPUConfig, error) {
+// gpuConfig is c.GPUConfig.
+func gpuConfig(c CostSpec) (cost.GPUConfig, error) { return c.GPUConfig() }
+
+// GPUConfig looks up the presets c names, reading the model from its
+// model_config and the GPU and links from its hardware file when it has
+// them: the one place GPU presets and files become a cost.GPUConfig, for
+// specs and the command line's --model, --gpu, --link, ... alike. An
+// unusable value is a *CostKeyError naming its key.
+func (c CostSpec) GPUConfig() (cost.GPUConfig, error) {
 	var m cost.Network
 	var err error
 	if c.ModelConfig != "" {
-		m, err = cost.ReadHFConfig(c.configPath())
-	} else {
-		m, err = cost.LookupNetwork(c.Preset)
-	}
-	if err != nil {
-		return cost.GPUConfig{}, err
+		if m, err = cost.ReadHFConfig(c.configPath()); err != nil {
+			return cost.GPUConfig{}, &CostKeyError{"model_config", err}
+		}
+	} else if m, err = cost.LookupNetwork(c.Preset); err != nil {
+		return cost.GPUConfig{}, &CostKeyError{"model", err}
 	}
 	cfg := cost.GPUConfig{Network: m, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}
 	if c.Hardware != "" {
 		h, err := cost.ReadHardware(c.hardwareFile())
 		if err != nil {
-			return cost.GPUConfig{}, err
+			return cost.GPUConfig{}, &CostKeyError{"hardware", err}
 		}
 		return c.withEfficiency(h.Apply(cfg)), nil
 	}
 	if cfg.GPU, err = cost.LookupGPU(c.GPU); err != nil {
-		return cost.GPUConfig{}, err
+		return cost.GPUConfig{}, &CostKeyError{"gpu", err}
 	}
 	if cfg.Link, err = cost.LookupLink(c.Link); err != nil {
-		return cost.GPUConfig{}, err
+		return cost.GPUConfig{}, &CostKeyError{"link", err}
 	}
 	return c.withEfficiency(cfg), nil
 }
+
+// CostKeyError is a cost spec's unusable value: its key (model,
+// model_config, gpu, link or hardware) and why.
+type CostKeyError struct {
+	Key string
+	Err error
+}
+
+func (e *CostKeyError) Error() string { return e.Key + ": " + e.Err.Error() }
+func (e *CostKeyError) Unwrap() error { return e.Err }
 
 // withEfficiency applies the spec's efficiency when it gives one; else cfg
 // keeps the hardware file's, or the default.

@@ -41,11 +41,11 @@ func runSchedule(r Run) (*results.Tables, error) {
 			return nil, err
 		}
 		model, mem, label = sm, sm, results.CostGPU
-		if share, err = meanShare(cfg, tab.Ranks()); err != nil {
+		if share, err = cost.MeanShare(cfg, tab.Ranks()); err != nil {
 			return nil, err
 		}
 	} else {
-		share = unitShare(tab, chunks)
+		share = cost.UnitShare(tab)
 	}
 	base := results.ScheduleMetric{RunID: r.ID, Experiment: r.Spec, Family: r.Family, Ranks: int32(tab.Ranks()),
 		Microbatches: int32(r.Microbatches), Chunks: int32(chunks), CostModel: label}
@@ -58,7 +58,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 	if est, ok := sim.ClosedForm(r.Family, sh, share); ok {
 		m := base
 		m.ScheduleID, m.Level = id(results.LevelFormula), results.LevelFormula
-		m.Makespan, m.BubbleRatio, m.PeakActivations = est.Makespan, est.Bubble/est.Makespan, est.PeakActivations*rankShare(tab)
+		m.Makespan, m.BubbleRatio, m.PeakActivations = est.Makespan, est.Bubble/est.Makespan, est.PeakActivations*cost.StageShare(tab)
 		out.Schedules = append(out.Schedules, m)
 	}
 	if label == results.CostUnit {
@@ -115,56 +115,12 @@ func lockstepGrid(tab *pipeline.Table) (*pipeline.Table, error) {
 	return pipeline.LockstepSchedule(low)
 }
 
-// unitShare is what one rank's share of the model costs under unit time:
-// V model parts (chunks) of one step per forward and per backward, the
-// backward split into I and W of one step each when the family splits it.
-// Chimera's two pipelines cut the model into P parts, so V = 1 there.
-func unitShare(tab *pipeline.Table, chunks int) cost.Stage {
-	v := float64(chunks)
-	for _, row := range tab.Rows {
-		if slices.ContainsFunc(row, func(a pipeline.Action) bool { return a.Kind == pipeline.BackwardInput }) {
-			return cost.Stage{TF: v, TB: v, TW: v}
-		}
-	}
-	return cost.Stage{TF: v, TB: v}
-}
-
-// meanShare is one rank's mean share of the GPU times, the model cut into
-// as many stages as there are ranks: the closed forms assume uniform ranks,
-// and pipelab compare prices them the same way
-// (docs/three-level-comparison.md); the simulated level shows what the
-// uneven stages (embedding, head) cost.
-func meanShare(cfg cost.GPUConfig, ranks int) (cost.Stage, error) {
-	whole, err := cost.NewGPUModel(cfg, ranks)
-	if err != nil {
-		return cost.Stage{}, err
-	}
-	var c cost.Stage
-	p := float64(ranks)
-	for r := range ranks {
-		st := whole.Stage(r)
-		c.TF += st.TF / p
-		c.TB += st.TB / p
-		c.TW += st.TW / p
-	}
-	return c, nil
-}
-
-// rankShare is the part of a rank's share of the model one stage of tab
-// holds: 1/V for V chunks per rank, 1 for each of Chimera's replicas. A
-// count of stage activations times it is in M_B, microbatches of a rank's
-// activations, the unit of peak_activations wherever pipelab prints it.
-func rankShare(tab *pipeline.Table) float64 {
-	_, parts := cost.ModelParts(tab)
-	return float64(tab.Ranks()) / float64(parts)
-}
-
 // addTimed adds the metrics and the events of a timed level.
 func addTimed(out *results.Tables, id, level string, base results.ScheduleMetric, tl *sim.Timeline, mem cost.Memory) {
 	m := base
 	m.ScheduleID, m.Level = id, level
 	m.Makespan, m.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
-	m.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * rankShare(tl.Table)
+	m.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * cost.StageShare(tl.Table)
 	if mem != nil {
 		m.PeakMemoryBytes = int64(slices.Max(sim.PeakMemory(tl, mem)))
 	}

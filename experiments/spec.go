@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"pipelab/optim"
+	"pipelab/pipeline/cost"
 )
 
 // Measures a spec can take: what its runs measure (the spec key measure).
@@ -310,7 +311,18 @@ type CostSpec struct {
 	// command line's --efficiency; 0 takes the hardware file's, or
 	// cost.DefaultEfficiency.
 	Efficiency float64 `yaml:"efficiency"`
+	// Explicit, with CostModel "explicit", is one rank's share of the
+	// model's times and one transfer's (cost.ForRankShare); Measured, with
+	// CostModel "measured", measured per-stage times (cost.Measured).
+	// Neither has a spec key: the command line's --fwd ... and --costs,
+	// --profile set them.
+	Explicit ExplicitCosts  `yaml:"-"`
+	Measured *cost.Measured `yaml:"-"`
 }
+
+// ExplicitCosts are T_F, T_B and T_W of one rank's share of the model and
+// the time of one transfer.
+type ExplicitCosts struct{ Fwd, Bwd, WGrad, Comm float64 }
 
 // SpecError is a spec that cannot run: the key and the line it is on.
 type SpecError struct {

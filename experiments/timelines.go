@@ -2,13 +2,13 @@ package experiments
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 
 	"pipelab/optim"
 	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
 )
 
@@ -18,8 +18,12 @@ type pipeKey struct {
 	family       string
 	flush        bool
 	stages, h, n int
+	replicas     int // LocalSGD's R (0: S)
 	budget       float64
 	cost         CostSpec
+	// table, when set, is the table itself (Run.Table): family is ignored
+	// and n is its own.
+	table *pipeline.Table
 }
 
 // pipeTimeline is a timed schedule the optimizers replay.
@@ -53,16 +57,16 @@ var timelines struct {
 
 // timelineKey names the timeline of family for the run's shape.
 func timelineKey(family string, r Run) pipeKey {
-	k := pipeKey{family: family, stages: r.Stages, n: r.Microbatches, budget: r.Budget, cost: r.Cost}
+	k := pipeKey{family: family, stages: r.Stages, n: r.Microbatches, budget: r.Budget, cost: r.Cost, table: r.Table}
 	if family == "localsgd" {
-		k.h = r.LocalSteps
+		k.h, k.replicas = r.LocalSteps, r.Replicas
 	}
 	return k
 }
 
 // flushKey names one iteration of n microbatches of the run's sync method.
 func flushKey(r Run) pipeKey {
-	return pipeKey{family: r.Family, flush: true, stages: r.Stages, n: r.PerIteration, cost: r.Cost}
+	return pipeKey{family: r.Family, flush: true, stages: r.Stages, n: r.PerIteration, cost: r.Cost, table: r.Table}
 }
 
 // timelineFor returns the timeline of family for the run's shape: N fixed,
@@ -71,9 +75,10 @@ func timelineFor(family string, r Run) (*pipeTimeline, error) {
 	return cached(timelineKey(family, r))
 }
 
-// runTimelines lists the timelines a run asks the cache for (methodFor and
-// cutTime): the one its method replays, then its cut's rivals. RPD asks
-// for none: it takes PipeDream's microbatch count (microbatchesFor).
+// runTimelines lists the timelines a run asks the cache for (planFor and
+// cutTime): the one its method replays, then its cut's rivals. RPD on
+// sampled delays asks for none: it takes PipeDream's microbatch count
+// (matchedBudget).
 func runTimelines(r Run) []pipeKey {
 	if r.Measure != Convergence {
 		return nil
@@ -86,6 +91,8 @@ func runTimelines(r Run) []pipeKey {
 		keys = append(keys, timelineKey("localsgd", r))
 	case r.Method == "sync":
 		keys = append(keys, flushKey(r))
+	case r.Method == "rpd" && r.DelayModel == DelayExact:
+		keys = append(keys, timelineKey(cmp.Or(r.Family, DefaultAsyncFamily), r))
 	case r.Method == "rpd" && r.DelayModel != "":
 		// A measured delay model reads PipeDream's timeline.
 		keys = append(keys, timelineKey("pipedream", r))
@@ -159,24 +166,35 @@ func flushTimelineFor(r Run) (*pipeTimeline, error) { return cached(flushKey(r))
 
 // buildFlush times one flush iteration by the event simulation, under
 // unit time (every F, B, I and W one step, transfers free: a 1F1B
-// iteration lasts 2(N + S - 1) steps) or the GPU model. The iteration lasts
-// until its last event ends, the period optim.Sync repeats it with.
+// iteration lasts 2(N + S - 1) steps) or the run's cost model. The
+// iteration lasts until its last event ends, the period optim.Sync repeats
+// it with. A table that is not a flush of every microbatch through every
+// stage is bad input.
 func buildFlush(k pipeKey) (*pipeTimeline, error) {
-	tab, err := pipeline.Generate(k.family, pipeline.Shape{Ranks: k.stages, Microbatches: k.n})
+	tab, name := k.table, k.family
+	if tab == nil {
+		var err error
+		if tab, err = generate(k.family, pipeline.Shape{Ranks: k.stages, Microbatches: k.n}); err != nil {
+			return nil, err
+		}
+	} else {
+		name = "the given table"
+	}
+	switch {
+	case tab.Update != pipeline.Flush:
+		return nil, badInputf("%s: method sync needs a flush schedule (gpipe, 1f1b, zb-h1, ...), this table's update rule is %v", name, tab.Update)
+	case tab.Routes != nil:
+		return nil, badInputf("%s: its microbatches do not all pass every stage; method sync needs one gradient per block from each", name)
+	}
+	model, err := k.cost.Model(tab)
 	if err != nil {
 		return nil, err
 	}
-	var model cost.Model = cost.Unit{}
-	if k.cost.CostModel == "gpu" {
-		if model, err = gpuModel(k.cost, k.stages); err != nil {
-			return nil, err
-		}
-	}
 	tl, err := sim.Simulate(tab, model, sim.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("%s with %d stages and %d microbatches: %w", k.family, k.stages, k.n, err)
+		return nil, fmt.Errorf("%s with %d stages and %d microbatches: %w", name, tab.Stages(), tab.Microbatches, err)
 	}
-	pt := &pipeTimeline{tl: tl, n: k.n}
+	pt := &pipeTimeline{tl: tl, n: tab.Microbatches}
 	pt.time = lastEnd(pt)
 	return pt, nil
 }
@@ -185,27 +203,34 @@ func buildFlush(k pipeKey) (*pipeTimeline, error) {
 type timing struct {
 	family string
 	shape  pipeline.Shape
-	gm     *cost.GPUModel // nil under unit time
-	avg    float64        // one LocalSGD averaging (GPU model only)
-	round  int            // microbatches per LocalSGD round
+	table  *pipeline.Table // a given table instead of the family's
+	cost   CostSpec
+	// grid says the timeline is the unit-time grid itself: unit time and
+	// a family whose every action sits in the step it runs (PipeDream's
+	// and LocalSGD's, docs/reference.md §1.2, §1.5). Any other table is
+	// timed by the event simulation, at unit cost too.
+	grid  bool
+	avg   float64 // one LocalSGD averaging (GPU model only)
+	round int     // microbatches per LocalSGD round
 }
 
+// onGrid reports whether family's unit-time timeline is its grid.
+func onGrid(family string) bool { return family == DefaultAsyncFamily || family == "localsgd" }
+
 func newTiming(k pipeKey) (*timing, error) {
-	t := &timing{family: k.family, shape: pipeline.Shape{Ranks: k.stages, LocalSteps: k.h}}
-	if k.family == "localsgd" {
-		t.round = k.stages * k.h // R = S replicas
+	t := &timing{family: k.family, shape: pipeline.Shape{Ranks: k.stages, LocalSteps: k.h, Replicas: k.replicas},
+		table: k.table, cost: k.cost, grid: k.cost.unitTime() && k.table == nil && onGrid(k.family)}
+	if k.family == "localsgd" && k.table == nil {
+		t.round = cmp.Or(k.replicas, k.stages) * k.h
 	}
-	if k.cost.CostModel != "gpu" {
+	if k.cost.CostModel != "gpu" || t.round == 0 {
 		return t, nil
 	}
 	gm, err := gpuModel(k.cost, k.stages)
 	if err != nil {
 		return nil, err
 	}
-	t.gm = gm
-	if k.family == "localsgd" {
-		t.avg = AveragingTime(gm, k.stages)
-	}
+	t.avg = AveragingTime(gm, cmp.Or(k.replicas, k.stages))
 	return t, nil
 }
 
@@ -217,17 +242,24 @@ func newTiming(k pipeKey) (*timing, error) {
 // microbatches averages q = ⌊n / RH⌋ times, so its duration is the
 // makespan plus q·T_avg.
 func (t *timing) build(n int) (*sim.Timeline, float64, error) {
-	sh := t.shape
-	sh.Microbatches = n
-	tab, err := pipeline.Generate(t.family, sh)
-	if err != nil {
-		return nil, 0, err
+	tab := t.table
+	if tab == nil {
+		sh := t.shape
+		sh.Microbatches = n
+		var err error
+		if tab, err = generate(t.family, sh); err != nil {
+			return nil, 0, err
+		}
 	}
-	if t.gm == nil {
+	if t.grid {
 		tl := sim.FromGrid(tab)
 		return tl, sim.Makespan(tl), nil
 	}
-	tl, err := sim.Simulate(tab, t.gm, sim.Options{})
+	model, err := t.cost.Model(tab)
+	if err != nil {
+		return nil, 0, err
+	}
+	tl, err := sim.Simulate(tab, model, sim.Options{})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -266,23 +298,26 @@ var matched struct {
 
 type matchEntry struct {
 	once sync.Once
-	n    int
+	m    optim.Match
 	err  error
-}
-
-// microbatchesFor returns the microbatch count of family's timeline for
-// the run's shape (timelineFor's), without building or keeping the
-// timeline.
-func microbatchesFor(family string, r Run) (int, error) {
-	return matchedMicrobatches(timelineKey(family, r))
 }
 
 // matchedMicrobatches returns k's microbatch count: N fixed, or the
 // smallest N whose duration reaches the budget (optim.MatchBudget),
 // found once per key.
 func matchedMicrobatches(k pipeKey) (int, error) {
-	if k.budget <= 0 {
-		return k.n, nil
+	m, err := matchedBudget(k)
+	return m.Microbatches, err
+}
+
+// matchedBudget is matchedMicrobatches with the overshoot of the match
+// (zero without a budget).
+func matchedBudget(k pipeKey) (optim.Match, error) {
+	switch {
+	case k.table != nil:
+		return optim.Match{Microbatches: k.table.Microbatches}, nil
+	case k.budget <= 0:
+		return optim.Match{Microbatches: k.n}, nil
 	}
 	matched.Lock()
 	if matched.m == nil {
@@ -294,27 +329,63 @@ func matchedMicrobatches(k pipeKey) (int, error) {
 		matched.m[k] = e
 	}
 	matched.Unlock()
-	e.once.Do(func() { e.n, e.err = matchBudget(k) })
-	return e.n, e.err
+	e.once.Do(func() { e.m, e.err = matchBudget(k) })
+	return e.m, e.err
 }
 
-// matchBudget finds the microbatch count of k's budget.
-func matchBudget(k pipeKey) (int, error) {
+// matchBudget finds the microbatch count of k's budget (optim.MatchBudget,
+// docs/reference.md §1.6): on the grid's closed-form duration, or on the
+// timed table's duration, where a count the family refuses (DualPipeV
+// needs 2P) does not reach the budget.
+func matchBudget(k pipeKey) (optim.Match, error) {
 	t, err := newTiming(k)
 	if err != nil {
-		return 0, err
+		return optim.Match{}, err
 	}
 	var m optim.Match
-	if t.gm == nil {
+	var refused error // the family's refusal of the last count tried
+	if t.grid {
 		m, err = optim.MatchBudget(k.budget, optim.GridDuration(k.family, t.shape))
 	} else {
 		m, err = optim.MatchBudget(k.budget, func(n int) (float64, error) {
 			_, d, err := t.build(n)
+			if errors.Is(err, errRefused) {
+				refused = err
+				return 0, nil
+			}
 			return d, err
 		})
 	}
-	if err != nil {
-		return 0, fmt.Errorf("%s with %d stages, budget %g: %w", k.family, k.stages, k.budget, err)
+	if err != nil && refused != nil {
+		err = refused
 	}
-	return m.Microbatches, nil
+	if err != nil {
+		return optim.Match{}, fmt.Errorf("%s with %d stages, budget %g: %w", k.family, k.stages, k.budget, err)
+	}
+	return m, nil
 }
+
+// errRefused marks a shape the family's generator refuses.
+var errRefused = errors.New("the family refuses the shape")
+
+// generate builds the family's table for sh, refusing by arithmetic one
+// that would not fit in memory (replayCellBytes a cell); a shape the
+// family refuses is bad input that wraps errRefused.
+func generate(family string, sh pipeline.Shape) (*pipeline.Table, error) {
+	if err := guardShape(family, sh, ReplayCellBytes); err != nil {
+		return nil, err
+	}
+	tab, err := pipeline.Generate(family, sh)
+	if err != nil {
+		return nil, &refusal{fmt.Errorf("%s with %d ranks and %d microbatches: %w", family, sh.Ranks, sh.Microbatches, err)}
+	}
+	return tab, nil
+}
+
+// refusal is a family's refusal of a shape: bad input.
+type refusal struct{ error }
+
+func (r *refusal) Unwrap() error { return r.error }
+
+// Is matches errRefused and ErrBadInput.
+func (r *refusal) Is(target error) bool { return target == errRefused || target == ErrBadInput }

@@ -173,3 +173,50 @@ func (s *Spec) tablesOf(st int) []specTable {
 	}
 	return out
 }
+
+// Peak memory per cell of a command's generated table (pipeline.CellBound),
+// rounded up from the peak resident set measured with /usr/bin/time -f %M
+// at P = 16, M = 20000 (640768 cells for 1f1b and pipedream, 1.92 million
+// for zb-v):
+//
+//	schedule --kind 1f1b                 117 MB   183 B/cell
+//	simulate --kind 1f1b                 371 MB   578 B/cell
+//	simulate --kind zb-v                 915 MB   476 B/cell
+//	compare (every family, largest zb-v) 1467 MB  764 B/cell
+//	delays, train --method pd            291 MB   455 B/cell
+//
+// They bound what a command holds at once, the table and what is derived
+// from it (the lowered table, the timeline, the delays, the replay's
+// events) and the garbage collector's headroom.
+const (
+	ScheduleCellBytes = 200
+	SimulateCellBytes = 600
+	CompareCellBytes  = 800
+	ReplayCellBytes   = 480
+)
+
+// guardShape refuses, before anything is allocated, work on the table
+// family would generate for sh when it would need more memory than the
+// limit (budget.Check), cellBytes a cell. A shape the family refuses is
+// left to pipeline.Generate to explain.
+func guardShape(family string, sh pipeline.Shape, cellBytes float64) error {
+	cells, err := pipeline.CellBound(family, sh)
+	if err != nil {
+		return nil
+	}
+	return budget.Check(fmt.Sprintf("a %d × %d %s table", sh.Ranks, sh.Microbatches, family), cells*cellBytes)
+}
+
+// GuardShape is guardShape for the command line's tables.
+func GuardShape(family string, sh pipeline.Shape, cellBytes float64) error {
+	return guardShape(family, sh, cellBytes)
+}
+
+// GuardData refuses a generated data set of n rows and d columns that
+// would need more memory than the limit: 658 MB measured for train
+// --objective quadratic --d 20000 (n = 2000, 4·10⁷ entries) on 2 stages,
+// 16 B per entry (the float64 matrix and a matrix of the same size while
+// it is made), rounded up to dataEntryBytes.
+func GuardData(n, d int) error {
+	return budget.Check(fmt.Sprintf("a %d × %d data set", n, d), float64(n)*float64(d)*dataEntryBytes)
+}

@@ -1,8 +1,7 @@
 package results
 
 import (
-	"cmp"
-	"slices"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -71,10 +70,8 @@ func ReadSchedules(path string) ([]ScheduleMetric, error) { return readTable(pat
 
 // RankKinds sets KindRank of every metric: within each group of the
 // same (Ranks, Microbatches, CostModel, Model, GPU, Link, Level), rows are
-// ranked by makespan,
-// 1 for the smallest; equal makespans share a rank (competition ranking,
-// 1, 1, 3). Chunks is not part of the group, so kinds with different
-// chunk counts compete on the same shape.
+// ranked by makespan (Ranks). Chunks is not part of the group, so kinds
+// with different chunk counts compete on the same shape.
 func RankKinds(metrics []ScheduleMetric) {
 	type group struct {
 		ranks, microbatches                int32
@@ -86,15 +83,34 @@ func RankKinds(metrics []ScheduleMetric) {
 		byGroup[g] = append(byGroup[g], i)
 	}
 	for _, idx := range byGroup {
-		slices.SortStableFunc(idx, func(a, b int) int {
-			return cmp.Compare(metrics[a].Makespan, metrics[b].Makespan)
-		})
-		for pos, i := range idx {
-			if pos > 0 && metrics[i].Makespan == metrics[idx[pos-1]].Makespan {
-				metrics[i].KindRank = metrics[idx[pos-1]].KindRank
-				continue
-			}
-			metrics[i].KindRank = int32(pos + 1)
+		values := make([]float64, len(idx))
+		for j, i := range idx {
+			values[j] = metrics[i].Makespan
+		}
+		for j, r := range Ranks(values) {
+			metrics[idx[j]].KindRank = int32(r)
 		}
 	}
+}
+
+// Ranks is the one ranking rule of schedule families, for pipelab compare,
+// the schedules measure and the tables: the smallest value ranks 1, and a
+// value's rank is one more than the number of values below it (competition
+// ranking, 1, 1, 3), where values within a relative 1e-9 of each other tie
+// (GPipe's and 1F1B's makespans are sums of the same times in another
+// order, a rounding apart). A NaN, a value not measured, gets rank 0.
+func Ranks(values []float64) []int {
+	out := make([]int, len(values))
+	for i, v := range values {
+		if math.IsNaN(v) {
+			continue
+		}
+		out[i] = 1
+		for _, w := range values {
+			if w < v-1e-9*math.Abs(v) {
+				out[i]++
+			}
+		}
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"pipelab/pipeline"
 	"pipelab/pipeline/cost"
 	"pipelab/pipeline/sim"
+	"pipelab/results"
 )
 
 func init() {
@@ -163,7 +164,7 @@ func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (
 	}
 	_, parts := cost.ModelParts(t)
 	row.Chunks = parts / t.Ranks()
-	share := float64(t.Ranks()) / float64(parts) // a stage's part of a rank share
+	share := cost.StageShare(t)
 	if _, steps, err := lockstepSteps(t, false); err == nil {
 		row.Lockstep = &steps
 	}
@@ -192,44 +193,31 @@ func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (
 	return row, pr.name
 }
 
-// rankRows ranks the families at each level, fastest first; equal values
-// share a rank and families without a value get none.
+// rankRows ranks the families at each level, fastest first, by
+// results.Ranks (the schedules measure's rule); families without a value
+// get none.
 func rankRows(rows []compareRow) {
-	rank := func(value func(compareRow) (float64, bool), set func(*compareRow, int)) {
-		for i := range rows {
-			v, ok := value(rows[i])
-			if !ok {
-				continue
+	rank := func(value func(compareRow) *float64, set func(*compareRow, int)) {
+		values := make([]float64, len(rows))
+		for i, r := range rows {
+			values[i] = math.NaN()
+			if v := value(r); v != nil {
+				values[i] = *v
 			}
-			r := 1
-			for _, other := range rows {
-				// Values a rounding apart (GPipe's and 1F1B's sums of
-				// the same times in another order) tie.
-				if w, ok := value(other); ok && w < v-1e-9*math.Abs(v) {
-					r++
-				}
-			}
-			set(&rows[i], r)
+		}
+		for i, k := range results.Ranks(values) {
+			set(&rows[i], k)
 		}
 	}
-	rank(func(r compareRow) (float64, bool) {
-		if r.Formula == nil {
-			return 0, false
-		}
-		return *r.Formula, true
-	}, func(r *compareRow, k int) { r.FormulaRank = k })
-	rank(func(r compareRow) (float64, bool) {
+	rank(func(r compareRow) *float64 { return r.Formula }, func(r *compareRow, k int) { r.FormulaRank = k })
+	rank(func(r compareRow) *float64 {
 		if r.Lockstep == nil {
-			return 0, false
+			return nil
 		}
-		return float64(*r.Lockstep), true
+		v := float64(*r.Lockstep)
+		return &v
 	}, func(r *compareRow, k int) { r.LockstepRank = k })
-	rank(func(r compareRow) (float64, bool) {
-		if r.Makespan == nil {
-			return 0, false
-		}
-		return *r.Makespan, true
-	}, func(r *compareRow, k int) { r.MakespanRank = k })
+	rank(func(r compareRow) *float64 { return r.Makespan }, func(r *compareRow, k int) { r.MakespanRank = k })
 }
 
 func writeCompareText(w io.Writer, rep compareReport) error {

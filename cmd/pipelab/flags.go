@@ -264,7 +264,7 @@ type pricing struct {
 func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	switch c.kind() {
 	case "unit":
-		return pricing{cost: cost.Unit{}, share: unitShare(t), name: "unit"}, nil
+		return pricing{cost: cost.Unit{}, share: cost.UnitShare(t), name: "unit"}, nil
 	case "measured":
 		return c.measured.pricingFor(t)
 	case "explicit":
@@ -287,16 +287,9 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	if err := c.presets.fitsOneMicrobatch(cfg, gm, t.Stages()); err != nil {
 		return pricing{}, err
 	}
-	whole, err := cost.NewGPUModel(cfg, t.Ranks())
+	share, err := cost.MeanShare(cfg, t.Ranks())
 	if err != nil {
 		return pricing{}, err
-	}
-	var share cost.Stage
-	for r := range t.Ranks() {
-		sc := whole.Stage(r)
-		share.TF += sc.TF / float64(t.Ranks())
-		share.TB += sc.TB / float64(t.Ranks())
-		share.TW += sc.TW / float64(t.Ranks())
 	}
 	return pricing{cost: gm, memory: gm, sizer: gm, share: share, memoryLimit: cfg.GPU.MemoryBytes,
 		name: fmt.Sprintf("GPU model (%s on %s, b=%d, s=%d%s; seconds)", c.presets.modelName(), hardwareName(cfg), c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
@@ -327,20 +320,4 @@ func (c *costFlags) costNote() string {
 		note += ", partition " + strings.Join(parts, " ")
 	}
 	return note
-}
-
-// unitShare is what unit costs make of one rank's share of the model: one
-// step per chunk for each of F, B (or I) and, when the table splits
-// backwards, W.
-func unitShare(t *pipeline.Table) cost.Stage {
-	_, parts := cost.ModelParts(t)
-	v := float64(parts) / float64(t.Ranks())
-	share := cost.Stage{TF: v, TB: v}
-	for _, row := range t.Rows {
-		if slices.ContainsFunc(row, func(a pipeline.Action) bool { return a.Kind == pipeline.BackwardWeight }) {
-			share.TW = v
-			break
-		}
-	}
-	return share
 }

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"strings"
+
+	"pipelab/experiments"
 
 	"pipelab/internal/budget"
 	"pipelab/pipeline/cost"
@@ -18,10 +22,6 @@ type presetFlags struct {
 	flash                  bool
 	efficiency             float64
 	fs                     *flag.FlagSet
-	// fromConfig and fromHardware are what check read from --model-config
-	// and --hardware.
-	fromConfig   cost.Network
-	fromHardware cost.Hardware
 }
 
 // register declares the flags; modelHelp describes --model, and note ends
@@ -57,7 +57,7 @@ func (p *presetFlags) check() error {
 	}
 	if p.modelConfig != "" {
 		var err error
-		if p.fromConfig, err = cost.ReadHFConfig(p.modelConfig); err != nil {
+		if _, err = cost.ReadHFConfig(p.modelConfig); err != nil {
 			return fmt.Errorf("--model-config: %w", err)
 		}
 	}
@@ -66,7 +66,7 @@ func (p *presetFlags) check() error {
 			return fmt.Errorf("--hardware gives the GPU and the links: drop --gpu and --link")
 		}
 		var err error
-		if p.fromHardware, err = cost.ReadHardware(p.hardware); err != nil {
+		if _, err = cost.ReadHardware(p.hardware); err != nil {
 			return fmt.Errorf("--hardware: %w", err)
 		}
 	}
@@ -83,47 +83,22 @@ func (p *presetFlags) check() error {
 	return nil
 }
 
-// config looks the presets up, naming the flag of one that is unknown, and
-// takes the network check read from --model-config.
+// config resolves the presets and files with the one resolution of
+// specs and flags (experiments.CostSpec.GPUConfig), naming the flag of a
+// value that is unusable.
 func (p *presetFlags) config() (cost.GPUConfig, error) {
-	model := p.fromConfig
-	var err error
-	switch {
-	case p.modelConfig == "":
-		if model, err = cost.LookupNetwork(p.model); err != nil {
-			return cost.GPUConfig{}, badInput{fmt.Errorf("--model: %w", err)}
-		}
-	case model.Blocks == nil: // checked on a copy
-		if model, err = cost.ReadHFConfig(p.modelConfig); err != nil {
-			return cost.GPUConfig{}, badInput{fmt.Errorf("--model-config: %w", err)}
-		}
+	cfg, err := p.spec().GPUConfig()
+	var bad *experiments.CostKeyError
+	if errors.As(err, &bad) {
+		return cost.GPUConfig{}, badInput{fmt.Errorf("--%s: %w", strings.ReplaceAll(bad.Key, "_", "-"), bad.Err)}
 	}
-	cfg := cost.GPUConfig{Network: model, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash}
-	if p.hardware != "" {
-		h := p.fromHardware
-		if h.GPU.Name == "" { // checked on a copy
-			if h, err = cost.ReadHardware(p.hardware); err != nil {
-				return cost.GPUConfig{}, badInput{fmt.Errorf("--hardware: %w", err)}
-			}
-		}
-		return p.withEfficiency(h.Apply(cfg)), nil
-	}
-	if cfg.GPU, err = cost.LookupGPU(p.gpu); err != nil {
-		return cost.GPUConfig{}, badInput{fmt.Errorf("--gpu: %w", err)}
-	}
-	if cfg.Link, err = cost.LookupLink(p.link); err != nil {
-		return cost.GPUConfig{}, badInput{fmt.Errorf("--link: %w", err)}
-	}
-	return p.withEfficiency(cfg), nil
+	return cfg, err
 }
 
-// withEfficiency applies --efficiency when given; else cfg keeps the
-// hardware file's, or the default.
-func (p *presetFlags) withEfficiency(cfg cost.GPUConfig) cost.GPUConfig {
-	if p.efficiency != 0 {
-		cfg.Efficiency = p.efficiency
-	}
-	return cfg
+// spec is the flags as a cost spec's GPU keys.
+func (p *presetFlags) spec() experiments.CostSpec {
+	return experiments.CostSpec{CostModel: "gpu", Preset: p.model, ModelConfig: p.modelConfig, GPU: p.gpu, Link: p.link,
+		Hardware: p.hardware, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash, Efficiency: p.efficiency}
 }
 
 // hardwareName says which GPU and links the model runs on: the presets'

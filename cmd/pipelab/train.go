@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"pipelab/experiments"
 	"pipelab/objectives"
 	"pipelab/optim"
+	"pipelab/pipeline/cost"
 )
 
 func init() {
@@ -293,11 +295,7 @@ func (f *trainFlags) check(rest []string) error {
 	f.replicas = orDefault(f.replicas, f.stages)
 	f.flushMicrobatches = orDefault(f.flushMicrobatches, f.stages)
 	if f.objective == "charlm" {
-		// Built here with S stages, so an unusable corpus is bad input;
-		// a table with other stage counts rebuilds it in buildObjective.
-		m, err := f.buildLM(f.stages)
-		f.lm.model = m
-		return err
+		return f.checkLMCorpus()
 	}
 	return nil
 }
@@ -316,8 +314,6 @@ func (f *trainFlags) checkTable() error {
 		return errors.New("--schedule sets the microbatches per iteration: drop --microbatches-per-iteration")
 	case f.method == "rpd" && f.delays != "exact" && (f.kind != "" || f.schedule != "" || f.costs.kind() != "unit"):
 		return errors.New("--method rpd samples its delays: --kind, --schedule and cost flags apply only with --delays exact")
-	case f.method == "localsgd" && f.costs.kind() != "unit":
-		return errors.New("--method localsgd runs on unit time here: a sweep spec with cost: {cost_model: gpu} prices its averagings")
 	}
 	if f.kind != "" {
 		if err := unknownFamily(f.kind); err != nil {
@@ -329,6 +325,18 @@ func (f *trainFlags) checkTable() error {
 	}
 	if f.costs.kind() == "lockstep" {
 		return errors.New("--cost-model lockstep times PyTorch's check, not a run: use unit time, explicit or GPU costs")
+	}
+	if f.costs.kind() == "gpu" && f.stages > 0 {
+		// One microbatch's activations must fit on a stage's GPU.
+		cfg, err := f.costs.presets.config()
+		if err != nil {
+			return err
+		}
+		gm, err := cost.NewGPUModel(cfg, f.stages)
+		if err != nil {
+			return err
+		}
+		return f.costs.presets.fitsOneMicrobatch(cfg, gm, f.stages)
 	}
 	return nil
 }
@@ -384,62 +392,19 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "train", err)
 	}
-	p, err := f.plan()
-	var bad unreplayable
-	if errors.As(err, &bad) {
-		fmt.Fprintf(stderr, "pipelab train: %v\n", err)
-		return errUsage
-	}
-	if err != nil {
-		return err
-	}
 	if f.objective != "charlm" && f.data == "" {
-		if err := guardData(f.n, f.d); err != nil {
+		if err := experiments.GuardData(f.n, f.d); err != nil {
 			return err
 		}
 	}
-	obj, err := f.buildObjective(p.stages)
+	r, err := f.run()
 	if err != nil {
 		return err
 	}
-	set := optim.Settings{StepSize: f.stepSize, Seed: f.seed, LogEvery: f.logEvery, LogPoints: f.logPoints, Optimizer: f.optimizerSettings(), TargetLoss: f.targetLoss}
-	if f.method != "rpd" {
-		set.Budget = f.timeBudget
-	}
-	res, err := optim.Run(obj, p.method, set)
+	res, err := experiments.Train(context.Background(), r)
 	if err != nil {
 		return err
 	}
-	rep := f.report(p, res)
+	rep := f.report(res)
 	return f.output.write(stdout, rep, func() error { return writeTrainText(stdout, rep) })
-}
-
-// buildObjective makes the objective the flags name, cut into stages
-// blocks.
-func (f *trainFlags) buildObjective(stages int) (objectives.Objective, error) {
-	if f.objective == "charlm" {
-		if m := f.lm.model; m != nil && len(m.Blocks())-1 == stages {
-			return m, nil
-		}
-		return f.buildLM(stages)
-	}
-	var data *objectives.Dataset
-	var err error
-	switch {
-	case f.data != "":
-		data, err = objectives.LoadCSV(f.data, f.labels)
-	case f.objective == "quadratic":
-		data, err = objectives.RandomQuadratic(f.n, f.d, f.seed)
-	case f.objective == "tridiagonal":
-		data, err = objectives.TridiagonalQuadratic(f.n, f.d, 0.01, f.seed)
-	default:
-		data, err = objectives.RandomLogistic(f.n, f.d, f.seed)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if f.objective == "logistic" {
-		return objectives.NewLogistic(data, stages, f.batchSize, f.l2, f.noise)
-	}
-	return objectives.NewLeastSquares(data, stages, f.batchSize)
 }

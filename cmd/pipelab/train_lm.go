@@ -35,7 +35,6 @@ const (
 type lmFlags struct {
 	corpus         string
 	blocksPerStage int
-	model          *charlm.Model // built by check, so a bad corpus is bad input
 }
 
 func (f *lmFlags) register(fs *flag.FlagSet) {
@@ -80,21 +79,4 @@ func (f *trainFlags) checkLM() error {
 		f.logEvery = lmRecordMicrobatches * f.stages
 	}
 	return nil
-}
-
-// buildLM loads the corpus and builds the model with the given stage
-// count; an unusable corpus is an error naming it, a model too large for
-// memory one naming its size.
-func (f *trainFlags) buildLM(stages int) (*charlm.Model, error) {
-	text, err := charlm.OpenCorpus(f.lm.corpus, f.seed, f.n)
-	if err != nil {
-		return nil, err
-	}
-	cfg := charlm.DefaultConfig()
-	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = stages, f.lm.blocksPerStage, f.batchSize, f.seed
-	m, err := charlm.New(cfg, text)
-	if errors.Is(err, charlm.ErrCorpus) {
-		return nil, fmt.Errorf("--corpus %s: %w", f.lm.corpus, err)
-	}
-	return m, err
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pipelab/optim"
+	"pipelab/experiments"
 	"pipelab/results"
 )
 
@@ -60,10 +60,10 @@ func (v finiteOrNil) MarshalJSON() ([]byte, error) {
 }
 
 // report gathers what the run did.
-func (f *trainFlags) report(p trainPlan, res *optim.Result) trainReport {
-	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Cost: p.cost,
-		Stages: p.stages, TimeBudget: f.timeBudget, Overshoot: p.overshoot, StepSize: f.stepSize, Seed: f.seed,
-		SimTime: res.Time, BlockUpdates: res.BlockUpdates, Microbatches: res.Microbatches,
+func (f *trainFlags) report(res *experiments.Trained) trainReport {
+	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Cost: f.costName(res),
+		Stages: res.Stages, TimeBudget: f.timeBudget, Overshoot: res.Overshoot, StepSize: f.stepSize, Seed: f.seed,
+		SimTime: res.Time, BlockUpdates: res.BlockUpdates, Microbatches: res.Result.Microbatches,
 		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Outcome: results.OutcomeOK,
 		TargetLoss: f.targetLoss, TimeToTarget: finiteOrNil(res.TimeToTarget), LossAtBudget: finiteOrNil(res.LossAtBudget)}
 	if f.method == "rpd" && f.delays != "exact" {
@@ -71,6 +71,8 @@ func (f *trainFlags) report(p trainPlan, res *optim.Result) trainReport {
 	}
 	if res.Diverged {
 		rep.Outcome = results.OutcomeDiverged
+	} else {
+		rep.SimTime += res.Extra // LocalSGD's last averaging, as a sweep's sim_time
 	}
 	if res.UpdatesToTarget >= 0 {
 		u := res.UpdatesToTarget
@@ -79,10 +81,7 @@ func (f *trainFlags) report(p trainPlan, res *optim.Result) trainReport {
 	if f.schedule != "" {
 		rep.Schedule = f.schedule
 	} else {
-		rep.Kind = p.table
-	}
-	if rep.TimeBudget > 0 && f.method != "rpd" {
-		rep.Overshoot = res.Time - rep.TimeBudget
+		rep.Kind = f.tableName()
 	}
 	for _, r := range res.Records {
 		rep.Curve = append(rep.Curve, curvePt{SimTime: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss), ValidationLoss: finiteOrNil(r.ValidationLoss)})

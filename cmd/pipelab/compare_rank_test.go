@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"pipelab/results"
+)
+
+// pipelab compare and the schedules measure rank families by one rule
+// (results.Ranks): at unit cost with P = 4, M = 8, GPipe, 1F1B and
+// PipeDream tie at 2(M + P - 1) = 22 steps (docs/reference.md §2), ZB-H1
+// and ZB-H2 tie below them, and the interleaved families tie at their own
+// makespans, so the case is heavy with ties at every level. Under the GPU
+// model GPipe's and 1F1B's makespans are sums of the same times in another
+// order, a rounding apart: the rule's tolerance ties them in both.
+func TestCompareAndSchedulesRankAlike(t *testing.T) {
+	t.Run("unit", func(t *testing.T) { compareRanksAlike(t, nil, "") })
+	t.Run("gpu", func(t *testing.T) {
+		compareRanksAlike(t, []string{"--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink"},
+			"cost: {cost_model: gpu, model: gpt-1.3b, gpu: a100, link: nvlink}\n")
+	})
+}
+
+func compareRanksAlike(t *testing.T, costFlags []string, costKey string) {
+	kinds := strings.Join([]string{"gpipe", "1f1b", "pipedream", "zb-h1", "zb-h2", "interleaved-1f1b", "looped-bfs", "hanayo", "zb-v"}, ",")
+	var rep compareReport
+	out := pipelab(t, append([]string{"compare", "--stages", "4", "--microbatches", "8", "--kind", kinds, "--format", "json"}, costFlags...)...)
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pipelab(t, "sweep", writeSpec(t, "experiment: tie\nmeasure: schedules\nstages: [4]\nmicrobatches: [8]\nkinds: ["+kinds+"]\n"+costKey), "--out", dir)
+	tb := tables(t, dir)
+	sweep := map[string]map[string]int32{} // level → kind → rank
+	for _, m := range tb.Schedules {
+		if sweep[m.Level] == nil {
+			sweep[m.Level] = map[string]int32{}
+		}
+		sweep[m.Level][m.Family] = m.KindRank
+	}
+	ties := 0
+	seen := map[int]int{}
+	for _, row := range rep.Families {
+		for _, lv := range []struct {
+			level string
+			rank  int
+		}{{results.LevelFormula, row.FormulaRank}, {results.LevelSimulated, row.MakespanRank}} {
+			got, ok := sweep[lv.level][row.Kind]
+			if !ok {
+				if lv.rank != 0 {
+					t.Errorf("%s %s: compare ranks it %d, the sweep has no row", row.Kind, lv.level, lv.rank)
+				}
+				continue
+			}
+			if int(got) != lv.rank {
+				t.Errorf("%s at level %s: compare ranks %d, the schedules measure %d", row.Kind, lv.level, lv.rank, got)
+			}
+		}
+		seen[row.MakespanRank]++
+	}
+	for _, n := range seen {
+		if n > 1 {
+			ties += n
+		}
+	}
+	if ties < 4 {
+		t.Errorf("only %d families share a simulated rank; the case is meant to be tie-heavy (%v)", ties, seen)
+	}
+}
