@@ -3,8 +3,7 @@ package cost
 import (
 	"fmt"
 	"math"
-	"strconv"
-)
+	)
 
 // The physical ranges every reader checks a number against where it reads
 // it (docs/robustness.md, "Readers", gives the reasoning). A value outside
@@ -70,42 +69,57 @@ func CheckExplicit(fwd, bwd, wgrad, comm float64) error {
 
 // quantity is a hardware number's ranges: outside [lo, hi] an error,
 // outside [warnLo, warnHi] a warning. hint is the unit a bare number
-// most likely meant (×scale), named when the value times scale lands in
-// the plausible range.
+// most likely meant (10^exp of the file's unit), named when the value in
+// that unit lands in the plausible range.
 type quantity struct {
-	what                   string // "a GPU's peak", in messages
-	unit                   string // the file's unit
+	what                   string // "a GPU's dense peak", in messages
+	unit, unitWords        string // "B/s", "bytes per second"
 	lo, hi, warnLo, warnHi float64
-	scale                  float64
+	exp                    int
 	hint                   string
 }
 
 var (
-	peakFLOPS = quantity{what: "a GPU's dense peak", unit: "FLOP/s", lo: 1e9, hi: 1e18, warnLo: 1e12, warnHi: 2e16, scale: 1e12, hint: "TFLOP/s"}
-	gpuMemory = quantity{what: "a GPU's memory", unit: "bytes", lo: 1e6, hi: 1e14, warnLo: 1e9, warnHi: 2e12, scale: 1e9, hint: "GB"}
-	bandwidth = quantity{what: "a GPU link's bandwidth", unit: "bytes/s", lo: 1e6, hi: 1e14, warnLo: 1e8, warnHi: 1e13, scale: 1e9, hint: "GB/s"}
-	latency   = quantity{what: "a GPU link's latency", unit: "s", lo: 0, hi: 1, warnLo: 1e-7, warnHi: 1e-3, scale: 1e-6, hint: "µs"}
+	peakFLOPS = quantity{what: "a GPU's dense peak", unit: "FLOP/s", unitWords: "FLOP per second", lo: 1e9, hi: 1e18, warnLo: 1e12, warnHi: 2e16, exp: 12, hint: "TFLOP/s"}
+	gpuMemory = quantity{what: "a GPU's memory", unit: "B", unitWords: "bytes", lo: 1e6, hi: 1e14, warnLo: 1e9, warnHi: 2e12, exp: 9, hint: "GB"}
+	bandwidth = quantity{what: "a GPU link's bandwidth", unit: "B/s", unitWords: "bytes per second", lo: 1e6, hi: 1e14, warnLo: 1e8, warnHi: 1e13, exp: 9, hint: "GB/s"}
+	latency   = quantity{what: "a GPU link's latency", unit: "s", unitWords: "seconds", lo: 0, hi: 1, warnLo: 1e-7, warnHi: 1e-3, exp: -6, hint: "µs"}
 )
 
 // check returns an error (impossible) or a warning (implausible) for x;
-// both empty when x is plausible. Zero latency is allowed
-// (a free link) and not warned about.
+// both empty when x is plausible. Zero latency is allowed (a free link)
+// and not warned about.
 func (q quantity) check(x float64) (err, warn string) {
 	hint := ""
-	if y := x * q.scale; y >= q.warnLo && y <= q.warnHi {
-		hint = fmt.Sprintf(" (the file takes %s: %s %s is %s)", q.unit, num(x).Value, q.hint, strconv.FormatFloat(y, 'g', -1, 64))
+	if y := x * math.Pow10(q.exp); y >= q.warnLo && y <= q.warnHi {
+		hint = fmt.Sprintf("; the file takes %s: %s %s is %se%d", q.unitWords, num(x).Value, q.hint, num(x).Value, q.exp)
 	}
+	v := q.format(x)
 	switch {
 	case x > 0 && x < q.lo:
-		return fmt.Sprintf("%g %s is below %g %s, impossible for %s%s", x, q.unit, q.lo, q.unit, q.what, hint), ""
+		return fmt.Sprintf("%s is below %s, impossible for %s%s", v, q.format(q.lo), q.what, hint), ""
 	case x > q.hi:
-		return fmt.Sprintf("%g %s is above %g %s, impossible for %s%s", x, q.unit, q.hi, q.unit, q.what, hint), ""
+		return fmt.Sprintf("%s is above %s, impossible for %s%s", v, q.format(q.hi), q.what, hint), ""
 	case x == 0 && q.lo == 0:
 		return "", ""
 	case x < q.warnLo:
-		return "", fmt.Sprintf("%g %s is below %g %s, implausible for %s%s", x, q.unit, q.warnLo, q.unit, q.what, hint)
+		return "", fmt.Sprintf("%s is below %s, implausible for %s%s", v, q.format(q.warnLo), q.what, hint)
 	case x > q.warnHi:
-		return "", fmt.Sprintf("%g %s is above %g %s, implausible for %s%s", x, q.unit, q.warnHi, q.unit, q.what, hint)
+		return "", fmt.Sprintf("%s is above %s, implausible for %s%s", v, q.format(q.warnHi), q.what, hint)
 	}
 	return "", ""
+}
+
+// format prints x in q's unit with an SI prefix (50 B/s, 1 MB/s, 312
+// TFLOP/s), seconds as seconds() does.
+func (q quantity) format(x float64) string {
+	if q.unit == "s" {
+		return seconds(x)
+	}
+	prefixes := []string{"", "k", "M", "G", "T", "P", "E"}
+	i := 0
+	for i+1 < len(prefixes) && math.Abs(x) >= 1e3*math.Pow10(3*i) {
+		i++
+	}
+	return fmt.Sprintf("%.4g %s%s", x/math.Pow10(3*i), prefixes[i], q.unit)
 }
