@@ -37,7 +37,7 @@ func ReadHFConfig(path string) (Network, error) {
 func ParseHFConfig(data []byte, name string) (Network, error) {
 	c := hfConfig{name: name}
 	if err := json.Unmarshal(data, &c.fields); err != nil {
-		return Network{}, fmt.Errorf("%s: not a JSON object: %s", name, inputfile.Name(err.Error()))
+		return Network{}, fmt.Errorf("%s: not a JSON object: %v", name, err)
 	}
 	net, err := c.network()
 	if err != nil {

@@ -28,7 +28,7 @@ func CheckTime(x float64) error {
 		return fmt.Errorf("want a finite time, got %g", x)
 	case x < 0:
 		return fmt.Errorf("must not be negative, got %s", seconds(x))
-	case x > 0 && x < MinTime:
+	case x > 0 && x < MinTime*(1-1e-9): // 1e-6 ms is 0.999...e-9 s in binary
 		return fmt.Errorf("%s is below 1 ns, shorter than any kernel or message (0 means none)", seconds(x))
 	case x > MaxTime:
 		return fmt.Errorf("%s is over one day, too long for one stage's action (is the unit right?)", seconds(x))
