@@ -21,7 +21,7 @@ func runCode(args ...string) (int, string, string) {
 func TestCostsFileBadNumbers(t *testing.T) {
 	head := "stage,fwd_ms,bwd_ms,wgrad_ms,comm_ms\n"
 	for cell, want := range map[string]string{
-		"NaN": `c.csv:2: fwd_ms: want a non-negative decimal number of milliseconds, got "NaN"`,
+		"NaN":   `c.csv:2: fwd_ms: want a non-negative decimal number of milliseconds, got "NaN"`,
 		"0x1p3": `got "0x1p3"`, "1_000": `got "1_000"`, "1e308": "c.csv:2: fwd_ms: 1e+305 s is over one day",
 	} {
 		path := writeFile(t, "c.csv", head+"0,"+cell+",1,1,0.1\n1,1,1,1,\n")

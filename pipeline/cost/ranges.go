@@ -3,7 +3,7 @@ package cost
 import (
 	"fmt"
 	"math"
-	)
+)
 
 // The physical ranges every reader checks a number against where it reads
 // it (docs/robustness.md, "Readers", gives the reasoning). A value outside
