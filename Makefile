@@ -31,6 +31,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseSpec$$' -fuzztime 60s ./experiments
 	$(GO) test -run '^$$' -fuzz '^FuzzReadDelayTrace$$' -fuzztime 60s ./optim
 	$(GO) test -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime 60s ./objectives
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCostsCSV$$' -fuzztime 60s ./pipeline/cost
+	$(GO) test -run '^$$' -fuzz '^FuzzProfile$$' -fuzztime 60s ./pipeline/cost
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHardware$$' -fuzztime 60s ./pipeline/cost
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHFConfig$$' -fuzztime 60s ./pipeline/cost
 
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab

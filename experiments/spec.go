@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"pipelab/internal/inputfile"
 	"pipelab/optim"
 	"pipelab/pipeline/cost"
 )
@@ -348,9 +348,9 @@ func (e *SpecError) Error() string {
 
 // ReadSpecFile reads and validates a spec file.
 func ReadSpecFile(path string) (*Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, "spec", inputfile.Spec)
 	if err != nil {
-		return nil, badInputf("experiments: %v", err) // a spec that cannot be read is bad input
+		return nil, badInputf("%v", err) // a spec that cannot be read, or over the cap, is bad input
 	}
 	return ParseSpec(path, b)
 }

@@ -104,7 +104,7 @@ func checkFile(file string, mergeIW bool) (checkReport, error) {
 		defer f.Close()
 		in = f
 	}
-	t, err := pipeline.ReadCSV(in, name)
+	t, err := readScheduleInput(in, name)
 	if err != nil {
 		return checkReport{}, err
 	}

@@ -64,6 +64,9 @@ type compareRow struct {
 	// OverMemory marks a family whose busiest rank exceeds the GPU's memory.
 	OverMemory bool   `json:"over_memory,omitempty"`
 	Note       string `json:"note,omitempty"`
+	// failed marks a row that could not be timed because of its input
+	// (the command then exits 2 after printing the table).
+	failed bool
 }
 
 type compareReport struct {
@@ -111,15 +114,25 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	rep := compareReport{Stages: stages, Microbatches: microbatches}
+	var failed error
 	for _, fam := range families {
 		row, cost := compareOne(fam, stages, microbatches, &costs)
 		if cost != "" {
 			rep.Cost = cost
 		}
+		if row.failed && failed == nil {
+			failed = badInput{fmt.Errorf("%s: %s", fam.name, row.Note)}
+		}
 		rep.Families = append(rep.Families, row)
 	}
 	rankRows(rep.Families)
-	return output.write(stdout, rep, func() error { return writeCompareText(stdout, rep) })
+	if err := output.write(stdout, rep, func() error { return writeCompareText(stdout, rep) }); err != nil {
+		return err
+	}
+	// A family whose costs could not be timed (a cost the simulator
+	// refuses, a makespan that is not a number) is bad input: the table is
+	// printed, and the exit status says so.
+	return failed
 }
 
 // checkCompare names the flag that is wrong and parses --kind.
@@ -180,10 +193,14 @@ func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (
 	}
 	tl, err := sim.Simulate(t, pr.cost, sim.Options{})
 	if err != nil {
-		row.Note = err.Error()
+		row.Note, row.failed = err.Error(), true
 		return row, pr.name
 	}
 	makespan := sim.Makespan(tl)
+	if math.IsNaN(makespan) || math.IsInf(makespan, 0) {
+		row.Note, row.failed = fmt.Sprintf("the costs give a makespan of %g", makespan), true
+		return row, pr.name
+	}
 	row.Makespan, row.BubbleRatio = &makespan, sim.BubbleRatio(tl)
 	row.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * share
 	if pr.memory != nil {

@@ -237,6 +237,8 @@ func (c *costFlags) check() error {
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
 	case c.wgrad < 0 || c.comm < 0:
 		return fmt.Errorf("--wgrad and --comm must not be negative, got %g and %g", c.wgrad, c.comm)
+	case explicit && cost.CheckExplicit(c.fwd, c.bwd, c.wgrad, c.comm) != nil:
+		return cost.CheckExplicit(c.fwd, c.bwd, c.wgrad, c.comm)
 	case c.measured.given() && (c.set["cost-model"] || explicit || c.presets.given()):
 		return fmt.Errorf("measured costs (--costs, --profile) exclude --cost-model, explicit (--fwd ...) and GPU (--model) costs")
 	}

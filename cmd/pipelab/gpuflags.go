@@ -69,6 +69,9 @@ func (p *presetFlags) check() error {
 		if _, err = cost.ReadHardware(p.hardware); err != nil {
 			return fmt.Errorf("--hardware: %w", err)
 		}
+		for _, w := range p.fromHardware.Warnings {
+			fmt.Fprintf(p.fs.Output(), "pipelab %s: warning: --hardware: %s\n", p.fs.Name(), w)
+		}
 	}
 	if p.microbatchSize < 1 || p.seqLen < 1 {
 		return fmt.Errorf("--microbatch-size and --seq-len must be positive, got %d and %d", p.microbatchSize, p.seqLen)
@@ -114,12 +117,12 @@ func hardwareName(cfg cost.GPUConfig) string {
 // fitsOneMicrobatch refuses a workload of which a single microbatch's
 // activations on one stage exceed the GPU's memory: no schedule can run
 // it, and the memory column would report figures like a million GiB per
-// rank.
+// rank. The GPU named is cfg's, the hardware file's when there is one.
 func (p *presetFlags) fitsOneMicrobatch(cfg cost.GPUConfig, m cost.Memory, stages int) error {
 	for s := range stages {
 		if need := m.ActivationBytes(s); need > cfg.GPU.MemoryBytes {
 			return badInput{fmt.Errorf("--microbatch-size %d --seq-len %d: one microbatch's activations on stage %d take %s, more than the %s's %s; lower --microbatch-size or --seq-len",
-				p.microbatchSize, p.seqLen, s, budget.Format(need), p.gpu, budget.Format(cfg.GPU.MemoryBytes))}
+				p.microbatchSize, p.seqLen, s, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes))}
 		}
 	}
 	return nil

@@ -51,9 +51,9 @@ func TestHardwareFileFromPresets(t *testing.T) {
 // time along its critical path and no more than 2M transfers' worth.
 func TestHardwareFileNodes(t *testing.T) {
 	gpu := "gpu: {name: g, peak_flops: 312e12, efficiency: 0.5, memory_bytes: 80e9}\n"
-	fast := "link: {name: fast, latency: 0, bandwidth: 1e15}\n"
+	fast := "link: {name: fast, latency: 0, bandwidth: 1e14}\n" // the fastest a link may be
 	one := writeFile(t, "one.yaml", gpu+fast)
-	two := writeFile(t, "two.yaml", gpu+fast+"ranks_per_node: 2\ninter_node_link: {name: slow, latency: 1e-3, bandwidth: 1e15}\n")
+	two := writeFile(t, "two.yaml", gpu+fast+"ranks_per_node: 2\ninter_node_link: {name: slow, latency: 1e-3, bandwidth: 1e14}\n")
 	args := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "4", "--model", "gpt-1.3b", "--format", "json"}
 	var a, b simulateReport
 	runJSON(t, append(slicesClone(args), "--hardware", one), &a)

@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
+	"pipelab/internal/budget"
+	"pipelab/internal/inputfile"
 	"pipelab/pipeline"
 )
 
@@ -16,9 +19,36 @@ func readScheduleFile(path string) (*pipeline.Table, error) {
 		return nil, badInput{fmt.Errorf("--schedule: %w", err)}
 	}
 	defer file.Close()
-	t, err := pipeline.ReadCSV(file, path)
+	t, err := readScheduleInput(file, path)
 	if err != nil {
 		return nil, badInput{err}
 	}
 	return t, nil
+}
+
+// scheduleReadBytes is the most memory one byte of a schedule file can
+// take once read: an empty cell is one byte (",") and becomes an Action of
+// five words (40 bytes), held in a row slice that append may have grown
+// to twice its length.
+const scheduleReadBytes = 80
+
+// readScheduleInput reads a schedule CSV from r, refusing it before it is
+// read when its size (a regular file's) times scheduleReadBytes is over
+// the memory limit, and after the bytes the limit allows otherwise (a pipe,
+// /dev/zero); pipeline.ReadCSV bounds it further (MaxCSVBytes, cells,
+// lines).
+func readScheduleInput(r io.Reader, name string) (*pipeline.Table, error) {
+	limit, _, err := budget.Limit()
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if err := budget.Check(fmt.Sprintf("the schedule file %s (%s)", name, inputfile.Bytes(fi.Size())), float64(fi.Size())*scheduleReadBytes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	most := min(int64(pipeline.MaxCSVBytes), limit/scheduleReadBytes)
+	return pipeline.ReadCSV(&inputfile.Limited{R: r, Name: name, What: "schedule file within the memory limit (--max-memory)", Cap: most}, name)
 }

@@ -213,9 +213,15 @@ func (f tuneFlags) writeFiles(res *tune.Result) error {
 	return nil
 }
 
-// costName names the GPU model the tuner prices with, for chart titles.
+// costName names the GPU model the tuner prices with, for chart titles:
+// the hardware file's GPU and link when there is one, not the flags'
+// defaults.
 func (f tuneFlags) costName() string {
-	return fmt.Sprintf("GPU model (%s on %s over %s)", f.presets.model, f.presets.gpu, f.presets.link)
+	gpu, link := f.presets.gpu, f.presets.link
+	if f.presets.hardware != "" {
+		gpu, link = f.presets.fromHardware.GPU.Name, f.presets.fromHardware.Link.Name
+	}
+	return fmt.Sprintf("GPU model (%s on %s over %s)", f.presets.modelName(), gpu, link)
 }
 
 func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {

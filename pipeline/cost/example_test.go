@@ -74,7 +74,7 @@ func ExampleReadHFConfig() {
 	// Output:
 	// embedding, 32×moe, head
 	// 46.70B parameters
-	// cost: t5/config.json: field "model_type": architecture "t5" is not supported (known: llama, mistral, qwen2, gpt2, gpt_neox, mixtral, deepseek)
+	// t5/config.json: field "model_type": architecture "t5" is not supported (known: llama, mistral, qwen2, gpt2, gpt_neox, mixtral, deepseek)
 }
 
 func ExampleParseHardware() {
@@ -94,7 +94,7 @@ inter_node_link: {name: roce, latency: 8e-6, bandwidth: 25e9}
 	fmt.Println(err)
 	// Output:
 	// nvlink3 roce 140.4
-	// cost: bad.yaml:1: gpu.peak_flops: must be positive, got -1
+	// bad.yaml:1: gpu.peak_flops: must be positive, got -1
 }
 
 func ExampleParseCostsCSV() {

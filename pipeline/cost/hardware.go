@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
+
+	"pipelab/internal/inputfile"
 )
 
 // Hardware is a cluster as a hardware file describes it: the GPU of every
@@ -43,6 +46,10 @@ type Hardware struct {
 	// RanksPerNode and InterNode are GPUConfig's: zero for one node.
 	RanksPerNode int
 	InterNode    Link
+	// Warnings lists the numbers outside their plausible range (but
+	// possible), each naming the file, the line and the key, and the unit
+	// the number most likely meant: the CLI prints them on stderr.
+	Warnings []string
 }
 
 // Apply returns c with the hardware's GPU, efficiency and links.
@@ -52,12 +59,15 @@ func (h Hardware) Apply(c GPUConfig) GPUConfig {
 	return c
 }
 
-// ReadHardware reads a hardware file. A missing, negative or unknown key
-// is an error naming the file, the line and the key.
+// ReadHardware reads a hardware file. A missing, negative or unknown key,
+// a number that is not a decimal or outside its physical range (ranges.go),
+// or a file over inputfile.Hardware bytes is an error naming the file, the
+// line and the key; a number outside its plausible range is a warning in
+// Hardware.Warnings.
 func ReadHardware(path string) (Hardware, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, "hardware file", inputfile.Hardware)
 	if err != nil {
-		return Hardware{}, fmt.Errorf("cost: hardware file: %w", err)
+		return Hardware{}, err
 	}
 	return ParseHardware(b, path)
 }
@@ -65,7 +75,7 @@ func ReadHardware(path string) (Hardware, error) {
 // ParseHardware is ReadHardware of a file's bytes; name is the file named
 // in errors.
 func ParseHardware(data []byte, name string) (Hardware, error) {
-	p := hwParser{file: name}
+	p := &hwParser{file: name}
 	top, err := p.document(data, []string{"gpu", "link", "ranks_per_node", "inter_node_link"})
 	if err != nil {
 		return Hardware{}, err
@@ -97,12 +107,16 @@ func ParseHardware(data []byte, name string) (Hardware, error) {
 			return Hardware{}, err
 		}
 	}
+	h.Warnings = p.warnings
 	return h, nil
 }
 
 // hwParser reads the YAML of hardware files, naming the file, the line
 // and the key of what is wrong.
-type hwParser struct{ file string }
+type hwParser struct {
+	file     string
+	warnings []string
+}
 
 // section is a YAML mapping with its values by key.
 type section struct {
@@ -111,8 +125,8 @@ type section struct {
 	values map[string]*yaml.Node
 }
 
-func (p hwParser) fail(n *yaml.Node, key, format string, args ...any) error {
-	return fmt.Errorf("cost: %s:%d: %s: %s", p.file, n.Line, key, fmt.Sprintf(format, args...))
+func (p *hwParser) fail(n *yaml.Node, key, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s: %s", p.file, n.Line, key, fmt.Sprintf(format, args...))
 }
 
 func join(path, key string) string {
@@ -123,32 +137,32 @@ func join(path, key string) string {
 }
 
 // document parses data as one YAML mapping with the allowed keys.
-func (p hwParser) document(data []byte, allowed []string) (section, error) {
+func (p *hwParser) document(data []byte, allowed []string) (section, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return section{}, fmt.Errorf("cost: %s: %v", p.file, err)
+		return section{}, fmt.Errorf("%s: %s", p.file, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 {
-		return section{}, fmt.Errorf("cost: %s: empty hardware file", p.file)
+		return section{}, fmt.Errorf("%s: empty hardware file", p.file)
 	}
 	return p.mapping(root.Content[0], "", allowed)
 }
 
 // mapping reads node as a mapping of the allowed keys.
-func (p hwParser) mapping(node *yaml.Node, path string, allowed []string) (section, error) {
+func (p *hwParser) mapping(node *yaml.Node, path string, allowed []string) (section, error) {
 	what := path
 	if what == "" {
 		what = "the file"
 	}
 	if node.Kind != yaml.MappingNode {
-		return section{}, fmt.Errorf("cost: %s:%d: %s: want a mapping of %v", p.file, node.Line, what, allowed)
+		return section{}, fmt.Errorf("%s:%d: %s: want a mapping of %v", p.file, node.Line, what, allowed)
 	}
 	s := section{path: path, node: node, values: map[string]*yaml.Node{}}
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		k, v := node.Content[i], node.Content[i+1]
 		key := join(path, k.Value)
 		if !slices.Contains(allowed, k.Value) {
-			return section{}, p.fail(k, key, "unknown key (known: %v)", allowed)
+			return section{}, p.fail(k, inputfile.Name(key), "unknown key (known: %v)", allowed)
 		}
 		if _, dup := s.values[k.Value]; dup {
 			return section{}, p.fail(k, key, "given twice")
@@ -159,7 +173,7 @@ func (p hwParser) mapping(node *yaml.Node, path string, allowed []string) (secti
 }
 
 // sub returns the mapping under key, which must be there.
-func (p hwParser) sub(s section, key string, allowed []string) (section, error) {
+func (p *hwParser) sub(s section, key string, allowed []string) (section, error) {
 	v, ok := s.values[key]
 	if !ok {
 		return section{}, p.fail(s.node, join(s.path, key), "missing")
@@ -170,7 +184,7 @@ func (p hwParser) sub(s section, key string, allowed []string) (section, error) 
 // number reads a number under key, above zero when positive is set and
 // at least zero otherwise; def, when not empty, names the default of a key
 // that may be left out (then 0 is returned).
-func (p hwParser) number(s section, key, def string, positive bool) (float64, error) {
+func (p *hwParser) number(s section, key, def string, positive bool) (float64, error) {
 	full := join(s.path, key)
 	v, ok := s.values[key]
 	if !ok {
@@ -179,10 +193,13 @@ func (p hwParser) number(s section, key, def string, positive bool) (float64, er
 		}
 		return 0, p.fail(s.node, full, "missing")
 	}
-	x, err := strconv.ParseFloat(v.Value, 64)
 	quoted := v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
-	if v.Kind != yaml.ScalarNode || quoted || err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
-		return 0, p.fail(v, full, "want a number, got %q", v.Value)
+	if v.Kind != yaml.ScalarNode || quoted {
+		return 0, p.fail(v, full, "want a number, got %s", inputfile.Quote(v.Value))
+	}
+	x, err := inputfile.ParseDecimal(v.Value)
+	if err != nil {
+		return 0, p.fail(v, full, "%v", err)
 	}
 	switch {
 	case positive && x <= 0:
@@ -194,7 +211,7 @@ func (p hwParser) number(s section, key, def string, positive bool) (float64, er
 }
 
 // text reads a string under key; required says whether it may be left out.
-func (p hwParser) text(s section, key string, required bool) (string, error) {
+func (p *hwParser) text(s section, key string, required bool) (string, error) {
 	v, ok := s.values[key]
 	switch {
 	case !ok && required:
@@ -203,8 +220,34 @@ func (p hwParser) text(s section, key string, required bool) (string, error) {
 		return "", nil
 	case v.Kind != yaml.ScalarNode || v.Value == "":
 		return "", p.fail(v, join(s.path, key), "want a non-empty string")
+	case key == "name" && (len(v.Value) > maxName || strings.ContainsFunc(v.Value, unicode.IsControl)):
+		return "", p.fail(v, join(s.path, key), "want a name of at most %d characters without control characters, got %s", maxName, inputfile.Quote(v.Value))
 	}
 	return v.Value, nil
+}
+
+// minPlausibleEfficiency: training runs achieve 30 to 60 % of the dense
+// peak (MFU); below 5 % is more likely a slip than a measurement.
+const minPlausibleEfficiency = 0.05
+
+// maxName bounds a GPU's or a link's name, which the reports print.
+const maxName = 100
+
+// physical reads a number under key and checks it against q: an error
+// outside its physical range, a warning outside its plausible one.
+func (p *hwParser) physical(s section, key string, q quantity, positive bool) (float64, error) {
+	x, err := p.number(s, key, "", positive)
+	if err != nil {
+		return 0, err
+	}
+	bad, warn := q.check(x)
+	if bad != "" {
+		return 0, p.fail(s.values[key], join(s.path, key), "%s", bad)
+	}
+	if warn != "" {
+		p.warnings = append(p.warnings, fmt.Sprintf("%s:%d: %s: %s", p.file, s.values[key].Line, join(s.path, key), warn))
+	}
+	return x, nil
 }
 
 var (
@@ -214,7 +257,7 @@ var (
 
 // gpu reads the GPU under key; efficiency says whether the key may carry
 // one (a hardware file's gpu may, a preset's may not).
-func (p hwParser) gpu(s section, key string, efficiency bool) (GPU, float64, error) {
+func (p *hwParser) gpu(s section, key string, efficiency bool) (GPU, float64, error) {
 	allowed := gpuKeys
 	if !efficiency {
 		allowed = slices.DeleteFunc(slices.Clone(gpuKeys), func(k string) bool { return k == "efficiency" })
@@ -226,16 +269,16 @@ func (p hwParser) gpu(s section, key string, efficiency bool) (GPU, float64, err
 	return p.gpuEntry(m)
 }
 
-func (p hwParser) gpuEntry(m section) (GPU, float64, error) {
+func (p *hwParser) gpuEntry(m section) (GPU, float64, error) {
 	var g GPU
 	var err error
 	if g.Name, err = p.text(m, "name", true); err != nil {
 		return GPU{}, 0, err
 	}
-	if g.PeakFLOPS, err = p.number(m, "peak_flops", "", true); err != nil {
+	if g.PeakFLOPS, err = p.physical(m, "peak_flops", peakFLOPS, true); err != nil {
 		return GPU{}, 0, err
 	}
-	if g.MemoryBytes, err = p.number(m, "memory_bytes", "", true); err != nil {
+	if g.MemoryBytes, err = p.physical(m, "memory_bytes", gpuMemory, true); err != nil {
 		return GPU{}, 0, err
 	}
 	eff, err := p.number(m, "efficiency", "DefaultEfficiency", true)
@@ -245,13 +288,17 @@ func (p hwParser) gpuEntry(m section) (GPU, float64, error) {
 	if eff > 1 {
 		return GPU{}, 0, p.fail(m.values["efficiency"], join(m.path, "efficiency"), "%g is above 1 (a share of the peak)", eff)
 	}
+	if eff > 0 && eff < minPlausibleEfficiency {
+		p.warnings = append(p.warnings, fmt.Sprintf("%s:%d: %s: %g is below %g, implausible for the achieved share of the peak (is it a percentage? %g%% is %g)",
+			p.file, m.values["efficiency"].Line, join(m.path, "efficiency"), eff, minPlausibleEfficiency, eff, eff/100))
+	}
 	if g.Source, err = p.text(m, "source", false); err != nil {
 		return GPU{}, 0, err
 	}
 	return g, eff, nil
 }
 
-func (p hwParser) link(s section, key string) (Link, error) {
+func (p *hwParser) link(s section, key string) (Link, error) {
 	m, err := p.sub(s, key, linkKeys)
 	if err != nil {
 		return Link{}, err
@@ -259,16 +306,16 @@ func (p hwParser) link(s section, key string) (Link, error) {
 	return p.linkEntry(m)
 }
 
-func (p hwParser) linkEntry(m section) (Link, error) {
+func (p *hwParser) linkEntry(m section) (Link, error) {
 	var l Link
 	var err error
 	if l.Name, err = p.text(m, "name", true); err != nil {
 		return Link{}, err
 	}
-	if l.Latency, err = p.number(m, "latency", "", false); err != nil {
+	if l.Latency, err = p.physical(m, "latency", latency, false); err != nil {
 		return Link{}, err
 	}
-	if l.Bandwidth, err = p.number(m, "bandwidth", "", true); err != nil {
+	if l.Bandwidth, err = p.physical(m, "bandwidth", bandwidth, true); err != nil {
 		return Link{}, err
 	}
 	if l.Source, err = p.text(m, "source", false); err != nil {
@@ -295,7 +342,7 @@ func WriteHardwarePresets(w io.Writer) error {
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
 	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("cost: %w", err)
+		return fmt.Errorf("hardware presets: %w", err)
 	}
 	return enc.Close()
 }
@@ -303,7 +350,7 @@ func WriteHardwarePresets(w io.Writer) error {
 // ParseHardwarePresets reads what WriteHardwarePresets writes, with the
 // entry rules of a hardware file (a preset GPU has no efficiency).
 func ParseHardwarePresets(data []byte, name string) ([]GPU, []Link, error) {
-	p := hwParser{file: name}
+	p := &hwParser{file: name}
 	top, err := p.document(data, []string{"gpus", "links"})
 	if err != nil {
 		return nil, nil, err

@@ -125,7 +125,7 @@ func TestHardwareErrors(t *testing.T) {
 		{"gpu: {peak_flops: 1e14, memory_bytes: 4e10}\n" + link, "hw.yaml:1: gpu.name: missing"},
 		{gpu + "link: {name: l, latency: -1e-6, bandwidth: 1e10}\n", "hw.yaml:2: link.latency: must not be negative, got -1e-06"},
 		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 0}\n", "hw.yaml:2: link.bandwidth: must be positive, got 0"},
-		{gpu + "link: {name: l, latency: 1e-6, bandwidth: fast}\n", `hw.yaml:2: link.bandwidth: want a number, got "fast"`},
+		{gpu + "link: {name: l, latency: 1e-6, bandwidth: fast}\n", `hw.yaml:2: link.bandwidth: want a decimal number, got "fast"`},
 		{gpu + "link:\n  name: l\n  latency: 1e-6\n  bandwith: 1e10\n", "hw.yaml:5: link.bandwith: unknown key"},
 		{gpu + link + "ranks_per_node: 4\n", "hw.yaml:1: inter_node_link: missing"},
 		{gpu + link + "inter_node_link: {name: x, latency: 1e-6, bandwidth: 1e9}\n", "hw.yaml:1: ranks_per_node: missing"},

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
+
+	"pipelab/internal/inputfile"
 )
 
 // HFArchitectures lists the HuggingFace model_type values ReadHFConfig
@@ -20,12 +21,13 @@ var HFArchitectures = []string{"llama", "mistral", "qwen2", "gpt2", "gpt_neox", 
 // Mixtral and DeepSeekMoE (routed experts, top-k, shared experts, dense
 // first layers). The fields read per model_type are in docs/presets.md.
 // A missing or ill-typed field, a value the timing model cannot
-// represent, or an unknown model_type is an error naming the file and the
-// field.
+// represent, a size outside its range (hfMax), or an unknown model_type
+// is an error naming the file and the field; so is a file over
+// inputfile.ModelConfig bytes, refused before it is read.
 func ReadHFConfig(path string) (Network, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, "model config", inputfile.ModelConfig)
 	if err != nil {
-		return Network{}, fmt.Errorf("cost: model config: %w", err)
+		return Network{}, err
 	}
 	return ParseHFConfig(b, path)
 }
@@ -35,7 +37,7 @@ func ReadHFConfig(path string) (Network, error) {
 func ParseHFConfig(data []byte, name string) (Network, error) {
 	c := hfConfig{name: name}
 	if err := json.Unmarshal(data, &c.fields); err != nil {
-		return Network{}, fmt.Errorf("cost: %s: not a JSON object: %w", name, err)
+		return Network{}, fmt.Errorf("%s: not a JSON object: %v", name, err)
 	}
 	net, err := c.network()
 	if err != nil {
@@ -43,7 +45,7 @@ func ParseHFConfig(data []byte, name string) (Network, error) {
 	}
 	for i, blk := range net.Blocks {
 		if err := blk.validate(); err != nil {
-			return Network{}, fmt.Errorf("cost: %s: block %d (%s): %w", name, i, blk.Kind, err)
+			return Network{}, fmt.Errorf("%s: block %d (%s): %w", name, i, blk.Kind, err)
 		}
 	}
 	return net, nil
@@ -58,7 +60,7 @@ type hfConfig struct {
 }
 
 func (c *hfConfig) fail(field, format string, args ...any) error {
-	return fmt.Errorf("cost: %s: field %q: %s", c.name, field, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%s: field %q: %s", c.name, field, fmt.Sprintf(format, args...))
 }
 
 // has reports whether the field is present and not null.
@@ -84,17 +86,37 @@ func (c *hfConfig) optional(field string, def, least int) (int, error) {
 	return c.integer(field, least)
 }
 
-// hfMaxSize bounds every size a config gives, and hfMaxLayers its layer
-// count, so that a corrupt file cannot make the model enormous.
+// hfMaxLayers bounds a config's layer count, and hfMax each size it gives
+// by field, so that a corrupt file cannot make the model enormous: each is
+// 8 to 64 times the largest published model's (docs/robustness.md,
+// "Readers"). A field not listed is bounded by hfMaxSize.
 const (
 	hfMaxSize   = 1 << 31
-	hfMaxLayers = 1 << 16
+	hfMaxLayers = 1 << 12
 )
 
+var hfMax = map[string]int{
+	// Llama 3.1 405B: hidden 16384, 128 heads, FFN 53248, 126 layers.
+	"hidden_size": 1 << 17, "n_embd": 1 << 17,
+	"num_attention_heads": 1 << 12, "n_head": 1 << 12, "num_key_value_heads": 1 << 12, "head_dim": 1 << 12,
+	"intermediate_size": 1 << 20, "n_inner": 1 << 20, "moe_intermediate_size": 1 << 20,
+	"num_hidden_layers": hfMaxLayers, "n_layer": hfMaxLayers,
+	"first_k_dense_replace": hfMaxLayers, "moe_layer_freq": hfMaxLayers,
+	// Gemma's 256000 tokens; context of millions of tokens.
+	"vocab_size": 1 << 22, "n_positions": 1 << 24,
+	// DeepSeek-V3: 256 routed experts, 8 active, 1 shared.
+	"num_local_experts": 1 << 16, "n_routed_experts": 1 << 16,
+	"num_experts_per_tok": 1 << 10, "n_shared_experts": 1 << 10,
+}
+
 func (c *hfConfig) integer(field string, least int) (int, error) {
+	most, ok := hfMax[field]
+	if !ok {
+		most = hfMaxSize
+	}
 	var f float64
-	if err := json.Unmarshal(c.fields[field], &f); err != nil || f != math.Trunc(f) || f < float64(least) || f > hfMaxSize {
-		return 0, c.fail(field, "want an integer from %d to %d, got %s", least, hfMaxSize, c.fields[field])
+	if err := json.Unmarshal(c.fields[field], &f); err != nil || math.IsNaN(f) || f != math.Trunc(f) || f < float64(least) || f > float64(most) {
+		return 0, c.fail(field, "want an integer from %d to %d, got %s", least, most, inputfile.Name(string(c.fields[field])))
 	}
 	return int(f), nil
 }
@@ -115,7 +137,7 @@ func (c *hfConfig) flag(field string, def bool) (bool, error) {
 	}
 	var v bool
 	if err := json.Unmarshal(c.fields[field], &v); err != nil {
-		return false, c.fail(field, "want true or false, got %s", c.fields[field])
+		return false, c.fail(field, "want true or false, got %s", inputfile.Name(string(c.fields[field])))
 	}
 	return v, nil
 }
@@ -137,13 +159,13 @@ func (c *hfConfig) refuse(field, why string) error {
 func (c *hfConfig) network() (Network, error) {
 	known := strings.Join(HFArchitectures, ", ")
 	if !c.has("model_type") {
-		return Network{}, fmt.Errorf("cost: %s: field \"model_type\": missing (known: %s)", c.name, known)
+		return Network{}, fmt.Errorf("%s: field \"model_type\": missing (known: %s)", c.name, known)
 	}
 	if err := json.Unmarshal(c.fields["model_type"], &c.kind); err != nil {
-		return Network{}, c.fail("model_type", "want a string, got %s", c.fields["model_type"])
+		return Network{}, c.fail("model_type", "want a string, got %s", inputfile.Name(string(c.fields["model_type"])))
 	}
 	if !slices.Contains(HFArchitectures, c.kind) {
-		return Network{}, c.fail("model_type", "architecture %q is not supported (known: %s)", c.kind, known)
+		return Network{}, c.fail("model_type", "architecture %s is not supported (known: %s)", inputfile.Quote(c.kind), known)
 	}
 	var (
 		blocks []Block

@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"strconv"
 	"strings"
 
+	"pipelab/internal/inputfile"
 	"pipelab/pipeline"
 )
 
@@ -36,7 +35,7 @@ var CostsColumns = []string{"stage", "fwd_ms", "bwd_ms", "wgrad_ms", "comm_ms"}
 // s+1 takes Comm[s]. The measurements must have one row per stage of t.
 func (m Measured) ForTable(t *pipeline.Table) (Explicit, error) {
 	if len(m.Stages) != t.Stages() {
-		return Explicit{}, fmt.Errorf("cost: %s: %d stages measured, the table has %d", m.Source, len(m.Stages), t.Stages())
+		return Explicit{}, fmt.Errorf("%s: %d stages measured, the table has %d", m.Source, len(m.Stages), t.Stages())
 	}
 	return Explicit{Stages: m.Stages, Comms: m.Comm}, nil
 }
@@ -58,13 +57,15 @@ func (m Measured) Mean() (Stage, float64) {
 }
 
 // ReadCostsCSV reads a costs file: a header row naming CostsColumns, then
-// one row per stage, in stage order from 0, of non-negative times in
-// milliseconds; the last stage, which sends nothing on, leaves comm_ms
-// empty. Errors name the file, the line and the column.
+// one row per stage, in stage order from 0, of times in milliseconds,
+// each 0 or from 1 ns to one day (CheckTime), written as decimals; the
+// last stage, which sends nothing on, leaves comm_ms empty. Errors name
+// the file, the line and the column. A file over inputfile.CostsCSV bytes
+// is refused before it is read.
 func ReadCostsCSV(path string) (Measured, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, "costs file", inputfile.CostsCSV)
 	if err != nil {
-		return Measured{}, fmt.Errorf("cost: costs file: %w", err)
+		return Measured{}, err
 	}
 	return ParseCostsCSV(b, path)
 }
@@ -83,7 +84,7 @@ func ParseCostsCSV(data []byte, name string) (Measured, error) {
 	for i, col := range CostsColumns {
 		if strings.TrimSpace(header[i]) != col {
 			line, _ := r.FieldPos(i)
-			return Measured{}, fmt.Errorf("cost: %s:%d: column %d: header %q, want %s", name, line, i+1, header[i], strings.Join(CostsColumns, ","))
+			return Measured{}, fmt.Errorf("%s:%d: column %d: header %s, want %s", name, line, i+1, inputfile.Quote(header[i]), strings.Join(CostsColumns, ","))
 		}
 	}
 	m := Measured{Source: name}
@@ -100,44 +101,56 @@ func ParseCostsCSV(data []byte, name string) (Measured, error) {
 		line, _ := r.FieldPos(0)
 		s := len(m.Stages)
 		if got := strings.TrimSpace(rec[0]); got != strconv.Itoa(s) {
-			return Measured{}, fmt.Errorf("cost: %s:%d: stage: %q, want %d (one row per stage, in order from 0)", name, line, got, s)
+			return Measured{}, fmt.Errorf("%s:%d: stage: %s, want %d (one row per stage, in order from 0)", name, line, inputfile.Quote(got), s)
+		}
+		if s >= MaxStages {
+			return Measured{}, fmt.Errorf("%s:%d: more than %d stages", name, line, MaxStages)
 		}
 		var t [3]float64
 		for i := range t {
 			if t[i], err = milliseconds(rec[1+i]); err != nil {
-				return Measured{}, fmt.Errorf("cost: %s:%d: %s: %w", name, line, CostsColumns[1+i], err)
+				return Measured{}, fmt.Errorf("%s:%d: %s: %w", name, line, CostsColumns[1+i], err)
 			}
 		}
 		if t[0] == 0 && t[1] == 0 && t[2] == 0 {
-			return Measured{}, fmt.Errorf("cost: %s:%d: stage %d: fwd_ms, bwd_ms and wgrad_ms are all 0", name, line, s)
+			return Measured{}, fmt.Errorf("%s:%d: stage %d: fwd_ms, bwd_ms and wgrad_ms are all 0", name, line, s)
 		}
 		m.Stages = append(m.Stages, Stage{TF: t[0], TB: t[1], TW: t[2]})
 		if s > 0 {
 			c, err := milliseconds(lastComm)
 			if err != nil {
-				return Measured{}, fmt.Errorf("cost: %s:%d: comm_ms: %w (stage %d sends to stage %d)", name, lastLine, err, s-1, s)
+				return Measured{}, fmt.Errorf("%s:%d: comm_ms: %w (stage %d sends to stage %d)", name, lastLine, err, s-1, s)
 			}
 			m.Comm = append(m.Comm, c)
 		}
 		lastComm, lastLine = strings.TrimSpace(rec[4]), line
 	}
 	if len(m.Stages) == 0 {
-		return Measured{}, fmt.Errorf("cost: %s: no stages after the header", name)
+		return Measured{}, fmt.Errorf("%s: no stages after the header", name)
 	}
 	if lastComm != "" {
 		if c, err := milliseconds(lastComm); err != nil || c != 0 {
-			return Measured{}, fmt.Errorf("cost: %s:%d: comm_ms: the last stage sends to no stage: leave it empty", name, lastLine)
+			return Measured{}, fmt.Errorf("%s:%d: comm_ms: the last stage sends to no stage: leave it empty", name, lastLine)
 		}
 	}
 	return m, nil
 }
 
-// milliseconds reads a non-negative time in ms and returns seconds.
+// MaxStages bounds the stages a costs file or a profile may measure, as
+// pipeline's schedule files bound their stage indices' use: far above any
+// pipeline (hundreds of stages), far below what would strain memory.
+const MaxStages = 1 << 16
+
+// milliseconds reads a time in ms, a decimal number in CheckTime's range,
+// and returns seconds.
 func milliseconds(cell string) (float64, error) {
 	cell = strings.TrimSpace(cell)
-	x, err := strconv.ParseFloat(cell, 64)
-	if err != nil || x < 0 || math.IsInf(x, 0) {
-		return 0, fmt.Errorf("want a non-negative number of milliseconds, got %q", cell)
+	x, err := inputfile.ParseDecimal(cell)
+	if err != nil {
+		return 0, fmt.Errorf("want a non-negative decimal number of milliseconds, got %s", inputfile.Quote(cell))
+	}
+	if err := CheckTime(x / 1e3); err != nil {
+		return 0, err
 	}
 	return x / 1e3, nil
 }
@@ -147,12 +160,12 @@ func costsError(name string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		if errors.Is(pe.Err, csv.ErrFieldCount) {
-			return fmt.Errorf("cost: %s:%d: wrong number of columns, want %d (%s)", name, pe.Line, len(CostsColumns), strings.Join(CostsColumns, ","))
+			return fmt.Errorf("%s:%d: wrong number of columns, want %d (%s)", name, pe.Line, len(CostsColumns), strings.Join(CostsColumns, ","))
 		}
-		return fmt.Errorf("cost: %s:%d: %v", name, pe.Line, pe.Err)
+		return fmt.Errorf("%s:%d: %v", name, pe.Line, pe.Err)
 	}
 	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("cost: %s: empty costs file (want the header %s)", name, strings.Join(CostsColumns, ","))
+		return fmt.Errorf("%s: empty costs file (want the header %s)", name, strings.Join(CostsColumns, ","))
 	}
-	return fmt.Errorf("cost: %s: %w", name, err)
+	return fmt.Errorf("%s: %w", name, err)
 }

@@ -3,12 +3,14 @@ package cost
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
+
+	"pipelab/internal/inputfile"
 )
 
 // ProfileRegion matches the names of the regions ReadProfile reads: a
@@ -32,18 +34,25 @@ var ProfileRegion = regexp.MustCompile(`^(?:PP:)?(\d+)(F|B|I|W|SEND_F|SEND_B)(\d
 // stage s+1 (in a PyTorch trace, the span of the send's NCCL kernel on the
 // GPU, which includes any wait for the receiver); without any, it is 0.
 // Several files (one per rank) pool their regions; every stage from 0 to
-// the highest one seen must have F regions and a backward.
+// the highest one seen must have F regions and a backward. Every duration
+// must be a time CheckTime accepts, every stage below MaxStages and every
+// microbatch index at most maxMicrobatch; a file is read up to
+// inputfile.Trace bytes and one event up to inputfile.TraceEvent.
 func ReadProfile(paths ...string) (Measured, error) {
 	if len(paths) == 0 {
-		return Measured{}, fmt.Errorf("cost: profile: no trace file")
+		return Measured{}, fmt.Errorf("profile: no trace file")
 	}
 	var p profileSums
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
-			return Measured{}, fmt.Errorf("cost: profile: %w", err)
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = fmt.Errorf("%s: %w", pe.Path, pe.Err)
+			}
+			return Measured{}, fmt.Errorf("profile: %w", err)
 		}
-		err = p.read(f, path)
+		err = p.read(&inputfile.Limited{R: f, Name: path, What: "trace", Cap: inputfile.Trace}, path)
 		f.Close()
 		if err != nil {
 			return Measured{}, err
@@ -75,9 +84,14 @@ type regionKey struct {
 // a trace of any size takes little memory. Of a file's regions it keeps
 // the gpu_user_annotation ones when there are any, all otherwise.
 func (p *profileSums) read(r io.Reader, name string) error {
-	dec := json.NewDecoder(bufio.NewReader(r))
+	window := &eventWindow{r: r, name: name}
+	dec := json.NewDecoder(bufio.NewReader(window))
 	notTrace := func(err error) error {
-		return fmt.Errorf("cost: %s: not a Chrome trace (a JSON object with traceEvents, or an array of events): %v", name, err)
+		var big *inputfile.TooLarge
+		if errors.As(err, &big) {
+			return big
+		}
+		return fmt.Errorf("%s: not a Chrome trace (a JSON object with traceEvents, or an array of events): %v", name, err)
 	}
 	tok, err := dec.Token()
 	if err != nil {
@@ -86,6 +100,7 @@ func (p *profileSums) read(r io.Reader, name string) error {
 	var gpu, all profileSums
 	events := func() error {
 		for i := 0; dec.More(); i++ {
+			window.start()
 			var e traceRecord
 			if err := dec.Decode(&e); err != nil {
 				return notTrace(fmt.Errorf("traceEvents[%d]: %v", i, err))
@@ -109,6 +124,7 @@ func (p *profileSums) read(r io.Reader, name string) error {
 		}
 	case json.Delim('{'):
 		for dec.More() {
+			window.start()
 			key, err := dec.Token()
 			if err != nil {
 				return notTrace(err)
@@ -135,7 +151,7 @@ func (p *profileSums) read(r io.Reader, name string) error {
 		chosen = gpu
 	}
 	if len(chosen.count) == 0 {
-		return fmt.Errorf("cost: %s: no regions named PP:<stage><F|B|I|W|SEND_F|SEND_B><microbatch> (as torch.distributed.pipelining annotates its actions) or <stage><kind><microbatch> (pipelab's traces)", name)
+		return fmt.Errorf("%s: no regions named PP:<stage><F|B|I|W|SEND_F|SEND_B><microbatch> (as torch.distributed.pipelining annotates its actions) or <stage><kind><microbatch> (pipelab's traces)", name)
 	}
 	p.merge(chosen)
 	return nil
@@ -148,12 +164,19 @@ func (p *profileSums) event(e traceRecord, i int, name string) error {
 	if m == nil || e.Phase != "X" {
 		return nil
 	}
-	if e.Dur == nil || *e.Dur < 0 {
-		return fmt.Errorf("cost: %s: traceEvents[%d] (%s): an X event needs a non-negative dur", name, i, e.Name)
+	where := fmt.Sprintf("%s: traceEvents[%d] (%s)", name, i, inputfile.Name(e.Name))
+	if e.Dur == nil {
+		return fmt.Errorf("%s: an X event needs a non-negative dur", where)
 	}
-	stage, err := strconv.Atoi(m[1])
-	if err != nil || stage > 1<<16 {
-		return fmt.Errorf("cost: %s: traceEvents[%d] (%s): stage %s out of range", name, i, e.Name, m[1])
+	if err := CheckTime(*e.Dur / 1e6); err != nil {
+		return fmt.Errorf("%s: dur: %w", where, err)
+	}
+	stage, err := inputfile.ParseIndex(m[1], MaxStages-1)
+	if err != nil {
+		return fmt.Errorf("%s: stage: %w", where, err)
+	}
+	if _, err := inputfile.ParseIndex(m[3], maxMicrobatch); err != nil {
+		return fmt.Errorf("%s: microbatch: %w", where, err)
 	}
 	if p.sum == nil {
 		p.sum, p.count = map[regionKey]float64{}, map[regionKey]int{}
@@ -194,7 +217,7 @@ func (p *profileSums) measured(source string) (Measured, error) {
 		var st Stage
 		var ok bool
 		if st.TF, ok = p.mean(s, "F"); !ok {
-			return Measured{}, fmt.Errorf("cost: %s: stage %d has no F regions (PP:%dF<microbatch>); stages 0 to %d were seen", source, s, s, stages-1)
+			return Measured{}, fmt.Errorf("%s: stage %d has no F regions (PP:%dF<microbatch>); stages 0 to %d were seen", source, s, s, stages-1)
 		}
 		tb, hasI := p.mean(s, "I")
 		tw, hasW := p.mean(s, "W")
@@ -203,11 +226,11 @@ func (p *profileSums) measured(source string) (Measured, error) {
 		case hasI && hasW:
 			st.TB, st.TW = tb, tw
 		case hasI:
-			return Measured{}, fmt.Errorf("cost: %s: stage %d has I regions but no W regions (PP:%dW<microbatch>)", source, s, s)
+			return Measured{}, fmt.Errorf("%s: stage %d has I regions but no W regions (PP:%dW<microbatch>)", source, s, s)
 		case hasB:
 			st.TB = full
 		default:
-			return Measured{}, fmt.Errorf("cost: %s: stage %d has no backward regions (PP:%dB<microbatch>, or PP:%dI and PP:%dW)", source, s, s, s, s)
+			return Measured{}, fmt.Errorf("%s: stage %d has no backward regions (PP:%dB<microbatch>, or PP:%dI and PP:%dW)", source, s, s, s, s)
 		}
 		m.Stages = append(m.Stages, st)
 	}
@@ -220,4 +243,30 @@ func (p *profileSums) measured(source string) (Measured, error) {
 		}
 	}
 	return m, nil
+}
+
+// maxMicrobatch bounds a region's microbatch index, as schedule files
+// bound theirs (pipeline's maxIndex, 2^30).
+const maxMicrobatch = 1 << 30
+
+// eventWindow refuses an event longer than inputfile.TraceEvent: the JSON
+// decoder holds one whole value in memory, so without it a trace of one
+// endless string would grow without bound. start marks where an event
+// begins; the decoder's read-ahead counts towards the next event, so the
+// bound is loose by one buffer, never unbounded.
+type eventWindow struct {
+	r    io.Reader
+	name string
+	n    int64
+}
+
+func (w *eventWindow) start() { w.n = 0 }
+
+func (w *eventWindow) Read(p []byte) (int, error) {
+	if w.n > inputfile.TraceEvent {
+		return 0, &inputfile.TooLarge{Name: w.name, What: "trace event", Cap: inputfile.TraceEvent}
+	}
+	n, err := w.r.Read(p)
+	w.n += int64(n)
+	return n, err
 }

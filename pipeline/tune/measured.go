@@ -89,9 +89,9 @@ func TuneMeasured(p MeasuredProblem) (*Result, error) {
 // candidate simulates schedule sc with m microbatches, or says why it
 // cannot run on the measured stages.
 func (p MeasuredProblem) candidate(sc Schedule, m int) (*Candidate, string, error) {
-	t, err := pipeline.Generate(sc.Family, pipeline.Shape{Ranks: p.Ranks, Microbatches: m, Chunks: sc.Chunks})
-	if err != nil {
-		return nil, fmt.Sprintf("%s with %d microbatches: %v", sc, m, err), nil
+	t, why, err := p.table(sc, m)
+	if t == nil {
+		return nil, why, err
 	}
 	priced, err := p.Costs.ForTable(t)
 	if err != nil {
@@ -107,4 +107,34 @@ func (p MeasuredProblem) candidate(sc Schedule, m int) (*Candidate, string, erro
 	}
 	return &Candidate{Schedule: sc, Placement: placementName(t), Microbatches: m, Makespan: span,
 		PerSample: span / float64(m), Fits: true, Table: t, Timeline: tl}, "", nil
+}
+
+// table generates schedule sc with m microbatches, or says why it cannot
+// run on the measured stages. zb-auto is built from the measured times
+// (ZBAuto) with the activation limit of the paper's ZB-1p, 1F1B's peak of
+// P microbatches: without a memory model there is no other limit to take,
+// and ZB-1p is the paper's default.
+func (p MeasuredProblem) table(sc Schedule, m int) (t *pipeline.Table, why string, err error) {
+	if sc.Family != ZBAutoFamily {
+		t, err := pipeline.Generate(sc.Family, pipeline.Shape{Ranks: p.Ranks, Microbatches: m, Chunks: sc.Chunks})
+		if err != nil {
+			return nil, fmt.Sprintf("%s with %d microbatches: %v", sc, m, err), nil
+		}
+		return t, "", nil
+	}
+	if len(p.Costs.Stages) != p.Ranks || sc.Chunks > 1 {
+		return nil, fmt.Sprintf("%s: the automatic schedule places one stage per rank, and %d stages were measured on %d ranks", sc, len(p.Costs.Stages), p.Ranks), nil
+	}
+	times := make([]StageTimes, p.Ranks)
+	for s, st := range p.Costs.Stages {
+		times[s] = StageTimes{TF: st.TF, TB: st.TB, TW: st.TW}
+		if s < len(p.Costs.Comm) {
+			times[s].Comm = p.Costs.Comm[s]
+		}
+	}
+	auto, err := ZBAuto(ZBAutoProblem{Stages: times, Microbatches: m})
+	if err != nil {
+		return nil, "", fmt.Errorf("tune: %w", err)
+	}
+	return auto.Table, "", nil
 }
