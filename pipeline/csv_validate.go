@@ -12,7 +12,35 @@ const (
 	ruleForwards     = "every stage forwards every microbatch that runs on it"
 	ruleWeights      = "a stage runs as many W as I"
 	ruleBackwards    = "every stage backwards every microbatch it forwards"
+	ruleRanks        = "the file has one line per rank of the pipeline group"
 )
+
+// ValidateRanks checks that a table read by ReadCSV from the file name has
+// the ranks declared, one line each, as PyTorch's _validate_schedule checks
+// a schedule against its pipeline group's size ("Schedule has incorrect
+// number of ranks - expected N, actual M"). ReadCSV takes the rank count
+// from the lines, so a file missing its last ranks' lines reads as a
+// smaller pipeline; this is the check that tells. The error is a
+// *ParseError wrapping ErrMalformed at the first line that should not be
+// there, or the line after the last, where a missing rank's line belongs.
+func ValidateRanks(t *Table, name string, ranks int) error {
+	got := t.Ranks()
+	switch {
+	case ranks <= 0:
+		return fmt.Errorf("%s: %d ranks declared: a pipeline has at least one", name, ranks)
+	case got < ranks:
+		missing := fmt.Sprintf("rank %d has no line", got)
+		if ranks-got > 1 {
+			missing = fmt.Sprintf("ranks %d to %d have no line", got, ranks-1)
+		}
+		return malformedAt(name, cellPos{got + 1, 1},
+			"the schedule has %d ranks (one per line), expected %d: %s (rule: %s)", got, ranks, missing, ruleRanks)
+	case got > ranks:
+		return malformedAt(name, cellPos{ranks + 1, 1},
+			"the schedule has %d ranks (one per line), expected %d: line %d is rank %d, beyond the last (rule: %s)", got, ranks, ranks+1, ranks, ruleRanks)
+	}
+	return nil
+}
 
 // ValidateCSV checks a table read by ReadCSV from the file name against the
 // rules PyTorch's loader checks before it lowers a schedule
@@ -83,6 +111,11 @@ func (c *cellLog) record(a Action, i int) string {
 		return fmt.Sprintf("%s again: cell %d has it already (rule: %s)", a, at(a.Kind), ruleOnce)
 	case (a.Kind == Backward || a.Kind == BackwardInput) && !seen(Forward):
 		return fmt.Sprintf("%s before %s, or without it (rule: %s)", a, F(s, m), ruleForwardFirst)
+	case a.Kind == BackwardWeight && !seen(BackwardInput) && seen(Backward):
+		// PyTorch's own test_send_recv lowers such an order (its lowering
+		// and simulator never validate), but its loader refuses it.
+		return fmt.Sprintf("%s after %s at cell %d, which ran the whole backward: %s has no %s (rule: %s)",
+			a, B(s, m), at(Backward), a, I(s, m), ruleInputFirst)
 	case a.Kind == BackwardWeight && !seen(BackwardInput):
 		return fmt.Sprintf("%s before %s, or without it (rule: %s)", a, I(s, m), ruleInputFirst)
 	case a.Kind == Backward && seen(BackwardInput):

@@ -143,6 +143,9 @@ func readTable[R any](path string, t *table[R]) ([]R, error) {
 		base := len(rows)
 		rows = rows[:base+int(rec.NumRows())]
 		for i, c := range t.columns {
+			if i >= int(rec.NumCols()) {
+				break // appended columns the table lacks read as zero
+			}
 			col := rec.Column(i)
 			if col.NullN() > 0 && !c.nullable {
 				return nil, fmt.Errorf("results: %s: column %q has null values", path, c.name)
@@ -158,10 +161,23 @@ func readTable[R any](path string, t *table[R]) ([]R, error) {
 	return rows, nil
 }
 
+// allAdded reports whether every column of cols was appended (column.added).
+func allAdded[R any](cols []column[R]) bool {
+	for _, c := range cols {
+		if !c.added {
+			return false
+		}
+	}
+	return true
+}
+
 // checkSchema reports the first column of got that differs from t's, or
 // the first column one has and the other lacks.
 func checkSchema[R any](got *arrow.Schema, t *table[R]) error {
 	for i, c := range t.columns {
+		if i >= got.NumFields() && c.added && allAdded(t.columns[i:]) {
+			return nil // a table from before the appended columns
+		}
 		if i >= got.NumFields() {
 			return fmt.Errorf("column %d (%s) is missing", i, c.name)
 		}

@@ -55,6 +55,7 @@ type (
 		TimeToTarget    float64 `parquet:"time_to_target,optional"`
 		UpdatesToTarget int64   `parquet:"updates_to_target,optional"`
 		LossAtBudget    float64 `parquet:"loss_at_budget,optional"`
+		TargetLoss      float64 `parquet:"target_loss,optional"`
 	}
 	pqCurvePoint struct {
 		RunID        string  `parquet:"run_id"`

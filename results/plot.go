@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -122,9 +123,21 @@ const maxInsideLegend = 8
 // entries, beside the plot: the figure is widened by the legend's width,
 // and made taller if the legend needs it.
 func saveWithLegend(path string, p *plot.Plot, entries int) error {
+	w, h, drawFn := legendPanel(p, entries)
+	return saveDrawing(path, w, h, func(c draw.Canvas) {
+		c.SetColor(color.White)
+		c.Fill(c.Rectangle.Path())
+		drawFn(c)
+	})
+}
+
+// legendPanel lays p out as saveWithLegend does and returns its size and
+// how to draw it (onto a canvas of that size).
+func legendPanel(p *plot.Plot, entries int) (w, h vg.Length, drawFn func(draw.Canvas)) {
 	if entries <= maxInsideLegend {
 		legendRoom(p, entries)
-		return savePlot(path, p, plotWidth, plotHeight)
+		fitTitle(p, plotWidth-rightMargin)
+		return plotWidth, plotHeight, func(c draw.Canvas) { p.Draw(draw.Crop(c, 0, -rightMargin, 0, 0)) }
 	}
 	fitTitle(p, plotWidth)
 	side := p.Legend
@@ -133,13 +146,66 @@ func saveWithLegend(path string, p *plot.Plot, entries int) error {
 	r := side.Rectangle(draw.Canvas{})
 	legendW, legendH := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
 	gap, top := vg.Points(10), vg.Points(24) // the legend starts below the title
-	w := plotWidth + gap + legendW + rightMargin
-	h := max(plotHeight, legendH+top+vg.Points(8))
+	w = plotWidth + gap + legendW + rightMargin
+	h = max(plotHeight, legendH+top+vg.Points(8))
+	return w, h, func(c draw.Canvas) {
+		p.Draw(draw.Crop(c, 0, -(c.Max.X - c.Min.X - plotWidth), 0, 0))
+		side.Draw(draw.Crop(c, plotWidth+gap, -rightMargin, 0, -top))
+	}
+}
+
+// maxPanelLines is the most lines one convergence plot draws on one pair
+// of axes; a plot with more, whose runs use several optimizers, is drawn
+// as small multiples, one panel per optimizer (byOptimizer), so that no
+// panel holds more than one line per method and setting.
+const maxPanelLines = 12
+
+// byOptimizer splits runs by the optimizer's name (the label's first word:
+// "adam", "momentum"), in order of name; runs with one optimizer come
+// back whole.
+func byOptimizer(runs []Run) [][]Run {
+	names := distinct(runs, func(r *Run) string { return optimizerName(r.Optimizer) })
+	slices.Sort(names)
+	out := make([][]Run, len(names))
+	for _, r := range runs {
+		i := slices.Index(names, optimizerName(r.Optimizer))
+		out[i] = append(out[i], r)
+	}
+	return out
+}
+
+// optimizerName is the optimizer of a label without its settings.
+func optimizerName(label string) string {
+	name, _, _ := strings.Cut(label, " ")
+	return name
+}
+
+// saveStacked writes panels, each a plot with its legend of entries[i]
+// lines laid out as saveWithLegend does, one under the other in one figure,
+// their loss axes set to the same range so that heights compare across
+// panels.
+func saveStacked(path string, panels []*plot.Plot, entries []int) error {
+	lo, hi := panels[0].Y.Min, panels[0].Y.Max
+	for _, p := range panels[1:] {
+		lo, hi = min(lo, p.Y.Min), max(hi, p.Y.Max)
+	}
+	var w, h vg.Length
+	var heights []vg.Length
+	var draws []func(draw.Canvas)
+	for i, p := range panels {
+		p.Y.Min, p.Y.Max = lo, hi
+		pw, ph, d := legendPanel(p, entries[i])
+		w, h = max(w, pw), h+ph
+		heights, draws = append(heights, ph), append(draws, d)
+	}
 	return saveDrawing(path, w, h, func(c draw.Canvas) {
 		c.SetColor(color.White)
 		c.Fill(c.Rectangle.Path())
-		p.Draw(draw.Crop(c, 0, -(w - plotWidth), 0, 0))
-		side.Draw(draw.Crop(c, plotWidth+gap, -rightMargin, 0, -top))
+		top := vg.Length(0)
+		for i, d := range draws {
+			d(draw.Crop(c, 0, 0, h-top-heights[i], -top))
+			top += heights[i]
+		}
 	})
 }
 

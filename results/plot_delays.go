@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // delayBound is S² - S/2, the growth of PipeDream's largest steady-state
@@ -88,7 +89,8 @@ func PlotDelays(path string, stats []DelayStat) error {
 
 // addDelayScatters adds to p, and to its legend, one scatter of the
 // largest and one of the mean delay against stages per window: colours by
-// series, shapes by window. It returns the number of series added.
+// series, shapes by window (windowGlyph). It returns the number of series
+// added.
 func addDelayScatters(p *plot.Plot, stats []DelayStat, windows []string) (series int, err error) {
 	for wi, w := range windows {
 		for _, stat := range []struct {
@@ -109,8 +111,7 @@ func addDelayScatters(p *plot.Plot, stats []DelayStat, windows []string) (series
 				return 0, err
 			}
 			sc.Color = plotutil.Color(series)
-			sc.Shape = plotutil.Shape(wi)
-			sc.Radius = vg.Points(3.5)
+			sc.Shape, sc.Radius = windowGlyph(wi)
 			p.Add(sc)
 			label := stat.name
 			if len(windows) > 1 {
@@ -121,6 +122,21 @@ func addDelayScatters(p *plot.Plot, stats []DelayStat, windows []string) (series
 		}
 	}
 	return series, nil
+}
+
+// windowGlyph is the marker of window wi's points. The windows' values
+// often coincide (the steady-state mean is the mean over all rows at S =
+// 64 to a few per cent), so the first window's are small filled dots and
+// the second's larger hollow squares around them: where they coincide,
+// both show. Later windows take gonum's shapes.
+func windowGlyph(wi int) (draw.GlyphDrawer, vg.Length) {
+	switch wi {
+	case 0:
+		return draw.CircleGlyph{}, vg.Points(2.8)
+	case 1:
+		return draw.SquareGlyph{}, vg.Points(5.5)
+	}
+	return plotutil.Shape(wi), vg.Points(4)
 }
 
 // byStages returns a copy of stats sorted by stages, then window (the

@@ -45,17 +45,56 @@ func PlotFinalVsStages(path string, runs []Run, opts ...PlotOption) error {
 	if err != nil {
 		return fmt.Errorf("results: %s: %w", path, err)
 	}
+	sets := [][]Run{runs}
+	if len(series) > maxPanelLines {
+		if sets = byOptimizer(plotted(runs)); len(sets) == 1 {
+			sets = [][]Run{runs}
+		}
+	}
+	if len(sets) == 1 {
+		p, n, err := finalPanel(path, runs, series, false, opts)
+		if err != nil {
+			return err
+		}
+		return saveWithLegend(path, p, n)
+	}
+	var panels []*plot.Plot
+	var entries []int
+	for _, set := range sets {
+		series, err := finalVsStages(set)
+		if err != nil {
+			return fmt.Errorf("results: %s: %w", path, err)
+		}
+		p, n, err := finalPanel(path, set, series, true, opts)
+		if err != nil {
+			return err
+		}
+		panels, entries = append(panels, p), append(entries, n)
+	}
+	return saveStacked(path, panels, entries)
+}
+
+// finalPanel draws the final loss of series (those of runs) against S on
+// one pair of axes, and returns the plot and its legend's length; split
+// names the runs' optimizer in the title, for a panel of small multiples.
+func finalPanel(path string, runs []Run, series []stageSeries, split bool, opts []PlotOption) (*plot.Plot, int, error) {
 	var kept []Run
 	for _, r := range plotted(runs) {
 		if !r.Diverged() {
 			kept = append(kept, r)
 		}
 	}
+	if len(kept) == 0 { // a panel whose runs all diverged: its title still names them
+		kept = plotted(runs)
+	}
 
 	title := describe(kept, func(r *Run) string { return r.Objective }) + ": final loss vs pipeline stages, " +
 		clockOf(kept[0].CostModel, opts).String()
 	if budgets := distinct(kept, func(r *Run) string { return formatTime(r.TimeBudget, r.CostModel) }); len(budgets) == 1 && kept[0].TimeBudget > 0 {
 		title += ", budget " + budgets[0]
+	}
+	if split {
+		title += ": " + optimizerName(kept[0].Optimizer)
 	}
 	layers, seeds := finalLayers(series)
 	yLabel, xLabel := "final loss f(x), one seed", "pipeline stages S"
@@ -70,7 +109,7 @@ func PlotFinalVsStages(path string, runs []Run, opts ...PlotOption) error {
 	for _, l := range layers {
 		line, points, err := plotter.NewLinePoints(l.Points)
 		if err != nil {
-			return fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
+			return nil, 0, fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
 		}
 		line.Color = l.Style.Color
 		line.Dashes = l.Style.Dashes
@@ -84,7 +123,7 @@ func PlotFinalVsStages(path string, runs []Run, opts ...PlotOption) error {
 				plotter.YErrors
 			}{l.Bars, l.Errors})
 			if err != nil {
-				return fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
+				return nil, 0, fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
 			}
 			eb.Color = l.Style.Color
 			eb.Width = vg.Points(1)
@@ -101,7 +140,7 @@ func PlotFinalVsStages(path string, runs []Run, opts ...PlotOption) error {
 	p.X.Min, p.X.Max = logMargin(p.X.Min, p.X.Max)
 	p.Y.Min, p.Y.Max = logMargin(p.Y.Min, p.Y.Max)
 	p.Legend.Left = true
-	return saveWithLegend(path, p, len(layers)+len(lost))
+	return p, len(layers) + len(lost), nil
 }
 
 // stageSeries is one line of the final-loss-vs-stages plot: a method (and

@@ -23,11 +23,12 @@ const gapColourRange = 2.0
 
 // PlotRegimeMap draws, to path, the regime map of runs (RegimeCells): one
 // heatmap per stage count S, data size n across and noise σ up. Each
-// cell's text is LocalSGD's final loss minus PipeDream's, paired by
-// replicate, as "mean ± half-range" over the replicates, with the count
-// of replicates when some were left out; its colour is log2 of the ratio of
-// the methods' mean final losses, blue where LocalSGD ends lower and red
-// where PipeDream does, saturating at a factor of 4. The runs must be of
+// cell's colour is log2 of the ratio of the methods' mean final losses,
+// blue where LocalSGD ends lower and red where PipeDream does, saturating
+// at a factor of 4, and its text leads with that ratio, so what is printed
+// is what is coloured; under it, in brackets, LocalSGD's final loss minus
+// PipeDream's, paired by replicate, as "mean ± half-range" over the
+// replicates, with the count of replicates when some were left out. The runs must be of
 // one cost model and budget; a (n, σ) with no cell is drawn grey.
 func PlotRegimeMap(path string, runs []Run, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
@@ -73,10 +74,10 @@ func PlotRegimeMap(path string, runs []Run, opts ...PlotOption) error {
 	panelW, panelH := 5.5*vg.Inch, 3.6*vg.Inch
 	header, footer := 0.55*vg.Inch, 0.75*vg.Inch
 	width, height := vg.Length(cols)*panelW, vg.Length(rows)*panelH+header+footer
-	title := fmt.Sprintf("%s: LocalSGD − PipeDream, final loss at budget %s, %s (best-final step per method)",
+	title := fmt.Sprintf("%s: LocalSGD / PipeDream, final loss at budget %s, %s (best-final step per method)",
 		describe(runs, func(r *Run) string { return r.Objective }), formatTime(cells[0].TimeBudget, cells[0].CostModel),
 		clockOf(cells[0].CostModel, opts))
-	note := "cell: mean ± half-range over replicates of the paired gap; colour: log2(LocalSGD / PipeDream), blue = LocalSGD lower, ±2 saturates"
+	note := "cell and colour: LocalSGD / PipeDream mean final loss (blue: LocalSGD lower; beyond 1/4 and 4 the end colours); in brackets: LocalSGD − PipeDream, mean ± half-range over replicates"
 	bar := gapColourBar()
 	return saveDrawing(path, width, height, func(c draw.Canvas) {
 		c.SetColor(color.White)
@@ -196,7 +197,7 @@ func regimePanel(cells []GapCell, stages int32, sizes []int32, noises []float64,
 	for i := range l.TextStyle {
 		l.TextStyle[i].XAlign = draw.XCenter
 		l.TextStyle[i].YAlign = draw.YCenter
-		l.TextStyle[i].Font.Size = vg.Points(7)
+		l.TextStyle[i].Font.Size = vg.Points(7.5)
 	}
 	p.Add(l)
 	p.X.Tick.Marker = categoryTicks(len(sizes), func(i int) string { return strconv.Itoa(int(sizes[i])) })
@@ -206,11 +207,12 @@ func regimePanel(cells []GapCell, stages int32, sizes []int32, noises []float64,
 	return p, nil
 }
 
-// gapText is a cell's "mean ± half-range" of the paired gap, and how many
-// of all replicates it has when some were left out.
+// gapText is a cell's ratio of mean final losses (the colour's) over its
+// "mean ± half-range" of the paired gap, and how many of all replicates it
+// has when some were left out.
 func gapText(c GapCell, replicates int) string {
 	mid, half := c.Gap()
-	s := fmt.Sprintf("%+.2g ± %.1g", mid, half)
+	s := fmt.Sprintf("%s×\n(%+.2g ± %.1g)", strconv.FormatFloat(math.Exp2(c.LogRatio()), 'g', 2, 64), mid, half)
 	if len(c.Replicates) < replicates {
 		s += fmt.Sprintf("\n(%d of %d)", len(c.Replicates), replicates)
 	}

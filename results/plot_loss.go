@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -65,12 +66,39 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed
 		return fmt.Errorf("results: %s: runs mix cost models %v on one time axis", path, costModels)
 	}
 	validated := hasValidation(runs, curves)
+	sets := [][]Run{runs}
+	if len(runs) > maxPanelLines {
+		if sets = byOptimizer(runs); len(sets) == 1 {
+			sets = [][]Run{runs}
+		}
+	}
+	var panels []*plot.Plot
+	var entries []int
+	for _, set := range sets {
+		p, n, err := curvePanel(path, set, curves, validated, what, timed, xLabel, x, opts, len(sets) > 1)
+		if err != nil {
+			return err
+		}
+		panels, entries = append(panels, p), append(entries, n)
+	}
+	if len(panels) == 1 {
+		return saveWithLegend(path, panels[0], entries[0])
+	}
+	return saveStacked(path, panels, entries)
+}
+
+// curvePanel draws the loss curves of runs on one pair of axes and returns
+// the plot and its legend's length; split names the runs' optimizer in the
+// title, for a panel of small multiples.
+func curvePanel(path string, runs []Run, curves []CurvePoint, validated bool, what string, timed bool,
+	xLabel func(costModel string) string, x func(*CurvePoint) float64, opts []PlotOption, split bool) (*plot.Plot, int, error) {
+	costModels := distinct(runs, func(r *Run) string { return r.CostModel })
 	lines, err := curveLines(runs, curves, x, curveLoss(validated))
 	if err != nil {
-		return fmt.Errorf("results: %s: %w", path, err)
+		return nil, 0, fmt.Errorf("results: %s: %w", path, err)
 	}
 	if len(lines) == 0 {
-		return fmt.Errorf("results: %s: no finite curve points for %d runs: %w", path, len(runs), ErrNoData)
+		return nil, 0, fmt.Errorf("results: %s: no finite curve points for %d runs: %w", path, len(runs), ErrNoData)
 	}
 
 	title := describe(runs, func(r *Run) string { return r.Objective }) + ": " + what
@@ -79,6 +107,9 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed
 	}
 	if timed {
 		title += ", " + clockOf(costModels[0], opts).String()
+	}
+	if split {
+		title += ": " + optimizerName(runs[0].Optimizer)
 	}
 	yLabel := lossLabel(runs)
 	if validated {
@@ -90,7 +121,7 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed
 	for _, l := range lines {
 		line, err := plotter.NewLine(l.XY)
 		if err != nil {
-			return fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
+			return nil, 0, fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
 		}
 		line.Color = l.Style.Color
 		line.Dashes = l.Style.Dashes
@@ -99,7 +130,7 @@ func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed
 		p.Legend.Add(l.Label, line)
 	}
 	p.Y.Min, p.Y.Max = lossRange(lines)
-	return saveWithLegend(path, p, len(lines))
+	return p, len(lines), nil
 }
 
 // lossLabel names the loss axis: f(x) for the convex objectives, and the

@@ -41,12 +41,14 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric, opts ...PlotO
 	}
 
 	panels := []metricPanel{
-		{"makespan (" + timeUnit(first.CostModel) + ")", func(m ScheduleMetric) float64 { return m.Makespan }},
-		{"bubble ratio", func(m ScheduleMetric) float64 { return m.BubbleRatio }},
-		{"peak activations (M_B per rank)", func(m ScheduleMetric) float64 { return m.PeakActivations }},
+		{label: "makespan (" + timeUnit(first.CostModel) + ")", value: func(m ScheduleMetric) float64 { return m.Makespan }},
+		{label: "bubble ratio", value: func(m ScheduleMetric) float64 { return m.BubbleRatio }},
+		{label: "peak activations (M_B per rank)", value: func(m ScheduleMetric) float64 { return m.PeakActivations }},
 	}
-	if slices.ContainsFunc(metrics, func(m ScheduleMetric) bool { return m.PeakMemoryBytes > 0 }) {
-		panels = append(panels, metricPanel{"peak memory (GiB)", func(m ScheduleMetric) float64 { return float64(m.PeakMemoryBytes) / (1 << 30) }})
+	if slices.ContainsFunc(metrics, hasPeakMemory) {
+		// The formulas price no bytes: their bars are n/a, not 0.
+		panels = append(panels, metricPanel{label: "peak memory (GiB)", value: func(m ScheduleMetric) float64 { return float64(m.PeakMemoryBytes) / (1 << 30) },
+			known: hasPeakMemory})
 	}
 
 	width := 9 * vg.Inch
@@ -60,12 +62,16 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric, opts ...PlotO
 		plots[i] = []*plot.Plot{p}
 	}
 	title := fmt.Sprintf("Schedule families at P = %d ranks, M = %d microbatches, %s", first.Ranks, first.Microbatches, clockOf(first.CostModel, opts))
+	note := unitStepNote(metrics)
 	var key []keyEntry
 	for _, l := range levels {
 		key = append(key, keyEntry{levelColor(l), l})
 	}
 	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Points(6), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
 	header := 0.5 * vg.Inch
+	if note != "" {
+		header += 0.2 * vg.Inch
+	}
 	height := vg.Length(len(panels))*2.2*vg.Inch + header
 	return saveDrawing(path, width, height, func(c draw.Canvas) {
 		c.SetColor(color.White)
@@ -77,6 +83,12 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric, opts ...PlotO
 		titleStyle.XAlign, titleStyle.YAlign = text.XCenter, text.YTop
 		mid := (head.Min.X + head.Max.X) / 2
 		head.FillText(titleStyle, vg.Point{X: mid, Y: head.Max.Y - vg.Points(3)}, title)
+		if note != "" {
+			noteStyle := plot.New().Legend.TextStyle
+			noteStyle.Font.Size = vg.Points(10)
+			noteStyle.XAlign, noteStyle.YAlign = text.XCenter, text.YTop
+			head.FillText(noteStyle, vg.Point{X: mid, Y: head.Max.Y - vg.Points(21)}, note)
+		}
 		keyStyle := plot.New().Legend.TextStyle
 		keyStyle.Font.Size = vg.Points(10)
 		drawKey(head, mid-keyWidth(key, "", keyStyle)/2, head.Min.Y+vg.Points(9), key, "", keyStyle)
@@ -92,10 +104,31 @@ func PlotScheduleComparison(path string, metrics []ScheduleMetric, opts ...PlotO
 func levelColor(level string) color.Color { return plotutil.Color(levelRank(level)) }
 
 // metricPanel is one panel of a schedule comparison: the axis label and
-// the metric it shows.
+// the metric it shows. known, when set, says whether a row has the metric
+// at all; a row without it gets no bar and the label "n/a".
 type metricPanel struct {
 	label string
 	value func(ScheduleMetric) float64
+	known func(ScheduleMetric) bool
+}
+
+// hasPeakMemory reports whether a row prices memory: the formula rows and
+// the rows of a model without a memory model hold 0.
+func hasPeakMemory(m ScheduleMetric) bool { return m.PeakMemoryBytes > 0 }
+
+// unitStepNote is the line a unit-time comparison carries under its title:
+// the unit clock charges every action one step, a chunk's F, B, I or W as
+// much as a whole stage's, so a family with V chunks per rank runs V times
+// the steps of the same work on one chunk. "" for other clocks.
+func unitStepNote(metrics []ScheduleMetric) string {
+	if metrics[0].CostModel != CostUnit {
+		return ""
+	}
+	chunked := slices.ContainsFunc(metrics, func(m ScheduleMetric) bool { return m.Chunks > 1 })
+	if !chunked {
+		return "unit time: every F, B, I and W takes one step"
+	}
+	return "unit time: every F, B, I and W takes one step, a chunk's as much as a whole stage's (families with V chunks per rank do V× the steps)"
 }
 
 // comparisonKey is one bar of a schedule comparison: a family at a level.
@@ -151,8 +184,12 @@ func barPanel(panel metricPanel, cell map[comparisonKey]ScheduleMetric, families
 	p.Y.Tick.Marker = LinearTicks{}
 	for li, l := range levels {
 		values := make(plotter.Values, len(families))
+		known := make([]bool, len(families))
 		for fi, f := range families {
-			values[fi] = panel.value(cell[comparisonKey{f, l}])
+			m := cell[comparisonKey{f, l}]
+			if known[fi] = panel.known == nil || panel.known(m); known[fi] {
+				values[fi] = panel.value(m)
+			}
 		}
 		bars, err := plotter.NewBarChart(values, barWidth)
 		if err != nil {
@@ -162,7 +199,7 @@ func barPanel(panel metricPanel, cell map[comparisonKey]ScheduleMetric, families
 		bars.LineStyle.Width = 0
 		bars.Offset = (vg.Length(li) - vg.Length(len(levels)-1)/2) * barWidth
 		p.Add(bars)
-		labels, err := barLabels(values, bars.Offset)
+		labels, err := barLabels(values, known, bars.Offset)
 		if err != nil {
 			return nil, fmt.Errorf("%s at level %q: %w", panel.label, l, err)
 		}
@@ -183,12 +220,16 @@ func levelRank(level string) int {
 	return len(levelOrder)
 }
 
-// barLabels writes each bar's value above it.
-func barLabels(values plotter.Values, offset vg.Length) (*plotter.Labels, error) {
+// barLabels writes each bar's value above it, and "n/a" where the row has
+// no value (its bar is 0 high, so none is drawn).
+func barLabels(values plotter.Values, known []bool, offset vg.Length) (*plotter.Labels, error) {
 	xy := plotter.XYLabels{XYs: make(plotter.XYs, len(values)), Labels: make([]string, len(values))}
 	for i, v := range values {
 		xy.XYs[i] = plotter.XY{X: float64(i), Y: v}
 		xy.Labels[i] = strconv.FormatFloat(v, 'g', 3, 64)
+		if !known[i] {
+			xy.Labels[i] = "n/a"
+		}
 	}
 	labels, err := plotter.NewLabels(xy)
 	if err != nil {

@@ -56,9 +56,10 @@ type lineKey struct {
 }
 
 // styleOf styles a line: the method's colour, LocalSGD's shaded by H the
-// same way in every figure (H = 1 darkest, H ≥ 32 lightest), and other
-// methods with several lines shaded and dashed by their rank among them,
-// so lines of one method share a hue and are still told apart. Points
+// same way in every figure (H = 1 darkest, H ≥ 32 lightest), other methods
+// with two lines in their hue told apart by dash, and with more lines
+// shaded and dashed by their rank among them, so lines of one method share
+// a hue and are still told apart. Points
 // take the method's shape.
 func styleOf(k lineKey, linesOfMethod int) lineStyle {
 	base := MethodColor(k.method)
@@ -67,7 +68,12 @@ func styleOf(k lineKey, linesOfMethod int) lineStyle {
 	case k.method == "localsgd" && k.h > 0:
 		t := math.Min(1, math.Log2(float64(k.h))/5)
 		s.Color = shade(base, -0.45+0.9*t)
-	case linesOfMethod > 1:
+	case linesOfMethod == 2:
+		// Two lines (two optimizers, two stage counts): the method's own
+		// hue, told apart by dash alone, so no shade comes near another
+		// method's hue (a light PipeDream blue is PD-nostash's sky blue).
+		s.Color = base
+	case linesOfMethod > 2:
 		t := float64(k.rank)/float64(linesOfMethod-1) - 0.5 // in [-0.5, 0.5]
 		s.Color = shade(base, 0.8*t)
 	default:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -65,7 +66,8 @@ func TargetBars(runs []Run) []TargetBar {
 // optimizer, one bar per stage count, the whiskers spanning the seeds'
 // fastest and slowest. A bar no seed reached is left empty and its label
 // marked "(not reached)"; runs must share one cost model. The title names
-// the clock (WithClock adds the GPU model's presets).
+// the target loss (targetText) and the clock (WithClock adds the GPU
+// model's presets).
 func PlotTimeToTarget(path string, runs []Run, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
@@ -95,7 +97,7 @@ func PlotTimeToTarget(path string, runs []Run, opts ...PlotOption) error {
 			reached[b.Method+" "+b.Optimizer] = true
 		}
 	}
-	p := newPlot(describe(runs, func(r *Run) string { return r.Objective })+": time to the target loss, "+clockOf(costModels[0], opts).String(),
+	p := newPlot(describe(runs, func(r *Run) string { return r.Objective })+": time to "+targetText(runs)+", "+clockOf(costModels[0], opts).String(),
 		"method and optimizer", "time to target ("+timeUnit(costModels[0])+")")
 	// Bar k of group g sits at x = g·(len(stages)+1) + k: a gap between
 	// groups, the whiskers at the bars' own positions.
@@ -147,4 +149,29 @@ func PlotTimeToTarget(path string, runs []Run, opts ...PlotOption) error {
 	p.Y.Min = 0
 	p.Y.Max *= 1 + 0.08*float64(len(stages))
 	return savePlot(path, p, plotWidth, plotHeight+1*vg.Inch)
+}
+
+// targetText names the target loss of runs for a title: "the target loss
+// 3.3128" (the runs' target_loss; several are listed), or, for a table
+// written before target_loss was recorded, "the target loss (not
+// recorded)".
+func targetText(runs []Run) string {
+	var targets []float64
+	for _, r := range runs {
+		if r.TargetLoss > 0 && !slices.Contains(targets, r.TargetLoss) {
+			targets = append(targets, r.TargetLoss)
+		}
+	}
+	slices.Sort(targets)
+	if len(targets) == 0 {
+		return "the target loss (not recorded)"
+	}
+	words := make([]string, len(targets))
+	for i, v := range targets {
+		words[i] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	if len(words) == 1 {
+		return "the target loss " + words[0]
+	}
+	return "the target losses " + strings.Join(words, ", ")
 }

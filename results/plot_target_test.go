@@ -42,3 +42,24 @@ func TestTargetBars(t *testing.T) {
 		t.Error("a chart of RPD alone, which has no time axis, was drawn")
 	}
 }
+
+// A time-to-target title states the target the runs were timed to, each
+// distinct one once, and says so when the table has none recorded.
+func TestTargetText(t *testing.T) {
+	for _, c := range []struct {
+		targets []float64
+		want    string
+	}{
+		{[]float64{3.3128, 3.3128, 0}, "the target loss 3.3128"},
+		{[]float64{0.6, 0.5, 0.6}, "the target losses 0.5, 0.6"},
+		{[]float64{0, 0}, "the target loss (not recorded)"},
+	} {
+		var runs []Run
+		for _, v := range c.targets {
+			runs = append(runs, Run{TargetLoss: v})
+		}
+		if got := targetText(runs); got != c.want {
+			t.Errorf("targets %v: %q, want %q", c.targets, got, c.want)
+		}
+	}
+}

@@ -40,3 +40,41 @@ func TestReadRenamedColumn(t *testing.T) {
 		t.Errorf("a column rank_of_kind: %v, want an error naming it", err)
 	}
 }
+
+// A runs table written before target_loss was appended reads back with
+// every row's TargetLoss 0 (none) and the rest unchanged; a table that
+// lacks a column other than the appended ones is still refused.
+func TestReadWithoutAppendedColumn(t *testing.T) {
+	want := genRuns(40)
+	old := runTable
+	old.columns = slices.DeleteFunc(slices.Clone(old.columns), func(c column[Run]) bool { return c.name == "target_loss" })
+	path := filepath.Join(t.TempDir(), "runs.parquet")
+	if err := writeTable(path, &old, slices.Clone(want)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadRuns(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]Run{}
+	for _, r := range want {
+		r.TargetLoss = 0
+		byID[r.RunID] = r
+	}
+	for _, r := range got {
+		if w := byID[r.RunID]; formatRows([]Run{r})[0] != formatRows([]Run{w})[0] {
+			t.Errorf("run %s: read %+v, want %+v", r.RunID, r, w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d rows read, %d written", len(got), len(want))
+	}
+	short := runTable
+	short.columns = slices.DeleteFunc(slices.Clone(short.columns), func(c column[Run]) bool { return c.name == "loss_at_budget" })
+	if err := writeTable(path, &short, slices.Clone(want)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRuns(path); err == nil {
+		t.Error("a runs table without loss_at_budget was read")
+	}
+}

@@ -45,6 +45,7 @@ func genRuns(n int) []Run {
 			Selected:      r.IntN(2) == 0,
 			WallSeconds:   r.Float64() * 100,
 			ToolVersion:   "v0.1.0",
+			TargetLoss:    float64(r.IntN(3)) / 2,
 		}
 		// Settings that do not apply are 0 in Go (null in the file), and
 		// RPD has no simulated time.

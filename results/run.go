@@ -57,6 +57,10 @@ type Run struct {
 	TimeToTarget    float64
 	UpdatesToTarget int64
 	LossAtBudget    float64
+	// TargetLoss is the spec's target_loss the run was timed to, so a
+	// time-to-target plot drawn from the table alone can state it; 0
+	// (null) when none was set, and in tables written before the column.
+	TargetLoss float64
 }
 
 // Diverged reports whether the run's outcome is OutcomeDiverged.
@@ -94,6 +98,7 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	nullableFloat64Col("time_to_target", func(r *Run) *float64 { return &r.TimeToTarget }),
 	nullableInt64Col("updates_to_target", func(r *Run) *int64 { return &r.UpdatesToTarget }),
 	nullableFloat64Col("loss_at_budget", func(r *Run) *float64 { return &r.LossAtBudget }),
+	appended(optionalFloat64Col("target_loss", func(r *Run) *float64 { return &r.TargetLoss })),
 }}
 
 // Methods whose settings only they have (Run.Delta, Run.Replicas).

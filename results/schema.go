@@ -36,6 +36,16 @@ type column[R any] struct {
 	// old is the column's name before a rename (docs/results.md), which
 	// readers accept for one release; "" for none.
 	old string
+	// added marks a column appended after tables were written without
+	// it: a table that ends before it reads it as its zero (null).
+	added bool
+}
+
+// appended returns c, which tables written before it existed lack at
+// their end; readers take those rows' value as the zero.
+func appended[R any](c column[R]) column[R] {
+	c.added = true
+	return c
 }
 
 // renamed returns c, read under its old name too.

@@ -134,6 +134,7 @@ func (LogTicks) Ticks(min, max float64) []plot.Tick {
 				minor = levels[i+1].values(min, max, lo, hi)
 			}
 		}
+		labelled = labelLowestDecade(labelled, min, max)
 	}
 
 	// Unlabelled ticks at the integer multiples of each decade, or, over
@@ -154,6 +155,38 @@ func (LogTicks) Ticks(min, max float64) []plot.Tick {
 	}
 	slices.SortFunc(ticks, func(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) })
 	return ticks
+}
+
+// endDecadeReach is how far, in decades, an axis must reach into its
+// lowest decade (a factor 1.41) for that decade to need a label of its own.
+const endDecadeReach = 0.15
+
+// labelLowestDecade adds a label in the lowest decade the axis reaches when
+// that decade has none and the axis reaches far enough into it: the
+// decade's lowest integer multiple on the axis, the one farthest from the
+// labels above. Four labels at 1, 2, 5 and 10 on an axis from 0.6 to 12
+// leave the data below 1 unlabelled; with this the axis is labelled 0.6
+// too. The highest decade needs no such label: every spacing labels its
+// power of ten.
+func labelLowestDecade(labelled []decimalValue, min, max float64) []decimalValue {
+	if len(labelled) == 0 {
+		return labelled
+	}
+	lo := int(math.Floor(math.Log10(min)))
+	has := func(a, b float64) bool {
+		return slices.ContainsFunc(labelled, func(d decimalValue) bool { return inside(d.float(), a, b) })
+	}
+	multiples := func(a, b float64) []decimalValue {
+		k := int(math.Floor(math.Log10(a)))
+		return logLevel{step: 1}.values(a, b, k, k)
+	}
+	// The bottom decade's part on the axis, [min, 10^(lo+1)).
+	if top := decimal(1, lo+1); math.Log10(top/min) >= endDecadeReach && !has(min, top*(1-1e-9)) {
+		if m := multiples(min, top*(1-1e-9)); len(m) > 0 {
+			labelled = append([]decimalValue{m[0]}, labelled...)
+		}
+	}
+	return labelled
 }
 
 // inside reports whether v lies in [min, max], allowing for rounding.

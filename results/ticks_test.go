@@ -87,6 +87,9 @@ func TestLogTicksNarrow(t *testing.T) {
 		{"across a power of ten", 0.65, 2.5, []string{"0.7", "0.8", "0.9", "1", "2"}},
 		// Two decades: 1-2-5 already gives six.
 		{"two decades", 0.3, 25, []string{"0.5", "1", "2", "5", "10", "20"}},
+		// 1-2-5 gives four labels, 1 to 10, none where the data reach
+		// below 1: the lowest multiple of that decade is labelled too.
+		{"reaching below one", 0.6, 12, []string{"0.6", "1", "2", "5", "10"}},
 		// A tenth of a decade near 1e-7, in exponent form: 1-2-5,
 		// integers and halves give none, 0.2 one (1.2e-7), 0.1 three,
 		// 0.05 six.

@@ -34,6 +34,7 @@ lm-markov              lm-unit-loss-vs-time.png                                 
 lm-markov              lm-gpu-loss-vs-time.png                                     lm-gpu
 schedules              schedules_unit_p4-m8.png                                    schedules-unit-m8
 schedules              schedules_gpu-gpt-1.3b-a100-nvlink_p4-m8_simulated.png      schedules-gpu-nvlink-m8
+schedules              schedules_gpu-gpt-1.3b-a100-nvlink_p4-m8.png                schedules-gpu-nvlink-m8-levels
 schedules              gantt-unit_p4-m8_1f1b_simulated.png                         gantt-1f1b-unit
 schedules              gantt-unit_p4-m8_1f1b_lockstep.png                          gantt-1f1b-lockstep
 schedules              gantt-gpu-gpt-1.3b-a100-nvlink_p4-m8_chimera_simulated.png  gantt-chimera-gpu

@@ -38,6 +38,14 @@ actions (compute_comms), or one without bubbles that lowering would not
 change (a single rank's, as "pipelab schedule --comms" prints it), is checked
 as it is.
 
+--ranks N checks the file against the pipeline group it is meant for: a
+file with more or fewer lines than N ranks is refused, as PyTorch refuses a
+schedule whose rank count differs from its group's size; without it the
+ranks are the file's lines. --validate=false skips the order rules above and
+only lowers and steps the file, as PyTorch's own tests of its lowering and
+simulator do (test_send_recv): its loader would refuse such a file, so a
+file that needs the flag will not load in PyTorch.
+
 A malformed file is reported as FILE:LINE: cell N: reason, naming the rule
 it breaks; a schedule whose ranks wait on each other forever is reported
 with the step, the blocked ranks and what they wait for. Both exit non-zero.`
@@ -52,10 +60,13 @@ type checkReport struct {
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("check", "FILE.csv|- [--format text|json] [--merge-iw=false]", checkDescription, stderr)
+	fs := newFlags("check", "FILE.csv|- [--ranks N] [--format text|json] [--merge-iw=false] [--validate=false]", checkDescription, stderr)
 	var output outputFlag
+	var opt checkOptions
 	output.register(fs)
-	mergeIW := fs.Bool("merge-iw", true, "merge adjacent I and W into B before lowering a compute_only file")
+	fs.BoolVar(&opt.mergeIW, "merge-iw", true, "merge adjacent I and W into B before lowering a compute_only file")
+	fs.IntVar(&opt.ranks, "ranks", 0, "the ranks of the pipeline group: refuse a file with another number of lines; 0 takes the file's")
+	fs.BoolVar(&opt.validate, "validate", true, "check the order rules of PyTorch's loader (_validate_schedule) before lowering")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -73,7 +84,10 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err := output.check(); err != nil {
 		return flagProblem(fs, stderr, "check", err)
 	}
-	rep, err := checkFile(file, *mergeIW)
+	if opt.ranks < 0 {
+		return flagProblem(fs, stderr, "check", fmt.Errorf("--ranks must be at least 1 (0 for the file's lines), got %d", opt.ranks))
+	}
+	rep, err := checkFile(file, opt)
 	if err != nil {
 		return badInput{err} // every refusal of check is the file's
 	}
@@ -90,9 +104,16 @@ var checkStdin io.Reader = os.Stdin
 // stdinName names standard input in error messages.
 const stdinName = "<stdin>"
 
+// checkOptions are check's flags beside --format.
+type checkOptions struct {
+	mergeIW  bool // --merge-iw
+	validate bool // --validate
+	ranks    int  // --ranks; 0 takes the file's
+}
+
 // checkFile reads, validates, lowers if needed, and simulates one schedule
 // file ("-" for standard input).
-func checkFile(file string, mergeIW bool) (checkReport, error) {
+func checkFile(file string, opt checkOptions) (checkReport, error) {
 	name, in := file, checkStdin
 	if file == "-" {
 		name = stdinName
@@ -108,11 +129,18 @@ func checkFile(file string, mergeIW bool) (checkReport, error) {
 	if err != nil {
 		return checkReport{}, err
 	}
-	if err := pipeline.ValidateCSV(t, name); err != nil {
-		return checkReport{}, err
+	if opt.ranks > 0 {
+		if err := pipeline.ValidateRanks(t, name, opt.ranks); err != nil {
+			return checkReport{}, err
+		}
+	}
+	if opt.validate {
+		if err := pipeline.ValidateCSV(t, name); err != nil {
+			return checkReport{}, err
+		}
 	}
 	rep := checkReport{CSVFormat: "compute_only", Ranks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches}
-	comms, err := lowerForCheck(t, mergeIW)
+	comms, err := lowerForCheck(t, opt.mergeIW)
 	if err != nil {
 		return rep, fmt.Errorf("%s: %w", name, err)
 	}

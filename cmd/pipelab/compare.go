@@ -79,7 +79,8 @@ type compareReport struct {
 type compareFamily struct {
 	name           string
 	chunks         int
-	maxActivations int // zb-auto's limit
+	maxActivations int     // zb-auto's limit
+	wgradMemory    float64 // zb-auto's M_W / M_B (--wgrad-memory)
 }
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
@@ -87,6 +88,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	var stages, microbatches int
 	var kinds string
 	var maxActivations int
+	var wgradMemory float64
 	var costs costFlags
 	var output outputFlag
 	fs.IntVar(&stages, "stages", 0, "pipeline ranks P")
@@ -94,6 +96,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&kinds, "kind", defaultCompareKinds, "schedule families to compare: a comma-separated family[:chunks] list")
 	deprecatedAlias(fs, "kinds", "kind")
 	fs.IntVar(&maxActivations, "max-activations", 0, "zb-auto: microbatches of activations (M_B) a rank may hold; 0 means P")
+	fs.Float64Var(&wgradMemory, "wgrad-memory", 0, wgradMemoryUsage)
 	costs.register(fs)
 	output.register(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -103,6 +106,9 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	families, err := checkCompare(fs.Args(), stages, microbatches, kinds, &output, &costs)
 	if err == nil {
 		err = withMaxActivations(families, maxActivations, costs.set["max-activations"])
+	}
+	if err == nil {
+		err = withWgradMemory(families, wgradMemory, &costs)
 	}
 	if err != nil {
 		return flagProblem(fs, stderr, "compare", err)

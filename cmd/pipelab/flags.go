@@ -130,6 +130,7 @@ type shapeFlags struct {
 	stages, microbatches, chunks int
 	replicas, localSteps, noam   int
 	maxActivations               int
+	wgradMemory                  float64 // zb-auto: M_W as a fraction of M_B (--wgrad-memory)
 	// cellBytes is the command's memory per table cell, for the size
 	// guard (guardShape); 0 checks nothing.
 	cellBytes float64
@@ -142,6 +143,7 @@ func (s *shapeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.chunks, "chunks", 0, "chunks (stages) per rank V; 0 takes the family's default")
 	fs.IntVar(&s.localSteps, "local-steps", 0, "localsgd: local steps H between averagings")
 	fs.IntVar(&s.maxActivations, "max-activations", 0, "zb-auto: microbatches of activations (M_B) a rank may hold; 0 means P")
+	fs.Float64Var(&s.wgradMemory, "wgrad-memory", 0, wgradMemoryUsage)
 }
 
 // registerFamilyOptions adds the options of the pipedream and localsgd

@@ -127,7 +127,7 @@ func sameName(flag, key string) bool {
 // commandOnlyFlags are flags that name nothing a spec or table holds, by
 // command (docs/cli.md says so below its table).
 var commandOnlyFlags = map[string][]string{
-	"check":     {"--merge-iw"},
+	"check":     {"--merge-iw", "--validate"},
 	"merge":     {"--allow-partial", "--force"},
 	"reproduce": {"--quick"},
 	"schedule":  {"--comms", "--noam", "--max-activations", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},

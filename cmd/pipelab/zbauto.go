@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"pipelab/pipeline"
@@ -12,6 +13,10 @@ import (
 // from costs, not from a shape alone, so the commands that take a kind
 // build it here from the cost flags in force.
 
+// wgradMemoryUsage is --wgrad-memory's help. The name pairs it with
+// --wgrad (T_W): the same weight gradient, its memory beside its time.
+const wgradMemoryUsage = "zb-auto with explicit or unit costs: the activations M_W a microbatch's W still needs after its I, as a fraction of M_B in (0, 1] (the Zero Bubble paper's M_W/M_B); 1 (the default) counts a microbatch whole until its W"
+
 const zbAutoSummary = "zero bubble automatic schedule (arXiv 2401.10241, §3): built from the costs in force, Ws placed in the bubbles they leave, within --max-activations (default P)"
 
 // generateFor builds the flags' schedule; zb-auto is built from the cost
@@ -20,16 +25,39 @@ func (s *shapeFlags) generateFor(costs *costFlags) (*pipeline.Table, error) {
 	if s.kind != tune.ZBAutoFamily {
 		return s.generate()
 	}
-	return zbAutoTable(s.stages, s.microbatches, s.chunks, s.maxActivations, costs)
+	return zbAutoTable(s.stages, s.microbatches, s.chunks, zbAutoLimits{s.maxActivations, s.wgradMemory}, costs)
 }
 
-// checkMaxActivations refuses --max-activations where it means nothing.
+// zbAutoLimits are zb-auto's memory settings: --max-activations (0 for
+// P) and --wgrad-memory (0 for the cost model's own M_W / M_B, 1 without
+// a memory model).
+type zbAutoLimits struct {
+	maxActivations int
+	wgradMemory    float64
+}
+
+// checkMaxActivations refuses --max-activations and --wgrad-memory where
+// they mean nothing.
 func (s *shapeFlags) checkMaxActivations(set map[string]bool) error {
 	switch {
 	case set["max-activations"] && s.kind != tune.ZBAutoFamily:
 		return fmt.Errorf("--max-activations applies to --kind zb-auto only")
 	case s.maxActivations < 0:
 		return fmt.Errorf("--max-activations must be at least 1 (0 for P), got %d", s.maxActivations)
+	case set["wgrad-memory"] && s.kind != tune.ZBAutoFamily:
+		return fmt.Errorf("--wgrad-memory applies to --kind zb-auto only")
+	}
+	return checkWgradMemory(s.wgradMemory, set["wgrad-memory"])
+}
+
+// errWgradMemoryGPU refuses --wgrad-memory beside the GPU model, whose
+// memory model has an M_W of its own (cost.WeightGradMemory).
+var errWgradMemoryGPU = errors.New("--wgrad-memory: the GPU model (--model) prices M_W itself; give --wgrad-memory with explicit (--fwd ...) or unit costs")
+
+// checkWgradMemory refuses a share M_W / M_B outside (0, 1].
+func checkWgradMemory(share float64, set bool) error {
+	if set && !(share > 0 && share <= 1) {
+		return fmt.Errorf("--wgrad-memory is M_W as a fraction of M_B and must be in (0, 1], got %g", share)
 	}
 	return nil
 }
@@ -38,7 +66,7 @@ func (s *shapeFlags) checkMaxActivations(set map[string]bool) error {
 // the flags put in force: explicit times, the GPU model (whose M_W / M_B
 // makes the limit one in M_B, as the paper sets it), or unit times for
 // --cost-model unit and lockstep.
-func zbAutoTable(p, m, chunks, limit int, costs *costFlags) (*pipeline.Table, error) {
+func zbAutoTable(p, m, chunks int, limits zbAutoLimits, costs *costFlags) (*pipeline.Table, error) {
 	where := fmt.Sprintf("--kind zb-auto --stages %d --microbatches %d", p, m)
 	if chunks > 1 {
 		return nil, fmt.Errorf("%s: the automatic schedule places one stage per rank, so --chunks must be 1, got %d", where, chunks)
@@ -56,9 +84,16 @@ func zbAutoTable(p, m, chunks, limit int, costs *costFlags) (*pipeline.Table, er
 		}
 		model, mem = pr.cost, pr.memory
 	}
+	share := tune.WeightGradShareOf(mem, p)
+	if limits.wgradMemory > 0 {
+		if mem != nil {
+			return nil, badInput{fmt.Errorf("%s: %w", where, errWgradMemoryGPU)}
+		}
+		share = limits.wgradMemory
+	}
 	s, err := tune.ZBAuto(tune.ZBAutoProblem{
-		Stages: tune.StageTimesOf(model, p), Microbatches: m, MaxActivations: limit,
-		WeightGradShare: tune.WeightGradShareOf(mem, p),
+		Stages: tune.StageTimesOf(model, p), Microbatches: m, MaxActivations: limits.maxActivations,
+		WeightGradShare: share,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
@@ -101,10 +136,32 @@ func withMaxActivations(families []compareFamily, limit int, set bool) error {
 	return nil
 }
 
+// withWgradMemory gives compare's zb-auto items --wgrad-memory, and
+// refuses it without a zb-auto item or out of range.
+func withWgradMemory(families []compareFamily, share float64, costs *costFlags) error {
+	set := costs.set["wgrad-memory"]
+	if err := checkWgradMemory(share, set); err != nil {
+		return err
+	}
+	if set && costs.kind() == "gpu" {
+		return errWgradMemoryGPU
+	}
+	has := false
+	for i := range families {
+		if families[i].name == tune.ZBAutoFamily {
+			families[i].wgradMemory, has = share, true
+		}
+	}
+	if set && !has {
+		return fmt.Errorf("--wgrad-memory applies to zb-auto only, which --kind does not list")
+	}
+	return nil
+}
+
 // generate builds one of compare's families: zb-auto from the costs.
 func (fam compareFamily) generate(sh pipeline.Shape, costs *costFlags) (*pipeline.Table, error) {
 	if fam.name == tune.ZBAutoFamily {
-		return zbAutoTable(sh.Ranks, sh.Microbatches, sh.Chunks, fam.maxActivations, costs)
+		return zbAutoTable(sh.Ranks, sh.Microbatches, sh.Chunks, zbAutoLimits{fam.maxActivations, fam.wgradMemory}, costs)
 	}
 	return pipeline.Generate(fam.name, sh)
 }

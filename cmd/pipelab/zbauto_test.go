@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -71,6 +73,78 @@ func TestZBAutoFlagErrors(t *testing.T) {
 		code, _, errs := runCLI(c.args...)
 		if code == 0 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want a failure saying %q", c.args, code, firstLine(errs), c.want)
+		}
+	}
+}
+
+// The Zero Bubble paper's Table 5 (arXiv 2401.10241) gives the bubble rate
+// of its automatic schedules at the activation limits P (ZB-1p) and 2P
+// (ZB-2p), under its memory model, where a microbatch holds only M_W of
+// its M_B between its I and its W. --wgrad-memory states that share with
+// explicit costs: M_W/M_B = 32h / (34h + 5as) of a GPT layer at s = 1024
+// (docs/reference.md §2). The times are Appendix D's (docs/reference.md
+// §5). ZB-1p is ZB-H1's 0.1585 and 0.1421, reproduced to the paper's four
+// decimals, as is 28.3B's ZB-2p 0.0038; 1.5B's ZB-2p comes out 0.0446
+// against the paper's 0.0433 (docs/zb-auto.md explains the gap), and the
+// test holds it within 5% of the paper's gain from ZB-H2 (0.1083) to ZB-2p.
+func TestZBAutoPaperTable5(t *testing.T) {
+	for _, c := range []struct {
+		name, p, m string
+		times      []string
+		h, a       float64
+		zb1p, zb2p float64 // Table 5
+		zbh2       float64 // Table 5's ZB-H2, for the 5% band
+	}{
+		{"1.5B", "8", "24", zbAutoCosts, 2304, 24, 0.1585, 0.0433, 0.1083},
+		{"28.3B", "32", "96", []string{"--fwd", "10.419", "--bwd", "10.207", "--wgrad", "7.715", "--comm", "0.408"}, 6144, 48, 0.1421, 0.0038, 0.0641},
+	} {
+		share := 32 * c.h / (34*c.h + 5*c.a*1024)
+		rate := func(limit string) float64 {
+			args := append([]string{"simulate", "--format", "json", "--kind", "zb-auto", "--stages", c.p, "--microbatches", c.m,
+				"--max-activations", limit, "--wgrad-memory", strconv.FormatFloat(share, 'g', -1, 64)}, c.times...)
+			code, out, errs := runCLI(args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errs)
+			}
+			var rep simulateReport
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			return rep.BubbleRatio
+		}
+		p, _ := strconv.Atoi(c.p)
+		zb1p, zb2p := rate(c.p), rate(strconv.Itoa(2*p))
+		t.Logf("%s, M_W/M_B %.4f: ZB-1p %.4f (paper %.4f), ZB-2p %.4f (paper %.4f)", c.name, share, zb1p, c.zb1p, zb2p, c.zb2p)
+		if math.Abs(zb1p-c.zb1p) > 0.00005 {
+			t.Errorf("%s ZB-1p: bubble rate %.5f, the paper's %.4f", c.name, zb1p, c.zb1p)
+		}
+		if band := 0.05 * (c.zbh2 - c.zb2p); math.Abs(zb2p-c.zb2p) > band {
+			t.Errorf("%s ZB-2p: bubble rate %.5f, more than %.5f from the paper's %.4f", c.name, zb2p, band, c.zb2p)
+		}
+		if c.name == "28.3B" && math.Abs(zb2p-c.zb2p) > 0.00005 {
+			t.Errorf("%s ZB-2p: bubble rate %.5f, the paper's %.4f", c.name, zb2p, c.zb2p)
+		}
+	}
+}
+
+// --wgrad-memory is refused where it means nothing, out of (0, 1], and
+// beside the GPU model, whose memory model has an M_W of its own.
+func TestZBAutoWgradMemoryErrors(t *testing.T) {
+	shape := []string{"--stages", "4", "--microbatches", "8"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"schedule", "--kind", "zb-h1", "--wgrad-memory", "0.5"}, shape...), "--wgrad-memory applies to --kind zb-auto only"},
+		{append([]string{"schedule", "--kind", "zb-auto", "--wgrad-memory", "0"}, shape...), "--wgrad-memory is M_W as a fraction of M_B and must be in (0, 1], got 0"},
+		{append([]string{"simulate", "--kind", "zb-auto", "--wgrad-memory", "1.5"}, shape...), "must be in (0, 1], got 1.5"},
+		{append([]string{"simulate", "--kind", "zb-auto", "--wgrad-memory", "0.5", "--model", "gpt-1.3b"}, shape...), "the GPU model (--model) prices M_W itself"},
+		{append([]string{"compare", "--kind", "zb-auto", "--wgrad-memory", "0.5", "--model", "gpt-1.3b"}, shape...), "the GPU model (--model) prices M_W itself"},
+		{append([]string{"compare", "--kind", "1f1b,zb-h1", "--wgrad-memory", "0.5"}, shape...), "--wgrad-memory applies to zb-auto only"},
+	} {
+		code, _, errs := runCLI(c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 saying %q", c.args, code, firstLine(errs), c.want)
 		}
 	}
 }
