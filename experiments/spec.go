@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -346,6 +347,10 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 		if err := yaml.Unmarshal(src, &root); err != nil {
 			return nil, yamlError(file, err)
 		}
+	}
+	if err := checkIntegers(validator{root: &root}, &root, reflect.TypeFor[Spec](), nil); err != nil {
+		err.(*SpecError).File = file
+		return nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	dec.KnownFields(true)
