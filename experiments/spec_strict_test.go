@@ -2,8 +2,12 @@ package experiments
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"pipelab/results"
 )
 
 // TestParseSpecRefusesUnsafeNamesFractionsAndRepeats: issue 27's spec
@@ -74,5 +78,21 @@ func TestParseSpecTakesWholeNumbers(t *testing.T) {
 	}
 	if s.Seed != 1<<64-1 || s.N != 40 {
 		t.Errorf("seed %d, n %d; want 2^64-1 and 40", s.Seed, s.N)
+	}
+}
+
+// TestPlotRefusesAnUnsafeExperimentName: tables that name an experiment
+// "../escaped" (written by hand, or by a build before the spec check) are
+// not plotted, rather than plotted outside the folder.
+func TestPlotRefusesAnUnsafeExperimentName(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "out")
+	os.Mkdir(dir, 0o755)
+	_, err := plotTables(dir, &results.Tables{Runs: []results.Run{{Experiment: "../escaped", CostModel: "unit", Method: "pipedream", Stages: 2}}})
+	if err == nil || !strings.Contains(err.Error(), `"../escaped"`) {
+		t.Errorf("plot = %v, want a refusal naming the experiment", err)
+	}
+	if escaped, _ := filepath.Glob(filepath.Join(parent, "escaped*")); len(escaped) > 0 {
+		t.Errorf("plot wrote %v outside its folder", escaped)
 	}
 }
