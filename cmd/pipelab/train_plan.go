@@ -238,6 +238,9 @@ func (f *trainFlags) planRPD(n int) (optim.Method, error) {
 	if trace.Stages != f.stages {
 		return nil, badInput{fmt.Errorf("--delays: %s: %d delays per line, but --stages is %d", f.delays, trace.Stages, f.stages)}
 	}
+	if k := n * f.stages; len(trace.Rows) < k {
+		return nil, badInput{fmt.Errorf("--delays: %s: %d delay rows, but the run has K = N·S = %d updates (--microbatches %d, --stages %d)", f.delays, len(trace.Rows), k, n, f.stages)}
+	}
 	return optim.RPD{Delays: trace, Iterations: n * f.stages}, nil
 }
 
