@@ -58,26 +58,30 @@ type lockChild struct {
 	out   *bufio.Reader
 }
 
-func startLockChild(t *testing.T, dir string, env ...string) *lockChild {
-	t.Helper()
+// startLockChild starts a child and waits for its "ready". It returns
+// errors rather than failing the test, as the test's workers call it off
+// the test's goroutine.
+func startLockChild(dir string, env ...string) (*lockChild, error) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockTakeoverChild$")
 	cmd.Env = append(append(os.Environ(), lockChildEnv+"="+dir), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	c := &lockChild{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}
 	if line := c.line(); line != "ready" {
-		t.Fatalf("lock child said %q, want ready", line)
+		c.cmd.Process.Kill()
+		c.cmd.Wait()
+		return nil, fmt.Errorf("lock child said %q, want ready", line)
 	}
-	return c
+	return c, nil
 }
 
 func (c *lockChild) line() string {
@@ -89,7 +93,10 @@ func (c *lockChild) line() string {
 // killed while it held it (SIGKILL: no chance to remove it).
 func staleLock(t *testing.T, dir string) []byte {
 	t.Helper()
-	c := startLockChild(t, dir, lockChildEnv+"_DIE=1")
+	c, err := startLockChild(dir, lockChildEnv+"_DIE=1")
+	if err != nil {
+		t.Fatal(err)
+	}
 	c.stdin.Write([]byte{1})
 	if line := c.line(); line != "locked" {
 		t.Fatalf("the child to be killed said %q", line)
@@ -131,7 +138,7 @@ func TestStaleLockTakeoverHasOneWriter(t *testing.T) {
 					fail("%v", err)
 					return
 				}
-				takeOverTogether(t, dir, fail)
+				takeOverTogether(dir, fail)
 			}
 		})
 	}
@@ -147,8 +154,19 @@ func TestStaleLockTakeoverHasOneWriter(t *testing.T) {
 
 // takeOverTogether starts two children, lets them take dir's lock at once
 // and checks that exactly one did.
-func takeOverTogether(t *testing.T, dir string, fail func(string, ...any)) {
-	a, b := startLockChild(t, dir), startLockChild(t, dir)
+func takeOverTogether(dir string, fail func(string, ...any)) {
+	a, err := startLockChild(dir)
+	if err != nil {
+		fail("%v", err)
+		return
+	}
+	b, err := startLockChild(dir)
+	if err != nil {
+		a.stdin.Close()
+		a.cmd.Wait()
+		fail("%v", err)
+		return
+	}
 	a.stdin.Write([]byte{1})
 	b.stdin.Write([]byte{1})
 	la, lb := a.line(), b.line()
