@@ -88,7 +88,7 @@ func Train(ctx context.Context, r Run) (*Trained, error) {
 	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery, LogPoints: r.LogPoints,
 		// Stop a long replay as soon as the sweep is cancelled.
 		Recorder:  optim.RecorderFunc(func(optim.Record) error { return ctx.Err() }),
-		Optimizer: r.Optimizer, TargetLoss: r.TargetLoss}
+		Optimizer: r.Optimizer, TargetLoss: r.TargetLoss, Progress: r.Progress}
 	if r.Method != "rpd" {
 		set.Budget = r.Budget
 	}
@@ -238,6 +238,9 @@ func planRPD(r Run, p plan) (plan, error) {
 			return p, badInputf("a delay trace of %d stages for %d stages", r.DelayTrace.Stages, r.Stages)
 		}
 		opts.Delays, opts.Iterations = r.DelayTrace, cmp.Or(r.Updates, n*r.Stages)
+		if len(r.DelayTrace.Rows) < opts.Iterations {
+			return p, badInputf("a delay trace of %d rows for K = %d updates", len(r.DelayTrace.Rows), opts.Iterations)
+		}
 	default:
 		opts.Delays, err = rpdDelays(r, n, pd)
 		if err != nil {

@@ -22,8 +22,11 @@ const DatasetFile = "dataset.json"
 // another and to find missing shards.
 type Dataset struct {
 	// Spec is the spec's name; SpecID identifies its expansion (the
-	// SHA-256 of every run id in expansion order), so two specs that
-	// expand to the same runs share it whatever their YAML looks like.
+	// SHA-256 of every run id in expansion order, and of the selection
+	// rule when it is not best-final, the one spec key besides the name
+	// that no run id holds), so two specs that expand to the same runs
+	// share it whatever their YAML looks like. Spec and SpecID together
+	// are the data set's identity: shards of one sweep share both.
 	Spec   string `json:"spec"`
 	SpecID string `json:"spec_id"`
 	// Runs is the number of runs of the whole sweep.
@@ -42,9 +45,16 @@ func NewDataset(spec string, all []Run, shard Shard) Dataset {
 		h.Write([]byte(r.ID))
 		h.Write([]byte{'\n'})
 	}
+	if len(all) > 0 && all[0].Select != "" && all[0].Select != BestFinal {
+		// Only then, so that the data sets of best-final keep their ids.
+		h.Write([]byte("selection_rule=" + all[0].Select + "\n"))
+	}
 	return Dataset{Spec: spec, SpecID: hex.EncodeToString(h.Sum(nil))[:16], Runs: len(all),
 		ShardIndex: shard.Index, ShardCount: shard.Count}
 }
+
+// sameSweep reports whether d and e are folders of one sweep.
+func (d Dataset) sameSweep(e Dataset) bool { return d.Spec == e.Spec && d.SpecID == e.SpecID }
 
 // Shard returns the folder's shard.
 func (d Dataset) Shard() Shard { return Shard{Index: d.ShardIndex, Count: d.ShardCount} }

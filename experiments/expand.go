@@ -102,6 +102,9 @@ type Run struct {
 	// DelayTrace is RPD's delays read from a trace file, K = N·S
 	// iterations of them (optim.LoadDelayTrace).
 	DelayTrace *optim.DelayTable
+	// Progress, if not nil, is told how far the replay is (optim.Settings);
+	// it is no part of the run's identity and changes nothing in it.
+	Progress func(done, total int)
 }
 
 // DelayExact is the delay model of RPD replaying the exact delays of the

@@ -45,14 +45,14 @@ type MergeSummary struct {
 func Merge(dirs []string, out string, opt MergeOptions) (MergeSummary, error) {
 	var sum MergeSummary
 	if len(dirs) == 0 {
-		return sum, fmt.Errorf("experiments: merge: no input directories")
+		return sum, fmt.Errorf("no input directories")
 	}
 	problem := func(msg string) error {
 		if opt.AllowPartial {
 			sum.Warnings = append(sum.Warnings, msg)
 			return nil
 		}
-		return badInputf("experiments: merge: %s (--allow-partial merges all the same)", msg)
+		return badInputf("%s (--allow-partial merges all the same)", msg)
 	}
 	inputs, err := readInputs(dirs, problem)
 	if err != nil {
@@ -108,11 +108,11 @@ func Merge(dirs []string, out string, opt MergeOptions) (MergeSummary, error) {
 func notAnInput(out string, dirs []string) error {
 	o, err := filepath.Abs(out)
 	if err != nil {
-		return fmt.Errorf("experiments: merge: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	for _, d := range dirs {
 		if a, err := filepath.Abs(d); err == nil && a == o {
-			return badInputf("experiments: merge: the output folder %s is also an input; give another --out", out)
+			return badInputf("the output folder %s is also an input; give another --out", out)
 		}
 	}
 	return nil
@@ -135,10 +135,10 @@ func readInputs(dirs []string, problem func(string) error) ([]mergeInput, error)
 	for _, dir := range dirs {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return nil, fmt.Errorf("experiments: merge: %w", err)
+			return nil, fmt.Errorf("%w", err)
 		}
 		if prev, dup := seen[abs]; dup {
-			return nil, badInputf("experiments: merge: %s is given twice (%s and %s)", abs, prev, dir)
+			return nil, badInputf("%s is given twice (%s and %s)", abs, prev, dir)
 		}
 		seen[abs] = dir
 		in := mergeInput{dir: dir}
@@ -151,7 +151,7 @@ func readInputs(dirs []string, problem func(string) error) ([]mergeInput, error)
 			}
 		}
 		if _, err := os.Stat(filepath.Join(dir, "runs")); errors.Is(err, fs.ErrNotExist) {
-			return nil, badInputf("experiments: merge: %s has no runs/ folder: it is not a sweep's output", dir)
+			return nil, badInputf("%s has no runs/ folder: it is not a sweep's output", dir)
 		}
 		if in.recs, err = readRecords(filepath.Join(dir, "runs")); err != nil {
 			return nil, err
@@ -166,8 +166,8 @@ func readInputs(dirs []string, problem func(string) error) ([]mergeInput, error)
 		}
 		if first == nil {
 			first = in
-		} else if in.ds.SpecID != first.ds.SpecID {
-			return nil, badInputf("experiments: merge: the inputs come from different specs: %s holds %s, %s holds %s",
+		} else if !in.ds.sameSweep(first.ds) {
+			return nil, badInputf("the inputs come from different specs: %s holds %s, %s holds %s",
 				first.dir, first.ds, in.dir, in.ds)
 		}
 	}
@@ -198,11 +198,11 @@ func unionRecords(inputs []mergeInput, problem func(string) error) (map[string]m
 			rec := in.recs[id]
 			key, err := contentKey(rec)
 			if err != nil {
-				return nil, fmt.Errorf("experiments: merge: %s: run %s: %w", in.dir, id, err)
+				return nil, fmt.Errorf("%s: run %s: %w", in.dir, id, err)
 			}
 			if prev, dup := byID[id]; dup {
 				if !bytes.Equal(prev.key, key) {
-					return nil, badInputf("experiments: merge: run id %s (%s) differs between %s and %s", id, rec.Name, prev.dir, in.dir)
+					return nil, badInputf("run id %s (%s) differs between %s and %s", id, rec.Name, prev.dir, in.dir)
 				}
 				dups++
 				dupFrom = prev.dir
@@ -221,7 +221,7 @@ func unionRecords(inputs []mergeInput, problem func(string) error) (map[string]m
 		for i, in := range inputs {
 			dirs[i] = in.dir
 		}
-		return nil, badInputf("experiments: merge: no recorded runs in %s", strings.Join(dirs, ", "))
+		return nil, badInputf("no recorded runs in %s", strings.Join(dirs, ", "))
 	}
 	return byID, nil
 }
@@ -311,7 +311,7 @@ func prepareOutput(out string, ds Dataset, force bool) error {
 		if ok {
 			what = "another data set (" + have.String() + ")"
 		}
-		return badInputf("experiments: merge: %s holds %s; give another --out, or --force to replace it", out, what)
+		return badInputf("%s holds %s; give another --out, or --force to replace it", out, what)
 	case ok || occupied:
 		if err := clearResults(out); err != nil {
 			return err
@@ -339,7 +339,7 @@ func holdsResults(dir string) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("experiments: %w", err)
+		return false, fmt.Errorf("%w", err)
 	}
 	return len(entries) > 0, nil
 }
@@ -348,11 +348,11 @@ func holdsResults(dir string) (bool, error) {
 func clearResults(dir string) error {
 	for _, name := range resultFiles {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("experiments: %w", err)
+			return fmt.Errorf("%w", err)
 		}
 	}
 	if err := os.RemoveAll(filepath.Join(dir, "runs")); err != nil {
-		return fmt.Errorf("experiments: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	return nil
 }
@@ -361,7 +361,7 @@ func clearResults(dir string) error {
 func readRecords(dir string) (map[string]record, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("experiments: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	recs := map[string]record{}
 	for _, e := range entries {

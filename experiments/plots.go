@@ -104,6 +104,10 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		}
 	}
 	for _, g := range runGroups(t.Runs) {
+		if g.experiment != "" && !IsSafeName(g.experiment) {
+			// Tables written by hand or by a build that let such names be.
+			return files, fmt.Errorf("the runs table names the experiment %s, which is not a usable file name: nothing plotted for it", quoteShort(g.experiment))
+		}
 		prefix := g.experiment + "-" + g.cost
 		if results.RegimeRuns(g.runs) {
 			// Several data sizes or noise levels: the regime map, the gap

@@ -24,19 +24,19 @@ func (s Shard) String() string {
 func ParseShard(v string) (Shard, error) {
 	i, n, ok := strings.Cut(v, "/")
 	if !ok {
-		return Shard{}, fmt.Errorf("experiments: shard %q is not I/N", v)
+		return Shard{}, badInputf("shard %q is not I/N", v)
 	}
 	idx, err1 := strconv.Atoi(strings.TrimSpace(i))
 	cnt, err2 := strconv.Atoi(strings.TrimSpace(n))
 	if err1 != nil || err2 != nil {
-		return Shard{}, fmt.Errorf("experiments: shard %q is not I/N with integers", v)
+		return Shard{}, badInputf("shard %q is not I/N with integers", v)
 	}
 	return newShard(idx, cnt, "shard "+strconv.Quote(v))
 }
 
 func newShard(idx, cnt int, what string) (Shard, error) {
 	if cnt < 1 || idx < 0 || idx >= cnt {
-		return Shard{}, fmt.Errorf("experiments: %s: need 0 <= I < N, got I = %d, N = %d", what, idx, cnt)
+		return Shard{}, badInputf("%s: need 0 <= I < N, got I = %d, N = %d", what, idx, cnt)
 	}
 	return Shard{Index: idx, Count: cnt}, nil
 }
@@ -53,24 +53,24 @@ func ShardFromEnv(getenv func(string) string, count int) (Shard, error) {
 		idx, err1 := strconv.Atoi(id)
 		cnt, err2 := strconv.Atoi(n)
 		if err1 != nil || err2 != nil {
-			return Shard{}, fmt.Errorf("experiments: SLURM_ARRAY_TASK_ID=%q SLURM_ARRAY_TASK_COUNT=%q are not integers", id, n)
+			return Shard{}, badInputf("SLURM_ARRAY_TASK_ID=%q SLURM_ARRAY_TASK_COUNT=%q are not integers", id, n)
 		}
 		return newShard(idx, cnt, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
 	}
 	if id := getenv("JOB_COMPLETION_INDEX"); id != "" {
 		idx, err := strconv.Atoi(id)
 		if err != nil {
-			return Shard{}, fmt.Errorf("experiments: JOB_COMPLETION_INDEX=%q is not an integer", id)
+			return Shard{}, badInputf("JOB_COMPLETION_INDEX=%q is not an integer", id)
 		}
 		if n := getenv("PIPELAB_SHARDS"); n != "" {
 			c, err := strconv.Atoi(n)
 			if err != nil {
-				return Shard{}, fmt.Errorf("experiments: PIPELAB_SHARDS=%q is not an integer", n)
+				return Shard{}, badInputf("PIPELAB_SHARDS=%q is not an integer", n)
 			}
 			count = c
 		}
 		if count == 0 {
-			return Shard{}, fmt.Errorf("experiments: JOB_COMPLETION_INDEX=%s needs a shard count (--shards or PIPELAB_SHARDS)", id)
+			return Shard{}, badInputf("JOB_COMPLETION_INDEX=%s needs a shard count (--shards or PIPELAB_SHARDS)", id)
 		}
 		return newShard(idx, count, "JOB_COMPLETION_INDEX")
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -373,6 +374,17 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 			return nil, yamlError(file, err)
 		}
 	}
+	// The integers are checked once the decoder has accepted the tree's
+	// aliases (it refuses excessive aliasing, which the walk would
+	// follow), or when it found values of the wrong type, where the check
+	// says which key.
+	checkInts := func() error {
+		err := checkIntegers(validator{root: &root}, &root, reflect.TypeFor[Spec](), nil)
+		if err != nil {
+			err.(*SpecError).File = file
+		}
+		return err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	dec.KnownFields(true)
 	var s Spec
@@ -380,7 +392,16 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, badInputf("experiments: %s: empty spec", file)
 		}
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			if ierr := checkInts(); ierr != nil {
+				return nil, ierr
+			}
+		}
 		return nil, yamlError(file, err)
+	}
+	if err := checkInts(); err != nil {
+		return nil, err
 	}
 	s.Deprecated = notes
 	s.renameOldValues(file, &root)

@@ -92,6 +92,9 @@ func (v validator) line(path ...any) int {
 
 func (s *Spec) validate(root *yaml.Node) error {
 	v := validator{root: root}
+	if err := s.checkName(v); err != nil {
+		return err
+	}
 	if s.Measure == "" {
 		s.Measure = Convergence
 	}
@@ -162,7 +165,10 @@ func (s *Spec) validate(root *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	return s.checkSizes(v)
+	if err := s.checkSizes(v); err != nil {
+		return err
+	}
+	return s.checkDuplicates(v)
 }
 
 // validateDelays checks a delays experiment; without microbatch counts it

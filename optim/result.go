@@ -21,6 +21,11 @@ type Settings struct {
 	LogPoints int
 	// Recorder, if not nil, receives every record as it is taken.
 	Recorder Recorder
+	// Progress, if not nil, is told how far the run is: done of its total
+	// block updates, about every thousandth of the run (a run of hours
+	// says where it is; train --progress prints it). It sees the run and
+	// changes nothing in it.
+	Progress func(done, total int)
 	// Optimizer is the update rule every stage applies to its block; the
 	// zero value is plain SGD at the constant step size StepSize.
 	Optimizer Optimizer

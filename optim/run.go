@@ -83,6 +83,10 @@ type run struct {
 	// point.
 	targetEvery, targetNext int
 
+	// total is the run's block updates, progressEvery and progressNext
+	// the spacing and the next point of Settings.Progress's calls.
+	total, progressEvery, progressNext int
+
 	opt           *stepper
 	wantDirection bool // keep SGD's last gradient (weight prediction reads it)
 	budgetTaken   bool // LossAtBudget is set
@@ -123,6 +127,8 @@ func (r *run) begin(total int, x []float64, replicas int) error {
 		r.every = max(1, total/cmp.Or(r.set.LogPoints, DefaultRecords))
 	}
 	r.next = r.every
+	r.total, r.progressEvery = total, max(1, total/1000)
+	r.progressNext = r.progressEvery
 	if te := max(1, total/DefaultRecords); r.set.TargetLoss > 0 && te < r.every {
 		r.targetEvery, r.targetNext = te, te
 	}
@@ -146,6 +152,10 @@ func (r *run) shift(s int, g []float64, scale float64) {
 // record when one is due at the same update.
 func (r *run) advance(n int, t float64, point func() []float64) error {
 	r.res.BlockUpdates += n
+	if r.set.Progress != nil && r.res.BlockUpdates >= r.progressNext {
+		r.progressNext = (r.res.BlockUpdates/r.progressEvery + 1) * r.progressEvery
+		r.set.Progress(r.res.BlockUpdates, r.total)
+	}
 	check := r.targetEvery > 0 && r.res.UpdatesToTarget < 0 && r.res.BlockUpdates >= r.targetNext
 	if check {
 		r.targetNext = (r.res.BlockUpdates/r.targetEvery + 1) * r.targetEvery

@@ -22,6 +22,8 @@ type presetFlags struct {
 	flash                  bool
 	efficiency             float64
 	fs                     *flag.FlagSet
+	// fromHardware is what check read from --hardware.
+	fromHardware cost.Hardware
 }
 
 // register declares the flags; modelHelp describes --model, and note ends
@@ -66,7 +68,7 @@ func (p *presetFlags) check() error {
 			return fmt.Errorf("--hardware gives the GPU and the links: drop --gpu and --link")
 		}
 		var err error
-		if _, err = cost.ReadHardware(p.hardware); err != nil {
+		if p.fromHardware, err = cost.ReadHardware(p.hardware); err != nil {
 			return fmt.Errorf("--hardware: %w", err)
 		}
 		for _, w := range p.fromHardware.Warnings {

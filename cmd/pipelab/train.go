@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"pipelab/experiments"
 	"pipelab/objectives"
@@ -125,6 +126,7 @@ type trainFlags struct {
 	targetLoss                  float64
 	lm                          lmFlags
 	set                         map[string]bool
+	progress                    bool
 }
 
 func (f *trainFlags) register(fs *flag.FlagSet) {
@@ -150,6 +152,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the data and of every random stream of the run")
 	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: --log-points points)")
 	fs.IntVar(&f.logPoints, "log-points", 0, "logged losses over the run when --log-every is not given (default 100)")
+	fs.BoolVar(&f.progress, "progress", false, "print progress on stderr every few seconds (the default when stderr is a terminal)")
 	fs.StringVar(&f.kind, "kind", "", "schedule family to replay (see pipelab kinds)")
 	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV to replay instead of a generated table")
 	f.costs.register(fs)
@@ -400,6 +403,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	r, err := f.run()
 	if err != nil {
 		return err
+	}
+	if f.progress || isTerminal(stderr) {
+		r.Progress = trainProgress(stderr, progressInterval, time.Now)
 	}
 	res, err := experiments.Train(context.Background(), r)
 	if err != nil {
