@@ -1,9 +1,11 @@
+//go:build !purego
+
 package charlm
 
 import (
 	"math"
 
-	"golang.org/x/sys/cpu"
+	"pipelab/internal/vec"
 )
 
 // erfGroups is erfScalar four values at a time (erf_amd64.s), bit for
@@ -19,16 +21,15 @@ const (
 	erfScratch = 5 * 4 * erfChunk // five rows of a group's four lanes
 )
 
-// vectorErf reports whether erfGroups may run: it needs AVX2 (its integer
+// erfGroups runs where vec.Kernels.AVX2FMA is on: it needs AVX2 (its integer
 // lanes and VPERMD) and FMA (its exponentials are math.Exp's FMA path,
 // which math.Exp takes exactly then, as expGroups).
-var vectorErf = avx && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // erfVector does erfInto's work four values at a time for as long as it
 // can, a group holding a NaN by erfScalar, and returns the number of
 // values done: all but the last len(src) mod 4, or 0 without AVX2.
 func erfVector(dst, prod, src []float64, div float64, cdf bool) int {
-	if !vectorErf {
+	if !vec.Kernels.AVX2FMA {
 		return 0
 	}
 	var scratch [erfScratch]float64

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"pipelab/internal/vec"
 	"testing"
 )
 
@@ -57,11 +58,11 @@ func erfCases() []float64 {
 // product x·erf (x·Φ(x)) and without (then in place), on erfCases and on
 // lengths around the groups of four.
 func TestErfIntoIsMathErf(t *testing.T) {
-	defer func(v bool) { vectorErf = v }(vectorErf)
-	t.Logf("vector kernel: %v", vectorErf)
+	defer func(v bool) { vec.Kernels.AVX2FMA = v }(vec.Kernels.AVX2FMA)
+	t.Logf("vector kernel: %v", vec.Kernels.AVX2FMA)
 	xs := erfCases()
-	for _, vector := range []bool{vectorErf, false} {
-		vectorErf = vector
+	for _, vector := range []bool{vec.Kernels.AVX2FMA, false} {
+		vec.Kernels.AVX2FMA = vector
 		for _, mode := range []struct {
 			div float64
 			cdf bool
