@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func addBlockDotsAVX(out []float64, blocks [][]float64, start int, x [][]float64)

@@ -33,11 +33,11 @@ func TestAddBlockDotsIsDotPerRow(t *testing.T) {
 				}
 				for _, vector := range []bool{true, false} {
 					got := append([]float64(nil), init...)
-					withAVX(vector && avx, func() { AddBlockDots(got, blocks, start, x) })
+					withAVX(vector && Kernels.AVX, func() { AddBlockDots(got, blocks, start, x) })
 					for i := range got {
 						if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 							t.Errorf("widths %v, %d rows from %d, vector %v: row %d: %.17g, Dot %.17g",
-								widths, n, start, vector && avx, i, got[i], want[i])
+								widths, n, start, vector && Kernels.AVX, i, got[i], want[i])
 						}
 					}
 				}
@@ -69,8 +69,8 @@ func blockData(widths []int, n int) ([][]float64, [][]float64) {
 
 // withAVX runs f with the vector kernels on or off.
 func withAVX(on bool, f func()) {
-	defer func(was bool) { avx = was }(avx)
-	avx = on
+	defer func(was bool) { Kernels.AVX = was }(Kernels.AVX)
+	Kernels.AVX = on
 	f()
 }
 
@@ -90,7 +90,7 @@ func BenchmarkAddBlockDots(b *testing.B) {
 			vector bool
 		}{{"avx", true}, {"go", false}} {
 			b.Run(fmt.Sprintf("S=%d/%s", stages, mode.name), func(b *testing.B) {
-				withAVX(mode.vector && avx, func() {
+				withAVX(mode.vector && Kernels.AVX, func() {
 					for b.Loop() {
 						AddBlockDots(out, blocks, 300, x)
 					}

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func addScaledRowsAVX(g, rows, r []float64)

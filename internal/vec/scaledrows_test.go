@@ -40,10 +40,10 @@ func TestAddScaledRowsIsTheLoop(t *testing.T) {
 			}
 			for _, vector := range []bool{true, false} {
 				got := append([]float64(nil), init...)
-				withAVX(vector && avx, func() { AddScaledRows(got, rows, r) })
+				withAVX(vector && Kernels.AVX, func() { AddScaledRows(got, rows, r) })
 				for c := range got {
 					if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
-						t.Errorf("w = %d, %d rows, vector %v: column %d: %.17g, loop %.17g", w, n, vector && avx, c, got[c], want[c])
+						t.Errorf("w = %d, %d rows, vector %v: column %d: %.17g, loop %.17g", w, n, vector && Kernels.AVX, c, got[c], want[c])
 					}
 				}
 			}
@@ -69,7 +69,7 @@ func BenchmarkAddScaledRows(b *testing.B) {
 			vector bool
 		}{{"avx", true}, {"go", false}} {
 			b.Run(fmt.Sprintf("%dx%d/%s", c.n, c.w, mode.name), func(b *testing.B) {
-				withAVX(mode.vector && avx, func() {
+				withAVX(mode.vector && Kernels.AVX, func() {
 					for b.Loop() {
 						AddScaledRows(g, rows, r)
 					}

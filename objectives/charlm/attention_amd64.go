@@ -1,4 +1,8 @@
+//go:build !purego
+
 package charlm
+
+import "pipelab/internal/vec"
 
 // scoreRows4, weighRows4 and backRows4 are the AVX kernels of the heads
 // of 4 channels (attention_amd64.s, attention_backward_amd64.s): a head's
@@ -14,16 +18,15 @@ func weighRows4(probs, packed, values, y *float64, stride, yStride, rows int)
 //go:noescape
 func backRows4(probs, q, k, v, dq, dk, dv, dy, dp *float64, stride, dyStride, rows int, scale float64)
 
-// vectorAttention reports whether the kernels may run (AVX; they use no
-// fused multiply-add); without it the scalar loops do the work, with the
-// same results.
-var vectorAttention = avx
+// The kernels run where vec.Kernels.AVX is on (they use no fused
+// multiply-add); without it the scalar loops do the work, with the same
+// results.
 
 // scoresVector sets head's packed scores (a head of 4 channels, seq the
 // sequence's projected tokens, h the head) with scoreRows4 and reports
 // whether it did (not without AVX, nor for other head widths).
 func (a attention) scoresVector(head, seq []float64, h int) bool {
-	if !vectorAttention || a.headDim() != 4 {
+	if !vec.Kernels.AVX || a.headDim() != 4 {
 		return false
 	}
 	t3, e, T := 3*a.embed, a.embed, a.seq
@@ -37,7 +40,7 @@ func (a attention) scoresVector(head, seq []float64, h int) bool {
 // other head widths, or for T < 3, where a row's place in probs can lie
 // within its packed values.
 func (a attention) weighVector(c attentionCache, b, h int) bool {
-	if !vectorAttention || a.headDim() != 4 || a.seq < 3 {
+	if !vec.Kernels.AVX || a.headDim() != 4 || a.seq < 3 {
 		return false
 	}
 	t3, e, T := 3*a.embed, a.embed, a.seq
@@ -54,7 +57,7 @@ func (a attention) weighVector(c attentionCache, b, h int) bool {
 // head of 4 channels, with backRows4, and reports whether it did (not
 // without AVX, nor for other head widths).
 func (a attention) backwardVector(s attentionScratch, c attentionCache, b, h int) bool {
-	if !vectorAttention || a.headDim() != 4 {
+	if !vec.Kernels.AVX || a.headDim() != 4 {
 		return false
 	}
 	t3, e, T := 3*a.embed, a.embed, a.seq

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // The lanes of a tail of r = 0..3 values: the first r all ones.

@@ -1,11 +1,6 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package charlm
-
-// vectorAttention, the switch of the amd64 kernels of the heads, is false:
-// the scalar loops run (and the tests comparing the two compare them with
-// themselves).
-var vectorAttention bool
 
 // scoresVector does nothing where there is no vector kernel.
 func (a attention) scoresVector(head, seq []float64, h int) bool { return false }

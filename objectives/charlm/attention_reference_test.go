@@ -108,7 +108,7 @@ func (a attention) referenceHeadBackward(s attentionScratch, c attentionCache, b
 		vec.StridedDots(dp, dy, qkv[vOff:], t3)
 		var weighted float64
 		for u, p := range row {
-			weighted += p * dp[u]
+			weighted += float64(p * dp[u])
 			dv := dqkv[u*t3+vOff : u*t3+vOff+dh][:len(dy)]
 			for d, g := range dy {
 				dv[d] += p * g

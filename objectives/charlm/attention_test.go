@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"pipelab/internal/vec"
 	"testing"
 )
 
@@ -36,11 +37,11 @@ var attentionShapes = []attention{
 // NaN input, whose NaN scores the maximum skips and which then reaches
 // every later probability of its sequence.
 func TestAttentionMatchesReference(t *testing.T) {
-	defer func(e, a bool) { vectorExp, vectorAttention = e, a }(vectorExp, vectorAttention)
-	exp, attn := vectorExp, vectorAttention
+	defer func(e, a bool) { vec.Kernels.AVX2FMA, vec.Kernels.AVX = e, a }(vec.Kernels.AVX2FMA, vec.Kernels.AVX)
+	exp, attn := vec.Kernels.AVX2FMA, vec.Kernels.AVX
 	for _, on := range [][2]bool{{true, true}, {false, true}, {true, false}, {false, false}} {
-		vectorExp, vectorAttention = on[0] && exp, on[1] && attn
-		vector := fmt.Sprintf("%v/%v", vectorExp, vectorAttention)
+		vec.Kernels.AVX2FMA, vec.Kernels.AVX = on[0] && exp, on[1] && attn
+		vector := fmt.Sprintf("%v/%v", vec.Kernels.AVX2FMA, vec.Kernels.AVX)
 		for _, a := range attentionShapes {
 			for _, spread := range []float64{0.5, 10} {
 				name := fmt.Sprintf("exp/attention kernels %s B=%d T=%d E=%d H=%d spread=%g", vector, a.batch, a.seq, a.embed, a.heads, spread)

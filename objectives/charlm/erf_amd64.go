@@ -1,9 +1,11 @@
+//go:build !purego
+
 package charlm
 
 import (
 	"math"
 
-	"golang.org/x/sys/cpu"
+	"pipelab/internal/vec"
 )
 
 // erfGroups is erfScalar four values at a time (erf_amd64.s), bit for
@@ -19,16 +21,15 @@ const (
 	erfScratch = 5 * 4 * erfChunk // five rows of a group's four lanes
 )
 
-// vectorErf reports whether erfGroups may run: it needs AVX2 (its integer
+// erfGroups runs where vec.Kernels.AVX2FMA is on: it needs AVX2 (its integer
 // lanes and VPERMD) and FMA (its exponentials are math.Exp's FMA path,
 // which math.Exp takes exactly then, as expGroups).
-var vectorErf = avx && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // erfVector does erfInto's work four values at a time for as long as it
 // can, a group holding a NaN by erfScalar, and returns the number of
 // values done: all but the last len(src) mod 4, or 0 without AVX2.
 func erfVector(dst, prod, src []float64, div float64, cdf bool) int {
-	if !vectorErf {
+	if !vec.Kernels.AVX2FMA {
 		return 0
 	}
 	var scratch [erfScratch]float64
@@ -46,73 +47,6 @@ func erfVector(dst, prod, src []float64, div float64, cdf bool) int {
 	}
 	return i
 }
-
-// Go's math.Erf (math/erf.go, after FreeBSD's s_erf.c) evaluates, for
-// x = |argument|, a rational function P(v)/Q(v) on one of four ranges:
-// v = x² below 0.84375 (pp/qq), v = x − 1 below 1.25 (pa/qa), v = 1/x²
-// below 1/0.35 (ra/sa) and from there to 6 (rb/sb); beyond 6 erf is 1,
-// below 2⁻²⁸ it is x + efx·x. erfGroups evaluates all four lanes' P and
-// Q in one Horner scheme of degree 7 and 8 whose coefficients each lane
-// picks from its range's (VPERMD): a range with fewer terms has leading
-// zeros, which leave its Horner sums exact (c + v·0 = c).
-const (
-	erx  = 8.45062911510467529297e-01
-	efx  = 1.28379167095512586316e-01
-	efx8 = 1.02703333676410069053e+00
-	pp0  = 1.28379167095512558561e-01
-	pp1  = -3.25042107247001499370e-01
-	pp2  = -2.84817495755985104766e-02
-	pp3  = -5.77027029648944159157e-03
-	pp4  = -2.37630166566501626084e-05
-	qq1  = 3.97917223959155352819e-01
-	qq2  = 6.50222499887672944485e-02
-	qq3  = 5.08130628187576562776e-03
-	qq4  = 1.32494738004321644526e-04
-	qq5  = -3.96022827877536812320e-06
-	pa0  = -2.36211856075265944077e-03
-	pa1  = 4.14856118683748331666e-01
-	pa2  = -3.72207876035701323847e-01
-	pa3  = 3.18346619901161753674e-01
-	pa4  = -1.10894694282396677476e-01
-	pa5  = 3.54783043256182359371e-02
-	pa6  = -2.16637559486879084300e-03
-	qa1  = 1.06420880400844228286e-01
-	qa2  = 5.40397917702171048937e-01
-	qa3  = 7.18286544141962662868e-02
-	qa4  = 1.26171219808761642112e-01
-	qa5  = 1.36370839120290507362e-02
-	qa6  = 1.19844998467991074170e-02
-	ra0  = -9.86494403484714822705e-03
-	ra1  = -6.93858572707181764372e-01
-	ra2  = -1.05586262253232909814e+01
-	ra3  = -6.23753324503260060396e+01
-	ra4  = -1.62396669462573470355e+02
-	ra5  = -1.84605092906711035994e+02
-	ra6  = -8.12874355063065934246e+01
-	ra7  = -9.81432934416914548592e+00
-	sa1  = 1.96512716674392571292e+01
-	sa2  = 1.37657754143519042600e+02
-	sa3  = 4.34565877475229228821e+02
-	sa4  = 6.45387271733267880336e+02
-	sa5  = 4.29008140027567833386e+02
-	sa6  = 1.08635005541779435134e+02
-	sa7  = 6.57024977031928170135e+00
-	sa8  = -6.04244152148580987438e-02
-	rb0  = -9.86494292470009928597e-03
-	rb1  = -7.99283237680523006574e-01
-	rb2  = -1.77579549177547519889e+01
-	rb3  = -1.60636384855821916062e+02
-	rb4  = -6.37566443368389627722e+02
-	rb5  = -1.02509513161107724954e+03
-	rb6  = -4.83519191608651397019e+02
-	sb1  = 3.03380607434824582924e+01
-	sb2  = 3.25792512996573918826e+02
-	sb3  = 1.53672958608443695994e+03
-	sb4  = 3.19985821950859553908e+03
-	sb5  = 2.55305040643316442583e+03
-	sb6  = 4.74528541206955367215e+02
-	sb7  = -2.24409524465858183362e+01
-)
 
 // erfConstCount is the number of erfConsts' rows.
 const erfConstCount = 57

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // erfConsts' rows (erf_amd64.go), 32 bytes each, from R8.

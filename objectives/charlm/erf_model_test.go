@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"pipelab/internal/vec"
 	"testing"
 )
 
@@ -39,10 +40,10 @@ func TestModelIsMathErfGELU(t *testing.T) {
 	if raceEnabled {
 		t.Skip("one goroutine, nothing to race; ten times slower under -race")
 	}
-	if !vectorErf {
+	if !vec.Kernels.AVX2FMA {
 		t.Skip("no vector kernel on this processor: erfInto is math.Erf in a loop")
 	}
-	defer func(v bool) { vectorErf = v }(vectorErf)
+	defer func(v bool) { vec.Kernels.AVX2FMA = v }(vec.Kernels.AVX2FMA)
 	text := TinyShakespeare()
 	for _, cfg := range []Config{
 		{Stages: 4, Embed: 16, Heads: 4, SeqLen: 16, Batch: 4, Seed: 1},
@@ -62,9 +63,9 @@ func TestModelIsMathErfGELU(t *testing.T) {
 			name string
 			x    []float64
 		}{{"initial point", x0}, {"4 × initial point", x4}} {
-			vectorErf = true
+			vec.Kernels.AVX2FMA = true
 			got := modelDigest(m, p.x)
-			vectorErf = false
+			vec.Kernels.AVX2FMA = false
 			want := modelDigest(m, p.x)
 			name := fmt.Sprintf("S=%d E=%d T=%d batch %d, %s", cfg.Stages, cfg.Embed, cfg.SeqLen, cfg.Batch, p.name)
 			t.Logf("%s: %x", name, got[:8])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"pipelab/internal/vec"
 	"testing"
 )
 
@@ -57,17 +58,17 @@ func erfCases() []float64 {
 // product x·erf (x·Φ(x)) and without (then in place), on erfCases and on
 // lengths around the groups of four.
 func TestErfIntoIsMathErf(t *testing.T) {
-	defer func(v bool) { vectorErf = v }(vectorErf)
-	t.Logf("vector kernel: %v", vectorErf)
+	defer func(v bool) { vec.Kernels.AVX2FMA = v }(vec.Kernels.AVX2FMA)
+	t.Logf("vector kernel: %v", vec.Kernels.AVX2FMA)
 	xs := erfCases()
-	for _, vector := range []bool{vectorErf, false} {
-		vectorErf = vector
+	for _, vector := range []bool{vec.Kernels.AVX2FMA, false} {
+		vec.Kernels.AVX2FMA = vector
 		for _, mode := range []struct {
 			div float64
 			cdf bool
 		}{{1, false}, {math.Sqrt2, true}} {
 			want := func(x float64) float64 {
-				e := math.Erf(x / mode.div)
+				e := referenceErf(x / mode.div)
 				if mode.cdf {
 					e = 0.5 * (1 + e)
 				}
@@ -93,6 +94,31 @@ func TestErfIntoIsMathErf(t *testing.T) {
 		}
 	}
 	t.Logf("%d values", len(xs))
+}
+
+// referenceErf is math.Erf, or erf where math.Erf is compiled with fused
+// multiply-adds (GOAMD64=v3; see mathErfFused).
+func referenceErf(x float64) float64 {
+	if mathErfFused {
+		return erf(x)
+	}
+	return math.Erf(x)
+}
+
+// TestErfIsMathErf checks erf, the scalar code, against Go's math.Erf bit
+// for bit on erfCases, in the builds that compile math.Erf without fused
+// multiply-adds; under GOAMD64=v3 math.Erf's bits differ from every other
+// build's, and the digest test checks erf there against the other builds.
+func TestErfIsMathErf(t *testing.T) {
+	if mathErfFused {
+		t.Skip("GOAMD64=v3 compiles math.Erf with fused multiply-adds; TestDigestSameInEveryBuild covers erf in this build")
+	}
+	for _, x := range erfCases() {
+		got, want := erf(x), math.Erf(x)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("erf(%.17g) = %.17g (%#x), math.Erf %.17g (%#x)", x, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	}
 }
 
 // BenchmarkErf times erfInto on 4096 values (a GELU layer of the remedies

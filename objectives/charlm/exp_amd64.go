@@ -1,9 +1,11 @@
+//go:build !purego
+
 package charlm
 
 import (
 	"math"
 
-	"golang.org/x/sys/cpu"
+	"pipelab/internal/vec"
 )
 
 // expGroups is math.Exp four values at a time (exp_amd64.s), bit for bit,
@@ -13,17 +15,16 @@ import (
 //go:noescape
 func expGroups(dst, src *float64, groups int) int
 
-// vectorExp reports whether expGroups may run: it needs AVX2 and FMA, and
+// expGroups runs where vec.Kernels.AVX2FMA is on: it needs AVX2 and FMA, and
 // math.Exp takes its FMA path exactly then (math/exp_asm.go), so the two
 // agree.
-var vectorExp = avx && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // expInto sets dst[i] = math.Exp(src[i]) for every i (dst may be src),
 // four at a time where the processor allows, bit for bit either way.
 func expInto(dst, src []float64) {
 	dst = dst[:len(src)]
 	i := 0
-	if vectorExp {
+	if vec.Kernels.AVX2FMA {
 		for i+4 <= len(src) {
 			done := expGroups(&dst[i], &src[i], (len(src)-i)/4)
 			i += 4 * done

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // The constants of Go's math.Exp on amd64 (math/exp_amd64.s, after

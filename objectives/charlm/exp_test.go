@@ -3,6 +3,7 @@ package charlm
 import (
 	"math"
 	"math/rand/v2"
+	"pipelab/internal/vec"
 	"testing"
 )
 
@@ -12,10 +13,10 @@ import (
 // derivative's arguments and beyond (2¹⁶ of them normal with sd 60), and groups holding a value outside
 // (-700, 700), an infinity or NaN, which take math.Exp itself.
 func TestExpIntoIsMathExp(t *testing.T) {
-	defer func(v bool) { vectorExp = v }(vectorExp)
+	defer func(v bool) { vec.Kernels.AVX2FMA = v }(vec.Kernels.AVX2FMA)
 	rng := rand.New(rand.NewPCG(18, 19))
-	for _, vector := range []bool{vectorExp, false} {
-		vectorExp = vector
+	for _, vector := range []bool{vec.Kernels.AVX2FMA, false} {
+		vec.Kernels.AVX2FMA = vector
 		for _, n := range []int{0, 1, 3, 4, 5, 16, 17, 4096, 1 << 16} {
 			src := make([]float64, n)
 			for i := range src {

@@ -39,10 +39,10 @@ func layerNormForward(out, xhat, rstd, in, gain, bias []float64, n, d int) {
 		var v0, v1, v2, v3 float64
 		for j, v := range x0 {
 			c0, c1, c2, c3 := v-m0, x1[j]-m1, x2[j]-m2, x3[j]-m3
-			v0 += c0 * c0
-			v1 += c1 * c1
-			v2 += c2 * c2
-			v3 += c3 * c3
+			v0 += float64(c0 * c0)
+			v1 += float64(c1 * c1)
+			v2 += float64(c2 * c2)
+			v3 += float64(c3 * c3)
 		}
 		r := rstd[i : i+4 : i+4]
 		r[0] = 1 / math.Sqrt(v0/fd+layerNormEps)
@@ -68,7 +68,7 @@ func layerNormForwardRow(out, xhat []float64, rstd *float64, x, gain, bias []flo
 	mean /= float64(len(x))
 	var variance float64
 	for _, v := range x {
-		variance += (v - mean) * (v - mean)
+		variance += float64((v - mean) * (v - mean))
 	}
 	variance /= float64(len(x))
 	r := 1 / math.Sqrt(variance+layerNormEps)
@@ -84,7 +84,7 @@ func normalise(out, xhat, x, gain, bias []float64, mean, r float64) {
 	for j, v := range x {
 		h := (v - mean) * r
 		xhat[j] = h
-		out[j] = h*gain[j] + bias[j]
+		out[j] = float64(h*gain[j]) + bias[j]
 	}
 }
 
@@ -113,13 +113,13 @@ func layerNormBackward(din, dgain, dbias, dout, xhat, rstd, gain []float64, n, d
 		var a0, a1, b0, b1 float64
 		for j, w := range gain {
 			y0, y1, x0, x1 := g0[j], g1[j], h0[j], h1[j]
-			dgain[j] = dgain[j] + y0*x0 + y1*x1
+			dgain[j] = dgain[j] + float64(y0*x0) + float64(y1*x1)
 			dbias[j] = dbias[j] + y0 + y1
-			y0, y1 = y0*w, y1*w
+			y0, y1 = float64(y0*w), float64(y1*w)
 			a0 += y0
 			a1 += y1
-			b0 += y0 * x0
-			b1 += y1 * x1
+			b0 += float64(y0 * x0)
+			b1 += float64(y1 * x1)
 		}
 		inputGradient(din[i*d:i*d+d], g0, h0, gain, rstd[i], a0/fd, b0/fd)
 		inputGradient(din[(i+1)*d:(i+2)*d], g1, h1, gain, rstd[i+1], a1/fd, b1/fd)
@@ -129,11 +129,11 @@ func layerNormBackward(din, dgain, dbias, dout, xhat, rstd, gain []float64, n, d
 		xh := xhat[i*d : i*d+d][:len(gain)]
 		var meanG, meanGX float64
 		for j, g := range dy {
-			dgain[j] += g * xh[j]
+			dgain[j] += float64(g * xh[j])
 			dbias[j] += g
-			gx := g * gain[j]
+			gx := float64(g * gain[j])
 			meanG += gx
-			meanGX += gx * xh[j]
+			meanGX += float64(gx * xh[j])
 		}
 		inputGradient(din[i*d:i*d+d], dy, xh, gain, rstd[i], meanG/fd, meanGX/fd)
 	}
@@ -144,6 +144,6 @@ func layerNormBackward(din, dgain, dbias, dout, xhat, rstd, gain []float64, n, d
 func inputGradient(din, dy, xhat, gain []float64, r, meanG, meanGX float64) {
 	din, xhat, gain = din[:len(dy)], xhat[:len(dy)], gain[:len(dy)]
 	for j, g := range dy {
-		din[j] += r * (g*gain[j] - meanG - xhat[j]*meanGX)
+		din[j] += float64(r * (float64(g*gain[j]) - meanG - float64(xhat[j]*meanGX)))
 	}
 }

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // The byte offsets of eight rows of sixteen float64s, the gathers' index.

@@ -11,9 +11,9 @@ func layerNormInputGradient(din, dout, xhat, rstd, gain []float64, n, d int) {
 		xh := xhat[i*d : i*d+d][:len(gain)]
 		var meanG, meanGX float64
 		for j, g := range dy {
-			gx := g * gain[j]
+			gx := float64(g * gain[j])
 			meanG += gx
-			meanGX += gx * xh[j]
+			meanGX += float64(gx * xh[j])
 		}
 		inputGradient(din[i*d:i*d+d], dy, xh, gain, rstd[i], meanG/float64(d), meanGX/float64(d))
 	}

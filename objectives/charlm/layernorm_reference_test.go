@@ -21,7 +21,7 @@ func layerNormForwardRowByRow(out, xhat, rstd, in, gain, bias []float64, n, d in
 		mean /= float64(d)
 		var variance float64
 		for _, v := range x {
-			variance += (v - mean) * (v - mean)
+			variance += float64((v - mean) * (v - mean))
 		}
 		variance /= float64(d)
 		r := 1 / math.Sqrt(variance+layerNormEps)
@@ -30,7 +30,7 @@ func layerNormForwardRowByRow(out, xhat, rstd, in, gain, bias []float64, n, d in
 		o := out[i*d : i*d+d]
 		for j, v := range x {
 			xh[j] = (v - mean) * r
-			o[j] = xh[j]*gain[j] + bias[j]
+			o[j] = float64(xh[j]*gain[j]) + bias[j]
 		}
 	}
 }
@@ -42,18 +42,18 @@ func layerNormBackwardRowByRow(din, dgain, dbias, dout, xhat, rstd, gain []float
 		xh := xhat[i*d : i*d+d]
 		var meanG, meanGX float64
 		for j, g := range dy {
-			dgain[j] += g * xh[j]
+			dgain[j] += float64(g * xh[j])
 			dbias[j] += g
-			gx := g * gain[j]
+			gx := float64(g * gain[j])
 			meanG += gx
-			meanGX += gx * xh[j]
+			meanGX += float64(gx * xh[j])
 		}
 		meanG /= float64(d)
 		meanGX /= float64(d)
 		dx := din[i*d : i*d+d]
 		r := rstd[i]
 		for j, g := range dy {
-			dx[j] += r * (g*gain[j] - meanG - xh[j]*meanGX)
+			dx[j] += float64(r * (float64(g*gain[j]) - meanG - float64(xh[j]*meanGX)))
 		}
 	}
 }

@@ -81,14 +81,14 @@ func gemmNN(c, a, b, bias []float64, n, k, m int, s *linearScratch) {
 			for p, x0 := range a0 {
 				x1 := a1[p]
 				y := b[o : o+4 : o+4]
-				s00 += x0 * y[0]
-				s01 += x0 * y[1]
-				s02 += x0 * y[2]
-				s03 += x0 * y[3]
-				s10 += x1 * y[0]
-				s11 += x1 * y[1]
-				s12 += x1 * y[2]
-				s13 += x1 * y[3]
+				s00 += float64(x0 * y[0])
+				s01 += float64(x0 * y[1])
+				s02 += float64(x0 * y[2])
+				s03 += float64(x0 * y[3])
+				s10 += float64(x1 * y[0])
+				s11 += float64(x1 * y[1])
+				s12 += float64(x1 * y[2])
+				s13 += float64(x1 * y[3])
 				o += m
 			}
 			if bias != nil {
@@ -151,14 +151,14 @@ func gemmTN(c, a, b []float64, n, k, m int, s *linearScratch) {
 				x := a[oa : oa+2 : oa+2]
 				y := b[ob : ob+4 : ob+4]
 				x0, x1 := x[0], x[1]
-				s00 += x0 * y[0]
-				s01 += x0 * y[1]
-				s02 += x0 * y[2]
-				s03 += x0 * y[3]
-				s10 += x1 * y[0]
-				s11 += x1 * y[1]
-				s12 += x1 * y[2]
-				s13 += x1 * y[3]
+				s00 += float64(x0 * y[0])
+				s01 += float64(x0 * y[1])
+				s02 += float64(x0 * y[2])
+				s03 += float64(x0 * y[3])
+				s10 += float64(x1 * y[0])
+				s11 += float64(x1 * y[1])
+				s12 += float64(x1 * y[2])
+				s13 += float64(x1 * y[3])
 				oa += k
 				ob += m
 			}

@@ -3,6 +3,7 @@ package charlm
 import (
 	"fmt"
 	"math/rand/v2"
+	"pipelab/internal/vec"
 	"testing"
 )
 
@@ -12,7 +13,7 @@ import (
 // the panels are compared with each other and with the scalar tiles in one
 // run.
 func BenchmarkProducts(b *testing.B) {
-	defer func(a, z bool) { avx, avx512 = a, z }(avx, avx512)
+	defer func(a, z bool) { vec.Kernels.AVX, vec.Kernels.AVX512 = a, z }(vec.Kernels.AVX, vec.Kernels.AVX512)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, mode := range vectorModes() {
 		for _, size := range [][3]int{{64, 16, 48}, {64, 16, 16}, {64, 16, 64}, {64, 64, 16}, {64, 16, 65}} {
@@ -22,13 +23,13 @@ func BenchmarkProducts(b *testing.B) {
 			var s linearScratch
 			name := fmt.Sprintf("avx=%v/avx512=%v/%dx%dx%d", mode.avx, mode.avx512, n, k, m)
 			b.Run(name+"/forward", func(b *testing.B) {
-				avx, avx512 = mode.avx, mode.avx512
+				vec.Kernels.AVX, vec.Kernels.AVX512 = mode.avx, mode.avx512
 				for b.Loop() {
 					linearForward(out, in, w, bias, n, k, m, &s)
 				}
 			})
 			b.Run(name+"/backward", func(b *testing.B) {
-				avx, avx512 = mode.avx, mode.avx512
+				vec.Kernels.AVX, vec.Kernels.AVX512 = mode.avx, mode.avx512
 				for b.Loop() {
 					linearBackward(din, dw, bias, out, in, w, n, k, m, &s)
 				}
@@ -41,7 +42,7 @@ func BenchmarkProducts(b *testing.B) {
 // remedies shape (64 rows of 16) against the row-by-row kernels they
 // replaced (layernorm_reference_test.go), in one run, in each vector mode.
 func BenchmarkLayerNorm(b *testing.B) {
-	defer func(a, z bool) { avx, avx512 = a, z }(avx, avx512)
+	defer func(a, z bool) { vec.Kernels.AVX, vec.Kernels.AVX512 = a, z }(vec.Kernels.AVX, vec.Kernels.AVX512)
 	rng := rand.New(rand.NewPCG(3, 4))
 	n, d := 64, 16
 	in, gain, bias := randomVector(rng, n*d, 1), randomVector(rng, d, 1), randomVector(rng, d, 1)
@@ -59,13 +60,13 @@ func BenchmarkLayerNorm(b *testing.B) {
 	}
 	for _, k := range kernels {
 		b.Run(k.name+"/forward", func(b *testing.B) {
-			avx, avx512 = k.mode.avx, k.mode.avx512
+			vec.Kernels.AVX, vec.Kernels.AVX512 = k.mode.avx, k.mode.avx512
 			for b.Loop() {
 				k.forward(out, xhat, rstd, in, gain, bias, n, d)
 			}
 		})
 		b.Run(k.name+"/backward", func(b *testing.B) {
-			avx, avx512 = k.mode.avx, k.mode.avx512
+			vec.Kernels.AVX, vec.Kernels.AVX512 = k.mode.avx, k.mode.avx512
 			for b.Loop() {
 				k.backward(din, dgain, dbias, out, xhat, rstd, gain, n, d)
 			}

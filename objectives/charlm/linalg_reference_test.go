@@ -110,14 +110,14 @@ func gemmNT(c, a, b []float64, n, m, k int, accumulate bool) {
 			for p, x0 := range a0 {
 				x1 := a1[p]
 				y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
-				s00 += x0 * y0
-				s01 += x0 * y1
-				s02 += x0 * y2
-				s03 += x0 * y3
-				s10 += x1 * y0
-				s11 += x1 * y1
-				s12 += x1 * y2
-				s13 += x1 * y3
+				s00 += float64(x0 * y0)
+				s01 += float64(x0 * y1)
+				s02 += float64(x0 * y2)
+				s03 += float64(x0 * y3)
+				s10 += float64(x1 * y0)
+				s11 += float64(x1 * y1)
+				s12 += float64(x1 * y2)
+				s13 += float64(x1 * y3)
 			}
 			if accumulate {
 				s00 += c0[j]

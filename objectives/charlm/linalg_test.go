@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"pipelab/internal/vec"
 	"testing"
 )
 
@@ -87,10 +88,10 @@ type vectorMode struct{ avx, avx512 bool }
 // alone, and the scalar tiles.
 func vectorModes() []vectorMode {
 	modes := []vectorMode{{false, false}}
-	if avx {
+	if vec.Kernels.AVX {
 		modes = append(modes, vectorMode{true, false})
 	}
-	if avx512 {
+	if vec.Kernels.AVX512 {
 		modes = append(modes, vectorMode{true, true})
 	}
 	return modes
@@ -99,9 +100,9 @@ func vectorModes() []vectorMode {
 // forVectorModes runs test once in each vector mode, restoring the
 // switches after.
 func forVectorModes(t *testing.T, test func(*testing.T)) {
-	defer func(a, z bool) { avx, avx512 = a, z }(avx, avx512)
+	defer func(a, z bool) { vec.Kernels.AVX, vec.Kernels.AVX512 = a, z }(vec.Kernels.AVX, vec.Kernels.AVX512)
 	for _, mode := range vectorModes() {
-		avx, avx512 = mode.avx, mode.avx512
+		vec.Kernels.AVX, vec.Kernels.AVX512 = mode.avx, mode.avx512
 		t.Run(fmt.Sprintf("avx=%v/avx512=%v", mode.avx, mode.avx512), test)
 	}
 }

@@ -104,7 +104,7 @@ func (c markovChain) entropyRate() float64 {
 				hi -= q * math.Log(q)
 			}
 		}
-		h += pi[i] * hi
+		h += float64(pi[i] * hi)
 	}
 	return h
 }

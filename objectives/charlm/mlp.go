@@ -78,5 +78,5 @@ func deactivate(d, pre, cdf []float64) {
 // given cdf = Φ(x) and gauss = e^(-x²/2).
 func geluDerivative(x, cdf, gauss float64) float64 {
 	const invSqrt2Pi = 0.3989422804014327
-	return cdf + x*invSqrt2Pi*gauss
+	return cdf + float64(x*invSqrt2Pi*gauss)
 }

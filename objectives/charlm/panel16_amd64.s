@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func panel4x16(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb, steps, tiles int, add bool, bias *float64)

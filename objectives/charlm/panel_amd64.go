@@ -1,6 +1,8 @@
+//go:build !purego
+
 package charlm
 
-import "golang.org/x/sys/cpu"
+import "pipelab/internal/vec"
 
 // panel4x8 is the AVX kernel of gemmNN and gemmTN (panel_amd64.s): four
 // rows of c by tiles·8 columns, each sum formed in order from +0 as the
@@ -16,14 +18,9 @@ func panel4x8(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb,
 //go:noescape
 func panel4x16(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb, steps, tiles int, add bool, bias *float64)
 
-// avx reports whether panel4x8 may run, avx512 whether panel4x16 may
-// (each with the operating system saving the registers it uses); without
-// them the scalar tiles, or the eight-column panels, do the work, with the
-// same results.
-var (
-	avx    = cpu.X86.HasAVX
-	avx512 = avx && cpu.X86.HasAVX512F
-)
+// panel4x8 runs where vec.Kernels.AVX is on, panel4x16 where
+// vec.Kernels.AVX512 is; without them the scalar tiles, or the eight-column
+// panels, do the work, with the same results.
 
 // panels runs the vector panels over the first rows&^3 rows of c and its
 // first m&^7 columns, four rows at a time, each panel p reading a from
@@ -32,11 +29,11 @@ var (
 // the last eight (if m mod 16 ≥ 8) with AVX; both form every sum alike.
 func panels(c, a, b, bias []float64, rows, aPanel, aRow, aStep, steps, m int, add bool) int {
 	r4, tiles := rows&^3, m/8
-	if !avx || r4 == 0 || tiles == 0 || steps == 0 {
+	if !vec.Kernels.AVX || r4 == 0 || tiles == 0 || steps == 0 {
 		return 0
 	}
 	wide, rest := 0, tiles
-	if avx512 {
+	if vec.Kernels.AVX512 {
 		wide, rest = tiles/2, tiles%2
 	}
 	var bias0, biasRest *float64

@@ -1,12 +1,8 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package charlm
 
 // The scalar side of panel_amd64.go's and rows_amd64.go's kernels.
-
-// avx512, the switch of the sixteen-column panels (panel_amd64.go), is
-// false where there is no vector kernel.
-var avx512 bool
 
 // addRowsVector and sumVector do nothing where there is no vector
 // kernel: addRows and sum do all the work.

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func sumRows(dst, src *float64, ld, rows, blocks int)

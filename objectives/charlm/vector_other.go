@@ -1,4 +1,4 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package charlm
 
@@ -16,11 +16,6 @@ func panelsTN(c, a, b []float64, n, k, m int) int { return 0 }
 // erfVector does nothing where there is no vector kernel: erfScalar does
 // all of erfInto's work.
 func erfVector(dst, prod, src []float64, div float64, cdf bool) int { return 0 }
-
-// avx, vectorExp and vectorErf, the amd64 kernels' switches, are false:
-// the scalar code runs (and the tests comparing the two compare it with
-// itself).
-var avx, vectorExp, vectorErf bool
 
 // expInto sets dst[i] = math.Exp(src[i]) for every i (dst may be src).
 func expInto(dst, src []float64) {

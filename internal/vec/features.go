@@ -1,0 +1,39 @@
+package vec
+
+import "golang.org/x/sys/cpu"
+
+// Features switches pipelab's hand-written amd64 kernels (this package's
+// blockdots and scaledrows, objectives/charlm's panels, rows, layer norm,
+// attention, exp and erf) on and off. Kernels holds the switches every
+// kernel reads; it is the only place in pipelab that reads the processor's
+// features (cpu.X86), once, at start-up.
+//
+// The contract: every kernel gives the same bits as the plain-Go code it
+// stands for, in every build (default, -tags purego, GOAMD64=v3), so a
+// switch changes speed and never a result. Turning a field off, as tests
+// and benchmarks do, makes the plain-Go code run instead; turning one on
+// where the processor lacks the feature is not allowed. Each kernel reads
+// only its own field, so fields may be turned off one at a time.
+type Features struct {
+	AVX     bool // blockdots, scaledrows, charlm's eight-column panels, rows and attention heads
+	AVX2FMA bool // charlm's exp and erf (math.Exp's FMA path, which math.Exp itself takes then)
+	AVX512  bool // charlm's sixteen-column panels and layer norm
+}
+
+// Kernels is the switch set every kernel reads: the processor's features
+// in a build with assembly, none with -tags purego or off amd64.
+var Kernels = Detect()
+
+// Detect returns the features the kernels may use on this processor in
+// this build.
+func Detect() Features {
+	if !haveAssembly {
+		return Features{}
+	}
+	x := cpu.X86
+	return Features{
+		AVX:     x.HasAVX,
+		AVX2FMA: x.HasAVX && x.HasAVX2 && x.HasFMA,
+		AVX512:  x.HasAVX && x.HasAVX512F,
+	}
+}
