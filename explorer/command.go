@@ -77,7 +77,7 @@ func (s *Server) runRequest(command string, req request, withTimeline bool) (ans
 		return answer{}, &p, status
 	}
 	if slices.Contains(jsonCommands, command) {
-		ans.Report = json.RawMessage(bytes.TrimSpace(stdout.Bytes()))
+		ans.Report = json.RawMessage(stripDir(string(bytes.TrimSpace(stdout.Bytes())), dir))
 	} else {
 		ans.Text = stdout.String()
 	}

@@ -68,13 +68,15 @@ func (s *Server) serveTrain(w http.ResponseWriter, r *http.Request) {
 	}
 	send("command", map[string]string{"command": line})
 	var stdout, stderr bytes.Buffer
+	s.mu.Lock()
 	code := s.Train(r.Context(), args, func(p any) { send("record", p) }, &stdout, &stderr)
+	s.mu.Unlock()
 	switch {
 	case r.Context().Err() != nil:
 		return // the page stopped the replay and is no longer listening
 	case code != 0:
 		send("problem", problemOf(stderr.String(), dir))
 	default:
-		send("report", json.RawMessage(bytes.TrimSpace(stdout.Bytes())))
+		send("report", json.RawMessage(stripDir(string(bytes.TrimSpace(stdout.Bytes())), dir)))
 	}
 }
