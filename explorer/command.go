@@ -69,7 +69,7 @@ func (s *Server) runRequest(command string, req request, withTimeline bool) (ans
 	}
 	var stdout, stderr bytes.Buffer
 	if code := s.run(args, &stdout, &stderr); code != 0 {
-		p := problemOf(stderr.String(), dir)
+		p := problemOf(stderr.String(), dir, req)
 		status := http.StatusBadRequest // exit status 2: bad input
 		if code != 2 {
 			status = http.StatusUnprocessableEntity
@@ -189,7 +189,7 @@ func (s *Server) download(command, format string, req request) ([]byte, *problem
 	}
 	var stdout, stderr bytes.Buffer
 	if code := s.run(args, &stdout, &stderr); code != 0 {
-		p := problemOf(stderr.String(), dir)
+		p := problemOf(stderr.String(), dir, req)
 		return nil, &p, http.StatusBadRequest
 	}
 	if format != "" {

@@ -120,8 +120,9 @@ func (e problemError) Error() string { return e.p.Error }
 var flagIn = regexp.MustCompile(`--([a-z][a-z0-9-]*)`)
 
 // problemOf turns a command's error output into a problem: its first line,
-// with the private folder's paths cut back to the names the user gave.
-func problemOf(stderr, dir string) problem {
+// with the private folder's paths cut back to the names the user gave. The
+// field is the first flag the line names, else the uploaded file it names.
+func problemOf(stderr, dir string, req request) problem {
 	msg := strings.TrimSpace(stderr)
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
@@ -130,6 +131,13 @@ func problemOf(stderr, dir string) problem {
 	p := problem{Error: msg}
 	if m := flagIn.FindStringSubmatch(msg); m != nil {
 		p.Flag = m[1]
+		return p
+	}
+	for _, n := range fileFlags {
+		if f, ok := req.Files[n]; ok && strings.Contains(msg, filepath.Base(filepath.Clean("/"+f.Name))+":") {
+			p.Flag = n
+			return p
+		}
 	}
 	return p
 }

@@ -75,7 +75,7 @@ func (s *Server) serveTrain(w http.ResponseWriter, r *http.Request) {
 	case r.Context().Err() != nil:
 		return // the page stopped the replay and is no longer listening
 	case code != 0:
-		send("problem", problemOf(stderr.String(), dir))
+		send("problem", problemOf(stderr.String(), dir, req))
 	default:
 		send("report", json.RawMessage(stripDir(string(bytes.TrimSpace(stdout.Bytes())), dir)))
 	}

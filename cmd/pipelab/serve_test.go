@@ -199,7 +199,7 @@ func TestServeUploadedScheduleErrorsNameTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, want := cliError("simulate", "--schedule", "mine.csv")
-	if code != 2 || status != http.StatusBadRequest || ans.Error != want || !strings.Contains(want, "mine.csv:2") {
+	if code != 2 || status != http.StatusBadRequest || ans.Error != want || ans.Flag != "schedule" || !strings.Contains(want, "mine.csv:2") {
 		t.Errorf("status %d, error %q; the command line exits %d with %q", status, ans.Error, code, want)
 	}
 	good := "0F0,0F1,,0B0,,0B1\n,1F0,1B0,1F1,1B1,\n"

@@ -249,7 +249,7 @@ async function runTune() {
     row("per sample", fmtG(rep.tuned_per_sample, 6), fmtG(rep.baseline_per_sample, 6)) +
     row("peak memory", gib(rep.tuned_peak_memory_bytes), gib(rep.baseline_peak_memory_bytes) + (rep.baseline_fits === false ? " (does not fit)" : "")) +
     row("microbatches", rep.microbatches, rep.microbatches) +
-    row("speed-up", `<span id="tune-speedup">${fmtG(rep.speedup, 4)}</span>`, "1") + "</table>";
+    row("speed-up", `<span id="tune-speedup">${fmtG(rep.speedup, 6)}</span>`, "1") + "</table>";
 }
 
 function openTuned() {

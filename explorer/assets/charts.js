@@ -53,7 +53,7 @@ class MemoryChart {
   setData(steps, span, cliPeaks) {
     this.steps = steps;
     this.span = span;
-    this.t0 = 0; this.t1 = span;
+    this.t0 = 0; this.t1 = span; this.cache = {};
     this.ymax = Math.max(1, ...steps.map(s => s.peak));
     const pagePeak = Math.max(...steps.map(s => s.peak));
     const cliPeak = Math.max(...cliPeaks);
@@ -67,16 +67,48 @@ class MemoryChart {
     this.canvas.width = w * dpr; this.canvas.height = h * dpr;
     this.canvas.style.width = w + "px"; this.canvas.style.height = h + "px";
     this.canvas.getContext("2d").setTransform(dpr, 0, 0, dpr, 0, 0);
-    this.w = w; this.h = h;
+    this.w = w; this.h = h; this.cache = {};
     this.draw();
   }
-  setWindow(t0, t1) { this.t0 = t0; this.t1 = t1; this.draw(); }
-  setHighlight(r) { if (r !== this.highlight) { this.highlight = r; this.draw(); } }
+  setWindow(t0, t1) { this.t0 = t0; this.t1 = t1; this.cache = {}; this.draw(); }
+  // setHighlight picks out rank r (-1: none) at the next frame, so that a
+  // hover in the Gantt does not wait for this chart.
+  setHighlight(r) {
+    if (r === this.highlight) return;
+    this.highlight = r;
+    if (!this.pending) {
+      this.pending = true;
+      requestAnimationFrame(() => { this.pending = false; this.draw(); });
+    }
+  }
+  // draw puts the ranks' lines, drawn once per window into a cached canvas
+  // (coloured, or faded when one rank is picked out), and the picked rank.
   draw() {
     if (!this.steps) return;
+    this.cache ||= {};
+    const faded = this.highlight >= 0;
+    const key = faded ? "faded" : "colour";
+    if (!this.cache[key]) {
+      const c = document.createElement("canvas");
+      c.width = this.canvas.width; c.height = this.canvas.height;
+      const cx = c.getContext("2d");
+      cx.setTransform(this.canvas.width / this.w, 0, 0, this.canvas.height / this.h, 0, 0);
+      this.drawAxes(cx);
+      this.steps.forEach((s, r) => this.drawLine(cx, s, faded ? "rgba(150,160,175,0.35)" : rankColour(r, this.steps.length), 1));
+      this.cache[key] = c;
+    }
     const ctx = this.canvas.getContext("2d");
-    const L = 36, B = 18, W = this.w - L - 6, H = this.h - B - 6;
-    ctx.clearRect(0, 0, this.w, this.h);
+    ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    ctx.drawImage(this.cache[key], 0, 0);
+    ctx.restore();
+    if (faded) this.drawLine(ctx, this.steps[this.highlight], rankColour(this.highlight, this.steps.length), 2.5);
+    ctx.font = "10px system-ui, sans-serif"; ctx.fillStyle = "#556"; ctx.textAlign = "left"; ctx.textBaseline = "middle";
+    ctx.fillText(faded ? `rank ${this.highlight}: peak ${fmtG(this.steps[this.highlight].peak, 4)} M_B` : "all ranks", 40, this.h - 6);
+  }
+  frame() { const L = 36, B = 18; return { L, W: this.w - L - 6, H: this.h - B - 6 }; }
+  drawAxes(ctx) {
+    const { L, W, H } = this.frame();
     ctx.font = "10px system-ui, sans-serif";
     ctx.fillStyle = "#556"; ctx.textAlign = "right"; ctx.textBaseline = "middle";
     const ystep = niceStep(this.ymax / 4);
@@ -85,34 +117,28 @@ class MemoryChart {
       ctx.fillText(fmtG(v, 3), L - 4, y);
       ctx.fillStyle = "#eef"; ctx.fillRect(L, y, W, 1); ctx.fillStyle = "#556";
     }
+  }
+  drawLine(ctx, s, colour, width) {
+    const { L, W, H } = this.frame();
     const sx = t => L + (t - this.t0) / (this.t1 - this.t0) * W;
     const sy = v => 6 + H - v / this.ymax * H;
-    const n = this.steps.length;
-    const order = [...Array(n).keys()].filter(r => r !== this.highlight);
-    if (this.highlight >= 0) order.push(this.highlight);
     ctx.save();
     ctx.beginPath(); ctx.rect(L, 0, W, this.h); ctx.clip();
-    for (const r of order) {
-      const s = this.steps[r];
-      ctx.strokeStyle = this.highlight >= 0 && r !== this.highlight ? "rgba(150,160,175,0.35)" : rankColour(r, n);
-      ctx.lineWidth = r === this.highlight ? 2.5 : 1;
-      ctx.beginPath();
-      let lastX = -Infinity;
-      ctx.moveTo(sx(0), sy(0));
-      for (let k = 1; k < s.times.length; k++) {
-        const x = sx(s.times[k]);
-        if (x < L - 50 && k + 1 < s.times.length && sx(s.times[k + 1]) < L) continue;
-        if (x - lastX < 0.5 && k + 1 < s.times.length) continue; // sub-pixel steps: keep the last of the column
-        ctx.lineTo(x, sy(s.held[k - 1]));
-        ctx.lineTo(x, sy(s.held[k]));
-        lastX = x;
-        if (x > L + W) break;
-      }
-      ctx.stroke();
+    ctx.strokeStyle = colour; ctx.lineWidth = width;
+    ctx.beginPath();
+    let lastX = -Infinity;
+    ctx.moveTo(sx(0), sy(0));
+    for (let k = 1; k < s.times.length; k++) {
+      const x = sx(s.times[k]);
+      if (x < L && k + 1 < s.times.length && sx(s.times[k + 1]) < L) continue;
+      if (x - lastX < 0.5 && k + 1 < s.times.length) continue; // sub-pixel steps: keep the last of the column
+      ctx.lineTo(x, sy(s.held[k - 1]));
+      ctx.lineTo(x, sy(s.held[k]));
+      lastX = x;
+      if (x > L + W) break;
     }
+    ctx.stroke();
     ctx.restore();
-    ctx.fillStyle = "#556"; ctx.textAlign = "left";
-    ctx.fillText(this.highlight >= 0 ? `rank ${this.highlight}: peak ${fmtG(this.steps[this.highlight].peak, 4)} M_B` : "all ranks", L + 4, this.h - 6);
   }
 }
 

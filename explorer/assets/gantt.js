@@ -100,6 +100,9 @@ class Gantt {
     const h = this.rowH;
     const gap = h >= 8 ? 1 : 0;
     const labels = h >= 12;
+    // Zoomed out, bars are narrower than a pixel or two: writing pixels
+    // beats a canvas call per bar by far (software canvases).
+    const dense = this.visibleEvents() > 2 * this.plotWidth() * this.ranks / 4;
     for (let r = 0; r < this.ranks; r++) {
       const y = this.top + r * h;
       if (r % 2 === 1) { ctx.fillStyle = "#f7f8fa"; ctx.fillRect(this.left, y, this.plotWidth(), h); }
@@ -108,11 +111,48 @@ class Gantt {
         ctx.textAlign = "right";
         ctx.fillText("rank " + r, this.left - 6, y + h / 2);
       }
-      this.drawRow(ctx, this.rows[r], y + gap, h - 2 * gap, labels);
+      if (!dense) this.drawRow(ctx, this.rows[r], y + gap, h - 2 * gap, labels);
     }
+    if (dense) this.drawDense(ctx, gap);
     this.drawAxis(ctx);
     this.lastDrawMs = performance.now() - t0;
     for (const f of this.viewListeners) f(this.t0, this.t1);
+  }
+
+  // visibleEvents estimates the events in the window from the share of
+  // the run it shows.
+  visibleEvents() {
+    return this.tl.compute.rank.length * (this.t1 - this.t0) / this.span;
+  }
+
+  // drawDense writes the bars as pixels: each device pixel column of a row
+  // takes the colour of the last event that covers it.
+  drawDense(ctx, gap) {
+    const dpr = window.devicePixelRatio || 1;
+    const W = Math.round(this.plotWidth() * dpr), rowPx = this.rowH * dpr, H = Math.round(rowPx * this.ranks);
+    const img = ctx.createImageData(W, H);
+    const buf = new Uint32Array(img.data.buffer);
+    const colours = KIND_NAMES.map(k => rgba(KIND_COLOURS[k]));
+    const stripe = rgba("#f7f8fa"), scale = W / (this.t1 - this.t0);
+    const cols = new Int16Array(W);
+    for (let r = 0; r < this.ranks; r++) {
+      const row = this.rows[r];
+      cols.fill(-1);
+      for (let i = firstEnding(row, this.t0); i < row.n && row.start[i] <= this.t1; i++) {
+        const a = Math.max(0, Math.floor((row.start[i] - this.t0) * scale));
+        const b = Math.min(W - 1, Math.max(a, Math.ceil((row.end[i] - this.t0) * scale) - 1));
+        for (let x = a; x <= b; x++) cols[x] = row.kind[i];
+      }
+      const y0 = Math.round(r * rowPx), y1 = Math.round((r + 1) * rowPx), g = Math.round(gap * dpr);
+      for (let y = y0; y < y1; y++) {
+        const inBar = y >= y0 + g && y < y1 - g, off = y * W;
+        for (let x = 0; x < W; x++) {
+          const k = cols[x];
+          buf[off + x] = inBar && k >= 0 ? colours[k] : (r % 2 === 1 ? stripe : 0);
+        }
+      }
+    }
+    ctx.putImageData(img, Math.round(this.left * dpr), Math.round(this.top * dpr));
   }
 
   drawRow(ctx, row, y, h, labels) {
@@ -239,6 +279,12 @@ class Gantt {
       requestAnimationFrame(() => { this.pending = false; this.draw(); });
     }
   }
+}
+
+// rgba packs a #rrggbb colour as an opaque pixel of ImageData's byte order.
+function rgba(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return (255 << 24 | (v & 255) << 16 | (v >> 8 & 255) << 8 | v >> 16) >>> 0;
 }
 
 // sortRow orders a rank's events by start (a rank runs one at a time).
