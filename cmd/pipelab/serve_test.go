@@ -344,3 +344,34 @@ func TestServeTrainCancels(t *testing.T) {
 		t.Errorf("the next request waited %v for the cancelled replay", took)
 	}
 }
+
+// The API's cost over the command line's for the 64 × 1024 schedule the
+// page must draw: "cli" runs simulate with its Chrome trace as the API does,
+// "api" posts the page's request (the same run, the trace read back and
+// encoded as the timeline's columns).
+func BenchmarkServeSimulate64x1024(b *testing.B) {
+	args := []string{"--kind", "1f1b", "--stages", "64", "--microbatches", "1024"}
+	b.Run("cli", func(b *testing.B) {
+		trace := b.TempDir() + "/trace.json"
+		for b.Loop() {
+			var out, errb bytes.Buffer
+			if code := run(append([]string{"simulate"}, append(args, "--format", "json", "--trace", trace)...), &out, &errb); code != 0 {
+				b.Fatal(errb.String())
+			}
+		}
+	})
+	b.Run("api", func(b *testing.B) {
+		srv := &explorer.Server{Run: func(a []string, out, errOut io.Writer) int { return run(a, out, errOut) }}
+		h := srv.Handler()
+		body, _ := json.Marshal(map[string]any{"flags": flagsOf(args)})
+		for b.Loop() {
+			req := httptest.NewRequest("POST", "http://127.0.0.1/api/simulate", bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Fatal(rec.Body.String())
+			}
+		}
+	})
+}

@@ -86,7 +86,7 @@ function status(id, text) { const s = $(id); s.textContent = text; s.classList.r
 // ---- the schedule view ----------------------------------------------------
 
 function summary(el, items) {
-  el.innerHTML = items.map(([label, value, id]) => `<div><b${id ? ` id="${id}"` : ""}>${esc(value)}</b><span>${esc(label)}</span></div>`).join("");
+  el.innerHTML = items.map(([label, value, id]) => `<div${String(value).length > 24 ? ' class="long"' : ""}><b${id ? ` id="${id}"` : ""}>${esc(value)}</b><span>${esc(label)}</span></div>`).join("");
 }
 
 function rankTable(el, rep) {

@@ -156,7 +156,7 @@ function splitChart(el, rep) {
   ranks.forEach((r, i) => {
     let x = L;
     const y = i * rowH;
-    if (rowH >= 9 || i % Math.ceil(9 / rowH) === 0) html += `<text x="${L - 4}" y="${y + rowH / 2 + 3}" text-anchor="end" font-size="10">rank ${r.rank}</text>`;
+    if (rowH >= 11 || i % Math.ceil(11 / rowH) === 0) html += `<text x="${L - 4}" y="${y + rowH / 2 + 3}" text-anchor="end" font-size="10">rank ${r.rank}</text>`;
     for (const [key, colour] of parts) {
       const w = r[key] / span * W;
       if (w > 0) html += `<rect x="${x}" y="${y}" width="${w}" height="${Math.max(1, rowH - 1)}" fill="${colour}"><title>rank ${r.rank} ${key.replace("_", " ")}: ${fmtG(r[key], 6)}</title></rect>`;

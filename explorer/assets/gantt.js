@@ -106,7 +106,7 @@ class Gantt {
     for (let r = 0; r < this.ranks; r++) {
       const y = this.top + r * h;
       if (r % 2 === 1) { ctx.fillStyle = "#f7f8fa"; ctx.fillRect(this.left, y, this.plotWidth(), h); }
-      if (h >= 9 || r % Math.ceil(9 / h) === 0) {
+      if (h >= 12 || r % Math.ceil(12 / h) === 0) {
         ctx.fillStyle = "#445";
         ctx.textAlign = "right";
         ctx.fillText("rank " + r, this.left - 6, y + h / 2);
@@ -196,8 +196,8 @@ class Gantt {
       ctx.fillRect(x, y, 1, 4);
       ctx.fillText(fmtG(t, 4), x, y + 12);
     }
-    ctx.textAlign = "left";
-    ctx.fillText(this.unit, this.left + this.plotWidth() - 60, y + 12);
+    ctx.textAlign = "right";
+    ctx.fillText(this.unit, this.left - 6, y + 12);
   }
 
   // eventAt returns the compute event under (x, y), or null.
