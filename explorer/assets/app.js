@@ -60,6 +60,7 @@ function unitOf() {
 // ---- errors beside the fields ---------------------------------------------
 
 function clearProblems() {
+  document.querySelectorAll(".view.stale").forEach(v => v.classList.remove("stale"));
   document.querySelectorAll(".err").forEach(e => { e.textContent = ""; });
   document.querySelectorAll(".bad").forEach(e => e.classList.remove("bad"));
 }
@@ -71,8 +72,9 @@ function showProblem(view, statusId, err) {
   const st = $(statusId);
   st.textContent = p.error;
   st.classList.add("error");
-  if (!p.flag) return;
   const section = $("view-" + view);
+  section.classList.add("stale"); // what is shown is the previous request's
+  if (!p.flag) return;
   const spot = section.querySelector(`[data-err="${p.flag}"]`) || $("setup").querySelector(`[data-err="${p.flag}"]`);
   if (spot) {
     spot.textContent = p.error;

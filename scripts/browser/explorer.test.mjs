@@ -200,7 +200,21 @@ test("tune: the choice is pipelab tune's", async () => {
   const rep = cliJSON("tune", "--stages", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--gpu", "h100", "--link", "ib-ndr", "--microbatch-size", "1", "--seq-len", "2048", "--kind", "1f1b,zb-h1");
   sameDigits(await text("#tune-makespan"), rep.tuned_makespan, "tuned makespan");
   sameDigits(await text("#tune-speedup"), rep.speedup, "speed-up");
+  // The readiness runs again under the same GPU model, for the screenshot.
+  await page.fill("#stages", "4");
+  await page.fill("#microbatches", "8");
+  await page.evaluate(() => { document.querySelector("#status-ready").textContent = ""; });
+  await page.click("#run-ready");
+  await page.waitForFunction(() => /^iteration 1/.test(document.querySelector("#status-ready").textContent));
   await shot("ready-tune");
+  // "Simulate the choice": simulate with the tuned kind, microbatches and partition gives the tuned makespan.
+  await page.fill("#stages", "2");
+  await page.fill("#microbatches", "4");
+  await page.evaluate(() => { window.explorerStats.schedule = null; });
+  await page.click("#tune-open");
+  await page.waitForFunction(() => window.explorerStats.schedule);
+  sameDigits(await text("#sched-makespan"), rep.tuned_makespan, "the tuned choice simulated");
+  await page.fill("#partition", "");
 });
 
 test("staleness view: delays and a streamed replay are the command line's", async () => {
