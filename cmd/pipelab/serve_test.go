@@ -375,3 +375,58 @@ func BenchmarkServeSimulate64x1024(b *testing.B) {
 		}
 	})
 }
+
+// The inputs the page uploads (a costs CSV, a hardware file, a HuggingFace
+// config) give the command line's report for the same files.
+func TestServeUploadedInputsEqualCommandLine(t *testing.T) {
+	hs := newExplorer(t)
+	costs, err := os.ReadFile("../../examples/zb-1.5b-costs.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]string{
+		"zb-1.5b-costs.csv": string(costs),
+		"hw.yaml": "gpu: {name: g, peak_flops: 312e12, efficiency: 0.5, memory_bytes: 80e9}\nlink: {name: fast, latency: 1e-5, bandwidth: 1e11}\n" +
+			"ranks_per_node: 2\ninter_node_link: {name: slow, latency: 1e-3, bandwidth: 1e10}\n",
+		"config.json": `{"model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 8, "intermediate_size": 688, "vocab_size": 1000}`,
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for name, text := range inputs {
+		if err := os.WriteFile(name, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shape := map[string]string{"kind": "1f1b", "stages": "8", "microbatches": "16"}
+	for _, tc := range []struct {
+		files map[string]string // flag → file name
+		flags map[string]string
+	}{
+		{map[string]string{"costs": "zb-1.5b-costs.csv"}, nil},
+		{map[string]string{"hardware": "hw.yaml"}, map[string]string{"model": "gpt-1.3b"}},
+		{map[string]string{"model-config": "config.json"}, nil},
+	} {
+		flags := map[string]string{}
+		args := []string{"simulate"}
+		for k, v := range shape {
+			flags[k] = v
+			args = append(args, "--"+k, v)
+		}
+		for k, v := range tc.flags {
+			flags[k] = v
+			args = append(args, "--"+k, v)
+		}
+		files := map[string]any{}
+		for flag, name := range tc.files {
+			files[flag] = map[string]string{"name": name, "text": inputs[name]}
+			args = append(args, "--"+flag, name)
+		}
+		status, ans := post(t, hs, "/api/simulate", map[string]any{"flags": flags, "files": files})
+		if status != http.StatusOK {
+			t.Fatalf("%v: status %d: %s", tc.files, status, ans.Error)
+		}
+		if got, want := decoded(t, ans.Report), cliJSON(t, args...); !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: the API's report differs from the command line's:\n%v\n%v", tc.files, got, want)
+		}
+	}
+}
