@@ -39,6 +39,13 @@ fuzz:
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab
 
+# The explorer (pipelab serve) in Debian's chromium driven by npm's playwright-core (pinned by
+# scripts/browser/package-lock.json); installs both when missing. SCREENSHOTS=docs/img rewrites
+# docs/img/explorer-*.png.
+.PHONY: test-browser
+test-browser:
+	GO=$(GO) bash scripts/browser/test.sh
+
 # The images of docs/figures.md from a reproduce output folder: make docs-img OUT=out (KEEP_BEFORE=1 keeps the
 # images replaced as docs/img/before/NAME.png, where none is yet; FIGURES="delays schedules" copies those only).
 .PHONY: docs-img

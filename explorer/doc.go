@@ -1,0 +1,13 @@
+// Package explorer is the page "pipelab serve" serves: a schedule explorer
+// in the browser (docs/explorer.md). It holds the HTTP handlers of a small
+// JSON API and the page's own HTML, CSS and JavaScript, embedded in the
+// binary so that the page works offline.
+//
+// The API does not compute anything itself. Each request names a pipelab
+// command and its flags; the server runs that command's own code (the
+// function the command line runs, handed in as Server.Run) with
+// --format json and returns its report. The numbers on the page and the
+// command line's are therefore one computation, the one-line errors are the
+// command line's, and a request too large for the memory limit is refused by
+// the command's own size guard before anything is allocated.
+package explorer

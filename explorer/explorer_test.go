@@ -1,0 +1,89 @@
+package explorer
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pipelab/pipeline"
+	"pipelab/pipeline/cost"
+	"pipelab/pipeline/sim"
+)
+
+func TestLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"127.0.0.1:8080": true, "localhost:80": true, "[::1]:8080": true, "127.0.0.2": true,
+		"example.com:8080": false, "10.0.0.1:8080": false, "localhost.evil.com": false, "": false,
+	} {
+		if got := loopbackHost(host); got != want {
+			t.Errorf("loopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// ReadTimeline gives back every event of the Chrome trace of a simulated
+// timeline: with unit costs its times are integers, which the trace's
+// microseconds carry exactly.
+func TestReadTimelineRoundTrip(t *testing.T) {
+	tab, err := pipeline.Generate("zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := sim.Simulate(tab, cost.Unit{}, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := sim.WriteChromeTrace(&buf, tl); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTimeline(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compute, comm int
+	for _, e := range tl.Events {
+		ev, i := &got.Comm, comm
+		if e.Action.Kind.IsCompute() {
+			ev, i = &got.Compute, compute
+			compute++
+		} else {
+			comm++
+		}
+		if ev.Rank[i] != e.Rank || ev.Start[i] != e.Start || ev.End[i] != e.End || ev.Kind[i] != e.Action.Kind.String() || ev.Stage[i] != e.Action.Stage || ev.Name[i] != e.Action.String() {
+			t.Fatalf("event %v read back as rank %d [%v, %v] %s", e, ev.Rank[i], ev.Start[i], ev.End[i], ev.Name[i])
+		}
+	}
+	if got.Ranks != 4 || len(got.Compute.Rank) != compute || len(got.Comm.Rank) != comm || compute != 4*8*3 {
+		t.Errorf("%d ranks, %d compute and %d comm events read; want 4, %d (3 per microbatch and stage) and %d", got.Ranks, len(got.Compute.Rank), len(got.Comm.Rank), compute, comm)
+	}
+}
+
+func TestRequestArgs(t *testing.T) {
+	dir := t.TempDir()
+	req := request{
+		Flags: map[string]string{"stages": " 4 ", "kind": "1f1b", "chunks": ""},
+		Files: map[string]upload{"schedule": {Name: "../../etc/x.csv", Text: "0F0\n"}},
+	}
+	args, err := req.args("simulate", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"simulate", "--kind=1f1b", "--stages=4", "--schedule=" + filepath.Join(dir, "schedule", "x.csv")}
+	if strings.Join(args, " ") != strings.Join(want, " ") {
+		t.Errorf("args %q, want %q (flags in name order, empty ones left out, the file under its base name)", args, want)
+	}
+	if got := commandLine(args, dir); got != "pipelab simulate --kind=1f1b --stages=4 --schedule=x.csv" {
+		t.Errorf("command line %q", got)
+	}
+	for _, bad := range []map[string]string{{"trace": "/tmp/t.json"}, {"out": "x.csv"}, {"schedule": "/etc/passwd"}, {"Kind": "x"}} {
+		if _, err := (request{Flags: bad}).args("simulate", dir); err == nil {
+			t.Errorf("flags %v accepted", bad)
+		}
+	}
+	p := problemOf("pipelab simulate: "+filepath.Join(dir, "schedule", "x.csv")+":2: cell 1: bad\nsee pipelab simulate --help\n", dir, req)
+	if p.Error != "pipelab simulate: x.csv:2: cell 1: bad" || p.Flag != "schedule" {
+		t.Errorf("problem %+v", p)
+	}
+}

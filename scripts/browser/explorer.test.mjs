@@ -1,0 +1,294 @@
+// The explorer in headless chromium (make test-browser; test.sh starts the server). Every number
+// checked here is read off the page and compared with what the pipelab binary prints for the same
+// flags, in its text output where the page copies a printed column, else its JSON report.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { writeFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const url = process.env.EXPLORER_URL, bin = process.env.PIPELAB, shots = process.env.SCREENSHOTS, work = process.env.WORK;
+let browser, page;
+
+function cli(...args) { return execFileSync(bin, args, { encoding: "utf8", maxBuffer: 1 << 28 }); }
+function cliJSON(...args) { return JSON.parse(cli(...args, "--format", "json")); }
+// cliError is the first line the command line prints for bad input, and its exit status 2.
+function cliError(...args) {
+  try { execFileSync(bin, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }); } catch (e) {
+    assert.equal(e.status, 2, `${args.join(" ")} exits with 2`);
+    return e.stderr.split("\n")[0];
+  }
+  assert.fail(`${args.join(" ")} succeeded`);
+}
+// line returns the value after "label:" in the command line's text output.
+function line(text, label) {
+  const m = text.match(new RegExp("^" + label + ":\\s+(.*)$", "m"));
+  assert.ok(m, `no "${label}:" line in\n${text}`);
+  return m[1].trim();
+}
+// sameDigits says that the page's text is value to six significant digits.
+function sameDigits(pageText, value, what) {
+  const x = Number(pageText);
+  assert.ok(Math.abs(x - value) <= 5e-6 * Math.abs(value), `${what}: page ${pageText}, command line ${value}`);
+}
+const text = sel => page.locator(sel).first().innerText();
+
+async function setup({ kind = "1f1b", stages = "4", microbatches = "8", chunks = "", cost = "unit", explicit = null } = {}) {
+  await page.selectOption("#source", "kind");
+  await page.selectOption("#kind", kind);
+  await page.fill("#stages", stages);
+  await page.fill("#microbatches", microbatches);
+  await page.fill("#chunks", chunks);
+  await page.selectOption("#costmode", cost);
+  if (explicit) for (const [f, v] of Object.entries(explicit)) await page.fill("#" + f, v);
+}
+
+async function simulate(timeout = 30000) {
+  await page.evaluate(() => { window.explorerStats.schedule = null; });
+  await page.click("#run-schedule");
+  await page.waitForFunction(() => window.explorerStats.schedule || document.querySelector("#status-schedule.error"), null, { timeout });
+}
+
+async function shot(name) {
+  await page.screenshot({ path: join(shots, `explorer-${name}.png`), fullPage: true });
+}
+
+before(async () => {
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-background-networking"] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on("pageerror", e => { throw e; });
+  await page.goto(url);
+  await page.waitForFunction(() => window.explorerStats.ready);
+});
+after(async () => { await browser?.close(); });
+
+test("schedule view: the summary and the rank table are simulate's", async () => {
+  const flags = ["--kind", "interleaved-1f1b", "--stages", "4", "--microbatches", "8", "--chunks", "2", "--fwd", "2", "--bwd", "3", "--wgrad", "1", "--comm", "0.5"];
+  await setup({ kind: "interleaved-1f1b", chunks: "2", cost: "explicit", explicit: { fwd: "2", bwd: "3", wgrad: "1", comm: "0.5" } });
+  await simulate();
+  const out = cli("simulate", ...flags);
+  assert.equal(await text("#sched-makespan"), line(out, "makespan"));
+  assert.equal(await text("#sched-bubble"), line(out, "bubble ratio"));
+  assert.equal(await text("#sched-steps") + " steps", line(out, "lockstep"));
+  assert.equal(await text("#sched-transfers"), line(out, "transfers"));
+  // The rank table, cell by cell, against simulate's printed table.
+  const printed = out.split("\n").filter(l => /^\s+\d+\s/.test(l)).map(l => l.trim().split(/\s+/).slice(0, 6));
+  const shown = await page.$$eval("#ranks-schedule tr", rows => rows.slice(1).map(r => [...r.cells].slice(0, 6).map(c => c.innerText)));
+  assert.deepEqual(shown, printed);
+  // The activation curve is recomputed on the page from the timeline; its peak is simulate's.
+  const rep = cliJSON("simulate", ...flags);
+  const peak = Math.max(...rep.per_rank.map(r => r.peak_activations));
+  assert.equal(Number(await text("#mem-peak-page")), peak);
+  // Hover: the tooltip names the action under the pointer and its times.
+  const box = await page.locator("#gantt-schedule canvas").nth(1).boundingBox();
+  await page.mouse.move(box.x + 70, box.y + 12);
+  const tip = await text("#tooltip");
+  assert.match(tip, /^\d+F0 {2}\(rank 0\)\nF of stage 0, microbatch 0\nstart 0 {2}end 1 /);
+  await shot("schedule");
+});
+
+test("schedule view: GPU model presets give simulate's numbers", async () => {
+  await setup({ kind: "zb-v", stages: "4", microbatches: "8", cost: "gpu" });
+  await page.selectOption("#model", "gpt-1.3b");
+  await page.selectOption("#gpu", "a100");
+  await page.selectOption("#link", "nvlink");
+  await simulate();
+  const out = cli("simulate", "--kind", "zb-v", "--stages", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink");
+  assert.equal(await text("#sched-makespan"), line(out, "makespan"));
+  assert.equal(await text("#sched-bubble"), line(out, "bubble ratio"));
+  const peakMem = out.split("\n").filter(l => /^\s+\d+\s/.test(l)).map(l => l.match(/(\d+\.\d\d GiB)/)[1]);
+  const shown = await page.$$eval("#ranks-schedule tr", rows => rows.slice(1).map(r => r.cells[6].innerText));
+  assert.deepEqual(shown, peakMem);
+});
+
+test("bad input: the command line's error beside the field", async () => {
+  await setup({ stages: "0" });
+  await simulate();
+  const want = cliError("simulate", "--kind", "1f1b", "--stages", "0", "--microbatches", "8");
+  assert.equal(await text('#setup [data-err="stages"]'), want);
+  assert.equal(await page.locator("#stages.bad").count(), 1);
+  await setup({ cost: "explicit", explicit: { fwd: "-1", bwd: "1", wgrad: "1", comm: "0" } });
+  await simulate();
+  const want2 = cliError("simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--bwd", "1", "--comm", "0", "--fwd", "-1", "--wgrad", "1");
+  assert.equal(await text('#setup [data-err="fwd"]'), want2);
+  await shot("error");
+  await setup();
+});
+
+test("a PyTorch CSV dropped on the page is simulated as simulate --schedule", async () => {
+  const csv = cli("schedule", "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--format", "csv");
+  const path = join(work, "dropped.csv");
+  writeFileSync(path, csv);
+  await page.evaluate(() => { window.explorerStats.schedule = null; });
+  const dt = await page.evaluateHandle(t => { const d = new DataTransfer(); d.items.add(new File([t], "dropped.csv", { type: "text/csv" })); return d; }, csv);
+  await page.dispatchEvent("body", "drop", { dataTransfer: dt });
+  await page.waitForFunction(() => window.explorerStats.schedule);
+  const out = cli("simulate", "--schedule", path);
+  assert.equal(await text("#sched-makespan"), line(out, "makespan"));
+  assert.equal(await text("#sched-bubble"), line(out, "bubble ratio"));
+  assert.match(await text("#csv-name"), /^dropped\.csv/);
+  // A malformed file: the command line's error, naming the file and the line.
+  const bad = csv.replace("0F1", "0Q1");
+  writeFileSync(join(work, "bad.csv"), bad);
+  const dt2 = await page.evaluateHandle(t => { const d = new DataTransfer(); d.items.add(new File([t], "bad.csv", { type: "text/csv" })); return d; }, bad);
+  await page.dispatchEvent("body", "drop", { dataTransfer: dt2 });
+  await page.waitForFunction(() => document.querySelector("#status-schedule.error"));
+  const want = execFileSync("sh", ["-c", `cd "${work}" && "${bin}" simulate --schedule bad.csv 2>&1 || true`], { encoding: "utf8" }).split("\n")[0];
+  assert.equal(await text('[data-err="schedule"]'), want);
+  await page.selectOption("#source", "kind");
+});
+
+test("downloads: the PyTorch CSV and the Chrome trace are the command line's files", async () => {
+  await setup({ kind: "1f1b", stages: "4", microbatches: "8" });
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click('[data-download="csv"]')]);
+  const got = readFileSync(await dl.path(), "utf8");
+  assert.equal(got, cli("schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--format", "csv"));
+  const [tr] = await Promise.all([page.waitForEvent("download"), page.click('[data-download="trace"]')]);
+  const trace = join(work, "cli-trace.json");
+  cli("simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--trace", trace);
+  assert.equal(readFileSync(await tr.path(), "utf8"), readFileSync(trace, "utf8"));
+});
+
+test("compare view: the three levels are pipelab compare's", async () => {
+  await setup({ stages: "4", microbatches: "8", cost: "explicit", explicit: { fwd: "1", bwd: "2", wgrad: "1", comm: "0.1" } });
+  await page.click('#tabs [data-view="compare"]');
+  await page.click("#run-compare");
+  await page.waitForSelector("#compare-table table");
+  const out = cli("compare", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--wgrad", "1", "--comm", "0.1");
+  const printed = out.split("\n").filter(l => /#\d/.test(l)).map(l => {
+    const m = l.match(/^(\S+)(?: \(V=\d+\))?\s+(n\/a|\S+ #\d+)\s+(n\/a|\S+ #\d+)\s+(\S+ #\d+)\s+(\S+)/);
+    return [m[1], m[2], m[3], m[4], m[5]];
+  });
+  const shown = await page.$$eval("#compare-table tr[data-kind]", rows => rows.map(r => {
+    const c = [...r.cells].map(x => x.innerText);
+    const level = (v, k) => v === "n/a" ? "n/a" : `${v} #${k}`;
+    return [r.dataset.kind, level(c[1], c[2]), level(c[3], c[4]), level(c[5], c[6]), c[7]];
+  }));
+  assert.ok(printed.length >= 5);
+  assert.deepEqual(shown, printed);
+  await shot("compare");
+});
+
+test("readiness view: fixed and ready with jitter are simulate's", async () => {
+  await setup({ kind: "zb-h1", stages: "4", microbatches: "8" });
+  await page.click('#tabs [data-view="ready"]');
+  await page.selectOption("#hint", "bfw");
+  await page.fill("#jitter", "0.3");
+  await page.fill("#iterations", "10");
+  await page.fill("#seed", "3");
+  await page.click("#run-ready");
+  await page.waitForSelector("#ready-ready-mean");
+  const base = ["simulate", "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--jitter", "0.3", "--comm-jitter", "0", "--iterations", "10", "--seed", "3"];
+  const fixed = cli(...base), ready = cli(...base, "--policy", "ready", "--hint", "bfw");
+  assert.equal(await text("#ready-fixed-makespan"), line(fixed, "makespan").split(" ")[0]);
+  assert.equal(await text("#ready-ready-makespan"), line(ready, "makespan").split(" ")[0]);
+  const mean = s => line(s, "iterations").match(/mean (\S+), spread (\S+)/);
+  assert.equal(await text("#ready-ready-mean"), `${mean(ready)[1]} ± ${mean(ready)[2]}`);
+  assert.equal(await text("#ready-fixed-mean"), `${mean(fixed)[1]} ± ${mean(fixed)[2]}`);
+});
+
+test("tune: the choice is pipelab tune's", async () => {
+  await setup({ stages: "2", microbatches: "4", cost: "gpu" });
+  await page.click('#tabs [data-view="ready"]');
+  await page.selectOption("#model", "gpt-1.3b");
+  await page.selectOption("#gpu", "h100");
+  await page.selectOption("#link", "ib-ndr");
+  await page.fill("#tune-kind", "1f1b,zb-h1");
+  await page.click("#run-tune");
+  await page.waitForSelector("#tune-makespan");
+  const rep = cliJSON("tune", "--stages", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--gpu", "h100", "--link", "ib-ndr", "--microbatch-size", "1", "--seq-len", "2048", "--kind", "1f1b,zb-h1");
+  sameDigits(await text("#tune-makespan"), rep.tuned_makespan, "tuned makespan");
+  sameDigits(await text("#tune-speedup"), rep.speedup, "speed-up");
+  // The readiness runs again under the same GPU model, for the screenshot.
+  await page.fill("#stages", "4");
+  await page.fill("#microbatches", "8");
+  await page.evaluate(() => { document.querySelector("#status-ready").textContent = ""; });
+  await page.click("#run-ready");
+  await page.waitForFunction(() => /^iteration 1/.test(document.querySelector("#status-ready").textContent));
+  await shot("ready-tune");
+  // "Simulate the choice": simulate with the tuned kind, microbatches and partition gives the tuned makespan.
+  await page.fill("#stages", "2");
+  await page.fill("#microbatches", "4");
+  await page.evaluate(() => { window.explorerStats.schedule = null; });
+  await page.click("#tune-open");
+  await page.waitForFunction(() => window.explorerStats.schedule);
+  sameDigits(await text("#sched-makespan"), rep.tuned_makespan, "the tuned choice simulated");
+  await page.fill("#partition", "");
+});
+
+test("staleness view: delays and a streamed replay are the command line's", async () => {
+  await setup({ kind: "1f1b", stages: "4", microbatches: "8" });
+  await page.click('#tabs [data-view="staleness"]');
+  await page.click("#run-delays");
+  await page.waitForSelector("#delays-max");
+  const d = cliJSON("delays", "--kind", "1f1b", "--stages", "4", "--microbatches", "8");
+  sameDigits(await text("#delays-max"), d.max, "max delay");
+  sameDigits(await text("#delays-mean"), d.mean, "mean delay");
+  await page.selectOption("#objective", "quadratic");
+  await page.selectOption("#method", "pipedream");
+  await page.selectOption("#optimizer", "sgd");
+  await page.fill("#step-size", "0.01");
+  await page.fill("#train-microbatches", "2000");
+  await page.fill("#log-points", "100");
+  await page.evaluate(() => { window.explorerStats.train = null; });
+  await page.click("#run-train");
+  await page.waitForFunction(() => window.explorerStats.train, null, { timeout: 120000 });
+  const rep = cliJSON("train", "--objective", "quadratic", "--method", "pipedream", "--optimizer", "sgd", "--step-size", "0.01",
+    "--kind", "1f1b", "--stages", "4", "--microbatches", "2000", "--log-points", "100");
+  sameDigits(await text("#train-final-loss"), rep.final_loss, "final loss");
+  const streamed = await page.evaluate(() => window.explorerStats.train.curve.length);
+  assert.equal(streamed, rep.curve.length);
+  assert.match(await text("#status-train"), new RegExp(`^done: ${rep.curve.length} records streamed`));
+  await shot("staleness");
+  // A long replay, stopped after its first records.
+  await page.fill("#train-microbatches", "200000");
+  await page.click("#run-train");
+  await page.waitForFunction(() => /^[2-9] records|^\d{2,} records/.test(document.querySelector("#status-train").textContent), null, { timeout: 120000 });
+  await page.click("#stop-train");
+  await page.waitForFunction(() => /^stopped after/.test(document.querySelector("#status-train").textContent));
+  // The server answers the next request once the replay has stopped (it runs one at a time).
+  const t0 = Date.now();
+  await page.click("#run-delays");
+  await page.waitForFunction(() => document.querySelector("#status-delays").textContent === "");
+  assert.ok(Date.now() - t0 < 20000, "the stopped replay held the server for " + (Date.now() - t0) + " ms");
+});
+
+test("64 ranks × 1024 microbatches: first paint and hover latency", async () => {
+  await setup({ kind: "1f1b", stages: "64", microbatches: "1024" });
+  await page.click('#tabs [data-view="schedule"]');
+  await simulate(300000);
+  const stats = await page.evaluate(() => window.explorerStats.schedule);
+  const out = cli("simulate", "--kind", "1f1b", "--stages", "64", "--microbatches", "1024");
+  assert.equal(await text("#sched-makespan"), line(out, "makespan"));
+  assert.equal(stats.events, 2 * 64 * 1024);
+  // Hovers: the handler's own time (window.explorerStats.hover, measured in the page) and the
+  // round trip of a mouse move to the tooltip's text as the test sees it.
+  const box = await page.locator("#gantt-schedule canvas").nth(1).boundingBox();
+  await page.evaluate(() => { window.explorerStats.hover = []; });
+  const trips = [];
+  for (let i = 0; i < 60; i++) {
+    const x = box.x + 60 + (i * 37) % (box.width - 70), y = box.y + 6 + (i * 53) % (box.height - 40);
+    const t0 = performance.now();
+    await page.mouse.move(x, y);
+    await page.evaluate(() => new Promise(r => requestAnimationFrame(() => r())));
+    trips.push(performance.now() - t0);
+  }
+  const handler = await page.evaluate(() => window.explorerStats.hover);
+  const med = a => [...a].sort((p, q) => p - q)[Math.floor(a.length / 2)];
+  const p95 = a => [...a].sort((p, q) => p - q)[Math.floor(a.length * 0.95)];
+  // Zoomed in 8 times the frame stays quick.
+  for (let i = 0; i < 3; i++) await page.click(".gantt-tools [data-z=in]");
+  await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+  const zoomDraw = await page.evaluate(() => views.gantt.lastDrawMs);
+  console.log(`64×1024 1f1b (${stats.events} compute events): request ${stats.requestMs.toFixed(0)} ms, ` +
+    `first draw ${stats.drawMs.toFixed(1)} ms, first paint ${stats.firstPaintMs.toFixed(0)} ms after the click; ` +
+    `hover handler median ${med(handler).toFixed(2)} ms, p95 ${p95(handler).toFixed(2)} ms (${handler.length} hovers); ` +
+    `hover round trip median ${med(trips).toFixed(1)} ms, p95 ${p95(trips).toFixed(1)} ms; zoomed redraw ${zoomDraw.toFixed(1)} ms`);
+  assert.ok(handler.length >= 60);
+  assert.ok(med(handler) < 16, `a hover takes ${med(handler)} ms, more than a frame`);
+  assert.ok(stats.drawMs < 1000, `the first draw took ${stats.drawMs} ms`);
+  await page.click(".gantt-tools [data-z=all]");
+  await page.mouse.move(box.x + 300, box.y + 200);
+  await shot("large");
+});
