@@ -87,7 +87,14 @@ func Train(ctx context.Context, r Run) (*Trained, error) {
 	}
 	set := optim.Settings{StepSize: r.Step, Seed: r.Seed, LogEvery: r.LogEvery, LogPoints: r.LogPoints,
 		// Stop a long replay as soon as the sweep is cancelled.
-		Recorder:  optim.RecorderFunc(func(optim.Record) error { return ctx.Err() }),
+		Recorder: optim.RecorderFunc(func(rec optim.Record) error {
+			if r.Record != nil {
+				if err := r.Record(rec); err != nil {
+					return err
+				}
+			}
+			return ctx.Err()
+		}),
 		Optimizer: r.Optimizer, TargetLoss: r.TargetLoss, Progress: r.Progress}
 	if r.Method != "rpd" {
 		set.Budget = r.Budget

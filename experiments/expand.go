@@ -105,6 +105,9 @@ type Run struct {
 	// Progress, if not nil, is told how far the replay is (optim.Settings);
 	// it is no part of the run's identity and changes nothing in it.
 	Progress func(done, total int)
+	// Record, if not nil, sees each logged record as the replay makes it
+	// (pipelab serve streams them); like Progress, no part of the identity.
+	Record func(optim.Record) error
 }
 
 // DelayExact is the delay model of RPD replaying the exact delays of the

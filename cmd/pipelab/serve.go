@@ -89,48 +89,10 @@ func runRecorded(ctx context.Context, args []string, record func(any), stdout, s
 }
 
 func trainRecorded(ctx context.Context, args []string, record func(any), stdout, stderr io.Writer) error {
-	fs := newFlags("train", trainSynopsis, trainDescription, stderr)
-	var f trainFlags
-	f.register(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	f.set = setFlags(fs)
-	if err := f.check(fs.Args()); err != nil {
-		return flagProblem(fs, stderr, "train", err)
-	}
-	p, err := f.plan()
-	var bad unreplayable
-	if errors.As(err, &bad) {
-		fmt.Fprintf(stderr, "pipelab train: %v\n", err)
-		return errUsage
-	}
-	if err != nil {
-		return err
-	}
-	if f.objective != "charlm" && f.data == "" {
-		if err := guardData(f.n, f.d); err != nil {
-			return err
-		}
-	}
-	obj, err := f.buildObjective(p.stages)
-	if err != nil {
-		return err
-	}
-	set := optim.Settings{StepSize: f.stepSize, Seed: f.seed, LogEvery: f.logEvery, LogPoints: f.logPoints, Optimizer: f.optimizerSettings(), TargetLoss: f.targetLoss}
-	if f.method != "rpd" {
-		set.Budget = f.timeBudget
-	}
-	set.Recorder = optim.RecorderFunc(func(r optim.Record) error {
+	return trainWith(ctx, args, func(r optim.Record) error {
 		record(curvePt{SimTime: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss), ValidationLoss: finiteOrNil(r.ValidationLoss)})
-		return ctx.Err()
-	})
-	res, err := optim.Run(obj, p.method, set)
-	if err != nil {
-		return err
-	}
-	rep := f.report(p, res)
-	return f.output.write(stdout, rep, func() error { return writeTrainText(stdout, rep) })
+		return nil
+	}, stdout, stderr)
 }
 
 // commandStatus prints err as run does and returns run's exit status.

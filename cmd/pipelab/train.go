@@ -385,6 +385,12 @@ func orDefault(v, def int) int {
 }
 
 func runTrain(args []string, stdout, stderr io.Writer) error {
+	return trainWith(context.Background(), args, nil, stdout, stderr)
+}
+
+// trainWith is pipelab train, cancelled with ctx; record, if not nil, sees
+// each logged record as the run makes it (serve streams them).
+func trainWith(ctx context.Context, args []string, record func(optim.Record) error, stdout, stderr io.Writer) error {
 	fs := newFlags("train", trainSynopsis, trainDescription, stderr)
 	var f trainFlags
 	f.register(fs)
@@ -407,7 +413,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if f.progress || isTerminal(stderr) {
 		r.Progress = trainProgress(stderr, progressInterval, time.Now)
 	}
-	res, err := experiments.Train(context.Background(), r)
+	r.Record = record
+	res, err := experiments.Train(ctx, r)
 	if err != nil {
 		return err
 	}
