@@ -325,7 +325,7 @@ func (e *SpecError) Error() string {
 func ReadSpecFile(path string) (*Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, badInputf("experiments: %v", err) // a spec that cannot be read is bad input
+		return nil, badInputf("%v", err) // a spec that cannot be read is bad input
 	}
 	return ParseSpec(path, b)
 }
@@ -364,7 +364,7 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 	var s Spec
 	if err := dec.Decode(&s); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, badInputf("experiments: %s: empty spec", file)
+			return nil, badInputf("%s: empty spec", file)
 		}
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
