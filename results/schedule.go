@@ -53,7 +53,7 @@ var scheduleTable = table[ScheduleMetric]{kind: "schedules", columns: []column[S
 	float64Col("bubble_ratio", func(m *ScheduleMetric) *float64 { return &m.BubbleRatio }),
 	float64Col("peak_activations", func(m *ScheduleMetric) *float64 { return &m.PeakActivations }),
 	int64Col("peak_memory_bytes", func(m *ScheduleMetric) *int64 { return &m.PeakMemoryBytes }),
-	renamed(int32Col("kind_rank", func(m *ScheduleMetric) *int32 { return &m.KindRank }), "family_rank"),
+	int32Col("kind_rank", func(m *ScheduleMetric) *int32 { return &m.KindRank }),
 }}
 
 // ScheduleSchema returns the Arrow schema of the schedules table.

@@ -94,7 +94,6 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&stages, "stages", 0, "pipeline ranks P")
 	fs.IntVar(&microbatches, "microbatches", 0, "microbatches M of one iteration")
 	fs.StringVar(&kinds, "kind", defaultCompareKinds, "schedule families to compare: a comma-separated family[:chunks] list")
-	deprecatedAlias(fs, "kinds", "kind")
 	fs.IntVar(&maxActivations, "max-activations", 0, "zb-auto: microbatches of activations (M_B) a rank may hold; 0 means P")
 	fs.Float64Var(&wgradMemory, "wgrad-memory", 0, wgradMemoryUsage)
 	costs.register(fs)

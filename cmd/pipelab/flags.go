@@ -20,15 +20,10 @@ import (
 // on a flag set and checks them with errors that name the flag.
 
 // setFlags returns the names of the flags given on the command line, for
-// checks that tell a default from a value given explicitly; an old
-// spelling counts as its current name.
+// checks that tell a default from a value given explicitly.
 func setFlags(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) {
-		if current, ok := strings.CutPrefix(fl.Usage, deprecatedPrefix); ok {
-			set[current] = true
-			return
-		}
 		set[fl.Name] = true
 	})
 	return set
@@ -199,7 +194,6 @@ type costFlags struct {
 
 func (c *costFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.cost, "cost-model", "unit", "unit, or lockstep (PyTorch's unit-time check), when no explicit or GPU cost is given")
-	deprecatedAlias(fs, "cost", "cost-model")
 	fs.Float64Var(&c.fwd, "fwd", 0, "forward time T_F of one rank's share of the model")
 	fs.Float64Var(&c.bwd, "bwd", 0, "input-gradient time T_B (a full backward takes T_B + T_W)")
 	fs.Float64Var(&c.wgrad, "wgrad", 0, "weight-gradient time T_W")

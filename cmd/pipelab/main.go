@@ -128,7 +128,7 @@ func newFlags(name, synopsis, description string, w io.Writer) *flag.FlagSet {
 
 // parseFlags parses args into fs and maps a bad flag to errUsage, after
 // printing what was wrong in one line and where the help is; --help comes
-// back as a helpRequest. Old spellings of renamed flags are noted. A float flag
+// back as a helpRequest. A float flag
 // given a value that is not a finite number (NaN, ±Inf) is refused here,
 // for every command at once.
 func parseFlags(fs *flag.FlagSet, args []string) error {
@@ -143,8 +143,6 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		fmt.Fprintf(out, "pipelab %s: %s\n%s\n", fs.Name(), flagError(err), seeHelp(fs.Name()))
 		return errUsage
 	}
-	noteDeprecated(fs, out)
-	renameOldValues(fs, out)
 	if err := finiteFloats(fs); err != nil {
 		return flagProblem(fs, fs.Output(), fs.Name(), err)
 	}

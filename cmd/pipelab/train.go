@@ -148,7 +148,6 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.replicas, "replicas", 0, "localsgd replicas R (default S)")
 	fs.IntVar(&f.localSteps, "local-steps", 5, "localsgd local steps H between averagings")
 	fs.IntVar(&f.flushMicrobatches, "microbatches-per-iteration", 0, "sync microbatches per iteration (default S)")
-	deprecatedAlias(fs, "flush-microbatches", "microbatches-per-iteration")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the data and of every random stream of the run")
 	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: --log-points points)")
 	fs.IntVar(&f.logPoints, "log-points", 0, "logged losses over the run when --log-every is not given (default 100)")

@@ -94,7 +94,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
 	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
 	fs.StringVar(&f.schedules, "kind", "", "schedule families to try: a comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
-	deprecatedAlias(fs, "schedules", "kind")
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")

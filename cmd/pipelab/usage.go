@@ -30,36 +30,10 @@ func (h helpRequest) print(w io.Writer) {
 	h.fs.SetOutput(out)
 }
 
-// deprecatedPrefix starts the usage of an old spelling registered by
-// deprecatedAlias; the help leaves such flags out.
-const deprecatedPrefix = "deprecated; use --"
-
-// deprecatedAlias registers old as a second spelling of the flag current,
-// sharing its value, for one release.
-func deprecatedAlias(fs *flag.FlagSet, old, current string) {
-	fl := fs.Lookup(current)
-	if fl == nil {
-		panic("pipelab: alias of an unregistered flag --" + current)
-	}
-	fs.Var(fl.Value, old, deprecatedPrefix+current)
-}
-
-// noteDeprecated prints one line per old spelling given on the command line.
-func noteDeprecated(fs *flag.FlagSet, w io.Writer) {
-	fs.Visit(func(fl *flag.Flag) {
-		if current, ok := strings.CutPrefix(fl.Usage, deprecatedPrefix); ok {
-			fmt.Fprintf(w, "pipelab: --%s is deprecated; use --%s (accepted until the next release)\n", fl.Name, current)
-		}
-	})
-}
-
 // printFlags writes fs's flags as --flag, one per entry, with the default
 // when it is not the zero value and the usage does not state it already.
 func printFlags(fs *flag.FlagSet, w io.Writer) {
 	fs.VisitAll(func(fl *flag.Flag) {
-		if strings.HasPrefix(fl.Usage, deprecatedPrefix) {
-			return
-		}
 		arg, usage := flag.UnquoteUsage(fl)
 		head := "  --" + fl.Name
 		if arg != "" {

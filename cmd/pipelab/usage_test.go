@@ -160,54 +160,6 @@ func TestTunePartitionFeedsSimulate(t *testing.T) {
 	}
 }
 
-// TestDeprecatedFlagSpellings gives each renamed flag under its old and its
-// new name: the outputs must be identical, the old one noted on stderr in
-// one line and the help must not list it.
-func TestDeprecatedFlagSpellings(t *testing.T) {
-	for _, tc := range []struct {
-		old, current string
-		args         []string
-	}{
-		{"kinds", "kind", []string{"compare", "--stages", "4", "--microbatches", "8", "--format", "json", "--%s", "gpipe,1f1b"}},
-		{"schedules", "kind", []string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--format", "json", "--%s", "1f1b"}},
-		{"method pd", "method pipedream", []string{"train", "--objective", "quadratic", "--stages", "2", "--microbatches", "8",
-			"--step-size", "0.1", "--format", "json", "--%s"}},
-		{"objective lm", "objective charlm", []string{"train", "--stages", "3", "--corpus", "markov", "--n", "3000", "--batch-size", "2",
-			"--method", "pipedream", "--microbatches", "2", "--format", "json", "--%s"}},
-		{"cost", "cost-model", []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--format", "json", "--%s", "lockstep"}},
-		{"flush-microbatches", "microbatches-per-iteration", []string{"train", "--objective", "quadratic", "--method", "sync", "--stages", "2",
-			"--microbatches", "8", "--step-size", "0.1", "--format", "json", "--%s", "4"}},
-	} {
-		spelled := func(name string) []string {
-			var args []string
-			for _, a := range tc.args {
-				if a == "--%s" {
-					args = append(args, strings.Fields("--"+name)...)
-					continue
-				}
-				args = append(args, a)
-			}
-			return args
-		}
-		code, outNew, errNew := runCLI(spelled(tc.current)...)
-		if code != 0 || errNew != "" {
-			t.Fatalf("--%s: exit %d, stderr %q", tc.current, code, errNew)
-		}
-		code, outOld, errOld := runCLI(spelled(tc.old)...)
-		want := "pipelab: --" + tc.old + " is deprecated; use --" + tc.current + " (accepted until the next release)\n"
-		if code != 0 || errOld != want || outOld != outNew {
-			t.Errorf("--%s: exit %d, stderr %q (want %q), same output as --%s: %v", tc.old, code, errOld, want, tc.current, outOld == outNew)
-		}
-		_, help, _ := runCLI(tc.args[0], "--help")
-		if strings.Contains(tc.old, " ") { // a value, not a flag
-			continue
-		}
-		if strings.Contains(help, "--"+tc.old+" ") || !strings.Contains(help, "--"+tc.current+" ") {
-			t.Errorf("%s --help lists --%s or lacks --%s", tc.args[0], tc.old, tc.current)
-		}
-	}
-}
-
 // TestEfficiencyEverywhere: --efficiency, once tune's only, prices the GPU
 // model of simulate too. At cost.DefaultEfficiency (0.5) it changes
 // nothing; at half of it every compute time doubles while transfers keep
