@@ -31,8 +31,9 @@ The schedule is a generated family (--kind, pipedream by default, with
 §1.2 for pipedream; other families take --microbatches M of one iteration)
 or a PyTorch schedule CSV (--schedule), timed at unit cost (every F and B
 one step, messages free; pipedream and localsgd place every action in
-the step it runs, so their grid is that timeline). Only F and B are replayed: tables that split
-the backward into I and W are refused.
+the step it runs, so their grid is that timeline). A table that splits the
+backward into I and W (zb-h1, zb-v, ...) is accepted: the block update is
+the W, the weight-gradient backward, and a full B updates at once.
 
 Statistics are over the second half of the updates (the steady state):
 the maximum, which is ⌊S² - S/2⌋ for pipedream, the mean and the 10th

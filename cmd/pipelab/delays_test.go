@@ -90,4 +90,9 @@ func TestDelaysSplitBackward(t *testing.T) {
 	if !strings.Contains(out.String(), `"block_updates": 32`) {
 		t.Errorf("zb-h1 P 4 M 8 does not count 32 block updates:\n%s", out.String())
 	}
+	// The help says what the command does with such a table (issue 25:
+	// it said they were refused).
+	if _, help, _ := runCLI("delays", "--help"); strings.Contains(help, "refused") || !strings.Contains(help, "is accepted: the block update is\nthe W") {
+		t.Errorf("delays --help does not say split-backward tables are accepted, updating at W:\n%s", help)
+	}
 }

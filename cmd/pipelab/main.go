@@ -90,6 +90,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errUsage):
 		return 2
+	case errors.Is(err, errParsedOnly):
+		return 0
 	}
 	fmt.Fprintf(stderr, "pipelab %s: %s\n", c.name, oneLine(strings.TrimPrefix(userText(err), c.name+": ")))
 	if isBadInput(err) {
@@ -167,5 +169,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := finiteFloats(fs); err != nil {
 		return flagProblem(fs, fs.Output(), fs.Name(), err)
 	}
+	if parseOnly {
+		return errParsedOnly
+	}
 	return nil
 }
+
+// parseOnly, set by a test, stops every command once its flags are
+// parsed (errParsedOnly, exit 0): the docs test checks so the command
+// lines it does not run (docs_test.go).
+var parseOnly bool
+
+var errParsedOnly = errors.New("flags parsed")
