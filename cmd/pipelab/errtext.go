@@ -28,7 +28,14 @@ var goPackages = []string{
 func userText(err error) string {
 	msg := err.Error()
 	if dir, ok := missingFolder(err); ok {
-		return "folder " + dir + " does not exist"
+		// The temporary file the write went through is no name of the
+		// user's: the folder is.
+		var pe *fs.PathError
+		errors.As(err, &pe)
+		msg = strings.Replace(msg, pe.Error(), "folder "+dir+" does not exist", 1)
+		if !strings.Contains(msg, dir) {
+			msg = "folder " + dir + " does not exist"
+		}
 	}
 	return dropPackagePrefixes(msg)
 }

@@ -291,6 +291,11 @@ func (f *simulateFlags) table() (*pipeline.Table, error) {
 
 // simulate times t and gathers the report.
 func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateReport, *sim.Timeline, error) {
+	for r, x := range f.stragglers {
+		if r >= t.Ranks() {
+			return simulateReport{}, nil, badInput{fmt.Errorf("--straggler %d:%g: rank %d is not among the table's %d ranks (0 to %d)", r, x, r, t.Ranks(), t.Ranks()-1)}
+		}
+	}
 	rep := simulateReport{
 		Kind: f.shape.kind, Schedule: f.schedule, NumRanks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches,
 		Policy: opt.Policy.String(),

@@ -19,13 +19,15 @@ func suggestCommand(name string) string {
 // closest returns the name of names nearest to word by edit distance
 // (Levenshtein: insertions, deletions, substitutions), the first in order
 // of names among equals, when that distance is at most a third of word's
-// length (at least 1), so that a typo finds its name and a different word
-// finds none; "" otherwise.
+// length, or 2 (a swapped pair of letters), and below word's length, so
+// that a typo finds its name and a different word finds none; ""
+// otherwise.
 func closest(word string, names []string) string {
-	best, bestDist := "", max(1, len([]rune(word))/3)+1
-	for _, n := range names {
-		if d := editDistance(word, n); d < bestDist || (d == bestDist && best != "" && n < best) {
-			best, bestDist = n, d
+	n := len([]rune(word))
+	best, bestDist := "", min(max(2, n/3), n-1)+1
+	for _, name := range names {
+		if d := editDistance(word, name); d < bestDist || (d == bestDist && best != "" && name < best) {
+			best, bestDist = name, d
 		}
 	}
 	return best
