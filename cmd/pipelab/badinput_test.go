@@ -198,3 +198,26 @@ func TestMissingOutputFolderFirst(t *testing.T) {
 		t.Errorf("simulate --gantt: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestRequiredFlagsNamed: a required count left out is named as
+// required (issue 25: it read "must be at least 1, got 0"); a value given
+// out of range still says the range.
+func TestRequiredFlagsNamed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"simulate", "--kind", "1f1b", "--microbatches", "8"}, "--ranks is required"},
+		{[]string{"simulate", "--kind", "pipedream", "--ranks", "4"}, "--total-microbatches is required"},
+		{[]string{"compare", "--ranks", "4"}, "--microbatches is required"},
+		{[]string{"tune", "--model", "gpt-1.3b"}, "--ranks is required"},
+		{[]string{"delays"}, "--ranks is required"},
+		{[]string{"train", "--objective", "quadratic", "--method", "pipedream", "--total-microbatches", "4"}, "--stages is required"},
+		{[]string{"compare", "--ranks", "-1", "--microbatches", "4"}, "--ranks must be at least 1, got -1"},
+	} {
+		code, _, errs := runCLI(tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}

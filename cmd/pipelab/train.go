@@ -241,7 +241,7 @@ func (f *trainFlags) check(rest []string) error {
 	}
 	switch {
 	case f.schedule == "" && f.stages < 1:
-		return atLeast("stages", f.stages, 1)
+		return required("stages", f.stages)
 	case f.set["total-microbatches"] && f.set["time-budget"]:
 		return errors.New("give exactly one of --total-microbatches and --time-budget")
 	case !f.set["total-microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.method == "sync"):
