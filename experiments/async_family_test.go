@@ -14,17 +14,17 @@ func TestExecuteAsyncFamilies(t *testing.T) {
 	runs, outs := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [3]
 microbatches: [30]
 methods:
-  - {name: pd, steps: {values: [0.02]}}
-  - {name: pd, family: 1f1b, optimizer: momentum, steps: {values: [0.02]}}
-  - {name: pd, family: zb-h1, optimizer: adam, steps: {values: [0.02]}}
-  - {name: pd-nostash, family: pipedream, steps: {values: [0.02]}}
-  - {name: pd-nostash, family: 1f1b, optimizer: momentum, steps: {values: [0.02]}}
-  - {name: dc, family: 1f1b, steps: {values: [0.02]}}
-  - {name: dc, family: zb-h1, optimizer: momentum, steps: {values: [0.02]}}
+  - {name: pipedream, step_sizes: {values: [0.02]}}
+  - {name: pipedream, kind: 1f1b, optimizer: momentum, step_sizes: {values: [0.02]}}
+  - {name: pipedream, kind: zb-h1, optimizer: adam, step_sizes: {values: [0.02]}}
+  - {name: pd-nostash, kind: pipedream, step_sizes: {values: [0.02]}}
+  - {name: pd-nostash, kind: 1f1b, optimizer: momentum, step_sizes: {values: [0.02]}}
+  - {name: dc, kind: 1f1b, step_sizes: {values: [0.02]}}
+  - {name: dc, kind: zb-h1, optimizer: momentum, step_sizes: {values: [0.02]}}
 `)
 	final := map[string]float64{}
 	for i, r := range runs {
@@ -49,12 +49,12 @@ methods:
 	plain, pouts := execute(t, `objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [3]
 microbatches: [30]
 methods:
-  - {name: pd, family: 1f1b, steps: {values: [0.02]}}
-  - {name: pd-nostash, family: zb-h1, steps: {values: [0.02]}}
+  - {name: pipedream, kind: 1f1b, step_sizes: {values: [0.02]}}
+  - {name: pd-nostash, kind: zb-h1, step_sizes: {values: [0.02]}}
 `)
 	if got, grid := pouts[0].Runs[0].FinalLoss, final["pipedream/sgd/pipedream"]; got == grid {
 		t.Errorf("pd on 1f1b ends at %v, as on PipeDream's grid; the table was not replayed", got)

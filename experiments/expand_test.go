@@ -172,11 +172,11 @@ func TestExpandNoise(t *testing.T) {
 objectives: [logistic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2]
-budget: [50]
+time_budget: [50]
 methods:
-  - {name: pipedream, steps: {values: [0.1]}}
+  - {name: pipedream, step_sizes: {values: [0.1]}}
 `
 	plain := mustSpec(t, base).Expand()
 	swept := mustSpec(t, base+"noise: [0, 0.5, 1]\n").Expand()

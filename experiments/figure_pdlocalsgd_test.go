@@ -75,12 +75,12 @@ func TestPDvsLocalSGDPaperSteps(t *testing.T) {
 const cutPair = `objectives: [tridiagonal]
 n: 64
 d: 16
-batch: 4
+batch_size: 4
 stages: [4]
 microbatches: [40]
 methods:
-  - {name: pipedream, steps: {values: [0.05]}}
-  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
+  - {name: pipedream, step_sizes: {values: [0.05]}}
+  - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
 `
 
 // TestCutEndsAtTheShortestTimeline replays LocalSGD (H = 2) and

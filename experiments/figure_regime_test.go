@@ -70,12 +70,12 @@ func TestRegimeMechanism(t *testing.T) {
 objectives: [logistic]
 n: %d
 d: 512
-batch: 10
+batch_size: 10
 noise: [%g]
 stages: [%d]
 microbatches: [1300]
 methods:
-  - {name: %s, local_steps: [5], steps: {values: [%g]}}
+  - {name: %s, local_steps: [5], step_sizes: {values: [%g]}}
 `, n, sigma, stages, method, step)
 		if method != "localsgd" {
 			src = strings.Replace(src, "local_steps: [5], ", "", 1)

@@ -21,9 +21,6 @@ func TestExamplesMatchPresets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(s.Deprecated) > 0 {
-			t.Errorf("%s spells keys the old way: %q", f, s.Deprecated)
-		}
 		parsed[filepath.Base(f)] = s.Expand()
 	}
 	tests := []struct {

@@ -22,7 +22,7 @@ stages: [2]
 time_budget: [60]
 target_loss: 1e9
 methods:
-  - {name: pd, optimizer: adam, step_sizes: {values: [0.01]}}
+  - {name: pipedream, optimizer: adam, step_sizes: {values: [0.01]}}
   - {name: pd-nostash, optimizer: {name: momentum, momentum: 0.5}, step_sizes: {values: [0.01]}}
   - {name: 2bw, accumulate: 2, step_sizes: {values: [0.01]}}
   - {name: pipemare, pipemare_warmup: 10, step_sizes: {values: [0.01]}}
@@ -65,18 +65,18 @@ methods:
 func TestParseSpecRejectsRemedyKeys(t *testing.T) {
 	head := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\nmicrobatches: [4]\nmethods:\n"
 	for _, tc := range []struct{ name, method, want string }{
-		{"unknown optimizer", "  - {name: pd, optimizer: sophia, step_sizes: {values: [1]}}", `methods[0].optimizer: unknown optimizer "sophia"`},
-		{"beta1 on momentum", "  - {name: pd, optimizer: {name: momentum, beta1: 0.5}, step_sizes: {values: [1]}}", "methods[0].optimizer.beta1: beta1 applies to adam, adamw, lion and muon, not momentum"},
-		{"muon scale on adam", "  - {name: pd, optimizer: {name: adam, muon_scale: original}, step_sizes: {values: [1]}}", "methods[0].optimizer.muon_scale: muon_scale applies to muon, not adam"},
-		{"bad muon scale", "  - {name: pd, optimizer: {name: muon, muon_scale: spectral}, step_sizes: {values: [1]}}", `unknown muon scale "spectral"`},
+		{"unknown optimizer", "  - {name: pipedream, optimizer: sophia, step_sizes: {values: [1]}}", `methods[0].optimizer: unknown optimizer "sophia"`},
+		{"beta1 on momentum", "  - {name: pipedream, optimizer: {name: momentum, beta1: 0.5}, step_sizes: {values: [1]}}", "methods[0].optimizer.beta1: beta1 applies to adam, adamw, lion and muon, not momentum"},
+		{"muon scale on adam", "  - {name: pipedream, optimizer: {name: adam, muon_scale: original}, step_sizes: {values: [1]}}", "methods[0].optimizer.muon_scale: muon_scale applies to muon, not adam"},
+		{"bad muon scale", "  - {name: pipedream, optimizer: {name: muon, muon_scale: spectral}, step_sizes: {values: [1]}}", `unknown muon scale "spectral"`},
 		{"ef lambda on dc", "  - {name: dc, ef_lambda: 1, step_sizes: {values: [1]}}", "methods[0].ef_lambda: only ef takes ef_lambda"},
 		{"negative ef lambda", "  - {name: ef, ef_lambda: -1, step_sizes: {values: [1]}}", "methods[0].ef_lambda"},
-		{"accumulate on pd", "  - {name: pd, accumulate: 2, step_sizes: {values: [1]}}", "methods[0].accumulate: only 2bw and ef take accumulate"},
+		{"accumulate on pd", "  - {name: pipedream, accumulate: 2, step_sizes: {values: [1]}}", "methods[0].accumulate: only 2bw and ef take accumulate"},
 		{"negative accumulate", "  - {name: 2bw, accumulate: -1, step_sizes: {values: [1]}}", "methods[0].accumulate"},
 		{"decay out of range", "  - {name: pipemare, pipemare_decay: 1, step_sizes: {values: [1]}}", "methods[0].pipemare_decay"},
 		{"lambda on pipemare", "  - {name: pipemare, dc_lambda: 1, step_sizes: {values: [1]}}", "only dc takes dc_lambda"},
 		{"same method twice", "  - {name: dc, step_sizes: {values: [1]}}\n  - {name: dc, dc_lambda: 1, step_sizes: {values: [1]}}", "methods[1].name: dc with optimizer sgd is given twice"},
-		{"bad schedule", "  - {name: pd, optimizer: {name: adam, lr_schedule: step}, step_sizes: {values: [1]}}", `unknown learning-rate schedule "step"`},
+		{"bad schedule", "  - {name: pipedream, optimizer: {name: adam, lr_schedule: step}, step_sizes: {values: [1]}}", `unknown learning-rate schedule "step"`},
 	} {
 		_, err := ParseSpec("s.yaml", []byte(head+tc.method+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -120,10 +120,6 @@ type Spec struct {
 	// logged loss at or below it (the validation loss where the objective
 	// has one): the runs table's time_to_target and updates_to_target.
 	TargetLoss float64 `yaml:"target_loss"`
-	// Deprecated holds one note per key the spec spelled the old way
-	// (docs/cli.md), for the command to print; the spec reads as if
-	// spelled the current way.
-	Deprecated []string `yaml:"-"`
 }
 
 // MethodSpec is one optimizer of a convergence experiment.
@@ -364,16 +360,6 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		return nil, yamlError(file, err)
 	}
-	src, notes, err := renameOldKeys(file, src, &root)
-	if err != nil {
-		return nil, err
-	}
-	if len(notes) > 0 {
-		root = yaml.Node{}
-		if err := yaml.Unmarshal(src, &root); err != nil {
-			return nil, yamlError(file, err)
-		}
-	}
 	// The integers are checked once the decoder has accepted the tree's
 	// aliases (it refuses excessive aliasing, which the walk would
 	// follow), or when it found values of the wrong type, where the check
@@ -390,7 +376,7 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 	var s Spec
 	if err := dec.Decode(&s); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, badInputf("experiments: %s: empty spec", file)
+			return nil, badInputf("%s: empty spec", file)
 		}
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
@@ -403,8 +389,6 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 	if err := checkInts(); err != nil {
 		return nil, err
 	}
-	s.Deprecated = notes
-	s.renameOldValues(file, &root)
 	s.Cost.resolve(file)
 	if err := s.validate(&root); err != nil {
 		if se, ok := err.(*SpecError); ok {

@@ -147,11 +147,11 @@ func TestParseSpecRejectsSync(t *testing.T) {
 		wantMsg  []string
 	}{
 		{"misspelt key", map[int]string{12: "    microbatches_per_iter: 8"}, ":12:", []string{`unknown key "microbatches_per_iter"`}},
-		{"unknown family", map[int]string{11: "    family: 1f1c"}, ":11:",
+		{"unknown family", map[int]string{11: "    kind: 1f1c"}, ":11:",
 			[]string{`methods[1].kind: sync cannot use schedule family "1f1c"`, "1f1b", "gpipe"}},
-		{"not a flush schedule", map[int]string{11: "    family: pipedream"}, ":11:",
+		{"not a flush schedule", map[int]string{11: "    kind: pipedream"}, ":11:",
 			[]string{"methods[1].kind", `"pipedream"`}},
-		{"several stages per rank", map[int]string{11: "    family: interleaved-1f1b"}, ":11:",
+		{"several stages per rank", map[int]string{11: "    kind: interleaved-1f1b"}, ":11:",
 			[]string{"methods[1].kind", `"interleaved-1f1b"`}},
 		{"negative per iteration", map[int]string{12: "    microbatches_per_iteration: -2"}, ":12:",
 			[]string{"methods[1].microbatches_per_iteration: -2 is below 1"}},
@@ -161,7 +161,7 @@ func TestParseSpecRejectsSync(t *testing.T) {
 			[]string{"methods[0].kind: only sync and the asynchronous methods take a schedule family"}},
 		{"pipedream on several stages per rank", map[int]string{8: "  - {name: pipedream, kind: interleaved-1f1b, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
 			[]string{"methods[0].kind: S = 4:", "one stage per rank"}},
-		{"pipedream on replica averaging", map[int]string{8: "  - {name: pd, kind: localsgd, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
+		{"pipedream on replica averaging", map[int]string{8: "  - {name: pipedream, kind: localsgd, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
 			[]string{"methods[0].kind: S = 4:", "only localsgd replays it"}},
 		{"sync with two flushes", map[int]string{8: "  - {name: sync, kind: gpipe, optimizer: adam, step_sizes: {values: [0.2]}}", 9: ""}, ":10:",
 			[]string{"methods[1].name: sync entries differ in family or microbatches_per_iteration from methods[0] (line 8)"}},

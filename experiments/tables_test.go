@@ -21,28 +21,28 @@ seeds: 2
 objectives: [quadratic]
 n: 40
 d: 8
-batch: 4
+batch_size: 4
 stages: [2]
 microbatches: [20]
 methods:
-  - {name: pipedream, steps: {values: [0.05, 0.1]}}
-  - {name: rpd, deltas: [0, 3], steps: {values: [0.05, 0.1]}}
-  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
+  - {name: pipedream, step_sizes: {values: [0.05, 0.1]}}
+  - {name: rpd, deltas: [0, 3], step_sizes: {values: [0.05, 0.1]}}
+  - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
 `, `experiment: dl
 measure: delays
 stages: [2, 4]
 delay_rows: true
 `, `experiment: sched
 measure: schedules
-families: [gpipe, 1f1b, zb-h1, interleaved-1f1b]
+kinds: [gpipe, 1f1b, zb-h1, interleaved-1f1b]
 stages: [4]
 microbatches: [8]
 `, `experiment: sched-gpu
 measure: schedules
-families: [gpipe, 1f1b]
+kinds: [gpipe, 1f1b]
 stages: [4]
 microbatches: [8]
-cost: {cost_model: gpu, model: gpt-1.3b, gpu: a100, link: nvlink, microbatch: 1, sequence: 2048}
+cost: {cost_model: gpu, model: gpt-1.3b, gpu: a100, link: nvlink, microbatch_size: 1, seq_len: 2048}
 `}
 
 // tablesDir runs tablesSpecs as a sweep does (stamp, then writeDataset)

@@ -42,8 +42,8 @@ batch_size: 4
 stages: [2, 4]
 time_budget: [60]
 methods:
-  - {name: pd, step_sizes: {values: [0.01]}}
-  - {name: pd-nostash, family: zb-h1, step_sizes: {values: [0.01]}}
+  - {name: pipedream, step_sizes: {values: [0.01]}}
+  - {name: pd-nostash, kind: zb-h1, step_sizes: {values: [0.01]}}
   - {name: 2bw, step_sizes: {values: [0.01]}}
   - {name: localsgd, local_steps: [2], step_sizes: {values: [0.01]}}
   - {name: rpd, deltas: [4, pipedream-mean, pipedream-profile], step_sizes: {values: [0.01]}}
@@ -56,18 +56,18 @@ stages: [2]
 microbatches: [12]
 cost: {cost_model: gpu}
 methods:
-  - {name: pd, step_sizes: {values: [0.01]}}
+  - {name: pipedream, step_sizes: {values: [0.01]}}
   - {name: rpd, deltas: [4], step_sizes: {values: [0.01]}}
 `, `objectives: [tridiagonal]
 n: 64
 d: 16
-batch: 4
+batch_size: 4
 stages: [4]
 microbatches: [40]
 cut: shortest
 methods:
-  - {name: pipedream, steps: {values: [0.05]}}
-  - {name: localsgd, local_steps: [2], steps: {values: [0.05]}}
+  - {name: pipedream, step_sizes: {values: [0.05]}}
+  - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
 `}
 
 // runTimelines lists exactly the timelines a run asks the cache for: run

@@ -129,7 +129,7 @@ var downloads = map[string]struct {
 }
 
 // scheduleFlags are the flags of a generated table that "schedule" takes.
-var scheduleFlags = []string{"kind", "stages", "microbatches", "chunks", "max-activations", "local-steps",
+var scheduleFlags = []string{"kind", "ranks", "microbatches", "total-microbatches", "chunks", "max-activations", "local-steps",
 	"cost-model", "fwd", "bwd", "wgrad", "comm", "model", "gpu", "link", "microbatch-size", "seq-len", "flash-attention", "efficiency", "max-memory"}
 
 func (s *Server) serveDownload(w http.ResponseWriter, r *http.Request) {

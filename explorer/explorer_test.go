@@ -63,18 +63,18 @@ func TestReadTimelineRoundTrip(t *testing.T) {
 func TestRequestArgs(t *testing.T) {
 	dir := t.TempDir()
 	req := request{
-		Flags: map[string]string{"stages": " 4 ", "kind": "1f1b", "chunks": ""},
+		Flags: map[string]string{"ranks": " 4 ", "kind": "1f1b", "chunks": ""},
 		Files: map[string]upload{"schedule": {Name: "../../etc/x.csv", Text: "0F0\n"}},
 	}
 	args, err := req.args("simulate", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"simulate", "--kind=1f1b", "--stages=4", "--schedule=" + filepath.Join(dir, "schedule", "x.csv")}
+	want := []string{"simulate", "--kind=1f1b", "--ranks=4", "--schedule=" + filepath.Join(dir, "schedule", "x.csv")}
 	if strings.Join(args, " ") != strings.Join(want, " ") {
 		t.Errorf("args %q, want %q (flags in name order, empty ones left out, the file under its base name)", args, want)
 	}
-	if got := commandLine(args, dir); got != "pipelab simulate --kind=1f1b --stages=4 --schedule=x.csv" {
+	if got := commandLine(args, dir); got != "pipelab simulate --kind=1f1b --ranks=4 --schedule=x.csv" {
 		t.Errorf("command line %q", got)
 	}
 	for _, bad := range []map[string]string{{"trace": "/tmp/t.json"}, {"out": "x.csv"}, {"schedule": "/etc/passwd"}, {"Kind": "x"}} {

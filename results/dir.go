@@ -195,7 +195,7 @@ func ReadDir(dir string) (*Tables, error) {
 		return nil, err
 	}
 	if !found {
-		return nil, fmt.Errorf("results: %s: no result tables (%s, %s, ...)", dir, RunsFile, CurvesFile)
+		return nil, fmt.Errorf("results: %s: %w (%s, %s, ...)", dir, ErrNoTables, RunsFile, CurvesFile)
 	}
 	return t, nil
 }
@@ -221,3 +221,6 @@ func committedStage(dir string) (string, error) {
 	}
 	return "", nil
 }
+
+// ErrNoTables is ReadDir's error for a folder that holds no result table.
+var ErrNoTables = errors.New("no result tables")

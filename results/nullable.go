@@ -67,6 +67,14 @@ func nullableInt64Col[R any](name string, f func(*R) *int64) column[R] {
 		func(r *R) bool { return *f(r) == NotReached }, NotReached, int64Value)
 }
 
+// unmeasuredInt64Col is null where the quantity was not measured, which
+// Go holds as 0: a quantity that is never 0 where it is measured (a
+// rank's peak memory holds its weights), so that 0 and null are one.
+func unmeasuredInt64Col[R any](name string, f func(*R) *int64) column[R] {
+	return nullCol[R, int64, *array.Int64Builder](name, arrow.PrimitiveTypes.Int64, f,
+		func(r *R) bool { return *f(r) == 0 }, 0, int64Value)
+}
+
 // optionalInt32Col is null where the setting does not apply to the row.
 func optionalInt32Col[R any](name string, f func(*R) *int32, applies func(*R) bool) column[R] {
 	return nullCol[R, int32, *array.Int32Builder](name, arrow.PrimitiveTypes.Int32, f,

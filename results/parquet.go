@@ -182,7 +182,7 @@ func checkSchema[R any](got *arrow.Schema, t *table[R]) error {
 			return fmt.Errorf("column %d (%s) is missing", i, c.name)
 		}
 		f := got.Field(i)
-		if (f.Name != c.name && (c.old == "" || f.Name != c.old)) || !arrow.TypeEqual(f.Type, c.typ) {
+		if f.Name != c.name || !arrow.TypeEqual(f.Type, c.typ) {
 			return fmt.Errorf("column %d is %s %s, want %s %s", i, f.Name, f.Type, c.name, c.typ)
 		}
 	}

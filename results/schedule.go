@@ -32,7 +32,7 @@ type ScheduleMetric struct {
 	Makespan        float64 // iteration time, in the cost model's unit
 	BubbleRatio     float64 // idle share of ranks × makespan, in [0, 1]
 	PeakActivations float64 // most activations held by one rank, in microbatches of a rank's share of the model (M_B; a chunk of V holds 1/V)
-	PeakMemoryBytes int64   // most bytes held by one rank; 0 without a memory model
+	PeakMemoryBytes int64   // most bytes held by one rank; 0 where not measured (null in the file)
 	KindRank        int32   // 1 for the smallest makespan among the kinds of the same shape, cost model and level
 }
 
@@ -52,8 +52,8 @@ var scheduleTable = table[ScheduleMetric]{kind: "schedules", columns: []column[S
 	float64Col("makespan", func(m *ScheduleMetric) *float64 { return &m.Makespan }),
 	float64Col("bubble_ratio", func(m *ScheduleMetric) *float64 { return &m.BubbleRatio }),
 	float64Col("peak_activations", func(m *ScheduleMetric) *float64 { return &m.PeakActivations }),
-	int64Col("peak_memory_bytes", func(m *ScheduleMetric) *int64 { return &m.PeakMemoryBytes }),
-	renamed(int32Col("kind_rank", func(m *ScheduleMetric) *int32 { return &m.KindRank }), "family_rank"),
+	unmeasuredInt64Col("peak_memory_bytes", func(m *ScheduleMetric) *int64 { return &m.PeakMemoryBytes }),
+	int32Col("kind_rank", func(m *ScheduleMetric) *int32 { return &m.KindRank }),
 }}
 
 // ScheduleSchema returns the Arrow schema of the schedules table.

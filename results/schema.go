@@ -33,9 +33,6 @@ type column[R any] struct {
 	compare func(x, y *R) int
 	// nullable columns hold nulls (a value not measured; nullable.go).
 	nullable bool
-	// old is the column's name before a rename (docs/results.md), which
-	// readers accept for one release; "" for none.
-	old string
 	// added marks a column appended after tables were written without
 	// it: a table that ends before it reads it as its zero (null).
 	added bool
@@ -45,12 +42,6 @@ type column[R any] struct {
 // their end; readers take those rows' value as the zero.
 func appended[R any](c column[R]) column[R] {
 	c.added = true
-	return c
-}
-
-// renamed returns c, read under its old name too.
-func renamed[R any](c column[R], old string) column[R] {
-	c.old = old
 	return c
 }
 

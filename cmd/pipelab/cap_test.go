@@ -13,7 +13,7 @@ import (
 func TestSimulateCapSlack(t *testing.T) {
 	peaks := func(args ...string) []int {
 		t.Helper()
-		base := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "12", "--straggler", "3:3",
+		base := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "12", "--straggler", "3:3",
 			"--policy", "ready", "--patience", "none", "--format", "json"}
 		code, out, errs := runCLI(append(base, args...)...)
 		if code != 0 {

@@ -64,7 +64,7 @@ func TestCheckChimera(t *testing.T) {
 // saves what it prints as a file.
 func writeChimera(t *testing.T, name string, sh pipeline.Shape, comms bool) string {
 	t.Helper()
-	args := []string{"schedule", "--kind", "chimera", "--stages", fmt.Sprint(sh.Ranks),
+	args := []string{"schedule", "--kind", "chimera", "--ranks", fmt.Sprint(sh.Ranks),
 		"--microbatches", fmt.Sprint(sh.Microbatches), "--format", "csv", fmt.Sprintf("--comms=%v", comms)}
 	var out, errb bytes.Buffer
 	if code := run(args, &out, &errb); code != 0 {

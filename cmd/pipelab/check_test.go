@@ -177,7 +177,7 @@ func TestCheckRoundTrips(t *testing.T) {
 	// x (F, I, W) = 12 steps, as PyTorch's _simulate_comms_compute counts
 	// it, not 8 after merging I and W.
 	var csv, errb bytes.Buffer
-	if code := run([]string{"schedule", "--kind", "zb-h1", "--stages", "1", "--microbatches", "4", "--comms", "--format", "csv"}, &csv, &errb); code != 0 {
+	if code := run([]string{"schedule", "--kind", "zb-h1", "--ranks", "1", "--microbatches", "4", "--comms", "--format", "csv"}, &csv, &errb); code != 0 {
 		t.Fatalf("schedule: exit %d, %s", code, errb.String())
 	}
 	if got, want := checkJSON(t, "", writeFile(t, "a.csv", csv.String())), (checkReport{CSVFormat: "compute_comms", Ranks: 1, Stages: 1, Microbatches: 4, Steps: 12}); got != want {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"pipelab/pipeline"
@@ -70,7 +69,7 @@ type compareRow struct {
 }
 
 type compareReport struct {
-	Stages       int          `json:"stages"`
+	Ranks        int          `json:"ranks"`
 	Microbatches int          `json:"microbatches"`
 	Cost         string       `json:"cost_model"`
 	Families     []compareRow `json:"kinds"`
@@ -84,17 +83,16 @@ type compareFamily struct {
 }
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("compare", "--stages P --microbatches M [--kind LIST] [cost flags] [--format text|json]", compareDescription, stderr)
-	var stages, microbatches int
+	fs := newFlags("compare", "--ranks P --microbatches M [--kind LIST] [cost flags] [--format text|json]", compareDescription, stderr)
+	var ranks, microbatches int
 	var kinds string
 	var maxActivations int
 	var wgradMemory float64
 	var costs costFlags
 	var output outputFlag
-	fs.IntVar(&stages, "stages", 0, "pipeline ranks P")
+	fs.IntVar(&ranks, "ranks", 0, "pipeline ranks (devices) P")
 	fs.IntVar(&microbatches, "microbatches", 0, "microbatches M of one iteration")
 	fs.StringVar(&kinds, "kind", defaultCompareKinds, "schedule families to compare: a comma-separated family[:chunks] list")
-	deprecatedAlias(fs, "kinds", "kind")
 	fs.IntVar(&maxActivations, "max-activations", 0, "zb-auto: microbatches of activations (M_B) a rank may hold; 0 means P")
 	fs.Float64Var(&wgradMemory, "wgrad-memory", 0, wgradMemoryUsage)
 	costs.register(fs)
@@ -103,7 +101,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	costs.set = setFlags(fs)
-	families, err := checkCompare(fs.Args(), stages, microbatches, kinds, &output, &costs)
+	families, err := checkCompare(fs.Args(), ranks, microbatches, kinds, &output, &costs)
 	if err == nil {
 		err = withMaxActivations(families, maxActivations, costs.set["max-activations"])
 	}
@@ -114,15 +112,15 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return flagProblem(fs, stderr, "compare", err)
 	}
 	for _, fam := range families {
-		sh := pipeline.Shape{Ranks: stages, Microbatches: microbatches, Chunks: fam.chunks, LocalSteps: 1}
+		sh := pipeline.Shape{Ranks: ranks, Microbatches: microbatches, Chunks: fam.chunks, LocalSteps: 1}
 		if err := guardShape(fam.name, sh, compareCellBytes); err != nil {
 			return err
 		}
 	}
-	rep := compareReport{Stages: stages, Microbatches: microbatches}
+	rep := compareReport{Ranks: ranks, Microbatches: microbatches}
 	var failed error
 	for _, fam := range families {
-		row, cost := compareOne(fam, stages, microbatches, &costs)
+		row, cost := compareOne(fam, ranks, microbatches, &costs)
 		if cost != "" {
 			rep.Cost = cost
 		}
@@ -142,8 +140,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 }
 
 // checkCompare names the flag that is wrong and parses --kind.
-func checkCompare(rest []string, stages, microbatches int, kinds string, output *outputFlag, costs *costFlags) ([]compareFamily, error) {
-	if err := firstError(noArguments(rest), atLeast("stages", stages, 1), atLeast("microbatches", microbatches, 1), output.check()); err != nil {
+func checkCompare(rest []string, ranks, microbatches int, kinds string, output *outputFlag, costs *costFlags) ([]compareFamily, error) {
+	if err := firstError(noArguments(rest), required("ranks", ranks), required("microbatches", microbatches), output.check()); err != nil {
 		return nil, err
 	}
 	if costs.kind() == "lockstep" {
@@ -152,30 +150,22 @@ func checkCompare(rest []string, stages, microbatches int, kinds string, output 
 	if err := costs.check(); err != nil {
 		return nil, err
 	}
+	items, err := parseKinds(kinds)
+	if err != nil {
+		return nil, err
+	}
 	var out []compareFamily
-	for item := range strings.SplitSeq(kinds, ",") {
-		name, chunks, hasChunks := strings.Cut(strings.TrimSpace(item), ":")
-		fam := compareFamily{name: name}
-		if err := unknownFamily(name); err != nil {
-			return nil, fmt.Errorf("--kind: %w", err)
-		}
-		if hasChunks {
-			v, err := strconv.Atoi(chunks)
-			if err != nil || v < 1 {
-				return nil, fmt.Errorf("--kind: %q: chunks must be a positive integer", item)
-			}
-			fam.chunks = v
-		}
-		out = append(out, fam)
+	for _, k := range items {
+		out = append(out, compareFamily{name: k.name, chunks: k.chunks})
 	}
 	return out, nil
 }
 
 // compareOne evaluates one family at the three levels; a family that
 // cannot be built or timed gets a note instead of values.
-func compareOne(fam compareFamily, stages, microbatches int, costs *costFlags) (compareRow, string) {
+func compareOne(fam compareFamily, ranks, microbatches int, costs *costFlags) (compareRow, string) {
 	row := compareRow{Kind: fam.name}
-	sh := pipeline.Shape{Ranks: stages, Microbatches: microbatches, Chunks: fam.chunks, LocalSteps: 1}
+	sh := pipeline.Shape{Ranks: ranks, Microbatches: microbatches, Chunks: fam.chunks, LocalSteps: 1}
 	t, err := fam.generate(sh, costs)
 	if err != nil {
 		row.Note = err.Error()
@@ -245,8 +235,16 @@ func rankRows(rows []compareRow) {
 
 func writeCompareText(w io.Writer, rep compareReport) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "P = %d ranks, M = %d microbatches; cost: %s\n\n", rep.Stages, rep.Microbatches, rep.Cost)
-	fmt.Fprintf(&b, "%-24s %13s %12s %13s %9s %16s\n", "family", "formula", "lockstep", "simulated", "bubble", "peak act (M_B)")
+	fmt.Fprintf(&b, "P = %d ranks, M = %d microbatches; cost: %s\n\n", rep.Ranks, rep.Microbatches, rep.Cost)
+	memory := false
+	for _, r := range rep.Families {
+		memory = memory || r.PeakMemoryBytes > 0
+	}
+	fmt.Fprintf(&b, "%-24s %13s %12s %13s %9s %16s", "kind", "formula", "lockstep", "simulated", "bubble", "peak act (M_B)")
+	if memory {
+		fmt.Fprintf(&b, "  %s", "peak memory")
+	}
+	b.WriteString("\n")
 	for _, r := range rep.Families {
 		if r.Makespan == nil {
 			fmt.Fprintf(&b, "%-24s %s\n", r.Kind, r.Note)
@@ -268,7 +266,7 @@ func writeCompareText(w io.Writer, rep compareReport) error {
 		fmt.Fprintf(&b, "%-24s %13s %12s %13s %9.4f %16s", name, formula, lockstep,
 			fmt.Sprintf("%.4g #%d", *r.Makespan, r.MakespanRank), r.BubbleRatio, peak)
 		if r.PeakMemoryBytes > 0 {
-			fmt.Fprintf(&b, "  %s", gib(r.PeakMemoryBytes))
+			fmt.Fprintf(&b, "  %s", gb(r.PeakMemoryBytes))
 		}
 		if r.OverMemory {
 			b.WriteString("  over the GPU's memory")

@@ -20,7 +20,7 @@ import (
 // T_B = 2T_F it is only checked at the formula level here.
 func TestCompareCommand(t *testing.T) {
 	var rep compareReport
-	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "8", "--kind", "gpipe,1f1b,chimera,interleaved-1f1b:2",
+	runJSON(t, []string{"compare", "--ranks", "4", "--microbatches", "8", "--kind", "gpipe,1f1b,chimera,interleaved-1f1b:2",
 		"--fwd", "1", "--bwd", "2", "--format", "json"}, &rep)
 	if len(rep.Families) != 4 {
 		t.Fatalf("%d families, want 4", len(rep.Families))
@@ -62,7 +62,7 @@ func TestCompareCommand(t *testing.T) {
 // take the shape gets a note instead of failing the command.
 func TestCompareCommandGPUAndNotes(t *testing.T) {
 	var rep compareReport
-	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "6", "--kind", "1f1b,chimera", "--model", "llama-7b", "--format", "json"}, &rep)
+	runJSON(t, []string{"compare", "--ranks", "4", "--microbatches", "6", "--kind", "1f1b,chimera", "--model", "llama-7b", "--format", "json"}, &rep)
 	if rep.Families[0].PeakMemoryBytes <= 0 || rep.Families[0].Makespan == nil {
 		t.Errorf("1f1b: %+v, want a makespan and memory", rep.Families[0])
 	}
@@ -70,11 +70,11 @@ func TestCompareCommandGPUAndNotes(t *testing.T) {
 		t.Errorf("chimera with M = 6, P = 4: %+v, want a note on M mod P", rep.Families[1])
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"compare", "--stages", "4", "--microbatches", "8", "--kind", "1f1b,nope"}, &out, &errb); code != 2 ||
+	if code := run([]string{"compare", "--ranks", "4", "--microbatches", "8", "--kind", "1f1b,nope"}, &out, &errb); code != 2 ||
 		!strings.Contains(errb.String(), "nope") {
 		t.Errorf("unknown kind: exit %d, stderr %q", code, errb.String())
 	}
-	if code := run([]string{"compare", "--stages", "4", "--microbatches", "8"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "chimera") {
+	if code := run([]string{"compare", "--ranks", "4", "--microbatches", "8"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "chimera") {
 		t.Errorf("text: exit %d, output %q", code, out.String())
 	}
 }
@@ -103,7 +103,7 @@ func TestCompareChimeraLockstep(t *testing.T) {
 		if sh.Ranks == 2 && sh.Microbatches == 2 && want != 10 {
 			t.Errorf("%s: the library counts %d steps, want 10 (TestLockstepChimera)", name, want)
 		}
-		shape := []string{"--stages", strconv.Itoa(sh.Ranks), "--microbatches", strconv.Itoa(sh.Microbatches)}
+		shape := []string{"--ranks", strconv.Itoa(sh.Ranks), "--microbatches", strconv.Itoa(sh.Microbatches)}
 		var rep compareReport
 		runJSON(t, append([]string{"compare", "--kind", "chimera", "--format", "json"}, shape...), &rep)
 		if c := rep.Families[0]; c.Lockstep == nil || *c.Lockstep != want || c.LockstepRank != 1 || c.Note != "" {

@@ -27,11 +27,13 @@ backwards in order of time step then stage, and j_k^(s) counts the updates
 before the forward of the same microbatch on stage s.
 
 The schedule is a generated family (--kind, pipedream by default, with
---stages S and --microbatches N, N defaulting to 10S; §1.2 for pipedream)
+--ranks P, one stage per rank, and --total-microbatches N, N defaulting to 10P;
+§1.2 for pipedream; other families take --microbatches M of one iteration)
 or a PyTorch schedule CSV (--schedule), timed at unit cost (every F and B
-one step, transfers free; pipedream and localsgd place every action in
-the step it runs, so their grid is that timeline). Only F and B are replayed: tables that split
-the backward into I and W are refused.
+one step, messages free; pipedream and localsgd place every action in
+the step it runs, so their grid is that timeline). A table that splits the
+backward into I and W (zb-h1, zb-v, ...) is accepted: the block update is
+the W, the weight-gradient backward, and a full B updates at once.
 
 Statistics are over the second half of the updates (the steady state):
 the maximum, which is ⌊S² - S/2⌋ for pipedream, the mean and the 10th
@@ -45,7 +47,8 @@ type delaysReport struct {
 	Kind         string             `json:"kind,omitempty"`     // --kind, the generated family
 	Schedule     string             `json:"schedule,omitempty"` // --schedule, the CSV file read
 	Stages       int                `json:"stages"`
-	Microbatches int                `json:"microbatches"`
+	Microbatches int                `json:"microbatches,omitempty"`       // M of one iteration
+	Total        int                `json:"total_microbatches,omitempty"` // N of pipedream and localsgd
 	TimeSteps    float64            `json:"time_steps"`
 	Updates      int                `json:"block_updates"`
 	Max          int                `json:"max"`
@@ -71,7 +74,7 @@ type delaysFlags struct {
 }
 
 func runDelays(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("delays", "[--kind KIND] --stages S [--microbatches N] | --schedule FILE.csv [--format text|json]", delaysDescription, stderr)
+	fs := newFlags("delays", "[--kind KIND] --ranks P [--total-microbatches N | --microbatches M] | --schedule FILE.csv [--format text|json]", delaysDescription, stderr)
 	var f delaysFlags
 	f.shape.register(fs)
 	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV instead of --kind")
@@ -94,8 +97,13 @@ func runDelays(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep := delaysReport{Kind: f.shape.kind, Schedule: f.schedule, Stages: p.Stages, Microbatches: t.Microbatches, TimeSteps: p.TimeSteps,
+	rep := delaysReport{Kind: f.shape.kind, Schedule: f.schedule, Stages: p.Stages, TimeSteps: p.TimeSteps,
 		Updates: p.Updates, Max: p.Total.Max, Mean: p.Total.Mean, P10: p.Total.P10, MaxAll: p.MaxAll}
+	if f.schedule == "" && f.shape.async() {
+		rep.Total = t.Microbatches
+	} else {
+		rep.Microbatches = t.Microbatches
+	}
 	for s, st := range p.PerStage {
 		rep.PerStage = append(rep.PerStage, stageDelayReport{Stage: s, Updates: st.Rows, Max: st.Max, Mean: st.Mean, P10: st.P10})
 	}
@@ -109,22 +117,24 @@ func (f *delaysFlags) check(rest []string, set map[string]bool) error {
 		return err
 	}
 	if f.schedule != "" {
-		if f.shape.kind != "" || set["stages"] || set["microbatches"] || set["chunks"] || set["local-steps"] {
-			return fmt.Errorf("--schedule reads the shape from the file: drop --kind, --stages, --microbatches, --chunks and --local-steps")
+		if f.shape.kind != "" || set["ranks"] || set["microbatches"] || set["total-microbatches"] || set["chunks"] || set["local-steps"] {
+			return fmt.Errorf("--schedule reads the shape from the file: drop --kind, --ranks, --microbatches, --total-microbatches, --chunks and --local-steps")
 		}
 		return f.output.check()
 	}
 	if f.shape.kind == "" {
 		f.shape.kind = "pipedream"
 	}
-	if err := unknownFamily(f.shape.kind); err != nil {
-		return fmt.Errorf("--kind %w", err)
-	}
-	if err := atLeast("stages", f.shape.stages, 1); err != nil {
+	if err := f.shape.parseKind(set); err != nil {
 		return err
 	}
-	if f.shape.microbatches == 0 {
-		f.shape.microbatches = 10 * f.shape.stages
+	if err := required("ranks", f.shape.ranks); err != nil {
+		return err
+	}
+	if f.shape.async() && f.shape.totalMicrobatches == 0 {
+		f.shape.totalMicrobatches = 10 * f.shape.ranks
+	} else if !f.shape.async() && f.shape.microbatches == 0 {
+		f.shape.microbatches = 10 * f.shape.ranks
 	}
 	if err := f.shape.check(); err != nil {
 		return err
@@ -153,9 +163,13 @@ func (f *delaysFlags) timeline(t *pipeline.Table) (*sim.Timeline, error) {
 
 func writeDelaysText(w io.Writer, rep delaysReport) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "stages:        %d\nmicrobatches:  %d\ntime steps:    %g\nblock updates: %d\n"+
+	count := fmt.Sprintf("microbatches:  %d", rep.Microbatches)
+	if rep.Total > 0 {
+		count = fmt.Sprintf("total microbatches: %d", rep.Total)
+	}
+	fmt.Fprintf(&b, "stages:        %d\n%s\ntime steps:    %g\nblock updates: %d\n"+
 		"steady state (second half of the updates):\n  max:  %d\n  mean: %.4f\n  p10:  %.4g\nmax over all updates: %d\n",
-		rep.Stages, rep.Microbatches, rep.TimeSteps, rep.Updates, rep.Max, rep.Mean, rep.P10, rep.MaxAll)
+		rep.Stages, count, rep.TimeSteps, rep.Updates, rep.Max, rep.Mean, rep.P10, rep.MaxAll)
 	b.WriteString("\nown block per stage, steady state:\nstage  updates     max       mean      p10\n")
 	for _, s := range rep.PerStage {
 		fmt.Fprintf(&b, "%5d  %7d  %6d  %9.4f  %7.4g\n", s.Stage, s.Updates, s.Max, s.Mean, s.P10)

@@ -15,7 +15,7 @@ import (
 // own block's delay stays below S; every update is counted once.
 func TestDelaysCommandPerStage(t *testing.T) {
 	var rep delaysReport
-	runJSON(t, []string{"delays", "--stages", "4", "--format", "json"}, &rep)
+	runJSON(t, []string{"delays", "--ranks", "4", "--format", "json"}, &rep)
 	if rep.Kind != "pipedream" || rep.Max != 14 || rep.Mean != 7.55 || rep.Updates != 160 || rep.TimeSteps != 86 {
 		t.Errorf("%+v: want pipedream, max 14, mean 7.55, 160 updates, 2N+2S-2 = 86 steps", rep)
 	}
@@ -42,7 +42,7 @@ func TestDelaysCommandPerStage(t *testing.T) {
 // family's.
 func TestDelaysCommandScheduleFile(t *testing.T) {
 	var csv, errb bytes.Buffer
-	if code := run([]string{"schedule", "--kind", "pipedream", "--stages", "3", "--microbatches", "12", "--format", "csv"}, &csv, &errb); code != 0 {
+	if code := run([]string{"schedule", "--kind", "pipedream", "--ranks", "3", "--total-microbatches", "12", "--format", "csv"}, &csv, &errb); code != 0 {
 		t.Fatalf("schedule: exit %d, %s", code, errb.String())
 	}
 	path := filepath.Join(t.TempDir(), "pd.csv")
@@ -50,9 +50,12 @@ func TestDelaysCommandScheduleFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var gen, file delaysReport
-	runJSON(t, []string{"delays", "--kind", "pipedream", "--stages", "3", "--microbatches", "12", "--format", "json"}, &gen)
+	runJSON(t, []string{"delays", "--kind", "pipedream", "--ranks", "3", "--total-microbatches", "12", "--format", "json"}, &gen)
 	runJSON(t, []string{"delays", "--schedule", path, "--format", "json"}, &file)
 	file.Kind, file.Schedule = gen.Kind, gen.Schedule
+	// A CSV names no family, so its count is reported as microbatches;
+	// the generated pipedream's is its total N.
+	file.Total, file.Microbatches = file.Microbatches, 0
 	if !reflect.DeepEqual(gen, file) {
 		t.Errorf("from the file %+v, generated %+v", file, gen)
 	}
@@ -64,9 +67,9 @@ func TestDelaysCommandRefuses(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"delays", "--schedule", "x.csv", "--stages", "4"}, 2, "--schedule reads the shape"},
-		{[]string{"delays"}, 2, "--stages"},
-		{[]string{"delays", "--kind", "nope", "--stages", "4"}, 2, "--kind"},
+		{[]string{"delays", "--schedule", "x.csv", "--ranks", "4"}, 2, "--schedule reads the shape"},
+		{[]string{"delays"}, 2, "--ranks"},
+		{[]string{"delays", "--kind", "nope", "--ranks", "4"}, 2, "--kind"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(c.args, &out, &errb)
@@ -81,10 +84,15 @@ func TestDelaysCommandRefuses(t *testing.T) {
 // counts P·M = 32 block updates, one per W.
 func TestDelaysSplitBackward(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"delays", "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--format", "json"}, &out, &errb); code != 0 {
+	if code := run([]string{"delays", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--format", "json"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if !strings.Contains(out.String(), `"block_updates": 32`) {
 		t.Errorf("zb-h1 P 4 M 8 does not count 32 block updates:\n%s", out.String())
+	}
+	// The help says what the command does with such a table (issue 25:
+	// it said they were refused).
+	if _, help, _ := runCLI("delays", "--help"); strings.Contains(help, "refused") || !strings.Contains(help, "is accepted: the block update is\nthe W") {
+		t.Errorf("delays --help does not say split-backward tables are accepted, updating at W:\n%s", help)
 	}
 }

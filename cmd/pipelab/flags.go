@@ -20,15 +20,10 @@ import (
 // on a flag set and checks them with errors that name the flag.
 
 // setFlags returns the names of the flags given on the command line, for
-// checks that tell a default from a value given explicitly; an old
-// spelling counts as its current name.
+// checks that tell a default from a value given explicitly.
 func setFlags(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) {
-		if current, ok := strings.CutPrefix(fl.Usage, deprecatedPrefix); ok {
-			set[current] = true
-			return
-		}
 		set[fl.Name] = true
 	})
 	return set
@@ -37,7 +32,7 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 // flagProblem prints what is wrong with the flags of command name in one
 // line and where the help is, and returns errUsage.
 func flagProblem(fs *flag.FlagSet, stderr io.Writer, name string, err error) error {
-	fmt.Fprintf(stderr, "pipelab %s: %v\n%s\n", name, err, seeHelp(name))
+	fmt.Fprintln(stderr, flagLine(fs, name, oneLine(userText(err))))
 	return errUsage
 }
 
@@ -59,6 +54,15 @@ func firstError(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// required refuses a positive integer flag left out (0) as a missing
+// flag, and one below 1 as out of range, naming the flag.
+func required(name string, v int) error {
+	if v == 0 {
+		return fmt.Errorf("--%s is required", name)
+	}
+	return atLeast(name, v, 1)
 }
 
 // atLeast refuses an integer flag below low, naming the flag.
@@ -122,24 +126,87 @@ func unknownFamily(name string) error {
 	return nil
 }
 
+// kindItem is one family[:chunks] item of --kind: a schedule family and
+// its chunks per rank V, 0 for the family's default.
+type kindItem struct {
+	name   string
+	chunks int
+}
+
+// parseKinds reads --kind, a comma-separated family[:chunks] list
+// ("1f1b,interleaved-1f1b:4,zb-v"): the one form every command's --kind
+// takes, one item or several.
+func parseKinds(list string) ([]kindItem, error) {
+	var out []kindItem
+	for item := range strings.SplitSeq(list, ",") {
+		item = strings.TrimSpace(item)
+		name, chunks, hasChunks := strings.Cut(item, ":")
+		if name == "" {
+			return nil, fmt.Errorf("--kind: empty family in %q", list)
+		}
+		if err := unknownFamily(name); err != nil {
+			return nil, fmt.Errorf("--kind %w", err)
+		}
+		k := kindItem{name: name}
+		if hasChunks {
+			v, err := strconv.Atoi(chunks)
+			if err != nil || v < 1 {
+				return nil, fmt.Errorf("--kind %q: chunks after the colon must be a positive integer", item)
+			}
+			k.chunks = v
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// parseKind reads the one family[:chunks] of --kind into s.kind and
+// s.chunks; chunks given both ways must agree.
+func (s *shapeFlags) parseKind(set map[string]bool) error {
+	items, err := parseKinds(s.kind)
+	if err != nil {
+		return err
+	}
+	if len(items) != 1 {
+		return fmt.Errorf("--kind takes one family here, got %q", s.kind)
+	}
+	k := items[0]
+	if k.chunks > 0 && set["chunks"] && s.chunks != k.chunks {
+		return fmt.Errorf("--kind %s and --chunks %d disagree", s.kind, s.chunks)
+	}
+	s.kind = k.name
+	if k.chunks > 0 {
+		s.chunks = k.chunks
+	}
+	return nil
+}
+
 // shapeFlags are a generated schedule's family and shape: --kind,
-// --stages, --microbatches, --chunks, --local-steps and --max-activations,
-// and with registerFamilyOptions --replicas and --noam.
+// --ranks, --microbatches (or --total-microbatches for the asynchronous
+// families), --chunks, --local-steps and --max-activations, and with
+// registerFamilyOptions --replicas and --noam.
 type shapeFlags struct {
-	kind                         string
-	stages, microbatches, chunks int
-	replicas, localSteps, noam   int
-	maxActivations               int
-	wgradMemory                  float64 // zb-auto: M_W as a fraction of M_B (--wgrad-memory)
+	kind                       string
+	ranks, microbatches        int
+	totalMicrobatches, chunks  int
+	replicas, localSteps, noam int
+	maxActivations             int
+	wgradMemory                float64 // zb-auto: M_W as a fraction of M_B (--wgrad-memory)
 	// cellBytes is the command's memory per table cell, for the size
 	// guard (guardShape); 0 checks nothing.
 	cellBytes float64
 }
 
+// asyncFamilies are the families with no iteration: their shape is the
+// total N of microbatches over the run (--total-microbatches), not the
+// microbatches of one iteration.
+var asyncFamilies = []string{"pipedream", "localsgd"}
+
 func (s *shapeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.kind, "kind", "", "schedule family (see pipelab kinds)")
-	fs.IntVar(&s.stages, "stages", 0, "pipeline ranks P (the stage count when each rank holds one stage)")
-	fs.IntVar(&s.microbatches, "microbatches", 0, "microbatches M of one iteration (N for pipedream and localsgd)")
+	fs.IntVar(&s.ranks, "ranks", 0, "pipeline ranks (devices) P; a rank holds V chunks, so S = P·V stages")
+	fs.IntVar(&s.microbatches, "microbatches", 0, "microbatches M of one iteration")
+	fs.IntVar(&s.totalMicrobatches, "total-microbatches", 0, "pipedream and localsgd: microbatches N over the run (they have no iteration)")
 	fs.IntVar(&s.chunks, "chunks", 0, "chunks (stages) per rank V; 0 takes the family's default")
 	fs.IntVar(&s.localSteps, "local-steps", 0, "localsgd: local steps H between averagings")
 	fs.IntVar(&s.maxActivations, "max-activations", 0, "zb-auto: microbatches of activations (M_B) a rank may hold; 0 means P")
@@ -153,12 +220,39 @@ func (s *shapeFlags) registerFamilyOptions(fs *flag.FlagSet) {
 	fs.IntVar(&s.noam, "noam", 0, "pipedream: microbatches admitted in flight on stage 0; 0 means P")
 }
 
-// check refuses a shape no family could take.
+// async reports whether the family has no iteration (asyncFamilies).
+func (s *shapeFlags) async() bool { return slices.Contains(asyncFamilies, s.kind) }
+
+// count is the microbatch count of the shape: N for the asynchronous
+// families, M otherwise.
+func (s *shapeFlags) count() int {
+	if s.async() {
+		return s.totalMicrobatches
+	}
+	return s.microbatches
+}
+
+// countFlag names the flag count comes from.
+func (s *shapeFlags) countFlag() string {
+	if s.async() {
+		return "total-microbatches"
+	}
+	return "microbatches"
+}
+
+// check refuses a shape no family could take; a required flag left out
+// is named as required.
 func (s *shapeFlags) check() error {
-	if err := atLeast("stages", s.stages, 1); err != nil {
+	if err := required("ranks", s.ranks); err != nil {
 		return err
 	}
-	if err := atLeast("microbatches", s.microbatches, 1); err != nil {
+	switch {
+	case s.async() && s.microbatches != 0:
+		return fmt.Errorf("--kind %s has no iteration: give --total-microbatches N, not --microbatches", s.kind)
+	case !s.async() && s.totalMicrobatches != 0:
+		return fmt.Errorf("--total-microbatches is for pipedream and localsgd; --kind %s takes --microbatches M of one iteration", s.kind)
+	}
+	if err := required(s.countFlag(), s.count()); err != nil {
 		return err
 	}
 	if s.chunks < 0 {
@@ -170,7 +264,7 @@ func (s *shapeFlags) check() error {
 // generate builds the schedule; a family's refusal names the flags.
 func (s *shapeFlags) generate() (*pipeline.Table, error) {
 	sh := pipeline.Shape{
-		Ranks: s.stages, Microbatches: s.microbatches, Chunks: s.chunks,
+		Ranks: s.ranks, Microbatches: s.count(), Chunks: s.chunks,
 		Replicas: s.replicas, LocalSteps: s.localSteps, NOAM: s.noam,
 	}
 	if s.cellBytes > 0 {
@@ -180,7 +274,7 @@ func (s *shapeFlags) generate() (*pipeline.Table, error) {
 	}
 	t, err := pipeline.Generate(s.kind, sh)
 	if err != nil {
-		return nil, badInput{fmt.Errorf("--kind %s --stages %d --microbatches %d: %w", s.kind, s.stages, s.microbatches, err)}
+		return nil, badInput{fmt.Errorf("--kind %s --ranks %d --%s %d: %w", s.kind, s.ranks, s.countFlag(), s.count(), withoutPackage(err))}
 	}
 	return t, nil
 }
@@ -199,11 +293,10 @@ type costFlags struct {
 
 func (c *costFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.cost, "cost-model", "unit", "unit, or lockstep (PyTorch's unit-time check), when no explicit or GPU cost is given")
-	deprecatedAlias(fs, "cost", "cost-model")
 	fs.Float64Var(&c.fwd, "fwd", 0, "forward time T_F of one rank's share of the model")
 	fs.Float64Var(&c.bwd, "bwd", 0, "input-gradient time T_B (a full backward takes T_B + T_W)")
 	fs.Float64Var(&c.wgrad, "wgrad", 0, "weight-gradient time T_W")
-	fs.Float64Var(&c.comm, "comm", 0, "time of one transfer between ranks")
+	fs.Float64Var(&c.comm, "comm", 0, "time of one message between ranks")
 	c.presets.register(fs, "model preset for the GPU timing model", " (with --model)")
 	c.measured.register(fs)
 }
@@ -274,7 +367,7 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	case "explicit":
 		share := cost.Stage{TF: c.fwd, TB: c.bwd, TW: c.wgrad}
 		return pricing{cost: cost.ForRankShare(t, share, c.comm), share: share,
-			name: fmt.Sprintf("explicit (T_F %g, T_B %g, T_W %g per rank share, %g per transfer)", c.fwd, c.bwd, c.wgrad, c.comm)}, nil
+			name: fmt.Sprintf("explicit (T_F %g, T_B %g, T_W %g per rank share, %g per message)", c.fwd, c.bwd, c.wgrad, c.comm)}, nil
 	}
 	cfg, err := c.presets.config()
 	if err != nil {

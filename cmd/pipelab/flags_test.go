@@ -37,14 +37,14 @@ func errorNames(err error, want string) bool {
 
 func TestSetFlagsListsOnlyGivenFlags(t *testing.T) {
 	fs := parseGroup(t, func(fs *flag.FlagSet) {
-		fs.Int("stages", 4, "")
+		fs.Int("ranks", 4, "")
 		fs.Int("chunks", 0, "")
 		fs.String("kind", "", "")
-	}, "--stages", "4", "--kind=1f1b")
+	}, "--ranks", "4", "--kind=1f1b")
 	set := setFlags(fs)
-	// --stages is given with its default value: it still counts as given.
-	if !set["stages"] || !set["kind"] || set["chunks"] || len(set) != 2 {
-		t.Errorf("setFlags = %v, want stages and kind only", set)
+	// --ranks is given with its default value: it still counts as given.
+	if !set["ranks"] || !set["kind"] || set["chunks"] || len(set) != 2 {
+		t.Errorf("setFlags = %v, want ranks and kind only", set)
 	}
 }
 
@@ -57,7 +57,7 @@ func TestSmallChecksNameTheFlag(t *testing.T) {
 		{"no arguments", noArguments(nil), ""},
 		{"an argument", noArguments([]string{"extra", "more"}), `unexpected argument "extra" (all inputs are flags)`},
 		{"at the bound", atLeast("stages", 1, 1), ""},
-		{"below the bound", atLeast("stages", 0, 1), "--stages must be at least 1, got 0"},
+		{"below the bound", atLeast("ranks", 0, 1), "--ranks must be at least 1, got 0"},
 		{"below another bound", atLeast("iterations", -2, 3), "--iterations must be at least 3, got -2"},
 		{"all nil", firstError(nil, nil), ""},
 		{"first of two", firstError(nil, errors.New("one"), errors.New("two")), "one"},
@@ -72,11 +72,11 @@ func TestFlagProblemPrintsOneLineAndSeeHelp(t *testing.T) {
 	var stderr bytes.Buffer
 	fs := newFlags("demo", "[flags]", "A demonstration.", &stderr)
 	fs.Int("stages", 0, "pipeline ranks P")
-	err := flagProblem(fs, &stderr, "demo", errors.New("--stages must be at least 1, got 0"))
+	err := flagProblem(fs, &stderr, "demo", errors.New("--ranks must be at least 1, got 0"))
 	if !errors.Is(err, errUsage) {
 		t.Errorf("flagProblem returned %v, want errUsage", err)
 	}
-	if want := "pipelab demo: --stages must be at least 1, got 0\nsee pipelab demo --help\n"; stderr.String() != want {
+	if want := "pipelab demo: --ranks must be at least 1, got 0; see pipelab demo --help\n"; stderr.String() != want {
 		t.Errorf("stderr %q, want the message and where the help is: %q", stderr.String(), want)
 	}
 }
@@ -138,10 +138,13 @@ func TestShapeFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--kind", "1f1b", "--stages", "2", "--microbatches", "3"}, ""},
-		{[]string{"--kind", "1f1b", "--microbatches", "3"}, "--stages must be at least 1, got 0"},
-		{[]string{"--kind", "1f1b", "--stages", "2"}, "--microbatches must be at least 1, got 0"},
-		{[]string{"--kind", "1f1b", "--stages", "2", "--microbatches", "3", "--chunks", "-1"}, "--chunks must be at least 1 (0 for the family's default), got -1"},
+		{[]string{"--kind", "1f1b", "--ranks", "2", "--microbatches", "3"}, ""},
+		{[]string{"--kind", "1f1b", "--microbatches", "3"}, "--ranks is required"},
+		{[]string{"--kind", "1f1b", "--ranks", "2"}, "--microbatches is required"},
+		{[]string{"--kind", "1f1b", "--ranks", "-2", "--microbatches", "3"}, "--ranks must be at least 1, got -2"},
+		{[]string{"--kind", "pipedream", "--ranks", "2", "--microbatches", "3"}, "--kind pipedream has no iteration: give --total-microbatches N, not --microbatches"},
+		{[]string{"--kind", "1f1b", "--ranks", "2", "--total-microbatches", "3"}, "--total-microbatches is for pipedream and localsgd"},
+		{[]string{"--kind", "1f1b", "--ranks", "2", "--microbatches", "3", "--chunks", "-1"}, "--chunks must be at least 1 (0 for the family's default), got -1"},
 	} {
 		var s shapeFlags
 		parseGroup(t, s.register, tc.args...)
@@ -152,7 +155,7 @@ func TestShapeFlags(t *testing.T) {
 
 	var s shapeFlags
 	parseGroup(t, func(fs *flag.FlagSet) { s.register(fs); s.registerFamilyOptions(fs) },
-		"--kind", "localsgd", "--stages", "2", "--microbatches", "4", "--replicas", "3", "--local-steps", "2", "--noam", "0")
+		"--kind", "localsgd", "--ranks", "2", "--total-microbatches", "4", "--replicas", "3", "--local-steps", "2", "--noam", "0")
 	got, err := s.generate()
 	if err != nil {
 		t.Fatal(err)
@@ -167,8 +170,8 @@ func TestShapeFlags(t *testing.T) {
 			got.Ranks(), got.Stages(), got.Microbatches, len(got.Rows[0]), want.Ranks(), want.Stages(), want.Microbatches, len(want.Rows[0]))
 	}
 
-	bad := shapeFlags{kind: "nope", stages: 2, microbatches: 3}
-	if _, err := bad.generate(); err == nil || !strings.HasPrefix(err.Error(), "--kind nope --stages 2 --microbatches 3: ") {
+	bad := shapeFlags{kind: "nope", ranks: 2, microbatches: 3}
+	if _, err := bad.generate(); err == nil || !strings.HasPrefix(err.Error(), "--kind nope --ranks 2 --microbatches 3: ") {
 		t.Errorf("unknown family: %v, want an error naming the flags", err)
 	}
 }

@@ -20,7 +20,7 @@ func runCommand(t *testing.T, args ...string) (int, string) {
 // variability model means (sim.MaxSigma), each refused as bad input (exit
 // status 2) with the flag and its range named.
 func TestBadNumbersAreRefusedAtTheFlag(t *testing.T) {
-	shape := []string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8"}
+	shape := []string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8"}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -42,7 +42,7 @@ func TestBadNumbersAreRefusedAtTheFlag(t *testing.T) {
 
 // TestJitterAtTheBoundRuns checks that the bound itself is accepted.
 func TestJitterAtTheBoundRuns(t *testing.T) {
-	code, stderr := runCommand(t, "simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--jitter", "1", "--comm-jitter", "1")
+	code, stderr := runCommand(t, "simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--jitter", "1", "--comm-jitter", "1")
 	if code != 0 {
 		t.Fatalf("--jitter 1: exit %d: %s", code, stderr)
 	}
@@ -64,19 +64,19 @@ func TestSizesAreRefusedBeforeAllocating(t *testing.T) {
 		args []string
 		what string
 	}{
-		{[]string{"schedule", "--kind", "1f1b", "--stages", "100000", "--microbatches", "100000"}, "a 100000 × 100000 1f1b table needs about"},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "100000", "--microbatches", "100000"}, "a 100000 × 100000 1f1b table needs about"},
-		{[]string{"compare", "--stages", "100000", "--microbatches", "100000"}, "a 100000 × 100000 gpipe table needs about"},
-		{[]string{"delays", "--stages", "100000"}, "a 100000 × 1000000 pipedream table needs about"},
-		{[]string{"train", "--objective", "quadratic", "--method", "pipedream", "--stages", "4", "--microbatches", "1000000000", "--step-size", "0.01"},
+		{[]string{"schedule", "--kind", "1f1b", "--ranks", "100000", "--microbatches", "100000"}, "a 100000 × 100000 1f1b table needs about"},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "100000", "--microbatches", "100000"}, "a 100000 × 100000 1f1b table needs about"},
+		{[]string{"compare", "--ranks", "100000", "--microbatches", "100000"}, "a 100000 × 100000 gpipe table needs about"},
+		{[]string{"delays", "--ranks", "100000"}, "a 100000 × 1000000 pipedream table needs about"},
+		{[]string{"train", "--objective", "quadratic", "--method", "pipedream", "--stages", "4", "--total-microbatches", "1000000000", "--step-size", "0.01"},
 			"a 4 × 1000000000 pipedream table needs about"},
-		{[]string{"train", "--objective", "quadratic", "--method", "pipedream", "--stages", "10000", "--d", "20000", "--microbatches", "100", "--step-size", "0.01"},
+		{[]string{"train", "--objective", "quadratic", "--method", "pipedream", "--stages", "10000", "--d", "20000", "--total-microbatches", "100", "--step-size", "0.01"},
 			"a 10000 × 100 pipedream table needs about"},
-		{[]string{"train", "--objective", "quadratic", "--method", "pipedream", "--stages", "4", "--d", "2000000", "--microbatches", "100", "--step-size", "0.01"},
+		{[]string{"train", "--objective", "quadratic", "--method", "pipedream", "--stages", "4", "--d", "2000000", "--total-microbatches", "100", "--step-size", "0.01"},
 			"a 2000 × 2000000 data set needs about 80 GB"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "8", "--microbatches", "10000000"}, "a 8 × 10000000 gpipe table needs about"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--ranks", "8", "--microbatches", "10000000"}, "a 8 × 10000000 gpipe table needs about"},
 		// 4 rows × (2·10000 + 3·4) cells (CellBound's 1F1B) × 200 B.
-		{[]string{"schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "10000", "--max-memory", "1M"},
+		{[]string{"schedule", "--kind", "1f1b", "--ranks", "4", "--microbatches", "10000", "--max-memory", "1M"},
 			"a 4 × 10000 1f1b table needs about 16 MB; the limit is 1.0 MB, set by --max-memory or PIPELAB_MAX_MEMORY"},
 	} {
 		code, stderr := runCommand(t, tc.args...)
@@ -90,15 +90,15 @@ func TestSizesAreRefusedBeforeAllocating(t *testing.T) {
 // --max-memory is not given, and a bad value is named.
 func TestMaxMemoryFromTheEnvironment(t *testing.T) {
 	t.Setenv("PIPELAB_MAX_MEMORY", "1MB")
-	code, stderr := runCommand(t, "schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "10000")
+	code, stderr := runCommand(t, "schedule", "--kind", "1f1b", "--ranks", "4", "--microbatches", "10000")
 	if code != 2 || !strings.Contains(stderr, "the limit is 1.0 MB") {
 		t.Errorf("exit %d, %q; want the 1 MB limit of the environment", code, firstLine(stderr))
 	}
-	if code, _ := runCommand(t, "schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--max-memory", "1G"); code != 0 {
+	if code, _ := runCommand(t, "schedule", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--max-memory", "1G"); code != 0 {
 		t.Errorf("--max-memory 1G over a 1MB environment: exit %d, want the flag to win", code)
 	}
 	t.Setenv("PIPELAB_MAX_MEMORY", "plenty")
-	if code, stderr := runCommand(t, "schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "8"); code == 0 || !strings.Contains(stderr, `PIPELAB_MAX_MEMORY="plenty"`) {
+	if code, stderr := runCommand(t, "schedule", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8"); code == 0 || !strings.Contains(stderr, `PIPELAB_MAX_MEMORY="plenty"`) {
 		t.Errorf("a bad PIPELAB_MAX_MEMORY: exit %d, %q", code, firstLine(stderr))
 	}
 }
@@ -106,7 +106,7 @@ func TestMaxMemoryFromTheEnvironment(t *testing.T) {
 // TestMicrobatchBeyondTheGPUIsRefused: the GPU model's memory of one
 // microbatch at b = 100000 is hundreds of TB on an 80 GB H100.
 func TestMicrobatchBeyondTheGPUIsRefused(t *testing.T) {
-	code, stderr := runCommand(t, "simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--microbatch-size", "100000")
+	code, stderr := runCommand(t, "simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--microbatch-size", "100000")
 	if want := "one microbatch's activations on stage 0 take"; code != 2 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "more than the h100's 80 GB") {
 		t.Errorf("exit %d, %q; want exit 2 and %q", code, firstLine(stderr), want)
 	}

@@ -37,7 +37,7 @@ func TestHardwareFileFromPresets(t *testing.T) {
 		t.Fatalf("presets --format yaml: exit %d, %s", code, errb.String())
 	}
 	hw := writeFile(t, "a100.yaml", hardwareEntry(t, out.String(), "gpu", "a100")+hardwareEntry(t, out.String(), "link", "nvlink"))
-	args := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--format", "json"}
+	args := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--format", "json"}
 	var preset, file map[string]any
 	runJSON(t, append(slicesClone(args), "--gpu", "a100", "--link", "nvlink"), &preset)
 	runJSON(t, append(slicesClone(args), "--hardware", hw), &file)
@@ -54,7 +54,7 @@ func TestHardwareFileNodes(t *testing.T) {
 	fast := "link: {name: fast, latency: 0, bandwidth: 1e14}\n" // the fastest a link may be
 	one := writeFile(t, "one.yaml", gpu+fast)
 	two := writeFile(t, "two.yaml", gpu+fast+"ranks_per_node: 2\ninter_node_link: {name: slow, latency: 1e-3, bandwidth: 1e14}\n")
-	args := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "4", "--model", "gpt-1.3b", "--format", "json"}
+	args := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "4", "--model", "gpt-1.3b", "--format", "json"}
 	var a, b simulateReport
 	runJSON(t, append(slicesClone(args), "--hardware", one), &a)
 	runJSON(t, append(slicesClone(args), "--hardware", two), &b)
@@ -76,10 +76,10 @@ func TestHardwareFileErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--model", "llama-7b", "--hardware", bad}, []string{"--hardware", "hw.yaml:1:", "gpu.memory_bytes: missing"}},
-		{[]string{"tune", "--stages", "2", "--model", "llama-7b", "--hardware", bad}, []string{"--hardware", "gpu.memory_bytes"}},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--model", "llama-7b", "--hardware", bad, "--gpu", "a100"}, []string{"drop --gpu and --link"}},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--hardware", bad}, []string{"need --model"}},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model", "llama-7b", "--hardware", bad}, []string{"--hardware", "hw.yaml:1:", "gpu.memory_bytes: missing"}},
+		{[]string{"tune", "--ranks", "2", "--model", "llama-7b", "--hardware", bad}, []string{"--hardware", "gpu.memory_bytes"}},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model", "llama-7b", "--hardware", bad, "--gpu", "a100"}, []string{"drop --gpu and --link"}},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--hardware", bad}, []string{"need --model"}},
 	}
 	for _, tt := range tests {
 		refusedAsBadInput(t, tt.args, tt.want...)

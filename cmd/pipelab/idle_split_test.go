@@ -12,7 +12,7 @@ import (
 // + T_B) per rank for 1F1B (docs/reference.md §2); with transfers some of
 // it is comm wait; the text says which is which.
 func TestSimulateIdleSplit(t *testing.T) {
-	base := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2"}
+	base := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2"}
 	var free, comm simulateReport
 	runJSON(t, append(slicesClone(base), "--format", "json"), &free)
 	runJSON(t, append(slicesClone(base), "--comm", "0.5", "--format", "json"), &comm)
@@ -35,7 +35,7 @@ func TestSimulateIdleSplit(t *testing.T) {
 	if code := run(append(slicesClone(base), "--comm", "0.5"), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"bubble   comm wait", "idle = bubble + comm wait", "waiting for a transfer"} {
+	for _, want := range []string{"bubble   comm wait", "idle = bubble + comm wait", "waiting for a message"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, out.String())
 		}

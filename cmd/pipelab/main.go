@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
+	"syscall"
 
 	"pipelab/experiments"
 	"pipelab/internal/budget"
@@ -65,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		if _, ok := commands[args[1]]; !ok {
-			fmt.Fprintf(stderr, "pipelab help: unknown command %q\nsee pipelab help\n", args[1])
+			fmt.Fprintf(stderr, "pipelab help: unknown command %q%s; see pipelab help\n", args[1], suggestCommand(args[1]))
 			return 2
 		}
 		args = []string{args[1], "--help"}
@@ -74,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	budget.SetLimit(0)
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "pipelab: unknown command %q\nsee pipelab help\n", args[0])
+		fmt.Fprintf(stderr, "pipelab: unknown command %q%s; see pipelab help\n", args[0], suggestCommand(args[0]))
 		return 2
 	}
 	err := c.run(args[1:], stdout, stderr)
@@ -88,15 +90,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errUsage):
 		return 2
+	case errors.Is(err, errParsedOnly):
+		return 0
 	}
-	// Package errors carry their package's prefix ("tune: ..."); where the
-	// package and the command share a name, say it once.
-	msg := strings.TrimPrefix(err.Error(), c.name+": ")
-	fmt.Fprintf(stderr, "pipelab %s: %s\n", c.name, msg)
-	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.As(err, new(badInput)) {
+	fmt.Fprintf(stderr, "pipelab %s: %s\n", c.name, oneLine(strings.TrimPrefix(userText(err), c.name+": ")))
+	if isBadInput(err) {
 		return 2 // refused before it ran: bad input
 	}
 	return 1
+}
+
+// isBadInput reports whether err is about the input (exit status 2)
+// rather than a run that failed (1): a refused value, a size over the
+// memory limit, a spec or input file that is wrong or missing, a missing
+// output folder.
+func isBadInput(err error) bool {
+	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.As(err, new(badInput)) {
+		return true
+	}
+	if _, ok := missingFolder(err); ok {
+		return true
+	}
+	var pe *fs.PathError
+	return errors.As(err, &pe) && (pe.Op == "open" || pe.Op == "read" || pe.Op == "stat") &&
+		(errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EISDIR))
+}
+
+// oneLine joins a message of several lines into one, so that every error
+// is one line of standard error.
+func oneLine(msg string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
 }
 
 func usage(w io.Writer) {
@@ -128,7 +151,7 @@ func newFlags(name, synopsis, description string, w io.Writer) *flag.FlagSet {
 
 // parseFlags parses args into fs and maps a bad flag to errUsage, after
 // printing what was wrong in one line and where the help is; --help comes
-// back as a helpRequest. Old spellings of renamed flags are noted. A float flag
+// back as a helpRequest. A float flag
 // given a value that is not a finite number (NaN, ±Inf) is refused here,
 // for every command at once.
 func parseFlags(fs *flag.FlagSet, args []string) error {
@@ -140,13 +163,21 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return helpRequest{fs}
 	}
 	if err != nil {
-		fmt.Fprintf(out, "pipelab %s: %s\n%s\n", fs.Name(), flagError(err), seeHelp(fs.Name()))
+		fmt.Fprintln(out, flagLine(fs, fs.Name(), flagError(err)))
 		return errUsage
 	}
-	noteDeprecated(fs, out)
-	renameOldValues(fs, out)
 	if err := finiteFloats(fs); err != nil {
 		return flagProblem(fs, fs.Output(), fs.Name(), err)
 	}
+	if parseOnly {
+		return errParsedOnly
+	}
 	return nil
 }
+
+// parseOnly, set by a test, stops every command once its flags are
+// parsed (errParsedOnly, exit 0): the docs test checks so the command
+// lines it does not run (docs_test.go).
+var parseOnly bool
+
+var errParsedOnly = errors.New("flags parsed")

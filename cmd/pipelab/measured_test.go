@@ -14,7 +14,7 @@ import (
 // bubble and per-rank figures (to the trace's microsecond rounding).
 func TestProfileFlagRoundTrip(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "trace.json")
-	args := []string{"simulate", "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--format", "json"}
+	args := []string{"simulate", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--format", "json"}
 	var gpu, profiled simulateReport
 	runJSON(t, append(slicesClone(args), "--model", "gpt-1.3b", "--gpu", "a100", "--trace", trace), &gpu)
 	runJSON(t, append(slicesClone(args), "--profile", trace), &profiled)
@@ -53,7 +53,7 @@ func zbCosts(t *testing.T, p int, comm string) string {
 // form (m + p - 1)(T_F + T_B + T_W) (docs/reference.md §2); with them it
 // times exactly as the same times given as explicit flags do.
 func TestCostsFlag(t *testing.T) {
-	base := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--format", "json"}
+	base := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--format", "json"}
 	var free simulateReport
 	runJSON(t, append(slicesClone(base), "--costs", zbCosts(t, 4, "0")), &free)
 	if want := (8 + 4 - 1) * (18.522 + 18.086 + 9.337) * 1e-3; math.Abs(free.Makespan-want) > 1e-12 {
@@ -75,10 +75,10 @@ func TestMeasuredFlagErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "4", "--costs", three}, []string{"--costs", "three.csv", "3 stages measured, the table has 4"}},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "4", "--profile", noRegions}, []string{"--profile", "empty.json", "no regions named PP:"}},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "3", "--microbatches", "4", "--costs", three, "--model", "llama-7b"}, []string{"exclude"}},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "3", "--microbatches", "4", "--costs", three, "--profile", noRegions}, []string{"--costs and --profile exclude each other"}},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "4", "--costs", three}, []string{"--costs", "three.csv", "3 stages measured, the table has 4"}},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4", "--profile", noRegions}, []string{"--profile", "empty.json", "no regions named PP:"}},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "3", "--microbatches", "4", "--costs", three, "--model", "llama-7b"}, []string{"exclude"}},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "3", "--microbatches", "4", "--costs", three, "--profile", noRegions}, []string{"--costs and --profile exclude each other"}},
 	}
 	for _, tt := range tests {
 		refusedAsBadInput(t, tt.args, tt.want...)
@@ -90,12 +90,12 @@ func TestMeasuredFlagErrors(t *testing.T) {
 // baseline (pipeline/tune's TestTuneMeasured has the closed forms).
 func TestTuneCostsFlag(t *testing.T) {
 	var rep tuneReport
-	runJSON(t, []string{"tune", "--stages", "8", "--microbatches", "24", "--costs", zbCosts(t, 8, "0.601"), "--format", "json"}, &rep)
+	runJSON(t, []string{"tune", "--ranks", "8", "--microbatches", "24", "--costs", zbCosts(t, 8, "0.601"), "--format", "json"}, &rep)
 	if rep.Kind != "zb-h2" || rep.BaselineKind != "1f1b" || rep.Speedup <= 1 || rep.Microbatches != 24 {
 		t.Errorf("tuned %+v", rep)
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"tune", "--stages", "3", "--costs", zbCosts(t, 8, "0.601")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "8 measured stages do not split over 3 ranks") {
+	if code := run([]string{"tune", "--ranks", "3", "--costs", zbCosts(t, 8, "0.601")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "8 measured stages do not split over 3 ranks") {
 		t.Errorf("8 stages on 3 ranks: exit %d, %q", code, errb.String())
 	}
 }

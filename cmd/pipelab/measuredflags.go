@@ -72,6 +72,6 @@ func (m *measuredFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	f := float64(parts) / float64(t.Ranks())
 	share := cost.Stage{TF: mean.TF * f, TB: mean.TB * f, TW: mean.TW * f}
 	return pricing{cost: e, share: share,
-		name: fmt.Sprintf("measured (%s: %d stages, mean T_F %.4g, T_B %.4g, T_W %.4g ms, transfer %.4g ms; seconds)",
+		name: fmt.Sprintf("measured (%s: %d stages, mean T_F %.4g, T_B %.4g, T_W %.4g ms, message %.4g ms; seconds)",
 			m.read.Source, len(m.read.Stages), 1e3*mean.TF, 1e3*mean.TB, 1e3*mean.TW, 1e3*comm)}, nil
 }

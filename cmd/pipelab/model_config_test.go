@@ -15,9 +15,9 @@ var llama2Config = filepath.Join("..", "..", "pipeline", "cost", "testdata", "hf
 // pipeline/cost): every figure of the report but the cost's name agrees.
 func TestModelConfigMatchesPreset(t *testing.T) {
 	for _, cmd := range []string{"simulate", "compare"} {
-		args := []string{cmd, "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--gpu", "a100", "--format", "json"}
+		args := []string{cmd, "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--gpu", "a100", "--format", "json"}
 		if cmd == "compare" {
-			args = []string{cmd, "--stages", "4", "--microbatches", "8", "--gpu", "a100", "--format", "json"}
+			args = []string{cmd, "--ranks", "4", "--microbatches", "8", "--gpu", "a100", "--format", "json"}
 		}
 		var preset, config map[string]any
 		runJSON(t, append(slicesClone(args), "--model", "llama-7b"), &preset)
@@ -60,9 +60,9 @@ func TestModelConfigErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--model-config", t5}, []string{"--model-config", "t5.json", `"model_type"`, `"t5"`}},
-		{[]string{"tune", "--stages", "2", "--model-config", t5}, []string{"--model-config", "t5.json", `"model_type"`}},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--model", "llama-7b", "--model-config", t5}, []string{"--model and --model-config exclude each other"}},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model-config", t5}, []string{"--model-config", "t5.json", `"model_type"`, `"t5"`}},
+		{[]string{"tune", "--ranks", "2", "--model-config", t5}, []string{"--model-config", "t5.json", `"model_type"`}},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model", "llama-7b", "--model-config", t5}, []string{"--model and --model-config exclude each other"}},
 	}
 	for _, tt := range tests {
 		refusedAsBadInput(t, tt.args, tt.want...)
@@ -71,7 +71,7 @@ func TestModelConfigErrors(t *testing.T) {
 
 // tune with --model-config chooses what it chooses with the preset.
 func TestModelConfigTune(t *testing.T) {
-	args := []string{"tune", "--stages", "2", "--microbatches", "4", "--kind", "1f1b,zb-h1", "--format", "json"}
+	args := []string{"tune", "--ranks", "2", "--microbatches", "4", "--kind", "1f1b,zb-h1", "--format", "json"}
 	var preset, config map[string]any
 	runJSON(t, append(slicesClone(args), "--model", "llama-7b"), &preset)
 	runJSON(t, append(slicesClone(args), "--model-config", llama2Config), &config)

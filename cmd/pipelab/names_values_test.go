@@ -85,8 +85,7 @@ func checkValues(t *testing.T, concept, refName string, ref []string, others map
 // testOneValuePerConcept is TestOneNamePerConcept's part for values: the
 // objectives, methods and schedule families the command line takes (its
 // help and checks), the specs take and the tables write are the same
-// names, and an old value (oldValues) is no longer one of them but is
-// accepted and documented in docs/cli.md's old spellings.
+// names.
 func testOneValuePerConcept(t *testing.T, rows []conceptRow) {
 	checkValues(t, "objective", "the specs", experiments.KnownObjectives, map[string][]string{
 		"train --help's --objective":       listedValues(flagUsage(t, "train", "objective")),
@@ -111,21 +110,6 @@ func testOneValuePerConcept(t *testing.T, rows []conceptRow) {
 		// builds (from costs).
 		"the specs' kinds": append(experiments.ScheduleKinds(), "zb-auto"),
 	})
-	live := map[string][]string{"objective": experiments.KnownObjectives, "method": experiments.KnownMethods, "kind": familyNames()}
-	for _, o := range oldValues {
-		if slices.Contains(live[o.flag], o.old) || !slices.Contains(live[o.flag], o.current) {
-			t.Errorf("old value %s of --%s is still live, or its current value %s is not", o.old, o.flag, o.current)
-		}
-		documented := false
-		for _, r := range rows {
-			for _, old := range r.old {
-				documented = documented || old == "--"+o.flag+" "+o.old
-			}
-		}
-		if !documented {
-			t.Errorf("docs/cli.md's concept table does not list `--%s %s` among the old spellings", o.flag, o.old)
-		}
-	}
 }
 
 // testFormats checks docs/cli.md's "Output formats" table against the

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 
 	"pipelab/experiments"
+	"pipelab/results"
 )
 
 func init() {
@@ -32,6 +35,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return flagProblem(fs, stderr, "plot", fmt.Errorf("want one directory, got %d arguments", len(dirs)))
 	}
 	files, err := experiments.PlotDir(dirs[0])
+	if errors.Is(err, results.ErrNoTables) || errors.Is(err, iofs.ErrNotExist) {
+		return badInput{err} // a folder that holds no results: bad input
+	}
 	if err != nil {
 		return err
 	}

@@ -26,9 +26,9 @@ func TestCostsFileBadNumbers(t *testing.T) {
 	} {
 		path := writeFile(t, "c.csv", head+"0,"+cell+",1,1,0.1\n1,1,1,1,\n")
 		for _, cmd := range [][]string{
-			{"compare", "--stages", "2", "--microbatches", "4"},
-			{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "4"},
-			{"tune", "--stages", "2"},
+			{"compare", "--ranks", "2", "--microbatches", "4"},
+			{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4"},
+			{"tune", "--ranks", "2"},
 		} {
 			code, _, stderr := runCode(append(cmd, "--costs", path)...)
 			first := strings.SplitN(stderr, "\n", 2)[0]
@@ -44,7 +44,7 @@ func TestCostsFileBadNumbers(t *testing.T) {
 // a GPU without room for one microbatch is named as the file names it, not
 // as --gpu's default.
 func TestHardwareFilePlausibility(t *testing.T) {
-	sim := []string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--hardware"}
+	sim := []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--hardware"}
 	slow := writeFile(t, "slow.yaml", "gpu: {name: g, peak_flops: 312e12, memory_bytes: 80e9}\nlink: {name: l, latency: 3e-6, bandwidth: 50}\n")
 	code, _, stderr := runCode(append(sim, slow)...)
 	if code != 2 || !strings.Contains(stderr, "--hardware: "+slow+":2: link.bandwidth: 50 B/s is below 1 MB/s") || !strings.Contains(stderr, "50 GB/s is 50e9") {
@@ -76,10 +76,10 @@ func TestReadersStopAtTheirCap(t *testing.T) {
 	}{
 		{[]string{"check", "/dev/zero"}, `/dev/zero:1: cell 1: a cell of more than 64 bytes, starting "\x00\x00`},
 		{[]string{"simulate", "--schedule", "/dev/zero"}, "/dev/zero:1: cell 1: a cell of more than 64 bytes"},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--model-config", "/dev/zero"}, "--model-config: /dev/zero: model config goes on past the 16 MiB"},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "2", "--model", "gpt-1.3b", "--hardware", "/dev/zero"}, "--hardware: /dev/zero: hardware file goes on past the 1 MiB"},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "1", "--microbatches", "2", "--costs", "/dev/zero"}, "--costs: /dev/zero: costs file goes on past the 16 MiB"},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "1", "--microbatches", "2", "--costs", costs, "--max-memory", "1G"}, ""},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model-config", "/dev/zero"}, "--model-config: /dev/zero: model config goes on past the 16 MiB"},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model", "gpt-1.3b", "--hardware", "/dev/zero"}, "--hardware: /dev/zero: hardware file goes on past the 1 MiB"},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "1", "--microbatches", "2", "--costs", "/dev/zero"}, "--costs: /dev/zero: costs file goes on past the 16 MiB"},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "1", "--microbatches", "2", "--costs", costs, "--max-memory", "1G"}, ""},
 		{[]string{"sweep", "/dev/zero", "--out", t.TempDir()}, "/dev/zero: spec goes on past the 16 MiB"},
 	} {
 		code, _, stderr := runCode(tt.args...)
@@ -120,7 +120,7 @@ func TestScheduleFileShortErrors(t *testing.T) {
 // zb-auto" for every microbatch count).
 func TestTuneMeasuredZBAuto(t *testing.T) {
 	costs := writeFile(t, "c.csv", "stage,fwd_ms,bwd_ms,wgrad_ms,comm_ms\n0,1,1,1,0.1\n1,1,1,1,0.1\n2,1,1,1,0.1\n3,1,1,1,\n")
-	code, out, stderr := runCode("tune", "--costs", costs, "--stages", "4", "--kind", "zb-auto,1f1b")
+	code, out, stderr := runCode("tune", "--costs", costs, "--ranks", "4", "--kind", "zb-auto,1f1b")
 	if code != 0 || strings.Contains(out+stderr, "unknown schedule family") || strings.Contains(out, "not run: zb-auto") {
 		t.Errorf("exit %d, out %q, stderr %q", code, out, stderr)
 	}

@@ -66,7 +66,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	for _, n := range names {
 		f, err := experiments.LookupFigure(n)
 		if err != nil {
-			return err
+			return badInput{err}
 		}
 		figs = append(figs, f)
 	}

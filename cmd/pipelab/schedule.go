@@ -41,7 +41,7 @@ type scheduleFlags struct {
 }
 
 func runSchedule(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("schedule", "--kind KIND --stages P --microbatches M [flags]", scheduleDescription, stderr)
+	fs := newFlags("schedule", "--kind KIND --ranks P (--microbatches M | --total-microbatches N) [flags]", scheduleDescription, stderr)
 	var f scheduleFlags
 	f.shapeFlags.register(fs)
 	f.registerFamilyOptions(fs)
@@ -88,8 +88,8 @@ func (f *scheduleFlags) check(rest []string) error {
 	if f.kind == "" {
 		return fmt.Errorf("--kind is required (one of %s)", strings.Join(familyNames(), ", "))
 	}
-	if err := unknownFamily(f.kind); err != nil {
-		return fmt.Errorf("--kind %w", err)
+	if err := f.shapeFlags.parseKind(f.set); err != nil {
+		return err
 	}
 	if err := f.shapeFlags.check(); err != nil {
 		return err

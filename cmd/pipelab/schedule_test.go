@@ -23,7 +23,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 // run is 2N + 2S - 2 = 30 steps: the grid must be the text of docs/reference.md
 // §1.2 (the pipeline package's golden file).
 func TestSchedulePipeDreamText(t *testing.T) {
-	code, out, errs := runCLI("schedule", "--kind", "pipedream", "--stages", "4", "--microbatches", "12")
+	code, out, errs := runCLI("schedule", "--kind", "pipedream", "--ranks", "4", "--total-microbatches", "12")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -53,7 +53,7 @@ func TestScheduleCSV(t *testing.T) {
 			"0F0,0SEND_F0,0F1,0SEND_F1,0RECV_B0,0B0,0RECV_B1,0B1\r\n" +
 				"1RECV_F0,1RECV_F1,1F0,1B0,1SEND_B0,1F1,1B1,1SEND_B1\r\n"},
 	} {
-		args := append([]string{"schedule", "--kind", "1f1b", "--stages", "2", "--microbatches", "2"}, tc.args...)
+		args := append([]string{"schedule", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2"}, tc.args...)
 		code, out, errs := runCLI(args...)
 		if code != 0 || out != tc.want {
 			t.Errorf("%v: exit %d (%s)\n got %q\nwant %q", tc.args, code, errs, out, tc.want)
@@ -70,9 +70,9 @@ func TestScheduleFlagsReachTheGenerator(t *testing.T) {
 		args    []string
 		columns int
 	}{
-		{[]string{"--kind", "interleaved-1f1b", "--stages", "2", "--microbatches", "4", "--chunks", "3"}, 2*4*3 + 2*(2-1)},
-		{[]string{"--kind", "pipedream", "--stages", "3", "--microbatches", "4", "--noam", "1"}, 2 * 3 * 4},
-		{[]string{"--kind", "localsgd", "--stages", "2", "--microbatches", "6", "--replicas", "2", "--local-steps", "2"}, 1*(2*4+2*2-2) + (2*2 + 2*2 - 2)},
+		{[]string{"--kind", "interleaved-1f1b", "--ranks", "2", "--microbatches", "4", "--chunks", "3"}, 2*4*3 + 2*(2-1)},
+		{[]string{"--kind", "pipedream", "--ranks", "3", "--total-microbatches", "4", "--noam", "1"}, 2 * 3 * 4},
+		{[]string{"--kind", "localsgd", "--ranks", "2", "--total-microbatches", "6", "--replicas", "2", "--local-steps", "2"}, 1*(2*4+2*2-2) + (2*2 + 2*2 - 2)},
 	} {
 		code, out, errs := runCLI(append([]string{"schedule"}, tc.args...)...)
 		if code != 0 {
@@ -89,24 +89,24 @@ func TestScheduleFlagsReachTheGenerator(t *testing.T) {
 // TestScheduleRejects checks that bad values exit non-zero and name the
 // flag (or, for a shape the family refuses, the family's constraint).
 func TestScheduleRejects(t *testing.T) {
-	base := []string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8"}
+	base := []string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8"}
 	for _, tc := range []struct {
 		args []string
 		code int
 		want string
 	}{
-		{[]string{"--kind", "1f1b", "--stages", "0", "--microbatches", "8"}, 2, "--stages"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "-1"}, 2, "--microbatches"},
-		{[]string{"--kind", "no-such", "--stages", "4", "--microbatches", "8"}, 2, "--kind"},
-		{[]string{"--stages", "4", "--microbatches", "8"}, 2, "--kind"},
+		{[]string{"--kind", "1f1b", "--ranks", "0", "--microbatches", "8"}, 2, "--ranks"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "-1"}, 2, "--microbatches"},
+		{[]string{"--kind", "no-such", "--ranks", "4", "--microbatches", "8"}, 2, "--kind"},
+		{[]string{"--ranks", "4", "--microbatches", "8"}, 2, "--kind"},
 		{append(base, "--format", "xml"), 2, "--format"},
 		{append(base, "--noam", "2"), 2, "--noam"},
 		{append(base, "--local-steps", "2"), 2, "--local-steps"},
 		{append(base, "--chunks", "-2"), 2, "--chunks"},
-		{[]string{"--kind", "localsgd", "--stages", "4", "--microbatches", "8"}, 2, "--local-steps"},
+		{[]string{"--kind", "localsgd", "--ranks", "4", "--total-microbatches", "8"}, 2, "--local-steps"},
 		{append(base, "extra"), 2, "unexpected argument"},
-		{[]string{"--kind", "1f1b", "--stages", "x"}, 2, "-stages"},
-		{[]string{"--kind", "chimera", "--stages", "3", "--microbatches", "6"}, 2, "even number of ranks"},
+		{[]string{"--kind", "1f1b", "--ranks", "x"}, 2, "--ranks"},
+		{[]string{"--kind", "chimera", "--ranks", "3", "--microbatches", "6"}, 2, "even number of ranks"},
 	} {
 		code, _, errs := runCLI(append([]string{"schedule"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {
@@ -138,7 +138,7 @@ func TestScheduleDualPipeVCSVRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := []string{"schedule", "--kind", "dualpipev", "--stages", "3", "--microbatches", "8", "--format", "csv"}
+	base := []string{"schedule", "--kind", "dualpipev", "--ranks", "3", "--microbatches", "8", "--format", "csv"}
 	code, out, errs := runCLI(base...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -209,7 +209,7 @@ func TestScheduleDualPipeVCSVRoundTrip(t *testing.T) {
 // its output with PyTorch's DualPipeV artifact (4 ranks, 10 microbatches;
 // pipeline/testdata/torch, saved with "\n" line ends) cell for cell.
 func TestScheduleDualPipeVMatchesPyTorch(t *testing.T) {
-	code, out, errs := runCLI("schedule", "--kind", "dualpipev", "--stages", "4", "--chunks", "2", "--microbatches", "10", "--format", "csv")
+	code, out, errs := runCLI("schedule", "--kind", "dualpipev", "--ranks", "4", "--chunks", "2", "--microbatches", "10", "--format", "csv")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -96,13 +96,13 @@ func TestServeReportsEqualCommandLine(t *testing.T) {
 		command string
 		args    []string
 	}{
-		{"simulate", []string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8"}},
-		{"simulate", []string{"--kind", "interleaved-1f1b", "--stages", "4", "--microbatches", "8", "--chunks", "2", "--fwd", "1.5", "--bwd", "3", "--comm", "0.25"}},
-		{"simulate", []string{"--kind", "zb-v", "--stages", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink"}},
-		{"simulate", []string{"--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--policy", "ready", "--hint", "bfw", "--jitter", "0.3", "--iterations", "5", "--seed", "7"}},
-		{"compare", []string{"--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--wgrad", "1", "--comm", "0.1"}},
-		{"tune", []string{"--model", "gpt-1.3b", "--stages", "2", "--microbatches", "4", "--kind", "1f1b,zb-h1"}},
-		{"delays", []string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8"}},
+		{"simulate", []string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8"}},
+		{"simulate", []string{"--kind", "interleaved-1f1b", "--ranks", "4", "--microbatches", "8", "--chunks", "2", "--fwd", "1.5", "--bwd", "3", "--comm", "0.25"}},
+		{"simulate", []string{"--kind", "zb-v", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink"}},
+		{"simulate", []string{"--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--policy", "ready", "--hint", "bfw", "--jitter", "0.3", "--iterations", "5", "--seed", "7"}},
+		{"compare", []string{"--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--wgrad", "1", "--comm", "0.1"}},
+		{"tune", []string{"--model", "gpt-1.3b", "--ranks", "2", "--microbatches", "4", "--kind", "1f1b,zb-h1"}},
+		{"delays", []string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8"}},
 	} {
 		status, ans := post(t, hs, "/api/"+tc.command, map[string]any{"flags": flagsOf(tc.args)})
 		if status != http.StatusOK {
@@ -122,8 +122,8 @@ func TestServeReportsEqualCommandLine(t *testing.T) {
 func TestServeTimelineAgreesWithReport(t *testing.T) {
 	hs := newExplorer(t)
 	for _, args := range [][]string{
-		{"--kind", "1f1b", "--stages", "4", "--microbatches", "8"},
-		{"--kind", "zb-v", "--stages", "4", "--microbatches", "8", "--model", "gpt-1.3b"},
+		{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8"},
+		{"--kind", "zb-v", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b"},
 	} {
 		status, ans := post(t, hs, "/api/simulate", map[string]any{"flags": flagsOf(args)})
 		if status != http.StatusOK || ans.Timeline == nil {
@@ -171,12 +171,12 @@ func TestServeBadInputGivesCommandLineError(t *testing.T) {
 		args    []string
 		flag    string
 	}{
-		{"simulate", []string{"--kind", "1f1b", "--stages", "0", "--microbatches", "8"}, "stages"},
-		{"simulate", []string{"--kind", "nope", "--stages", "4", "--microbatches", "8"}, "kind"},
-		{"simulate", []string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "-1", "--bwd", "1"}, "fwd"},
-		{"simulate", []string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--jitter", "abc"}, "jitter"},
-		{"compare", []string{"--stages", "4", "--microbatches", "8", "--kind", "1f1b,zz"}, "kind"},
-		{"tune", []string{"--stages", "4"}, "model"},
+		{"simulate", []string{"--kind", "1f1b", "--ranks", "0", "--microbatches", "8"}, "ranks"},
+		{"simulate", []string{"--kind", "nope", "--ranks", "4", "--microbatches", "8"}, "kind"},
+		{"simulate", []string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--fwd", "-1", "--bwd", "1"}, "fwd"},
+		{"simulate", []string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--jitter", "abc"}, "jitter"},
+		{"compare", []string{"--ranks", "4", "--microbatches", "8", "--kind", "1f1b,zz"}, "kind"},
+		{"tune", []string{"--ranks", "4"}, "model"},
 	} {
 		status, ans := post(t, hs, "/api/"+tc.command, map[string]any{"flags": flagsOf(tc.args)})
 		code, want := cliError(append([]string{tc.command}, tc.args...)...)
@@ -216,7 +216,7 @@ func TestServeUploadedScheduleErrorsNameTheFile(t *testing.T) {
 // before anything is allocated: at once, with the command line's words.
 func TestServeRefusesOversize(t *testing.T) {
 	hs := newExplorer(t)
-	args := []string{"--kind", "1f1b", "--stages", "100000", "--microbatches", "1000000"}
+	args := []string{"--kind", "1f1b", "--ranks", "100000", "--microbatches", "1000000"}
 	start := time.Now()
 	status, ans := post(t, hs, "/api/simulate", map[string]any{"flags": flagsOf(args)})
 	took := time.Since(start)
@@ -232,7 +232,7 @@ func TestServeRefusesOversize(t *testing.T) {
 
 func TestServeRefusesFileWritingFlagsAndForeignHosts(t *testing.T) {
 	hs := newExplorer(t)
-	status, ans := post(t, hs, "/api/simulate", map[string]any{"flags": map[string]string{"kind": "1f1b", "stages": "2", "microbatches": "2", "trace": "/tmp/x.json"}})
+	status, ans := post(t, hs, "/api/simulate", map[string]any{"flags": map[string]string{"kind": "1f1b", "ranks": "2", "microbatches": "2", "trace": "/tmp/x.json"}})
 	if status != http.StatusBadRequest || ans.Flag != "trace" {
 		t.Errorf("--trace from the page: status %d, %q", status, ans.Error)
 	}
@@ -279,7 +279,7 @@ func sseEvents(r io.Reader, each func(event string, data json.RawMessage) bool) 
 // command line's.
 func TestServeTrainStreamsTheCommandLinesCurve(t *testing.T) {
 	hs := newExplorer(t)
-	args := []string{"--objective", "quadratic", "--method", "pipedream", "--kind", "1f1b", "--stages", "4", "--microbatches", "400", "--step-size", "0.01", "--log-points", "20"}
+	args := []string{"--objective", "quadratic", "--method", "pipedream", "--kind", "1f1b", "--stages", "4", "--total-microbatches", "400", "--step-size", "0.01", "--log-points", "20"}
 	b, _ := json.Marshal(map[string]any{"flags": flagsOf(args)})
 	res, err := http.Post(hs.URL+"/api/train/stream", "application/json", bytes.NewReader(b))
 	if err != nil {
@@ -315,7 +315,7 @@ func TestServeTrainCancels(t *testing.T) {
 	hs := newExplorer(t)
 	// 10⁶ microbatches on 4 stages: 4·10⁶ block updates of d = 512, many
 	// seconds of replay; records every 1/100 of it.
-	args := []string{"--objective", "quadratic", "--method", "pipedream", "--stages", "4", "--microbatches", "1000000", "--step-size", "0.01"}
+	args := []string{"--objective", "quadratic", "--method", "pipedream", "--stages", "4", "--total-microbatches", "1000000", "--step-size", "0.01"}
 	b, _ := json.Marshal(map[string]any{"flags": flagsOf(args)})
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "POST", hs.URL+"/api/train/stream", bytes.NewReader(b))
@@ -350,7 +350,7 @@ func TestServeTrainCancels(t *testing.T) {
 // "api" posts the page's request (the same run, the trace read back and
 // encoded as the timeline's columns).
 func BenchmarkServeSimulate64x1024(b *testing.B) {
-	args := []string{"--kind", "1f1b", "--stages", "64", "--microbatches", "1024"}
+	args := []string{"--kind", "1f1b", "--ranks", "64", "--microbatches", "1024"}
 	b.Run("cli", func(b *testing.B) {
 		trace := b.TempDir() + "/trace.json"
 		for b.Loop() {
@@ -397,7 +397,7 @@ func TestServeUploadedInputsEqualCommandLine(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	shape := map[string]string{"kind": "1f1b", "stages": "8", "microbatches": "16"}
+	shape := map[string]string{"kind": "1f1b", "ranks": "8", "microbatches": "16"}
 	for _, tc := range []struct {
 		files map[string]string // flag → file name
 		flags map[string]string

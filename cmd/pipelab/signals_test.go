@@ -86,7 +86,7 @@ func TestSignals(t *testing.T) {
 func signalDuringWrite(t *testing.T, bin string) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "trace.json")
-	cmd := exec.Command(bin, "simulate", "--kind", "1f1b", "--stages", "16", "--microbatches", "20000", "--trace", trace)
+	cmd := exec.Command(bin, "simulate", "--kind", "1f1b", "--ranks", "16", "--microbatches", "20000", "--trace", trace)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

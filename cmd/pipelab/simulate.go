@@ -22,17 +22,17 @@ func init() {
 
 const simulateDescription = `
 Times one schedule with the event simulator: a generated family (--kind,
---stages, --microbatches, --chunks) or a PyTorch schedule CSV (--schedule),
+--ranks, --microbatches, --chunks) or a PyTorch schedule CSV (--schedule),
 compute_only or with SEND/RECV (which are then timed as written).
 
-Costs: --cost-model unit (every compute action one step, transfers free),
+Costs: --cost-model unit (every compute action one step, messages free),
 --cost-model lockstep (PyTorch's unit-time lockstep check of the lowered
 table, read as a grid), explicit times (--fwd, --bwd, --wgrad, --comm), or the GPU timing
 model (--model, --gpu, --link; "pipelab presets" lists them; --model-config
 reads the model from a HuggingFace config.json instead). Explicit and
 GPU times are those of one rank's share of the model: a family with V chunks
 per rank spends T/V per chunk, while Chimera's two stages per rank are
-replicas of one share and each costs T; --comm is per transfer.
+replicas of one share and each costs T; --comm is per message.
 
 --policy ready lets each rank run, whenever it is free, the best-ranked of
 its ready actions (--hint table, bf or bfw) without holding more
@@ -110,8 +110,8 @@ type simulateReport struct {
 	Patience     string           `json:"patience,omitempty"`
 	Makespan     float64          `json:"makespan"`
 	BubbleRatio  float64          `json:"bubble_ratio"`
-	Steps        *int             `json:"steps"`
-	StepsNote    string           `json:"steps_note,omitempty"`
+	Steps        *int             `json:"lockstep_steps"`
+	StepsNote    string           `json:"lockstep_steps_note,omitempty"`
 	Messages     int              `json:"messages"`
 	CommBytes    float64          `json:"comm_bytes,omitempty"`
 	Ranks        []rankReport     `json:"per_rank"` // as delays' per_stage
@@ -144,7 +144,7 @@ type iterationReport struct {
 }
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("simulate", "(--kind KIND --stages P --microbatches M [--chunks V] | --schedule FILE.csv) [cost flags] [--policy fixed|ready] [flags]",
+	fs := newFlags("simulate", "(--kind KIND --ranks P --microbatches M [--chunks V] | --schedule FILE.csv) [cost flags] [--policy fixed|ready] [flags]",
 		simulateDescription, stderr)
 	f := simulateFlags{stragglers: map[int]float64{}}
 	f.shape.register(fs)
@@ -156,7 +156,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.patience, "patience", "plan", "ready policy, table hint: wait for the row's next action as long as the fixed order would (plan) or not at all (none)")
 	fs.Var(&f.activationCap, "cap", "ready policy: activations a rank may hold, N (0: its peak under the fixed order), or +K above that peak")
 	fs.Float64Var(&f.jitter, "jitter", 0, "σ of the log-normal (mean 1) noise on every compute action")
-	fs.Float64Var(&f.commJitter, "comm-jitter", 0, "σ of the log-normal (mean 1) noise on every transfer")
+	fs.Float64Var(&f.commJitter, "comm-jitter", 0, "σ of the log-normal (mean 1) noise on every message")
 	fs.Func("straggler", "RANK:FACTOR, a rank whose compute is FACTOR times slower (repeatable)", f.addStraggler)
 	fs.IntVar(&f.iterations, "iterations", 1, "iterations K to simulate (mean and spread of the makespan when K > 1)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the variability's random streams (0, as in train and specs)")
@@ -223,13 +223,13 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 	}
 	switch {
 	case f.schedule == "" && f.shape.kind == "":
-		return opt, fmt.Errorf("give --kind (with --stages and --microbatches) or --schedule FILE.csv")
-	case f.schedule != "" && (f.shape.kind != "" || set["stages"] || set["microbatches"] || set["chunks"]):
-		return opt, fmt.Errorf("--schedule reads the shape from the file: drop --kind, --stages, --microbatches and --chunks")
+		return opt, fmt.Errorf("give --kind (with --ranks and --microbatches) or --schedule FILE.csv")
+	case f.schedule != "" && (f.shape.kind != "" || set["ranks"] || set["microbatches"] || set["total-microbatches"] || set["chunks"]):
+		return opt, fmt.Errorf("--schedule reads the shape from the file: drop --kind, --ranks, --microbatches and --chunks")
 	}
 	if f.shape.kind != "" {
-		if err := unknownFamily(f.shape.kind); err != nil {
-			return opt, fmt.Errorf("--kind %w", err)
+		if err := f.shape.parseKind(set); err != nil {
+			return opt, err
 		}
 		if err := f.shape.check(); err != nil {
 			return opt, err
@@ -291,6 +291,11 @@ func (f *simulateFlags) table() (*pipeline.Table, error) {
 
 // simulate times t and gathers the report.
 func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateReport, *sim.Timeline, error) {
+	for r, x := range f.stragglers {
+		if r >= t.Ranks() {
+			return simulateReport{}, nil, badInput{fmt.Errorf("--straggler %d:%g: rank %d is not among the table's %d ranks (0 to %d)", r, x, r, t.Ranks(), t.Ranks()-1)}
+		}
+	}
 	rep := simulateReport{
 		Kind: f.shape.kind, Schedule: f.schedule, NumRanks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches,
 		Policy: opt.Policy.String(),
@@ -384,18 +389,18 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 	}
 	fmt.Fprintf(&b, "bubble ratio: %.4f\n", rep.BubbleRatio)
 	if rep.Steps != nil {
-		fmt.Fprintf(&b, "lockstep:     %d steps\n", *rep.Steps)
+		fmt.Fprintf(&b, "lockstep steps: %d\n", *rep.Steps)
 	} else {
-		fmt.Fprintf(&b, "lockstep:     %s\n", rep.StepsNote)
+		fmt.Fprintf(&b, "lockstep steps: %s\n", rep.StepsNote)
 	}
-	fmt.Fprintf(&b, "transfers:    %d", rep.Messages)
+	fmt.Fprintf(&b, "messages:     %d", rep.Messages)
 	if rep.CommBytes > 0 {
 		fmt.Fprintf(&b, " (%.4g bytes)", rep.CommBytes)
 	}
 	b.WriteString("\n\nrank        busy        idle      bubble   comm wait  peak act (M_B)  peak memory\n")
 	over := 0
 	for _, r := range rep.Ranks {
-		fmt.Fprintf(&b, "%4d  %10.6g  %10.6g  %10.6g  %10.6g  %14.4g  %11s", r.Rank, r.Busy, r.Idle, r.Bubble, r.CommWait, r.PeakActivations, gib(r.PeakMemoryBytes))
+		fmt.Fprintf(&b, "%4d  %10.6g  %10.6g  %10.6g  %10.6g  %14.4g  %11s", r.Rank, r.Busy, r.Idle, r.Bubble, r.CommWait, r.PeakActivations, gb(r.PeakMemoryBytes))
 		if r.OverMemory {
 			b.WriteString("  over the GPU's memory")
 			over++
@@ -403,7 +408,7 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 		b.WriteString("\n")
 	}
 	if over > 0 {
-		fmt.Fprintf(&b, "\n%d of %d ranks need more than the GPU's %s.\n", over, len(rep.Ranks), gib(rep.MemoryLimit))
+		fmt.Fprintf(&b, "\n%d of %d ranks need more than the GPU's %s.\n", over, len(rep.Ranks), gb(rep.MemoryLimit))
 	}
 	b.WriteString(peakUnitNote)
 	b.WriteString(idleSplitNote)
@@ -420,17 +425,19 @@ share of the model (a chunk of V chunks per rank holds 1/V).
 // idleSplitNote says, under the rank table, which part of the idle time is
 // which (sim.RankStat.CommWait).
 const idleSplitNote = `
-idle = bubble + comm wait. comm wait: idle time spent waiting for a transfer,
+idle = bubble + comm wait. comm wait: idle time spent waiting for a message,
 after the input's producer had finished and before the input arrived (zero
-when transfers are free). bubble: the rest of the idle time, when the
+when messages are free). bubble: the rest of the idle time, when the
 schedule left the rank nothing it could run (warm-up, cool-down, waiting
 for a producer's compute).
 `
 
-// gib formats bytes in GiB, or "-" for none.
-func gib(bytes float64) string {
+// gb formats bytes in GB (10⁹ bytes, the unit of the GPU presets'
+// datasheet memory and of a size such as --gpu-memory 80GB), or "-" for
+// none.
+func gb(bytes float64) string {
 	if bytes == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f GiB", bytes/(1<<30))
+	return fmt.Sprintf("%.2f GB", bytes/1e9)
 }

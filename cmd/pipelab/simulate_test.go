@@ -33,7 +33,7 @@ func runJSON(t *testing.T, args []string, v any) {
 // busy M(T_F + T_B) = 24, rank r holding P - r activations (docs/reference.md §2).
 func TestSimulateCommandClosedForm(t *testing.T) {
 	var rep simulateReport
-	runJSON(t, []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--format", "json"}, &rep)
+	runJSON(t, []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--format", "json"}, &rep)
 	if rep.Makespan != 33 || rep.BubbleRatio < 3.0/11-1e-12 || rep.BubbleRatio > 3.0/11+1e-12 {
 		t.Errorf("makespan %v, bubble %v; want 33 and 3/11", rep.Makespan, rep.BubbleRatio)
 	}
@@ -68,7 +68,7 @@ func TestSimulateCommandLockstepCost(t *testing.T) {
 // Several iterations report their makespans with mean and spread; the same
 // seed reproduces them.
 func TestSimulateCommandIterations(t *testing.T) {
-	args := []string{"simulate", "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--wgrad", "1",
+	args := []string{"simulate", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--wgrad", "1",
 		"--policy", "ready", "--hint", "bfw", "--jitter", "0.2", "--straggler", "1:1.5", "--iterations", "3", "--seed", "9", "--format", "json"}
 	var a, b simulateReport
 	runJSON(t, args, &a)
@@ -95,7 +95,7 @@ func TestSimulateCommandIterations(t *testing.T) {
 // order idles rank 0 before B0 while F4 of the next unit could run
 // (sim's TestPolicyReadyNoWaitReproducesFixedIff finds that gap).
 func TestSimulateCommandReadyAsPlanned(t *testing.T) {
-	base := []string{"simulate", "--kind", "chimera", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--wgrad", "1", "--format", "json"}
+	base := []string{"simulate", "--kind", "chimera", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--wgrad", "1", "--format", "json"}
 	var fixed, plan, none simulateReport
 	runJSON(t, base, &fixed)
 	runJSON(t, append(slices.Clone(base), "--policy", "ready"), &plan)
@@ -116,7 +116,7 @@ func TestSimulateCommandFiles(t *testing.T) {
 	dir := t.TempDir()
 	trace, gantt := filepath.Join(dir, "t.json"), filepath.Join(dir, "g.png")
 	var out, errb bytes.Buffer
-	args := []string{"simulate", "--kind", "interleaved-1f1b", "--stages", "2", "--microbatches", "4", "--fwd", "1", "--bwd", "2", "--comm", "0.5",
+	args := []string{"simulate", "--kind", "interleaved-1f1b", "--ranks", "2", "--microbatches", "4", "--fwd", "1", "--bwd", "2", "--comm", "0.5",
 		"--trace", trace, "--gantt", gantt}
 	if code := run(args, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
@@ -144,12 +144,12 @@ func TestSimulateCommandChimera(t *testing.T) {
 		p, m := strconv.Itoa(pm[0]), strconv.Itoa(pm[1])
 		costs := []string{"--fwd", "1", "--bwd", "1", "--format", "json"}
 		var gen simulateReport
-		runJSON(t, append([]string{"simulate", "--kind", "chimera", "--stages", p, "--microbatches", m}, costs...), &gen)
+		runJSON(t, append([]string{"simulate", "--kind", "chimera", "--ranks", p, "--microbatches", m}, costs...), &gen)
 		if want := float64(2*pm[1] + pm[0] - 2); gen.Makespan != want {
 			t.Errorf("chimera P=%s M=%s: makespan %v, want 2M + P - 2 = %v", p, m, gen.Makespan, want)
 		}
 		var out, errb bytes.Buffer
-		if code := run([]string{"schedule", "--kind", "chimera", "--stages", p, "--microbatches", m, "--format", "csv"}, &out, &errb); code != 0 {
+		if code := run([]string{"schedule", "--kind", "chimera", "--ranks", p, "--microbatches", m, "--format", "csv"}, &out, &errb); code != 0 {
 			t.Fatalf("schedule: exit %d, stderr %q", code, errb.String())
 		}
 		path := filepath.Join(t.TempDir(), "chimera.csv")
@@ -171,19 +171,19 @@ func TestSimulateCommandRejects(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--stages", "4", "--microbatches", "8"}, "--kind"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--hint", "bf"}, "--policy ready"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--straggler", "1"}, "RANK:FACTOR"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1"}, "--bwd"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--model", "llama-7b"}, "exclude"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--cost-model", "lockstep", "--policy", "ready"}, "lockstep"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gantt", "x.jpg"}, "--gantt"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--gpu", "h100"}, "--model"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--patience", "none"}, "--policy ready"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--partition", "1,2,3,4"}, "--model"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "llama-7b", "--partition", "8,x"}, "positive layer counts"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--policy", "ready", "--hint", "bfw", "--patience", "none"}, "--hint table"},
-		{[]string{"--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--policy", "ready", "--patience", "soon"}, "--patience"},
+		{[]string{"--ranks", "4", "--microbatches", "8"}, "--kind"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--hint", "bf"}, "--policy ready"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--straggler", "1"}, "RANK:FACTOR"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--fwd", "1"}, "--bwd"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--model", "llama-7b"}, "exclude"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--cost-model", "lockstep", "--policy", "ready"}, "lockstep"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--gantt", "x.jpg"}, "--gantt"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--gpu", "h100"}, "--model"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--patience", "none"}, "--policy ready"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--partition", "1,2,3,4"}, "--model"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--model", "llama-7b", "--partition", "8,x"}, "positive layer counts"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--policy", "ready", "--hint", "bfw", "--patience", "none"}, "--hint table"},
+		{[]string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--policy", "ready", "--patience", "soon"}, "--patience"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"simulate"}, tc.args...), &out, &errb); code != 2 {
@@ -194,7 +194,7 @@ func TestSimulateCommandRejects(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"simulate", "--kind", "chimera", "--stages", "3", "--microbatches", "6"}, &out, &errb); code != 2 ||
+	if code := run([]string{"simulate", "--kind", "chimera", "--ranks", "3", "--microbatches", "6"}, &out, &errb); code != 2 ||
 		!strings.Contains(errb.String(), "chimera") {
 		t.Errorf("chimera with odd P: exit %d (want 2, bad input), stderr %q", code, errb.String())
 	}
@@ -209,7 +209,7 @@ func TestSimulateCommandRejects(t *testing.T) {
 func TestSimulateCommandUnknownKind(t *testing.T) {
 	for _, cmd := range []string{"simulate", "schedule"} {
 		var out, errb bytes.Buffer
-		code := run([]string{cmd, "--kind", "nope", "--stages", "4", "--microbatches", "8"}, &out, &errb)
+		code := run([]string{cmd, "--kind", "nope", "--ranks", "4", "--microbatches", "8"}, &out, &errb)
 		if code != 2 {
 			t.Errorf("%s: exit %d, want 2 (usage); stderr %q", cmd, code, errb.String())
 		}
@@ -231,7 +231,7 @@ func TestSimulateCommandUnknownKind(t *testing.T) {
 // log-sum-exp, a = 32 heads, s = 2048, b = 1 for llama-7b), so its peak
 // falls by 4 × (decoder layers of stage 0) × that.
 func TestSimulateCommandFlashAttention(t *testing.T) {
-	base := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--model", "llama-7b", "--format", "json"}
+	base := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--model", "llama-7b", "--format", "json"}
 	var plain, flash simulateReport
 	runJSON(t, base, &plain)
 	runJSON(t, append(slices.Clone(base), "--flash-attention"), &flash)
@@ -274,7 +274,7 @@ func TestSimulateCommandTunedPartition(t *testing.T) {
 	} {
 		csv := filepath.Join(t.TempDir(), "tuned.csv")
 		var tuned tuneReport
-		runJSON(t, []string{"tune", "--model", tc.model, "--gpu", "h100", "--link", tc.link, "--stages", tc.stages, "--kind", tc.schedules,
+		runJSON(t, []string{"tune", "--model", tc.model, "--gpu", "h100", "--link", tc.link, "--ranks", tc.stages, "--kind", tc.schedules,
 			"--out", csv, "--format", "json"}, &tuned)
 		parts := make([]string, len(tuned.Partition))
 		for i, n := range tuned.Partition {

@@ -75,9 +75,6 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, note := range spec.Deprecated {
-		fmt.Fprintf(stderr, "pipelab sweep: %s\n", note)
-	}
 	var shard experiments.Shard
 	if *shardFlag != "" {
 		shard, err = experiments.ParseShard(*shardFlag)

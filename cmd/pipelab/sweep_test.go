@@ -128,10 +128,6 @@ func TestSweepRejectsBadSpec(t *testing.T) {
 		{"bad range", "stages: [2, 4]", "stages: [2, 1]", "spec.yaml:7: stages[1]: stage count 1 is below 2"},
 		{"unknown objective", "objectives: [quadratic]", "objectives: [quadratik]", `spec.yaml:3: objectives[0]: unknown objective "quadratik"`},
 		{"empty grid", "step_sizes: {values: [0.05, 0.1]}", "step_sizes: {values: []}", "spec.yaml:11: methods[0].step_sizes: empty step-size grid"},
-		{"old and new name of the experiment", "experiment: tiny", "experiment: tiny\nname: tiny\nmeasure: convergence",
-			"spec.yaml:2: name: is the old spelling of experiment, which is given too at line 1: drop name"},
-		{"old and new key of the cost model", "seed: 5", "seed: 5\ncost: {model: unit, cost_model: unit}",
-			"spec.yaml:3: cost.model: is the old spelling of cost_model, which is given too at line 3: drop model"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -209,35 +205,5 @@ func TestSweepRerunsUnreadableRecord(t *testing.T) {
 	}
 	if !reflect.DeepEqual(tables(t, dir), want) {
 		t.Error("the tables differ from the first sweep's")
-	}
-}
-
-// TestSweepOldSpelling: a spec in the spellings of the last release (name,
-// experiment as the measure, cost.model as the cost model) sweeps to the
-// same runs as the current spelling (the same spec_id, the hash of every
-// run id), with one note per old key on stderr.
-func TestSweepOldSpelling(t *testing.T) {
-	current := tinySpec + "measure: convergence\ncost: {cost_model: unit}\n"
-	old := strings.NewReplacer("experiment: tiny", "name: tiny", "measure: convergence", "experiment: convergence",
-		"cost_model: unit", "model: unit").Replace(current)
-	datasets := map[string]string{}
-	for label, src := range map[string]string{"current": current, "old": old} {
-		out := filepath.Join(t.TempDir(), "out")
-		var stdout, stderr bytes.Buffer
-		if code := run([]string{"sweep", writeSpec(t, src), "--out", out, "--jobs", "2"}, &stdout, &stderr); code != 0 {
-			t.Fatalf("%s: exit %d: %s", label, code, stderr.String())
-		}
-		notes := strings.Count(stderr.String(), "is deprecated; use ")
-		if want := map[string]int{"current": 0, "old": 3}[label]; notes != want {
-			t.Errorf("%s: %d deprecation notes, want %d: %s", label, notes, want, stderr.String())
-		}
-		b, err := os.ReadFile(filepath.Join(out, "dataset.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		datasets[label] = string(b)
-	}
-	if datasets["old"] != datasets["current"] || !strings.Contains(datasets["old"], `"spec": "tiny"`) {
-		t.Errorf("dataset.json of the old spelling %s, of the current %s", datasets["old"], datasets["current"])
 	}
 }

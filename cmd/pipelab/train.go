@@ -27,7 +27,7 @@ func init() {
 
 const trainSynopsis = `--objective quadratic|tridiagonal|logistic|charlm
        --method pipedream|pd-nostash|2bw|pipemare|predict|dc|ef|rpd|localsgd|sync
-       (--stages S [--kind KIND] | --schedule FILE.csv) (--microbatches N | --time-budget T)
+       (--stages S [--kind KIND] | --schedule FILE.csv) (--total-microbatches N | --time-budget T)
        --step-size G [--optimizer sgd|momentum|nesterov|adam|adamw|lion|muon] [flags]`
 
 const trainDescription = `
@@ -44,7 +44,7 @@ default S; A = 1 is pipedream) whose stages add --ef-lambda λ (default 1)
 times the difference of their last two updates to each move (error
 feedback, the one-step-delay paper's correction); localsgd replays the LocalSGD
 timeline (--replicas R, default S; --local-steps H, default 5); sync runs
-synchronous SGD on a flush of --microbatches-per-iteration M (default S)
+synchronous SGD on a flush of --microbatches M (default S)
 microbatches per iteration; rpd is randomized PipeDream with K = N·S
 iterations and delays drawn by --delays: uniform (δ = --delta, default
 ⌊S² - S/2⌋), exact (PipeDream's own delays and op order, which reproduces
@@ -72,7 +72,7 @@ authors'); muon (Newton-Schulz-orthogonalised Nesterov momentum, --momentum
 linear objective's);
 --lr-schedule constant|cosine with --warmup K updates of linear warm-up.
 
-The run length is --microbatches N, or --time-budget T: the smallest N whose
+The run length is --total-microbatches N, or --time-budget T: the smallest N whose
 timeline reaches T (§1.6; rpd takes pipedream's N); sync runs whole iterations,
 rounding N or T up. The overshoot past T is reported, and loss_at_budget is
 the loss after the last update ending within T. --target-loss L reports the
@@ -133,8 +133,8 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.objective, "objective", "", "quadratic, tridiagonal, logistic or charlm")
 	fs.StringVar(&f.method, "method", "", "pipedream, pd-nostash, 2bw, pipemare, predict, dc, ef, rpd, localsgd or sync")
 	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
-	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches N the run consumes")
-	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --microbatches)")
+	fs.IntVar(&f.microbatches, "total-microbatches", 0, "microbatches N over the whole run (all iterations)")
+	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --total-microbatches)")
 	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for charlm: default 0.0625, 0.001 with adam, adamw and muon, 0.0001 with lion)")
 	fs.IntVar(&f.batchSize, "batch-size", 0, "rows (charlm: sequences) per batch (default per objective)")
 	fs.IntVar(&f.n, "n", 0, "rows of generated data (charlm: training characters of the markov corpus)")
@@ -147,8 +147,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.delays, "delays", "uniform", "rpd delays: uniform, exact, pipedream-mean, pipedream-profile or a trace FILE")
 	fs.IntVar(&f.replicas, "replicas", 0, "localsgd replicas R (default S)")
 	fs.IntVar(&f.localSteps, "local-steps", 5, "localsgd local steps H between averagings")
-	fs.IntVar(&f.flushMicrobatches, "microbatches-per-iteration", 0, "sync microbatches per iteration (default S)")
-	deprecatedAlias(fs, "flush-microbatches", "microbatches-per-iteration")
+	fs.IntVar(&f.flushMicrobatches, "microbatches", 0, "sync microbatches per iteration (default S)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the data and of every random stream of the run")
 	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: --log-points points)")
 	fs.IntVar(&f.logPoints, "log-points", 0, "logged losses over the run when --log-every is not given (default 100)")
@@ -180,7 +179,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 var (
 	methodFlags = map[string][]string{
 		"delta": {"rpd"}, "delays": {"rpd"}, "replicas": {"localsgd"}, "local-steps": {"localsgd"},
-		"microbatches-per-iteration": {"sync"}, "accumulate": {"2bw", "ef"}, "pipemare-warmup": {"pipemare"},
+		"microbatches": {"sync"}, "accumulate": {"2bw", "ef"}, "pipemare-warmup": {"pipemare"},
 		"pipemare-decay": {"pipemare"}, "dc-lambda": {"dc"}, "ef-lambda": {"ef"},
 	}
 	optimizerFlags = map[string][]string{
@@ -242,13 +241,13 @@ func (f *trainFlags) check(rest []string) error {
 	}
 	switch {
 	case f.schedule == "" && f.stages < 1:
-		return atLeast("stages", f.stages, 1)
-	case f.set["microbatches"] && f.set["time-budget"]:
-		return errors.New("give exactly one of --microbatches and --time-budget")
-	case !f.set["microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.method == "sync"):
-		return errors.New("give exactly one of --microbatches and --time-budget")
-	case f.set["microbatches"] && f.microbatches < 1:
-		return atLeast("microbatches", f.microbatches, 1)
+		return required("stages", f.stages)
+	case f.set["total-microbatches"] && f.set["time-budget"]:
+		return errors.New("give exactly one of --total-microbatches and --time-budget")
+	case !f.set["total-microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.method == "sync"):
+		return errors.New("give exactly one of --total-microbatches and --time-budget")
+	case f.set["total-microbatches"] && f.microbatches < 1:
+		return atLeast("total-microbatches", f.microbatches, 1)
 	case f.set["time-budget"] && !(f.timeBudget > 0 && f.timeBudget < math.Inf(1)):
 		return fmt.Errorf("--time-budget must be positive, got %g", f.timeBudget)
 	case (f.data == "") != (f.labels == ""):
@@ -280,7 +279,7 @@ func (f *trainFlags) check(rest []string) error {
 		return errors.New("--log-every and --log-points: give one of the two")
 	}
 	if f.logEvery < 0 || f.logPoints < 0 || f.batchSize < 0 || f.n < 0 || f.d < 0 || f.replicas < 0 || f.localSteps < 1 || f.flushMicrobatches < 0 {
-		return errors.New("--log-every, --log-points, --batch-size, --n, --d, --replicas and --microbatches-per-iteration must not be negative, --local-steps at least 1")
+		return errors.New("--log-every, --log-points, --batch-size, --n, --d, --replicas and --microbatches must not be negative, --local-steps at least 1")
 	}
 	defaults := map[string][3]int{ // n, d, batch (docs/reference.md §1.7)
 		"quadratic": {2000, 512, 100}, "tridiagonal": {600, 512, 5}, "logistic": {600, 512, 10}, "charlm": {100000, 0, 16},
@@ -311,10 +310,10 @@ func (f *trainFlags) checkTable() error {
 		return errors.New("give --kind or --schedule, not both")
 	case f.schedule != "" && f.set["stages"]:
 		return errors.New("--schedule reads the stage count from the file: drop --stages")
-	case f.schedule != "" && f.method != "sync" && (f.set["microbatches"] || f.set["time-budget"]):
-		return fmt.Errorf("--schedule is the whole run of --method %s: drop --microbatches and --time-budget", f.method)
-	case f.schedule != "" && f.set["microbatches-per-iteration"]:
-		return errors.New("--schedule sets the microbatches per iteration: drop --microbatches-per-iteration")
+	case f.schedule != "" && f.method != "sync" && (f.set["total-microbatches"] || f.set["time-budget"]):
+		return fmt.Errorf("--schedule is the whole run of --method %s: drop --total-microbatches and --time-budget", f.method)
+	case f.schedule != "" && f.set["microbatches"]:
+		return errors.New("--schedule sets the microbatches per iteration: drop --microbatches")
 	case f.method == "rpd" && f.delays != "exact" && (f.kind != "" || f.schedule != "" || f.costs.kind() != "unit"):
 		return errors.New("--method rpd samples its delays: --kind, --schedule and cost flags apply only with --delays exact")
 	}

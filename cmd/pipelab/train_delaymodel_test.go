@@ -51,7 +51,7 @@ func TestTrainMeasuredDelayModels(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep := trainJSON(t, "--objective", "quadratic", "--n", "60", "--d", "12", "--batch-size", "6", "--stages", "3",
-			"--microbatches", "15", "--step-size", "0.02", "--seed", "4", "--method", "rpd", "--delays", name)
+			"--total-microbatches", "15", "--step-size", "0.02", "--seed", "4", "--method", "rpd", "--delays", name)
 		if got := rep["final_loss"].(float64); got != want.FinalLoss {
 			t.Errorf("--delays %s: final loss %.17g, RPD under the model built from its definition %.17g", name, got, want.FinalLoss)
 		}

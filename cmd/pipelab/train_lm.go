@@ -22,7 +22,7 @@ const (
 	// lmLionStepSize is Lion's: lion-pytorch's default learning rate
 	// (1e-4; its authors advise 3-10 times below AdamW's).
 	lmLionStepSize = 1e-4
-	// lmMicrobatches is the run length when neither --microbatches nor
+	// lmMicrobatches is the run length when neither --total-microbatches nor
 	// --time-budget is given.
 	lmMicrobatches = 200
 	// lmRecordMicrobatches is the default logging interval in
@@ -72,8 +72,8 @@ func (f *trainFlags) checkLM() error {
 			f.stepSize = lmLionStepSize
 		}
 	}
-	if !f.set["microbatches"] && !f.set["time-budget"] {
-		f.microbatches, f.set["microbatches"] = lmMicrobatches, true
+	if !f.set["total-microbatches"] && !f.set["time-budget"] {
+		f.microbatches, f.set["total-microbatches"] = lmMicrobatches, true
 	}
 	if !f.set["log-every"] && !f.set["log-points"] {
 		f.logEvery = lmRecordMicrobatches * f.stages

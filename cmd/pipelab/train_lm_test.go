@@ -15,7 +15,7 @@ var lmSmall = []string{"--objective", "charlm", "--stages", "3", "--corpus", "ma
 // The character LM trains under PipeDream (N·S block updates), its loss
 // stays finite, and the report carries its validation loss.
 func TestTrainLM(t *testing.T) {
-	rep := trainJSON(t, append(lmSmall, "--microbatches", "6")...)
+	rep := trainJSON(t, append(lmSmall, "--total-microbatches", "6")...)
 	if rep["block_updates"] != 18.0 || rep["outcome"] != "ok" {
 		t.Errorf("block updates %v, outcome %v", rep["block_updates"], rep["outcome"])
 	}
@@ -23,11 +23,11 @@ func TestTrainLM(t *testing.T) {
 		t.Errorf("validation_loss %v, want a positive number", rep["validation_loss"])
 	}
 	if rep := trainJSON(t, "--objective", "quadratic", "--n", "20", "--d", "4", "--batch-size", "5", "--stages", "2",
-		"--step-size", "0.1", "--method", "pipedream", "--microbatches", "4"); rep["validation_loss"] != nil {
+		"--step-size", "0.1", "--method", "pipedream", "--total-microbatches", "4"); rep["validation_loss"] != nil {
 		t.Errorf("the quadratic has no held-out set, but validation_loss is %v", rep["validation_loss"])
 	}
 	var out, errb bytes.Buffer
-	if code := run(append([]string{"train"}, append(lmSmall, "--microbatches", "3", "--blocks-per-stage", "2")...), &out, &errb); code != 0 {
+	if code := run(append([]string{"train"}, append(lmSmall, "--total-microbatches", "3", "--blocks-per-stage", "2")...), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if !strings.Contains(out.String(), "\nvalidation loss: ") {
@@ -46,7 +46,7 @@ func TestTrainLMErrors(t *testing.T) {
 		}
 		return path
 	}
-	lm := []string{"--objective", "charlm", "--stages", "3", "--method", "pipedream", "--microbatches", "2"}
+	lm := []string{"--objective", "charlm", "--stages", "3", "--method", "pipedream", "--total-microbatches", "2"}
 	with := func(args ...string) []string { return append(append([]string{}, lm...), args...) }
 	cases := []struct {
 		name string
@@ -56,12 +56,12 @@ func TestTrainLMErrors(t *testing.T) {
 		{"two stages", []string{"--objective", "charlm", "--stages", "2", "--method", "pipedream"}, "--stages must be at least 3 for charlm"},
 		{"zero blocks", with("--blocks-per-stage", "0"), "--blocks-per-stage must be at least 1"},
 		{"n with the shipped text", with("--n", "5000"), "--n sizes the markov corpus only"},
-		{"corpus on logistic", []string{"--objective", "logistic", "--stages", "2", "--method", "pipedream", "--microbatches", "2", "--step-size", "0.1", "--corpus", "markov"}, "apply to charlm only"},
+		{"corpus on logistic", []string{"--objective", "logistic", "--stages", "2", "--method", "pipedream", "--total-microbatches", "2", "--step-size", "0.1", "--corpus", "markov"}, "apply to charlm only"},
 		{"empty file", with("--corpus", file("empty.txt", "")), "empty.txt: empty"},
 		{"not UTF-8", with("--corpus", file("latin1.txt", "na\xefve text")), "latin1.txt: invalid UTF-8 at byte offset 2"},
 		// Batch 16 × sequence 32: at least 10·513 - 9 = 5121 characters.
-		{"too short", with("--corpus", file("short.txt", strings.Repeat("x", 5120))), "--corpus " + filepath.Join(dir, "short.txt") + ": charlm: invalid corpus: 5120 characters, need at least 5121"},
-		{"too many blocks", with("--blocks-per-stage", "100000"), "charlm: invalid config: the workspaces of 100000 GPT blocks"},
+		{"too short", with("--corpus", file("short.txt", strings.Repeat("x", 5120))), "--corpus " + filepath.Join(dir, "short.txt") + ": invalid corpus: 5120 characters, need at least 5121"},
+		{"too many blocks", with("--blocks-per-stage", "100000"), "invalid config: the workspaces of 100000 GPT blocks"},
 		{"missing file", with("--corpus", filepath.Join(dir, "nothing.txt")), "nothing.txt: no such file"},
 	}
 	for _, c := range cases {

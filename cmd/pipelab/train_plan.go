@@ -68,7 +68,7 @@ func (f *trainFlags) delayModel(r *experiments.Run) error {
 			return badInput{fmt.Errorf("--delays: %s: %d delays per line, but --stages is %d", f.delays, trace.Stages, f.stages)}
 		}
 		if k := f.microbatches * f.stages; !f.set["time-budget"] && len(trace.Rows) < k {
-			return badInput{fmt.Errorf("--delays: %s: %d delay rows, but the run has K = N·S = %d updates (--microbatches %d, --stages %d)", f.delays, len(trace.Rows), k, f.microbatches, f.stages)}
+			return badInput{fmt.Errorf("--delays: %s: %d delay rows, but the run has K = N·S = %d updates (--total-microbatches %d, --stages %d)", f.delays, len(trace.Rows), k, f.microbatches, f.stages)}
 		}
 		r.DelayTrace = trace
 	}

@@ -30,7 +30,7 @@ func TestTrainProgressEveryInterval(t *testing.T) {
 // output as without it (progress goes to stderr only, and a run of
 // milliseconds says nothing there).
 func TestTrainProgressFlagKeepsOutput(t *testing.T) {
-	args := []string{"train", "--objective", "quadratic", "--method", "rpd", "--stages", "4", "--microbatches", "50", "--step-size", "0.01"}
+	args := []string{"train", "--objective", "quadratic", "--method", "rpd", "--stages", "4", "--total-microbatches", "50", "--step-size", "0.01"}
 	var out1, out2, err1, err2 bytes.Buffer
 	if code := run(args, &out1, &err1); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, err1.String())

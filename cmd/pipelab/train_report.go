@@ -23,7 +23,7 @@ type trainReport struct {
 	Schedule        string      `json:"schedule,omitempty"` // --schedule, the CSV file replayed
 	Cost            string      `json:"cost_model"`
 	Stages          int         `json:"stages"`
-	Microbatches    int         `json:"microbatches"`
+	Microbatches    int         `json:"total_microbatches"`
 	TimeBudget      float64     `json:"time_budget,omitempty"`
 	Overshoot       float64     `json:"overshoot"`
 	SimTime         float64     `json:"sim_time"`
@@ -94,7 +94,7 @@ func (f *trainFlags) report(res *experiments.Trained) trainReport {
 
 func writeTrainText(w io.Writer, rep trainReport) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "objective:     %s\nmethod:        %s\nstages:        %d\nmicrobatches:  %d\n", rep.Objective, rep.Method, rep.Stages, rep.Microbatches)
+	fmt.Fprintf(&b, "objective:     %s\nmethod:        %s\nstages:        %d\ntotal microbatches: %d\n", rep.Objective, rep.Method, rep.Stages, rep.Microbatches)
 	if rep.Cost == "iterations" {
 		fmt.Fprintf(&b, "iterations:    %g", rep.SimTime)
 		if rep.TimeBudget > 0 {

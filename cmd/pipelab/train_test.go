@@ -39,17 +39,17 @@ func TestTrainShapes(t *testing.T) {
 		microbatches, steps, blocks float64
 		overshoot                   float64
 	}{
-		{"pd by microbatches", []string{"--method", "pipedream", "--microbatches", "20"}, 20, 42, 40, 0},
+		{"pd by microbatches", []string{"--method", "pipedream", "--total-microbatches", "20"}, 20, 42, 40, 0},
 		{"pd by budget", []string{"--method", "pipedream", "--time-budget", "100"}, 49, 100, 98, 0},
-		{"localsgd H=1 R=S", []string{"--method", "localsgd", "--microbatches", "12", "--local-steps", "1"}, 12, -1, 24, 0},
+		{"localsgd H=1 R=S", []string{"--method", "localsgd", "--total-microbatches", "12", "--local-steps", "1"}, 12, -1, 24, 0},
 		{"sync by budget", []string{"--method", "sync", "--time-budget", "100"}, 34, 102, 34, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rep := trainJSON(t, append(small, c.args...)...)
-			if rep["microbatches"] != c.microbatches || rep["block_updates"] != c.blocks || (c.steps >= 0 && rep["sim_time"] != c.steps) {
+			if rep["total_microbatches"] != c.microbatches || rep["block_updates"] != c.blocks || (c.steps >= 0 && rep["sim_time"] != c.steps) {
 				t.Errorf("microbatches %v, time steps %v, block updates %v; want %v, %v, %v",
-					rep["microbatches"], rep["sim_time"], rep["block_updates"], c.microbatches, c.steps, c.blocks)
+					rep["total_microbatches"], rep["sim_time"], rep["block_updates"], c.microbatches, c.steps, c.blocks)
 			}
 			if rep["overshoot"] != c.overshoot || rep["outcome"] != "ok" {
 				t.Errorf("overshoot %v outcome %v", rep["overshoot"], rep["outcome"])
@@ -64,7 +64,7 @@ func TestTrainShapes(t *testing.T) {
 // RPD with PipeDream's exact delays ends where PipeDream ends
 // (docs/reference.md §1.4).
 func TestTrainRPDExactMatchesPipeDream(t *testing.T) {
-	args := []string{"--objective", "quadratic", "--n", "60", "--d", "12", "--batch-size", "6", "--stages", "3", "--microbatches", "15", "--step-size", "0.02", "--seed", "4"}
+	args := []string{"--objective", "quadratic", "--n", "60", "--d", "12", "--batch-size", "6", "--stages", "3", "--total-microbatches", "15", "--step-size", "0.02", "--seed", "4"}
 	pd := trainJSON(t, append(args, "--method", "pipedream")...)
 	rpd := trainJSON(t, append(args, "--method", "rpd", "--delays", "exact")...)
 	if pd["final_loss"] != rpd["final_loss"] {
@@ -77,7 +77,7 @@ func TestTrainFromCSV(t *testing.T) {
 	x := writeFile(t, "X.csv", "1,0\n0,1\n1,1\n2,0\n")
 	y := writeFile(t, "y.csv", "1\n2\n3\n4\n")
 	rep := trainJSON(t, "--objective", "quadratic", "--data", x, "--labels", y, "--batch-size", "2",
-		"--stages", "2", "--method", "rpd", "--microbatches", "4", "--step-size", "0.1")
+		"--stages", "2", "--method", "rpd", "--total-microbatches", "4", "--step-size", "0.1")
 	if got := firstLoss(rep); got != 30.0/8 {
 		t.Errorf("initial loss %v, want 30/8", got)
 	}
@@ -87,7 +87,7 @@ func TestTrainFromCSV(t *testing.T) {
 // 10⁶ times the initial loss, before it overflows.
 func TestTrainDiverged(t *testing.T) {
 	rep := trainJSON(t, "--objective", "quadratic", "--n", "40", "--d", "8", "--batch-size", "5", "--stages", "2",
-		"--method", "pipedream", "--microbatches", "200", "--step-size", "100")
+		"--method", "pipedream", "--total-microbatches", "200", "--step-size", "100")
 	final, ok := rep["final_loss"].(float64)
 	if rep["outcome"] != "diverged" || !ok || !(final > 1e6*firstLoss(rep)) || rep["block_updates"].(float64) >= 400 {
 		t.Errorf("diverged %v, final loss %v after %v updates; want true, above 1e6 × %v, before the end",
@@ -104,24 +104,24 @@ func TestTrainErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no objective", []string{"--method", "pipedream", "--stages", "2", "--microbatches", "4", "--step-size", "1"}, 2, "--objective"},
-		{"both lengths", append(base, "--method", "pipedream", "--microbatches", "4", "--time-budget", "9"), 2, "exactly one"},
+		{"no objective", []string{"--method", "pipedream", "--stages", "2", "--total-microbatches", "4", "--step-size", "1"}, 2, "--objective"},
+		{"both lengths", append(base, "--method", "pipedream", "--total-microbatches", "4", "--time-budget", "9"), 2, "exactly one"},
 		{"neither length", append(base, "--method", "pipedream"), 2, "exactly one"},
-		{"l2 on quadratic", append(base, "--method", "pipedream", "--microbatches", "4", "--l2", "0.1"), 2, "logistic objective only"},
-		{"bad method", append(base, "--method", "adam", "--microbatches", "4"), 2, "--method"},
-		{"trace with a bad cell", append(base, "--method", "rpd", "--delays", trace, "--microbatches", "1"), 2, "line 2 column 3"},
-		{"unknown optimizer", append(base, "--method", "pipedream", "--microbatches", "4", "--optimizer", "sophia"), 2, "--optimizer must be"},
-		{"unknown method", append(base, "--method", "hogwild", "--microbatches", "4"), 2, "--method must be"},
-		{"delta with pd", append(base, "--method", "pipedream", "--microbatches", "4", "--delta", "3"), 2, "--delta applies to --method rpd, not pipedream"},
-		{"accumulate with pd", append(base, "--method", "pipedream", "--microbatches", "4", "--accumulate", "2"), 2, "--accumulate applies to --method 2bw or ef, not pipedream"},
-		{"beta1 with momentum", append(base, "--method", "pipedream", "--microbatches", "4", "--optimizer", "momentum", "--beta1", "0.5"), 2, "--beta1 applies to --optimizer adam, adamw, lion or muon, not momentum"},
-		{"accumulate 0", append(base, "--method", "2bw", "--microbatches", "4", "--accumulate", "0"), 2, "--accumulate must be at least 1"},
-		{"sync on an async table", append(base, "--method", "sync", "--kind", "pipedream", "--microbatches", "4"), 2, "method sync needs a flush schedule"},
-		{"localsgd on a flush", append(base, "--method", "localsgd", "--kind", "1f1b", "--microbatches", "4"), 2, "method localsgd needs a replica-averaging table"},
-		{"pd on replicas", append(base, "--method", "pipedream", "--kind", "localsgd", "--microbatches", "4"), 2, "cannot replay a replica-averaging table"},
-		{"rpd sampled on a kind", append(base, "--method", "rpd", "--kind", "1f1b", "--microbatches", "4"), 2, "--delays exact"},
+		{"l2 on quadratic", append(base, "--method", "pipedream", "--total-microbatches", "4", "--l2", "0.1"), 2, "logistic objective only"},
+		{"bad method", append(base, "--method", "adam", "--total-microbatches", "4"), 2, "--method"},
+		{"trace with a bad cell", append(base, "--method", "rpd", "--delays", trace, "--total-microbatches", "1"), 2, "line 2 column 3"},
+		{"unknown optimizer", append(base, "--method", "pipedream", "--total-microbatches", "4", "--optimizer", "sophia"), 2, "--optimizer must be"},
+		{"unknown method", append(base, "--method", "hogwild", "--total-microbatches", "4"), 2, "--method must be"},
+		{"delta with pd", append(base, "--method", "pipedream", "--total-microbatches", "4", "--delta", "3"), 2, "--delta applies to --method rpd, not pipedream"},
+		{"accumulate with pd", append(base, "--method", "pipedream", "--total-microbatches", "4", "--accumulate", "2"), 2, "--accumulate applies to --method 2bw or ef, not pipedream"},
+		{"beta1 with momentum", append(base, "--method", "pipedream", "--total-microbatches", "4", "--optimizer", "momentum", "--beta1", "0.5"), 2, "--beta1 applies to --optimizer adam, adamw, lion or muon, not momentum"},
+		{"accumulate 0", append(base, "--method", "2bw", "--total-microbatches", "4", "--accumulate", "0"), 2, "--accumulate must be at least 1"},
+		{"sync on an async table", append(base, "--method", "sync", "--kind", "pipedream", "--total-microbatches", "4"), 2, "method sync needs a flush schedule"},
+		{"localsgd on a flush", append(base, "--method", "localsgd", "--kind", "1f1b", "--total-microbatches", "4"), 2, "method localsgd needs a replica-averaging table"},
+		{"pd on replicas", append(base, "--method", "pipedream", "--kind", "localsgd", "--total-microbatches", "4"), 2, "cannot replay a replica-averaging table"},
+		{"rpd sampled on a kind", append(base, "--method", "rpd", "--kind", "1f1b", "--total-microbatches", "4"), 2, "--delays exact"},
 		{"kind and schedule", append(base, "--method", "pipedream", "--kind", "1f1b", "--schedule", "x.csv"), 2, "not both"},
-		{"zero target", append(base, "--method", "pipedream", "--microbatches", "4", "--target-loss", "0"), 2, "--target-loss must be positive"},
+		{"zero target", append(base, "--method", "pipedream", "--total-microbatches", "4", "--target-loss", "0"), 2, "--target-loss must be positive"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -137,21 +137,21 @@ func TestTrainErrors(t *testing.T) {
 // reference code).
 func TestDelaysCommand(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"delays", "--stages", "4", "--format", "json"}, &out, &errb); code != 0 {
+	if code := run([]string{"delays", "--ranks", "4", "--format", "json"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var rep delaysReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.TimeSteps != 86 || rep.Max != 14 || math.Abs(rep.Mean-7.55) > 0.005 || rep.Microbatches != 40 {
+	if rep.TimeSteps != 86 || rep.Max != 14 || math.Abs(rep.Mean-7.55) > 0.005 || rep.Total != 40 {
 		t.Errorf("report %+v", rep)
 	}
 	out.Reset()
-	if code := run([]string{"delays", "--stages", "8"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "max:  60") {
+	if code := run([]string{"delays", "--ranks", "8"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "max:  60") {
 		t.Errorf("text output for S = 8:\n%s", out.String())
 	}
-	if code := run([]string{"delays", "--stages", "0"}, &out, &errb); code != 2 {
+	if code := run([]string{"delays", "--ranks", "0"}, &out, &errb); code != 2 {
 		t.Errorf("--stages 0: exit %d, want 2", code)
 	}
 }
@@ -163,7 +163,7 @@ func TestDelaysCommand(t *testing.T) {
 // never reached reports null.
 func TestTrainKindsClocksAndTargets(t *testing.T) {
 	args := []string{"--objective", "logistic", "--n", "60", "--d", "12", "--batch-size", "6", "--stages", "3", "--step-size", "0.05",
-		"--kind", "zb-h1", "--microbatches", "12", "--optimizer", "adam"}
+		"--kind", "zb-h1", "--total-microbatches", "12", "--optimizer", "adam"}
 	pd := trainJSON(t, append(args, "--method", "pipedream")...)
 	twobw := trainJSON(t, append(args, "--method", "2bw", "--accumulate", "1")...)
 	if pd["final_loss"] != twobw["final_loss"] || pd["block_updates"] != 36.0 || pd["kind"] != "zb-h1" {
@@ -191,11 +191,11 @@ func TestTrainSchedule(t *testing.T) {
 	args := []string{"--objective", "quadratic", "--n", "40", "--d", "8", "--batch-size", "5", "--step-size", "0.01", "--schedule", csv}
 	for _, m := range []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc"} {
 		rep := trainJSON(t, append(args, "--method", m)...)
-		if rep["stages"] != 4.0 || rep["microbatches"] != 8.0 || rep["outcome"] != "ok" {
-			t.Errorf("%s: stages %v, microbatches %v, outcome %v", m, rep["stages"], rep["microbatches"], rep["outcome"])
+		if rep["stages"] != 4.0 || rep["total_microbatches"] != 8.0 || rep["outcome"] != "ok" {
+			t.Errorf("%s: stages %v, microbatches %v, outcome %v", m, rep["stages"], rep["total_microbatches"], rep["outcome"])
 		}
 	}
-	rep := trainJSON(t, append(args, "--method", "sync", "--microbatches", "16")...)
+	rep := trainJSON(t, append(args, "--method", "sync", "--total-microbatches", "16")...)
 	if rep["block_updates"] != 8.0 {
 		t.Errorf("sync on the file: %v block updates, want 2 iterations × 4 stages", rep["block_updates"])
 	}
@@ -207,12 +207,12 @@ func TestTrainSchedule(t *testing.T) {
 func TestTrainDualPipeV(t *testing.T) {
 	args := []string{"--objective", "logistic", "--n", "60", "--d", "16", "--batch-size", "6", "--stages", "4", "--step-size", "0.05",
 		"--kind", "dualpipev", "--method", "pipedream"}
-	rep := trainJSON(t, append(args, "--microbatches", "16")...)
+	rep := trainJSON(t, append(args, "--total-microbatches", "16")...)
 	if rep["stages"] != 8.0 || rep["block_updates"] != 128.0 || rep["outcome"] != "ok" {
 		t.Errorf("dualpipev: stages %v, block updates %v (want 2P = 8, N·2P = 128)", rep["stages"], rep["block_updates"])
 	}
 	budget := trainJSON(t, append(args, "--time-budget", "60")...)
-	if budget["sim_time"].(float64) < 60 || budget["microbatches"].(float64) < 8 {
-		t.Errorf("dualpipev by budget: %v steps, %v microbatches", budget["sim_time"], budget["microbatches"])
+	if budget["sim_time"].(float64) < 60 || budget["total_microbatches"].(float64) < 8 {
+		t.Errorf("dualpipev by budget: %v steps, %v microbatches", budget["sim_time"], budget["total_microbatches"])
 	}
 }

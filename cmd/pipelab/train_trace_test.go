@@ -28,7 +28,7 @@ func TestTrainShortDelayTraceIsBadInput(t *testing.T) {
 		return path
 	}
 	args := func(path string) []string {
-		return []string{"train", "--objective", "quadratic", "--method", "rpd", "--stages", "2", "--microbatches", "4",
+		return []string{"train", "--objective", "quadratic", "--method", "rpd", "--stages", "2", "--total-microbatches", "4",
 			"--step-size", "0.1", "--delays", path}
 	}
 	short := trace(2)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"pipelab/internal/budget"
 	"strconv"
 	"strings"
 
@@ -54,7 +55,7 @@ type tuneReport struct {
 	Model              string  `json:"model"`
 	GPU                string  `json:"gpu"`
 	Link               string  `json:"link"`
-	Stages             int     `json:"stages"`
+	Ranks              int     `json:"ranks"`
 	MemoryLimit        float64 `json:"memory_limit_bytes"`
 	Kind               string  `json:"kind"`
 	Chunks             int     `json:"chunks"`
@@ -77,8 +78,8 @@ type tuneReport struct {
 
 type tuneFlags struct {
 	presets                   presetFlags
-	stages, microbatches      int
-	memoryGiB                 float64
+	ranks, microbatches       int
+	gpuMemory                 int64 // bytes, --gpu-memory; 0 is the GPU's
 	schedules                 string
 	out, gantt, baselineGantt string
 	output                    outputFlag
@@ -86,15 +87,18 @@ type tuneFlags struct {
 }
 
 func runTune(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tune", "(--model M | --model-config FILE.json) --gpu G --link L --stages P [--microbatches M] [--memory GIB] [--out FILE.csv] [--format text|json]",
+	fs := newFlags("tune", "(--model M | --model-config FILE.json) --gpu G --link L --ranks P [--microbatches M] [--gpu-memory SIZE] [--out FILE.csv] [--format text|json]",
 		tuneDescription, stderr)
 	var f tuneFlags
 	f.presets.register(fs, "model preset (pipelab presets lists them)", "")
-	fs.IntVar(&f.stages, "stages", 0, "pipeline ranks P")
+	fs.IntVar(&f.ranks, "ranks", 0, "pipeline ranks (devices) P")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
-	fs.Float64Var(&f.memoryGiB, "memory", 0, "memory limit per rank in GiB (0: the GPU's memory)")
+	fs.Func("gpu-memory", "memory limit per rank, a size such as 40GB or 64GiB (GB = 10⁹ bytes, as the presets; default: the GPU's memory)", func(v string) error {
+		b, err := budget.ParseBytes(v)
+		f.gpuMemory = b
+		return err
+	})
 	fs.StringVar(&f.schedules, "kind", "", "schedule families to try: a comma-separated family[:chunks] list, e.g. 1f1b,interleaved-1f1b:4 (default: the synchronous families)")
-	deprecatedAlias(fs, "schedules", "kind")
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
@@ -111,12 +115,15 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	}
 	p, err := f.problem()
 	if err != nil {
-		return err
+		return badInput{err}
 	}
 	if err := guardTune(p); err != nil {
 		return err
 	}
 	res, err := tune.Tune(p)
+	if errors.Is(err, tune.ErrNothingFits) {
+		return badInput{err} // a workload the GPUs cannot hold
+	}
 	if err != nil {
 		return err
 	}
@@ -135,17 +142,18 @@ func (f tuneFlags) check(rest []string) error {
 	switch {
 	case !f.presets.given():
 		return errors.New("--model is required (or --model-config)")
-	case f.stages < 1:
-		return atLeast("stages", f.stages, 1)
+	case f.ranks < 1:
+		return required("ranks", f.ranks)
 	case f.microbatches < 0:
 		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
-	case f.memoryGiB < 0:
-		return fmt.Errorf("--memory must not be negative, got %g", f.memoryGiB)
 	}
 	if err := f.presets.check(); err != nil {
 		return err
 	}
 	if err := f.output.check(); err != nil {
+		return err
+	}
+	if err := firstError(checkOutputFolder("out", f.out), checkOutputFolder("gantt", f.gantt), checkOutputFolder("baseline-gantt", f.baselineGantt)); err != nil {
 		return err
 	}
 	for _, path := range []string{f.gantt, f.baselineGantt} {
@@ -161,7 +169,7 @@ func (f tuneFlags) problem() (tune.Problem, error) {
 	if err != nil {
 		return tune.Problem{}, err
 	}
-	p := tune.Problem{Config: cfg, Ranks: f.stages, MemoryBytes: f.memoryGiB * (1 << 30)}
+	p := tune.Problem{Config: cfg, Ranks: f.ranks, MemoryBytes: float64(f.gpuMemory)}
 	if f.microbatches > 0 {
 		p.Microbatches = []int{f.microbatches}
 	}
@@ -173,22 +181,15 @@ func (f tuneFlags) problem() (tune.Problem, error) {
 	return p, nil
 }
 
-// parseSchedules reads "1f1b,interleaved-1f1b:4,zb-v": families with
-// their chunks per rank after a colon, the family's default when left out.
+// parseSchedules reads --kind (parseKinds) as the tuner's schedules.
 func parseSchedules(list string) ([]tune.Schedule, error) {
+	items, err := parseKinds(list)
+	if err != nil {
+		return nil, err
+	}
 	var out []tune.Schedule
-	for _, item := range strings.Split(list, ",") {
-		name, chunks, found := strings.Cut(strings.TrimSpace(item), ":")
-		sc := tune.Schedule{Family: name, Chunks: 0}
-		if found {
-			if _, err := fmt.Sscanf(chunks, "%d", &sc.Chunks); err != nil || sc.Chunks < 1 {
-				return nil, fmt.Errorf("--kind: %q: chunks must be a positive integer", item)
-			}
-		}
-		if name == "" {
-			return nil, fmt.Errorf("--kind: empty family in %q", list)
-		}
-		out = append(out, sc)
+	for _, k := range items {
+		out = append(out, tune.Schedule{Family: k.name, Chunks: k.chunks})
 	}
 	return out, nil
 }
@@ -231,7 +232,7 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	}
 	b, base := res.Best, res.Baseline
 	return tuneReport{
-		Model: f.presets.modelName(), GPU: p.Config.GPU.Name, Link: p.Config.Link.Name, Stages: f.stages, MemoryLimit: limit,
+		Model: f.presets.modelName(), GPU: p.Config.GPU.Name, Link: p.Config.Link.Name, Ranks: f.ranks, MemoryLimit: limit,
 		Kind: b.Schedule.Family, Chunks: chunks(b.Table), Placement: b.Placement,
 		Microbatches: b.Microbatches, Partition: b.Partition,
 		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,
@@ -251,10 +252,10 @@ func chunks(t *pipeline.Table) int {
 
 func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s on %d × %s over %s, memory limit %.1f GiB per rank\n", rep.Model, rep.Stages, rep.GPU, rep.Link, rep.MemoryLimit/(1<<30))
+	fmt.Fprintf(&b, "%s on %d × %s over %s, memory limit %.1f GB per rank\n", rep.Model, rep.Ranks, rep.GPU, rep.Link, rep.MemoryLimit/1e9)
 	line := func(name string, c tune.Candidate) {
 		fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches, --partition %s\n", name, c.Schedule, c.Placement, c.Microbatches, partitionFlag(c.Partition))
-		fmt.Fprintf(&b, "%-9s makespan %.4f s, %.2f ms per sample, peak memory %.1f GiB\n", "", c.Makespan, 1e3*c.PerSample, c.PeakMemory/(1<<30))
+		fmt.Fprintf(&b, "%-9s makespan %.4f s, %.2f ms per sample, peak memory %.1f GB\n", "", c.Makespan, 1e3*c.PerSample, c.PeakMemory/1e9)
 	}
 	line("tuned:", res.Best)
 	line("baseline:", res.Baseline)
@@ -262,7 +263,7 @@ func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
 		b.WriteString("          (the baseline does not fit in the memory limit)\n")
 	}
 	fmt.Fprintf(&b, "speedup:  %.3f× over the Megatron-LM baseline (%d simulations)\n", rep.Speedup, rep.Simulations)
-	fmt.Fprintf(&b, "\nbest per schedule at %d microbatches (ms per sample, peak GiB):\n", rep.Microbatches)
+	fmt.Fprintf(&b, "\nbest per schedule at %d microbatches (ms per sample, peak GB):\n", rep.Microbatches)
 	for _, c := range res.Candidates {
 		if c.Microbatches != rep.Microbatches {
 			continue

@@ -16,7 +16,7 @@ func (f *tuneFlags) runMeasured(fs *flag.FlagSet, stdout, stderr io.Writer) erro
 	if err := f.checkMeasured(fs); err != nil {
 		return flagProblem(fs, stderr, "tune", err)
 	}
-	p := tune.MeasuredProblem{Costs: f.measured.read, Ranks: f.stages}
+	p := tune.MeasuredProblem{Costs: f.measured.read, Ranks: f.ranks}
 	if f.microbatches > 0 {
 		p.Microbatches = []int{f.microbatches}
 	}
@@ -33,7 +33,7 @@ func (f *tuneFlags) runMeasured(fs *flag.FlagSet, stdout, stderr io.Writer) erro
 	if err := f.writeFiles(res); err != nil {
 		return err
 	}
-	rep := tuneReport{Model: "measured (" + f.measured.read.Source + ")", Stages: f.stages,
+	rep := tuneReport{Model: "measured (" + f.measured.read.Source + ")", Ranks: f.ranks,
 		Kind: res.Best.Schedule.Family, Chunks: chunks(res.Best.Table), Placement: res.Best.Placement,
 		Microbatches: res.Best.Microbatches, TunedMakespan: res.Best.Makespan, TunedPerSample: res.Best.PerSample,
 		BaselineKind: res.Baseline.Schedule.Family, BaselineChunks: chunks(res.Baseline.Table),
@@ -53,8 +53,8 @@ func (f *tuneFlags) checkMeasured(fs *flag.FlagSet) error {
 	switch {
 	case len(fs.Args()) > 0:
 		return noArguments(fs.Args())
-	case f.stages < 1:
-		return atLeast("stages", f.stages, 1)
+	case f.ranks < 1:
+		return required("ranks", f.ranks)
 	case f.microbatches < 0:
 		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
 	}
@@ -64,15 +64,15 @@ func (f *tuneFlags) checkMeasured(fs *flag.FlagSet) error {
 	if err := f.measured.check(); err != nil {
 		return err
 	}
-	if n := len(f.measured.read.Stages); n < f.stages || n%f.stages != 0 {
-		return fmt.Errorf("--stages %d: the %d measured stages do not split over %d ranks", f.stages, n, f.stages)
+	if n := len(f.measured.read.Stages); n < f.ranks || n%f.ranks != 0 {
+		return fmt.Errorf("--ranks %d: the %d measured stages do not split over %d ranks", f.ranks, n, f.ranks)
 	}
 	return nil
 }
 
 func writeTuneMeasuredText(w io.Writer, rep tuneReport, res *tune.Result) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s on %d ranks (no memory model: every candidate fits)\n", rep.Model, rep.Stages)
+	fmt.Fprintf(&b, "%s on %d ranks (no memory model: every candidate fits)\n", rep.Model, rep.Ranks)
 	line := func(name string, c tune.Candidate) {
 		fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches: makespan %.4f s, %.3f ms per microbatch\n",
 			name, c.Schedule, c.Placement, c.Microbatches, c.Makespan, 1e3*c.PerSample)

@@ -20,7 +20,7 @@ func TestTuneJSONAndCSV(t *testing.T) {
 	out := filepath.Join(dir, "tuned.csv")
 	gantt := filepath.Join(dir, "tuned.svg")
 	var stdout, stderr bytes.Buffer
-	args := []string{"tune", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "pcie", "--stages", "2",
+	args := []string{"tune", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "pcie", "--ranks", "2",
 		"--microbatches", "4", "--kind", "1f1b,zb-h1,interleaved-1f1b:2", "--out", out, "--gantt", gantt, "--format", "json"}
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -79,7 +79,7 @@ func abs(x float64) float64 {
 
 func TestTuneText(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	args := []string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--kind", "1f1b"}
+	args := []string{"tune", "--model", "gpt-1.3b", "--ranks", "2", "--microbatches", "2", "--kind", "1f1b"}
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -96,14 +96,14 @@ func TestTuneRejects(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"tune", "--stages", "2"}, 2, "--model is required"},
-		{[]string{"tune", "--model", "gpt-1.3b"}, 2, "--stages"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--format", "yaml"}, 2, "--format"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--gantt", "x.pdf"}, 2, ".png or .svg"},
-		{[]string{"tune", "--model", "gpt-9b", "--stages", "2"}, 2, "llama-7b"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--gpu", "tpu", "--stages", "2"}, 2, "h100"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--kind", "1f1b:x"}, 1, "chunks"},
-		{[]string{"tune", "--model", "gpt-1.3b", "--stages", "2", "--microbatches", "2", "--kind", "1f1b", "--memory", "1"}, 1, "fits"},
+		{[]string{"tune", "--ranks", "2"}, 2, "--model is required"},
+		{[]string{"tune", "--model", "gpt-1.3b"}, 2, "--ranks"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--ranks", "2", "--format", "yaml"}, 2, "--format"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--ranks", "2", "--gantt", "x.pdf"}, 2, ".png or .svg"},
+		{[]string{"tune", "--model", "gpt-9b", "--ranks", "2"}, 2, "llama-7b"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--gpu", "tpu", "--ranks", "2"}, 2, "h100"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--ranks", "2", "--kind", "1f1b:x"}, 2, "chunks"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--ranks", "2", "--microbatches", "2", "--kind", "1f1b", "--gpu-memory", "1GiB"}, 2, "nothing fits in 1.1 GB per rank"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -115,17 +115,18 @@ func TestTuneRejects(t *testing.T) {
 
 // TestTuneNothingFits: Llama 2 70B on 8 × H100 cannot fit: its 16 bytes
 // per parameter of weights, gradients and Adam state alone are
-// 70e9 × 16 / 8 = 140 GB per rank on average, above the 80 GB
-// (80e9 / 2³⁰ = 74.5 GiB) of the GPU. The memory floor lets the tuner say
-// so without simulating every candidate; the message names the limit and
-// the smallest peak found.
+// 70e9 × 16 / 8 = 140 GB per rank on average, above the 80 GB of the GPU.
+// The memory floor lets the tuner say so without simulating every
+// candidate; the message names the limit in GB (the presets' unit) and the
+// smallest peak found, and the exit status is 2: a workload the GPUs
+// cannot hold is bad input.
 func TestTuneNothingFits(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	args := []string{"tune", "--model", "llama-70b", "--gpu", "h100", "--stages", "8"}
-	if code := run(args, &stdout, &stderr); code != 1 {
-		t.Fatalf("exit %d, want 1: %s", code, stderr.String())
+	args := []string{"tune", "--model", "llama-70b", "--gpu", "h100", "--ranks", "8"}
+	if code := run(args, &stdout, &stderr); code != 2 {
+		t.Fatalf("exit %d, want 2: %s", code, stderr.String())
 	}
-	for _, want := range []string{"nothing fits in 74.5 GiB per rank", "smallest peak found is", "weights, gradients and optimizer state"} {
+	for _, want := range []string{"nothing fits in 80.0 GB per rank", "smallest peak found is", "weights, gradients and optimizer state"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr.String())
 		}
@@ -147,7 +148,7 @@ func TestTuneChimeraCSV(t *testing.T) {
 	out := filepath.Join(dir, "chimera.csv")
 	preset := []string{"--model", "vlm-7b", "--gpu", "h100", "--link", "ib-ndr"}
 	var rep tuneReport
-	runJSON(t, append([]string{"tune", "--stages", "2", "--microbatches", "4", "--kind", "chimera", "--memory", "1000",
+	runJSON(t, append([]string{"tune", "--ranks", "2", "--microbatches", "4", "--kind", "chimera", "--gpu-memory", "1000GiB",
 		"--out", out, "--format", "json"}, preset...), &rep)
 	if rep.Kind != "chimera" || rep.Chunks != 1 || rep.Placement != "bidirectional" || len(rep.Partition) != 2 {
 		t.Fatalf("tuned %s ×%d, %s placement, partition %v; want chimera ×1, bidirectional, 2 parts", rep.Kind, rep.Chunks, rep.Placement, rep.Partition)
@@ -173,7 +174,7 @@ func TestTuneChimeraCSV(t *testing.T) {
 
 	var read, generated simulateReport
 	runJSON(t, append([]string{"simulate", "--schedule", out, "--format", "json"}, preset...), &read)
-	runJSON(t, append([]string{"simulate", "--kind", "chimera", "--stages", "2", "--microbatches", "4", "--format", "json"}, preset...), &generated)
+	runJSON(t, append([]string{"simulate", "--kind", "chimera", "--ranks", "2", "--microbatches", "4", "--format", "json"}, preset...), &generated)
 	read.Kind, read.Schedule = generated.Kind, generated.Schedule
 	if !reflect.DeepEqual(read, generated) {
 		t.Errorf("simulate --schedule of the tuned CSV\n%+v\nwant the generated table's\n%+v", read, generated)

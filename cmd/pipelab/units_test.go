@@ -12,16 +12,16 @@ import (
 // activations would be 11. compare prints the same number for the family.
 func TestPeakActivationsOneUnit(t *testing.T) {
 	var sim simulateReport
-	runJSON(t, []string{"simulate", "--kind", "interleaved-1f1b", "--chunks", "2", "--stages", "4", "--microbatches", "8", "--format", "json"}, &sim)
+	runJSON(t, []string{"simulate", "--kind", "interleaved-1f1b", "--chunks", "2", "--ranks", "4", "--microbatches", "8", "--format", "json"}, &sim)
 	var cmp compareReport
-	runJSON(t, []string{"compare", "--stages", "4", "--microbatches", "8", "--kinds", "interleaved-1f1b:2", "--format", "json"}, &cmp)
+	runJSON(t, []string{"compare", "--ranks", "4", "--microbatches", "8", "--kind", "interleaved-1f1b:2", "--format", "json"}, &cmp)
 	if len(sim.Ranks) != 4 || len(cmp.Families) != 1 {
 		t.Fatalf("%d ranks, %d families", len(sim.Ranks), len(cmp.Families))
 	}
 	if sim.Ranks[0].PeakActivations != 5.5 || cmp.Families[0].PeakActivations != 5.5 {
 		t.Errorf("rank 0: simulate %g, compare %g M_B; want 5.5", sim.Ranks[0].PeakActivations, cmp.Families[0].PeakActivations)
 	}
-	_, text, _ := runCLI("simulate", "--kind", "interleaved-1f1b", "--chunks", "2", "--stages", "4", "--microbatches", "8")
+	_, text, _ := runCLI("simulate", "--kind", "interleaved-1f1b", "--chunks", "2", "--ranks", "4", "--microbatches", "8")
 	if !strings.Contains(text, "peak act (M_B)") {
 		t.Errorf("simulate's rank table does not name the unit:\n%s", text)
 	}
@@ -34,8 +34,8 @@ func TestPeakActivationsOneUnit(t *testing.T) {
 func TestOverMemoryMarked(t *testing.T) {
 	gpu := []string{"--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink", "--format", "json"}
 	var big, small simulateReport
-	runJSON(t, append([]string{"simulate", "--kind", "gpipe", "--stages", "4", "--microbatches", "64"}, gpu...), &big)
-	runJSON(t, append([]string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "4"}, gpu...), &small)
+	runJSON(t, append([]string{"simulate", "--kind", "gpipe", "--ranks", "4", "--microbatches", "64"}, gpu...), &big)
+	runJSON(t, append([]string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "4"}, gpu...), &small)
 	// The A100 preset's memory: 80 GB (NVIDIA's datasheet), 74.5 GiB.
 	if big.MemoryLimit != 80e9 {
 		t.Errorf("memory limit %g bytes, want the A100's 80e9", big.MemoryLimit)
@@ -50,12 +50,12 @@ func TestOverMemoryMarked(t *testing.T) {
 			t.Errorf("1f1b M = 4, rank %d: peak %g bytes marked over %g", r.Rank, r.PeakMemoryBytes, small.MemoryLimit)
 		}
 	}
-	_, text, _ := runCLI("simulate", "--kind", "gpipe", "--stages", "4", "--microbatches", "64", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink")
+	_, text, _ := runCLI("simulate", "--kind", "gpipe", "--ranks", "4", "--microbatches", "64", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink")
 	if strings.Count(text, "over the GPU's memory") != 4 {
 		t.Errorf("simulate does not mark the 4 ranks over memory:\n%s", text)
 	}
 	var cmp compareReport
-	runJSON(t, append([]string{"compare", "--stages", "4", "--microbatches", "64", "--kinds", "gpipe,1f1b"}, gpu...), &cmp)
+	runJSON(t, append([]string{"compare", "--ranks", "4", "--microbatches", "64", "--kind", "gpipe,1f1b"}, gpu...), &cmp)
 	over := map[string]bool{}
 	for _, f := range cmp.Families {
 		over[f.Kind] = f.OverMemory
@@ -68,7 +68,7 @@ func TestOverMemoryMarked(t *testing.T) {
 // simulate --iterations K says that the makespan and the rank table are
 // the first iteration's, and that makespan is the first of the K.
 func TestIterationsSayWhichIteration(t *testing.T) {
-	args := []string{"simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--iterations", "3", "--jitter", "0.1"}
+	args := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--iterations", "3", "--jitter", "0.1"}
 	var rep simulateReport
 	runJSON(t, append(args, "--format", "json"), &rep)
 	if rep.Iterations == nil || len(rep.Iterations.Makespans) != 3 || rep.Iterations.Makespans[0] != rep.Makespan {

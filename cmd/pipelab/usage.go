@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"pipelab/experiments"
 	"runtime/debug"
 	"strings"
 )
@@ -30,36 +31,10 @@ func (h helpRequest) print(w io.Writer) {
 	h.fs.SetOutput(out)
 }
 
-// deprecatedPrefix starts the usage of an old spelling registered by
-// deprecatedAlias; the help leaves such flags out.
-const deprecatedPrefix = "deprecated; use --"
-
-// deprecatedAlias registers old as a second spelling of the flag current,
-// sharing its value, for one release.
-func deprecatedAlias(fs *flag.FlagSet, old, current string) {
-	fl := fs.Lookup(current)
-	if fl == nil {
-		panic("pipelab: alias of an unregistered flag --" + current)
-	}
-	fs.Var(fl.Value, old, deprecatedPrefix+current)
-}
-
-// noteDeprecated prints one line per old spelling given on the command line.
-func noteDeprecated(fs *flag.FlagSet, w io.Writer) {
-	fs.Visit(func(fl *flag.Flag) {
-		if current, ok := strings.CutPrefix(fl.Usage, deprecatedPrefix); ok {
-			fmt.Fprintf(w, "pipelab: --%s is deprecated; use --%s (accepted until the next release)\n", fl.Name, current)
-		}
-	})
-}
-
 // printFlags writes fs's flags as --flag, one per entry, with the default
 // when it is not the zero value and the usage does not state it already.
 func printFlags(fs *flag.FlagSet, w io.Writer) {
 	fs.VisitAll(func(fl *flag.Flag) {
-		if strings.HasPrefix(fl.Usage, deprecatedPrefix) {
-			return
-		}
 		arg, usage := flag.UnquoteUsage(fl)
 		head := "  --" + fl.Name
 		if arg != "" {
@@ -97,18 +72,32 @@ func flagError(err error) string {
 	return msg
 }
 
-// seeHelp is the line after a flag error.
+// seeHelp ends a flag error's line.
 func seeHelp(name string) string { return fmt.Sprintf("see pipelab %s --help", name) }
 
-// version is "pipelab VERSION (commit REV)", from the build information Go
-// embeds: the module version ("(devel)" for a build from a work tree) and
-// the VCS commit, marked "modified" when the tree had uncommitted changes.
+// flagLine is the one line of a flag error of command name: what was
+// wrong, a did-you-mean for an unknown flag, and where the help is.
+func flagLine(fs *flag.FlagSet, name, msg string) string {
+	if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: --"); ok {
+		var names []string
+		fs.VisitAll(func(fl *flag.Flag) { names = append(names, fl.Name) })
+		if near := closest(rest, names); near != "" {
+			msg += " (did you mean --" + near + "?)"
+		}
+	}
+	return fmt.Sprintf("pipelab %s: %s; %s", name, msg, seeHelp(name))
+}
+
+// version is "pipelab VERSION (commit REV)": experiments.Version, the
+// version every table records (its pipelab_version), and the VCS commit
+// Go embeds in the build, marked "modified" when the tree had uncommitted
+// changes.
 func version() string {
+	v := experiments.Version
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "pipelab (no build information)"
+		return v + " (commit unknown: no build information)"
 	}
-	v := "pipelab " + info.Main.Version
 	var rev, modified string
 	for _, s := range info.Settings {
 		switch s.Key {

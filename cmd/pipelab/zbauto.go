@@ -25,7 +25,7 @@ func (s *shapeFlags) generateFor(costs *costFlags) (*pipeline.Table, error) {
 	if s.kind != tune.ZBAutoFamily {
 		return s.generate()
 	}
-	return zbAutoTable(s.stages, s.microbatches, s.chunks, zbAutoLimits{s.maxActivations, s.wgradMemory}, costs)
+	return zbAutoTable(s.ranks, s.microbatches, s.chunks, zbAutoLimits{s.maxActivations, s.wgradMemory}, costs)
 }
 
 // zbAutoLimits are zb-auto's memory settings: --max-activations (0 for
@@ -67,7 +67,7 @@ func checkWgradMemory(share float64, set bool) error {
 // makes the limit one in M_B, as the paper sets it), or unit times for
 // --cost-model unit and lockstep.
 func zbAutoTable(p, m, chunks int, limits zbAutoLimits, costs *costFlags) (*pipeline.Table, error) {
-	where := fmt.Sprintf("--kind zb-auto --stages %d --microbatches %d", p, m)
+	where := fmt.Sprintf("--kind zb-auto --ranks %d --microbatches %d", p, m)
 	if chunks > 1 {
 		return nil, fmt.Errorf("%s: the automatic schedule places one stage per rank, so --chunks must be 1, got %d", where, chunks)
 	}

@@ -32,7 +32,7 @@ func simulateMakespan(t *testing.T, args ...string) float64 {
 // "simulate --kind zb-auto" times the generated table; with the limit 2P
 // it is not slower than ZB-H2 under the same costs.
 func TestZBAutoCommandLine(t *testing.T) {
-	shape := []string{"--stages", "8", "--microbatches", "24"}
+	shape := []string{"--ranks", "8", "--microbatches", "24"}
 	args := append(append([]string{"schedule", "--kind", "zb-auto", "--max-activations", "16", "--format", "csv", "--comms"}, shape...), zbAutoCosts...)
 	code, out, errs := runCLI(args...)
 	if code != 0 {
@@ -62,13 +62,13 @@ func TestZBAutoFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"schedule", "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--max-activations", "4"}, "--max-activations applies to --kind zb-auto only"},
-		{[]string{"schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--fwd", "1"}, "--fwd: cost flags apply to --kind zb-auto only"},
-		{[]string{"schedule", "--kind", "zb-auto", "--stages", "4", "--microbatches", "8", "--max-activations", "-1"}, "--max-activations must be at least 1"},
-		{[]string{"simulate", "--kind", "zb-auto", "--stages", "4", "--microbatches", "8", "--chunks", "2"}, "--chunks must be 1"},
-		{[]string{"compare", "--stages", "4", "--microbatches", "8", "--max-activations", "8"}, "--max-activations applies to zb-auto only"},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "3", "--policy", "ready", "--cap", "+-1"}, "want N"},
-		{[]string{"simulate", "--kind", "1f1b", "--stages", "2", "--microbatches", "3", "--policy", "ready", "--cap", "x"}, "want N"},
+		{[]string{"schedule", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--max-activations", "4"}, "--max-activations applies to --kind zb-auto only"},
+		{[]string{"schedule", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--fwd", "1"}, "--fwd: cost flags apply to --kind zb-auto only"},
+		{[]string{"schedule", "--kind", "zb-auto", "--ranks", "4", "--microbatches", "8", "--max-activations", "-1"}, "--max-activations must be at least 1"},
+		{[]string{"simulate", "--kind", "zb-auto", "--ranks", "4", "--microbatches", "8", "--chunks", "2"}, "--chunks must be 1"},
+		{[]string{"compare", "--ranks", "4", "--microbatches", "8", "--max-activations", "8"}, "--max-activations applies to zb-auto only"},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "3", "--policy", "ready", "--cap", "+-1"}, "want N"},
+		{[]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "3", "--policy", "ready", "--cap", "x"}, "want N"},
 	} {
 		code, _, errs := runCLI(c.args...)
 		if code == 0 || !strings.Contains(errs, c.want) {
@@ -100,7 +100,7 @@ func TestZBAutoPaperTable5(t *testing.T) {
 	} {
 		share := 32 * c.h / (34*c.h + 5*c.a*1024)
 		rate := func(limit string) float64 {
-			args := append([]string{"simulate", "--format", "json", "--kind", "zb-auto", "--stages", c.p, "--microbatches", c.m,
+			args := append([]string{"simulate", "--format", "json", "--kind", "zb-auto", "--ranks", c.p, "--microbatches", c.m,
 				"--max-activations", limit, "--wgrad-memory", strconv.FormatFloat(share, 'g', -1, 64)}, c.times...)
 			code, out, errs := runCLI(args...)
 			if code != 0 {
@@ -130,7 +130,7 @@ func TestZBAutoPaperTable5(t *testing.T) {
 // --wgrad-memory is refused where it means nothing, out of (0, 1], and
 // beside the GPU model, whose memory model has an M_W of its own.
 func TestZBAutoWgradMemoryErrors(t *testing.T) {
-	shape := []string{"--stages", "4", "--microbatches", "8"}
+	shape := []string{"--ranks", "4", "--microbatches", "8"}
 	for _, c := range []struct {
 		args []string
 		want string

@@ -26,7 +26,9 @@ function scheduleRequest(withChunks = true) {
   if ($("source").value === "csv") {
     if (files.schedule) fl.schedule = files.schedule;
   } else {
-    flags.kind = val("kind"); flags.stages = val("stages"); flags.microbatches = val("microbatches");
+    flags.kind = val("kind"); flags.ranks = val("ranks");
+    // pipedream and localsgd have no iteration: their count is the run's total N.
+    flags[["pipedream", "localsgd"].includes(flags.kind) ? "total-microbatches" : "microbatches"] = val("microbatches");
     if (withChunks) flags.chunks = val("chunks");
   }
   return { flags, files: fl };
@@ -103,8 +105,8 @@ function simulateSummary(rep) {
   const items = [
     ["makespan", fmtG(rep.makespan, 6), "sched-makespan"],
     ["bubble ratio", fmtF(rep.bubble_ratio, 4), "sched-bubble"],
-    ["lockstep steps", rep.steps === null ? rep.steps_note : String(rep.steps), "sched-steps"],
-    ["transfers", String(rep.messages) + (rep.comm_bytes ? ` (${fmtG(rep.comm_bytes, 4)} bytes)` : ""), "sched-transfers"],
+    ["lockstep steps", rep.lockstep_steps === null ? rep.lockstep_steps_note : String(rep.lockstep_steps), "sched-steps"],
+    ["messages", String(rep.messages) + (rep.comm_bytes ? ` (${fmtG(rep.comm_bytes, 4)} bytes)` : ""), "sched-transfers"],
     ["ranks × microbatches", `${rep.ranks} × ${rep.microbatches}`],
     ["cost", rep.cost_model],
   ];
@@ -161,7 +163,7 @@ async function download(what) {
 // ---- compare --------------------------------------------------------------
 
 function compareRequest() {
-  return addCosts({ flags: { stages: val("stages"), microbatches: val("microbatches"), kind: val("compare-kind") }, files: {} }, { partition: false });
+  return addCosts({ flags: { ranks: val("ranks"), microbatches: val("microbatches"), kind: val("compare-kind") }, files: {} }, { partition: false });
 }
 
 async function runCompare() {
@@ -171,7 +173,7 @@ async function runCompare() {
   try { ans = await api("compare", compareRequest()); } catch (e) { showProblem("compare", "status-compare", e); return; }
   $("cmdline").textContent = ans.command;
   const rep = ans.report;
-  status("status-compare", `P = ${rep.stages} ranks, M = ${rep.microbatches} microbatches; cost: ${rep.cost_model}`);
+  status("status-compare", `P = ${rep.ranks} ranks, M = ${rep.microbatches} microbatches; cost: ${rep.cost_model}`);
   let h = "<table><tr><th>family</th><th>formula</th><th>#</th><th>lockstep steps</th><th>#</th><th>simulated</th><th>#</th><th>bubble</th><th>peak act (M_B)</th><th>formula peak</th><th>peak memory</th></tr>";
   const best = (rank) => rank === 1 ? ' class="best"' : "";
   for (const r of rep.kinds) {
@@ -229,7 +231,7 @@ async function runReady() {
 }
 
 function tuneRequest() {
-  const req = addCosts({ flags: { stages: val("stages"), microbatches: val("microbatches"), memory: val("tune-memory"), kind: val("tune-kind") }, files: {} }, { partition: false });
+  const req = addCosts({ flags: { ranks: val("ranks"), microbatches: val("microbatches"), "gpu-memory": val("tune-memory"), kind: val("tune-kind") }, files: {} }, { partition: false });
   return req;
 }
 
@@ -258,7 +260,7 @@ function openTuned() {
   const rep = views.tuned;
   if (!rep) return;
   $("source").value = "kind"; sourceChanged();
-  $("kind").value = rep.kind; $("stages").value = rep.stages; $("microbatches").value = rep.microbatches;
+  $("kind").value = rep.kind; $("ranks").value = rep.ranks; $("microbatches").value = rep.microbatches;
   $("chunks").value = rep.chunks > 1 ? rep.chunks : "";
   if (rep.partition) $("partition").value = rep.partition.join(",");
   showView("schedule");
@@ -292,9 +294,11 @@ let trainAbort = null;
 async function runTrain() {
   clearProblems();
   const req = addCosts(scheduleRequest(false), { partition: false });
-  if ($("source").value === "kind") delete req.flags.microbatches;
+  // train's one-stage-per-rank runs count stages S (= P) and the run's total microbatches N.
+  if (req.flags.ranks !== undefined) { req.flags.stages = req.flags.ranks; delete req.flags.ranks; }
+  delete req.flags.microbatches; delete req.flags["total-microbatches"];
   Object.assign(req.flags, { objective: val("objective"), method: val("method"), optimizer: val("optimizer"),
-    "step-size": val("step-size"), microbatches: val("train-microbatches"), "log-points": val("log-points") });
+    "step-size": val("step-size"), "total-microbatches": val("train-microbatches"), "log-points": val("log-points") });
   const chart = views.loss = new LossChart($("train-chart"));
   $("train-summary").innerHTML = "";
   trainAbort = new AbortController();

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -98,7 +99,11 @@ func nothingFits(p Problem, found []*Candidate) error {
 	for s, r := range least.Table.Placement {
 		static[r] += g.StaticBytes(s)
 	}
-	const gib = 1 << 30
-	return fmt.Errorf("tune: nothing fits in %.1f GiB per rank; the smallest peak found is %.1f GiB (%s, %d microbatches, partition %v), of which weights, gradients and optimizer state take %.1f GiB on its fullest rank",
-		p.MemoryBytes/gib, least.PeakMemory/gib, least.Schedule, least.Microbatches, least.Partition, slices.Max(static)/gib)
+	const gb = 1e9 // GB, the unit of the GPU presets' memory
+	return fmt.Errorf("tune: %w in %.1f GB per rank; the smallest peak found is %.1f GB (%s, %d microbatches, partition %v), of which weights, gradients and optimizer state take %.1f GB on its fullest rank",
+		ErrNothingFits, p.MemoryBytes/gb, least.PeakMemory/gb, least.Schedule, least.Microbatches, least.Partition, slices.Max(static)/gb)
 }
+
+// ErrNothingFits is the error Tune returns when no candidate fits the
+// memory limit: the workload is too large for the GPUs, an input error.
+var ErrNothingFits = errors.New("nothing fits")

@@ -34,10 +34,10 @@ function sameDigits(pageText, value, what) {
 }
 const text = sel => page.locator(sel).first().innerText();
 
-async function setup({ kind = "1f1b", stages = "4", microbatches = "8", chunks = "", cost = "unit", explicit = null } = {}) {
+async function setup({ kind = "1f1b", ranks = "4", microbatches = "8", chunks = "", cost = "unit", explicit = null } = {}) {
   await page.selectOption("#source", "kind");
   await page.selectOption("#kind", kind);
-  await page.fill("#stages", stages);
+  await page.fill("#ranks", ranks);
   await page.fill("#microbatches", microbatches);
   await page.fill("#chunks", chunks);
   await page.selectOption("#costmode", cost);
@@ -64,14 +64,14 @@ before(async () => {
 after(async () => { await browser?.close(); });
 
 test("schedule view: the summary and the rank table are simulate's", async () => {
-  const flags = ["--kind", "interleaved-1f1b", "--stages", "4", "--microbatches", "8", "--chunks", "2", "--fwd", "2", "--bwd", "3", "--wgrad", "1", "--comm", "0.5"];
+  const flags = ["--kind", "interleaved-1f1b", "--ranks", "4", "--microbatches", "8", "--chunks", "2", "--fwd", "2", "--bwd", "3", "--wgrad", "1", "--comm", "0.5"];
   await setup({ kind: "interleaved-1f1b", chunks: "2", cost: "explicit", explicit: { fwd: "2", bwd: "3", wgrad: "1", comm: "0.5" } });
   await simulate();
   const out = cli("simulate", ...flags);
   assert.equal(await text("#sched-makespan"), line(out, "makespan"));
   assert.equal(await text("#sched-bubble"), line(out, "bubble ratio"));
-  assert.equal(await text("#sched-steps") + " steps", line(out, "lockstep"));
-  assert.equal(await text("#sched-transfers"), line(out, "transfers"));
+  assert.equal(await text("#sched-steps"), line(out, "lockstep steps"));
+  assert.equal(await text("#sched-transfers"), line(out, "messages"));
   // The rank table, cell by cell, against simulate's printed table.
   const printed = out.split("\n").filter(l => /^\s+\d+\s/.test(l)).map(l => l.trim().split(/\s+/).slice(0, 6));
   const shown = await page.$$eval("#ranks-schedule tr", rows => rows.slice(1).map(r => [...r.cells].slice(0, 6).map(c => c.innerText)));
@@ -89,12 +89,12 @@ test("schedule view: the summary and the rank table are simulate's", async () =>
 });
 
 test("schedule view: GPU model presets give simulate's numbers", async () => {
-  await setup({ kind: "zb-v", stages: "4", microbatches: "8", cost: "gpu" });
+  await setup({ kind: "zb-v", ranks: "4", microbatches: "8", cost: "gpu" });
   await page.selectOption("#model", "gpt-1.3b");
   await page.selectOption("#gpu", "a100");
   await page.selectOption("#link", "nvlink");
   await simulate();
-  const out = cli("simulate", "--kind", "zb-v", "--stages", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink");
+  const out = cli("simulate", "--kind", "zb-v", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink");
   assert.equal(await text("#sched-makespan"), line(out, "makespan"));
   assert.equal(await text("#sched-bubble"), line(out, "bubble ratio"));
   const peakMem = out.split("\n").filter(l => /^\s+\d+\s/.test(l)).map(l => l.match(/(\d+\.\d\d GiB)/)[1]);
@@ -103,21 +103,21 @@ test("schedule view: GPU model presets give simulate's numbers", async () => {
 });
 
 test("bad input: the command line's error beside the field", async () => {
-  await setup({ stages: "0" });
+  await setup({ ranks: "0" });
   await simulate();
-  const want = cliError("simulate", "--kind", "1f1b", "--stages", "0", "--microbatches", "8");
-  assert.equal(await text('#setup [data-err="stages"]'), want);
-  assert.equal(await page.locator("#stages.bad").count(), 1);
+  const want = cliError("simulate", "--kind", "1f1b", "--ranks", "0", "--microbatches", "8");
+  assert.equal(await text('#setup [data-err="ranks"]'), want);
+  assert.equal(await page.locator("#ranks.bad").count(), 1);
   await setup({ cost: "explicit", explicit: { fwd: "-1", bwd: "1", wgrad: "1", comm: "0" } });
   await simulate();
-  const want2 = cliError("simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--bwd", "1", "--comm", "0", "--fwd", "-1", "--wgrad", "1");
+  const want2 = cliError("simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--bwd", "1", "--comm", "0", "--fwd", "-1", "--wgrad", "1");
   assert.equal(await text('#setup [data-err="fwd"]'), want2);
   await shot("error");
   await setup();
 });
 
 test("a PyTorch CSV dropped on the page is simulated as simulate --schedule", async () => {
-  const csv = cli("schedule", "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--format", "csv");
+  const csv = cli("schedule", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--format", "csv");
   const path = join(work, "dropped.csv");
   writeFileSync(path, csv);
   await page.evaluate(() => { window.explorerStats.schedule = null; });
@@ -140,22 +140,22 @@ test("a PyTorch CSV dropped on the page is simulated as simulate --schedule", as
 });
 
 test("downloads: the PyTorch CSV and the Chrome trace are the command line's files", async () => {
-  await setup({ kind: "1f1b", stages: "4", microbatches: "8" });
+  await setup({ kind: "1f1b", ranks: "4", microbatches: "8" });
   const [dl] = await Promise.all([page.waitForEvent("download"), page.click('[data-download="csv"]')]);
   const got = readFileSync(await dl.path(), "utf8");
-  assert.equal(got, cli("schedule", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--format", "csv"));
+  assert.equal(got, cli("schedule", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--format", "csv"));
   const [tr] = await Promise.all([page.waitForEvent("download"), page.click('[data-download="trace"]')]);
   const trace = join(work, "cli-trace.json");
-  cli("simulate", "--kind", "1f1b", "--stages", "4", "--microbatches", "8", "--trace", trace);
+  cli("simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--trace", trace);
   assert.equal(readFileSync(await tr.path(), "utf8"), readFileSync(trace, "utf8"));
 });
 
 test("compare view: the three levels are pipelab compare's", async () => {
-  await setup({ stages: "4", microbatches: "8", cost: "explicit", explicit: { fwd: "1", bwd: "2", wgrad: "1", comm: "0.1" } });
+  await setup({ ranks: "4", microbatches: "8", cost: "explicit", explicit: { fwd: "1", bwd: "2", wgrad: "1", comm: "0.1" } });
   await page.click('#tabs [data-view="compare"]');
   await page.click("#run-compare");
   await page.waitForSelector("#compare-table table");
-  const out = cli("compare", "--stages", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--wgrad", "1", "--comm", "0.1");
+  const out = cli("compare", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--wgrad", "1", "--comm", "0.1");
   const printed = out.split("\n").filter(l => /#\d/.test(l)).map(l => {
     const m = l.match(/^(\S+)(?: \(V=\d+\))?\s+(n\/a|\S+ #\d+)\s+(n\/a|\S+ #\d+)\s+(\S+ #\d+)\s+(\S+)/);
     return [m[1], m[2], m[3], m[4], m[5]];
@@ -171,7 +171,7 @@ test("compare view: the three levels are pipelab compare's", async () => {
 });
 
 test("readiness view: fixed and ready with jitter are simulate's", async () => {
-  await setup({ kind: "zb-h1", stages: "4", microbatches: "8" });
+  await setup({ kind: "zb-h1", ranks: "4", microbatches: "8" });
   await page.click('#tabs [data-view="ready"]');
   await page.selectOption("#hint", "bfw");
   await page.fill("#jitter", "0.3");
@@ -179,7 +179,7 @@ test("readiness view: fixed and ready with jitter are simulate's", async () => {
   await page.fill("#seed", "3");
   await page.click("#run-ready");
   await page.waitForSelector("#ready-ready-mean");
-  const base = ["simulate", "--kind", "zb-h1", "--stages", "4", "--microbatches", "8", "--jitter", "0.3", "--comm-jitter", "0", "--iterations", "10", "--seed", "3"];
+  const base = ["simulate", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--jitter", "0.3", "--comm-jitter", "0", "--iterations", "10", "--seed", "3"];
   const fixed = cli(...base), ready = cli(...base, "--policy", "ready", "--hint", "bfw");
   assert.equal(await text("#ready-fixed-makespan"), line(fixed, "makespan").split(" ")[0]);
   assert.equal(await text("#ready-ready-makespan"), line(ready, "makespan").split(" ")[0]);
@@ -189,7 +189,7 @@ test("readiness view: fixed and ready with jitter are simulate's", async () => {
 });
 
 test("tune: the choice is pipelab tune's", async () => {
-  await setup({ stages: "2", microbatches: "4", cost: "gpu" });
+  await setup({ ranks: "2", microbatches: "4", cost: "gpu" });
   await page.click('#tabs [data-view="ready"]');
   await page.selectOption("#model", "gpt-1.3b");
   await page.selectOption("#gpu", "h100");
@@ -197,18 +197,18 @@ test("tune: the choice is pipelab tune's", async () => {
   await page.fill("#tune-kind", "1f1b,zb-h1");
   await page.click("#run-tune");
   await page.waitForSelector("#tune-makespan");
-  const rep = cliJSON("tune", "--stages", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--gpu", "h100", "--link", "ib-ndr", "--microbatch-size", "1", "--seq-len", "2048", "--kind", "1f1b,zb-h1");
+  const rep = cliJSON("tune", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--gpu", "h100", "--link", "ib-ndr", "--microbatch-size", "1", "--seq-len", "2048", "--kind", "1f1b,zb-h1");
   sameDigits(await text("#tune-makespan"), rep.tuned_makespan, "tuned makespan");
   sameDigits(await text("#tune-speedup"), rep.speedup, "speed-up");
   // The readiness runs again under the same GPU model, for the screenshot.
-  await page.fill("#stages", "4");
+  await page.fill("#ranks", "4");
   await page.fill("#microbatches", "8");
   await page.evaluate(() => { document.querySelector("#status-ready").textContent = ""; });
   await page.click("#run-ready");
   await page.waitForFunction(() => /^iteration 1/.test(document.querySelector("#status-ready").textContent));
   await shot("ready-tune");
   // "Simulate the choice": simulate with the tuned kind, microbatches and partition gives the tuned makespan.
-  await page.fill("#stages", "2");
+  await page.fill("#ranks", "2");
   await page.fill("#microbatches", "4");
   await page.evaluate(() => { window.explorerStats.schedule = null; });
   await page.click("#tune-open");
@@ -218,11 +218,11 @@ test("tune: the choice is pipelab tune's", async () => {
 });
 
 test("staleness view: delays and a streamed replay are the command line's", async () => {
-  await setup({ kind: "1f1b", stages: "4", microbatches: "8" });
+  await setup({ kind: "1f1b", ranks: "4", microbatches: "8" });
   await page.click('#tabs [data-view="staleness"]');
   await page.click("#run-delays");
   await page.waitForSelector("#delays-max");
-  const d = cliJSON("delays", "--kind", "1f1b", "--stages", "4", "--microbatches", "8");
+  const d = cliJSON("delays", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8");
   sameDigits(await text("#delays-max"), d.max, "max delay");
   sameDigits(await text("#delays-mean"), d.mean, "mean delay");
   await page.selectOption("#objective", "quadratic");
@@ -235,7 +235,7 @@ test("staleness view: delays and a streamed replay are the command line's", asyn
   await page.click("#run-train");
   await page.waitForFunction(() => window.explorerStats.train, null, { timeout: 120000 });
   const rep = cliJSON("train", "--objective", "quadratic", "--method", "pipedream", "--optimizer", "sgd", "--step-size", "0.01",
-    "--kind", "1f1b", "--stages", "4", "--microbatches", "2000", "--log-points", "100");
+    "--kind", "1f1b", "--stages", "4", "--total-microbatches", "2000", "--log-points", "100");
   sameDigits(await text("#train-final-loss"), rep.final_loss, "final loss");
   const streamed = await page.evaluate(() => window.explorerStats.train.curve.length);
   assert.equal(streamed, rep.curve.length);
@@ -255,11 +255,11 @@ test("staleness view: delays and a streamed replay are the command line's", asyn
 });
 
 test("64 ranks × 1024 microbatches: first paint and hover latency", async () => {
-  await setup({ kind: "1f1b", stages: "64", microbatches: "1024" });
+  await setup({ kind: "1f1b", ranks: "64", microbatches: "1024" });
   await page.click('#tabs [data-view="schedule"]');
   await simulate(300000);
   const stats = await page.evaluate(() => window.explorerStats.schedule);
-  const out = cli("simulate", "--kind", "1f1b", "--stages", "64", "--microbatches", "1024");
+  const out = cli("simulate", "--kind", "1f1b", "--ranks", "64", "--microbatches", "1024");
   assert.equal(await text("#sched-makespan"), line(out, "makespan"));
   assert.equal(stats.events, 2 * 64 * 1024);
   // Hovers: the handler's own time (window.explorerStats.hover, measured in the page) and the
