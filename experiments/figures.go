@@ -45,10 +45,16 @@ func LookupFigure(name string) (Figure, error) {
 }
 
 // Runs validates the figure's specs and expands them into one list of
-// runs with distinct ids.
+// runs with distinct ids. A convergence spec that does not set
+// ExtendGrid gets DefaultFigureExtendGrid.
 func (f Figure) Runs(quick bool) ([]Run, error) {
 	var runs []Run
 	for i, s := range f.Specs(quick) {
+		if s.ExtendGrid == nil && (s.Measure == "" || s.Measure == Convergence) {
+			// Figures bracket their selections (spec_extend.go).
+			n := DefaultFigureExtendGrid
+			s.ExtendGrid = &n
+		}
 		if err := s.Validate(); err != nil {
 			return nil, fmt.Errorf("experiments: figure %s, spec %d: %w", f.Name, i, err)
 		}

@@ -148,6 +148,9 @@ func (s *Spec) validate(root *yaml.Node) error {
 	if s.DelayRows && s.Measure != DelayStats {
 		return v.fail("applies to measure delays only", "delay_rows")
 	}
+	if err := s.validateExtendGrid(v); err != nil {
+		return err
+	}
 	if err := s.refuseCharLMKeys(v); err != nil {
 		return err
 	}
