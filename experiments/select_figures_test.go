@@ -104,7 +104,7 @@ func checkBracketed(t *testing.T, rows []results.Run, spec map[string]Run) (grou
 // quickFiguresSlow are the quick figures TestQuickFiguresBracket leaves
 // out: their runs take minutes, not seconds, on the 2-core machine the
 // suite runs on (docs/methods.md, "Selection", measured there).
-var quickFiguresSlow = []string{"remedies", "lm-markov", "lm"}
+var quickFiguresSlow = []string{}
 
 // TestQuickFiguresBracket sweeps every quick figure but quickFiguresSlow as
 // reproduce does (Figure.Runs, extension on) and checks its runs table:
@@ -145,10 +145,56 @@ func TestQuickFiguresBracket(t *testing.T) {
 			groups, bounds := checkBracketed(t, rows, spec)
 			t.Logf("%s: %d runs of the spec, %d added by extension; %d selected groups, %d bounds",
 				f.Name, len(runs), sum.Runs-len(runs), groups, bounds)
+			for _, b := range describeBounds(rows) {
+				t.Logf("bound: %s", b)
+			}
+			for _, m := range movedSelections(t, rows, spec) {
+				t.Logf("moved: %s", m)
+			}
 		})
 	}
 }
 
+// movedSelections lists the groups whose selected step differs from the
+// one the rule chose before held-out selection and extension: best-final
+// on the final (training) loss over the spec's grid alone, recomputed here
+// from the same rows (runs are pure functions of their names, so the
+// spec's runs are the runs the old sweep made).
+func movedSelections(t *testing.T, rows []results.Run, spec map[string]Run) []string {
+	t.Helper()
+	var old []results.Run
+	for _, r := range rows {
+		if _, ok := spec[r.RunID]; ok {
+			r.HeldOutLoss = 0
+			old = append(old, r)
+		}
+	}
+	if err := SelectSteps(old, nil); err != nil {
+		t.Fatal(err)
+	}
+	was := map[bracketGroup]float64{}
+	for _, r := range old {
+		if r.Selected {
+			was[bracketKey(r)] = r.StepSize
+		}
+	}
+	var out []string
+	seen := map[bracketGroup]bool{}
+	for _, r := range rows {
+		k := bracketKey(r)
+		if !r.Selected || seen[k] {
+			continue
+		}
+		seen[k] = true
+		if w, ok := was[k]; !ok || w != r.StepSize {
+			out = append(out, fmt.Sprintf("%s %s S=%d %s: γ %s -> %s%s", r.Experiment, r.Method, r.Stages, r.Optimizer,
+				fmtStep(w), fmtStep(r.StepSize), map[string]string{"": "", results.BoundLower: " (lower bound)",
+					results.BoundUpper: " (upper bound)", results.BoundFixed: " (fixed)"}[r.SelectionBound]))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 // describeBounds lists the bounds of a runs table, for the logs.
 func describeBounds(rows []results.Run) []string {
 	var out []string
@@ -160,5 +206,13 @@ func describeBounds(rows []results.Run) []string {
 	return out
 }
 
-var _ = math.NaN
-var _ = describeBounds
+// fmtStep writes a step as 2^k when it is a power of two, "none" for 0.
+func fmtStep(step float64) string {
+	if step == 0 {
+		return "none"
+	}
+	if frac, exp := math.Frexp(step); frac == 0.5 {
+		return fmt.Sprintf("2^%d", exp-1)
+	}
+	return fmt.Sprintf("%g", step)
+}
