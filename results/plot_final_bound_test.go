@@ -35,3 +35,20 @@ func TestFinalLegendMarksBounds(t *testing.T) {
 		}
 	}
 }
+
+// A time-to-target group whose selected step sat at an edge at some S says
+// so in its label.
+func TestTargetBarsMarkBounds(t *testing.T) {
+	runs := []Run{
+		{RunID: "a", Method: "sync", Optimizer: "adam b1=0.9", Stages: 4, Selected: true, Outcome: OutcomeOK, TimeToTarget: 1},
+		{RunID: "b", Method: "sync", Optimizer: "adam b1=0.9", Stages: 16, Selected: true, Outcome: OutcomeOK, TimeToTarget: 2, SelectionBound: BoundUpper},
+		{RunID: "c", Method: "pipedream", Optimizer: "adam b1=0.9", Stages: 4, Selected: true, Outcome: OutcomeOK, TimeToTarget: 1, SelectionBound: BoundFixed},
+	}
+	bars := TargetBars(runs)
+	if got := boundText(bars, "sync adam"); got != " (γ ≥ grid at S = 16)" {
+		t.Errorf("sync: %q", got)
+	}
+	if got := boundText(bars, "pipedream adam"); got != "" {
+		t.Errorf("pipedream (fixed step): %q, want no mark", got)
+	}
+}
