@@ -342,7 +342,7 @@ func lostMethods(runs []Run, series []stageSeries) []string {
 // its method's runs diverged. A step at the grid's smallest step at every S
 // reads "γ ≤ 2^-8" (the best step may be smaller still), at the largest
 // "γ ≥ 2^-2", a grid of one step "γ = 2^-4 (fixed)"; a line whose steps are
-// at an edge at some S only names them: "≤ grid at S = 4".
+// at an edge at some S only names them: "γ at grid bottom at S = 4".
 func (s stageSeries) legend() string {
 	var lo, hi float64
 	at := map[string][]string{}
@@ -375,9 +375,9 @@ func (s stageSeries) legend() string {
 		}
 	}
 	if len(at) > 1 || strings.Contains(s.Label, "γ = ") {
-		for _, b := range []struct{ bound, sign string }{{BoundLower, "≤"}, {BoundUpper, "≥"}, {BoundFixed, "fixed"}} {
+		for _, b := range []struct{ bound, text string }{{BoundLower, "γ at grid bottom"}, {BoundUpper, "γ at grid top"}, {BoundFixed, "γ fixed"}} {
 			if st := at[b.bound]; len(st) > 0 {
-				label += ", " + b.sign + " grid at S = " + strings.Join(st, ", ")
+				label += ", " + b.text + " at S = " + strings.Join(st, ", ")
 			}
 		}
 	}

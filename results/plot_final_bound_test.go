@@ -24,7 +24,7 @@ func TestFinalLegendMarksBounds(t *testing.T) {
 		{"upper", []Run{run("a", 2, 4, BoundUpper)}, "pipedream, γ ≥ 2^2"},
 		{"fixed", []Run{run("a", 2, 0.0625, BoundFixed)}, "pipedream, γ = 2^-4 (fixed)"},
 		{"mixed", []Run{run("a", 2, 0.25, ""), run("b", 4, 0.5, BoundUpper), run("c", 8, 0.5, BoundUpper)},
-			"pipedream, γ = 2^-2…2^-1, ≥ grid at S = 4, 8"},
+			"pipedream, γ = 2^-2…2^-1, γ at grid top at S = 4, 8"},
 	} {
 		series, err := finalVsStages(c.runs)
 		if err != nil {
@@ -45,7 +45,7 @@ func TestTargetBarsMarkBounds(t *testing.T) {
 		{RunID: "c", Method: "pipedream", Optimizer: "adam b1=0.9", Stages: 4, Selected: true, Outcome: OutcomeOK, TimeToTarget: 1, SelectionBound: BoundFixed},
 	}
 	bars := TargetBars(runs)
-	if got := boundText(bars, "sync adam"); got != " (γ ≥ grid at S = 16)" {
+	if got := boundText(bars, "sync adam"); got != " (γ at grid top at S = 16)" {
 		t.Errorf("sync: %q", got)
 	}
 	if got := boundText(bars, "pipedream adam"); got != "" {

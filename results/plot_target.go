@@ -160,7 +160,8 @@ func PlotTimeToTarget(path string, runs []Run, opts ...PlotOption) error {
 }
 
 // boundText marks a group of bars whose selected step sat at an edge of
-// its grid at some S: " (γ ≤ grid at S = 4)", " (γ ≥ grid at S = 16)".
+// its grid at some S: " (γ at grid bottom at S = 4)", " (γ at grid top at
+// S = 16)".
 func boundText(bars []TargetBar, group string) string {
 	at := map[string][]string{}
 	for _, b := range bars {
@@ -169,9 +170,9 @@ func boundText(bars []TargetBar, group string) string {
 		}
 	}
 	var parts []string
-	for _, c := range []struct{ bound, sign string }{{BoundLower, "≤"}, {BoundUpper, "≥"}} {
+	for _, c := range []struct{ bound, text string }{{BoundLower, "γ at grid bottom"}, {BoundUpper, "γ at grid top"}} {
 		if st := at[c.bound]; len(st) > 0 {
-			parts = append(parts, "γ "+c.sign+" grid at S = "+strings.Join(st, ", "))
+			parts = append(parts, c.text+" at S = "+strings.Join(st, ", "))
 		}
 	}
 	if len(parts) == 0 {
