@@ -189,6 +189,7 @@ func movedSelections(t *testing.T, rows []results.Run, spec map[string]Run) []st
 	slices.Sort(out)
 	return out
 }
+
 // describeBounds lists the bounds of a runs table, for the logs.
 func describeBounds(rows []results.Run) []string {
 	var out []string
