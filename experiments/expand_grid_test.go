@@ -284,16 +284,22 @@ func TestGridExtensionResumes(t *testing.T) {
 	}
 }
 
-// A shard refuses to extend grids, naming the spec key.
+// A shard refuses to extend grids, naming the spec key, before it writes
+// anything into its folder.
 func TestGridExtensionRefusedForShards(t *testing.T) {
 	runs := synSpec(t, "{pow2: [-12, -10]}", "3")
 	ds := NewDataset("syn", runs, Shard{Index: 0, Count: 2})
-	rn := Runner{Dir: t.TempDir(), Jobs: 1, Execute: synExecute, Dataset: &ds}
+	dir := filepath.Join(t.TempDir(), "shard")
+	rn := Runner{Dir: dir, Jobs: 1, Execute: synExecute, Dataset: &ds}
 	_, err := rn.Sweep(context.Background(), Shard{Index: 0, Count: 2}.Select(runs))
 	if err == nil || !strings.Contains(err.Error(), "extend_grid") || !strings.Contains(err.Error(), "0/2") {
 		t.Errorf("sharded sweep with extend_grid: %v, want a refusal naming extend_grid and the shard", err)
 	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the refused shard's folder exists (%v)", err)
+	}
 	zero := synSpec(t, "{pow2: [-12, -10]}", "0")
+	ds = NewDataset("syn", zero, Shard{Index: 0, Count: 2})
 	if _, err := rn.Sweep(context.Background(), Shard{Index: 0, Count: 2}.Select(zero)); err != nil {
 		t.Errorf("sharded sweep without extension: %v", err)
 	}

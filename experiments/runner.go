@@ -77,6 +77,12 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	if err := checkUniqueIDs(runs); err != nil {
 		return sum, err
 	}
+	// Refused before the folder is touched.
+	extend := slices.ContainsFunc(runs, func(r Run) bool { return r.ExtendGrid > 0 })
+	if extend && rn.Dataset != nil && rn.Dataset.ShardCount > 0 {
+		return sum, badInputf("spec key extend_grid: a shard (%s) cannot grow its step-size grids, which needs every run of a group; "+
+			"sweep the spec whole, or set extend_grid: 0 to shard it (docs/methods.md, \"Selection\")", rn.Dataset.Shard())
+	}
 	lock, err := lockFolder(rn.Dir)
 	if err != nil {
 		return sum, err
@@ -95,11 +101,6 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	store, err := openStore(rn.Dir)
 	if err != nil {
 		return sum, err
-	}
-	extend := slices.ContainsFunc(runs, func(r Run) bool { return r.ExtendGrid > 0 })
-	if extend && rn.Dataset != nil && rn.Dataset.ShardCount > 0 {
-		return sum, badInputf("spec key extend_grid: a shard (%s) cannot grow its step-size grids, which needs every run of a group; "+
-			"sweep the spec whole, or set extend_grid: 0 to shard it (docs/methods.md, \"Selection\")", rn.Dataset.Shard())
 	}
 	all, pending := slices.Clone(runs), runs
 	// Each round runs what is pending, then, when grids may grow, selects
