@@ -132,7 +132,11 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 			return sum, err
 		}
 		if rn.Progress != nil {
-			fmt.Fprintf(rn.Progress, "step-size grids selected at an edge: %d more runs beyond it (extend_grid)\n", len(more))
+			runs := "runs"
+			if len(more) == 1 {
+				runs = "run"
+			}
+			fmt.Fprintf(rn.Progress, "step sizes selected at a grid's edge: %d more %s beyond it (extend_grid)\n", len(more), runs)
 		}
 		all = append(all, more...)
 		sum.Runs += len(more)
