@@ -12,10 +12,14 @@ import (
 )
 
 // Step-size selection rules (docs/reference.md §1.7), optim's BestFinal and
-// Stable by name.
+// Stable by name. BestFinal and Stable rank by the held-out loss where the
+// runs have one (docs/methods.md, "Selection"); BestFinalTraining is
+// BestFinal on the final training loss always, for a figure about
+// optimization alone (the choice made before held-out losses existed).
 const (
-	BestFinal = "best-final"
-	Stable    = "stable"
+	BestFinal         = "best-final"
+	Stable            = "stable"
+	BestFinalTraining = "best-final-training"
 )
 
 // groupKey is everything that makes runs comparable except the step size
@@ -35,12 +39,12 @@ func keyOf(r *results.Run) groupKey {
 
 func ruleNamed(name string) (optim.Rule, error) {
 	switch name {
-	case BestFinal:
+	case BestFinal, BestFinalTraining:
 		return optim.BestFinal{}, nil
 	case Stable:
 		return optim.Stable{}, nil
 	}
-	return nil, fmt.Errorf("experiments: unknown selection rule %q (known: %s, %s)", name, BestFinal, Stable)
+	return nil, fmt.Errorf("experiments: unknown selection rule %q (known: %s, %s, %s)", name, BestFinal, Stable, BestFinalTraining)
 }
 
 // SelectSteps sets Selected on the runs whose step size the group's rule
@@ -147,7 +151,7 @@ func (g *stepGroup) choose(runs []results.Run, records map[string][]optim.Record
 		}
 		return cmp.Compare(runs[a].Seed, runs[b].Seed)
 	})
-	heldOut := slices.ContainsFunc(idx, func(i int) bool { return hasHeldOut(&runs[i]) })
+	heldOut := first.SelectionRule != BestFinalTraining && slices.ContainsFunc(idx, func(i int) bool { return hasHeldOut(&runs[i]) })
 	var grid [][]*optim.Result
 	g.steps, g.choice = nil, -1
 	diverged := map[int]bool{}

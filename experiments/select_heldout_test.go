@@ -12,7 +12,8 @@ import (
 
 // The rule ranks a group by its held-out loss when the group has one, by
 // the final loss otherwise; a run of such a group without a held-out loss
-// (null: it overflowed) is never chosen. The case is the remedies LM's
+// (null: it overflowed) is never chosen; best-final-training ranks by the
+// final loss whatever the held-out losses. The case is the remedies LM's
 // (issue 24): 0.0008 apart in training loss the wrong way round, 0.061
 // apart in validation loss.
 func TestSelectStepsByHeldOutLoss(t *testing.T) {
@@ -30,11 +31,16 @@ func TestSelectStepsByHeldOutLoss(t *testing.T) {
 		row("nan", 0.2, 0.9, math.NaN()),
 		row("nan", 0.4, 1.2, 0.7),
 	}
+	train := row("train", math.Ldexp(1, -9), 3.5000, 3.600)
+	rows = append(rows, train, row("train", math.Ldexp(1, -8), 3.5008, 3.539), row("train", math.Ldexp(1, -7), 3.6, 3.7))
+	for i := range rows[len(rows)-3:] {
+		rows[len(rows)-3+i].SelectionRule = BestFinalTraining
+	}
 	if err := SelectSteps(rows, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]float64{"lm": math.Ldexp(1, -8), "old": 0.1, "nan": 0.1}
-	bound := map[string]string{"lm": "", "old": results.BoundLower, "nan": results.BoundLower}
+	want := map[string]float64{"lm": math.Ldexp(1, -8), "old": 0.1, "nan": 0.1, "train": math.Ldexp(1, -9)}
+	bound := map[string]string{"lm": "", "old": results.BoundLower, "nan": results.BoundLower, "train": results.BoundLower}
 	for _, r := range rows {
 		if sel := r.StepSize == want[r.Experiment]; r.Selected != sel {
 			t.Errorf("%s γ = %g: selected %v, want %v", r.Experiment, r.StepSize, r.Selected, sel)

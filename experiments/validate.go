@@ -19,7 +19,7 @@ var (
 	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
 	KnownMethods    = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "ef", "rpd", "localsgd", "sync"}
 	knownCostModels = []string{"unit", "gpu"}
-	knownRules      = []string{BestFinal, Stable}
+	knownRules      = []string{BestFinal, Stable, BestFinalTraining}
 	knownMeasures   = []string{Convergence, DelayStats, Schedules, DelayProfiles}
 )
 
