@@ -134,6 +134,7 @@ func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
 	row.FinalLoss, row.BlockUpdates = res.FinalLoss, int64(res.BlockUpdates)
 	row.TimeToTarget, row.UpdatesToTarget, row.LossAtBudget = res.TimeToTarget, int64(res.UpdatesToTarget), res.LossAtBudget
 	row.SimTime = res.Time
+	row.HeldOutLoss = heldOutLoss(r, res)
 	if !res.Diverged {
 		row.SimTime += res.Extra
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,6 +86,13 @@ type Run struct {
 	// DelayExact for the exact delays of the table it would replay; empty
 	// for the paper's uniform delays up to Delta.
 	DelayModel string
+	// ExtendGrid is the spec's extend_grid: how many steps a grid may
+	// grow by beyond each of its edges (expand_grid.go); GridLo and
+	// GridHi are the smallest and largest step of the method's grid in
+	// the spec, and Root the spec's seed, which the run's name ends with.
+	ExtendGrid     int
+	GridLo, GridHi float64
+	Root           uint64
 
 	// The fields below have no spec key; Go callers (pipelab train) set
 	// them, and they enter the run's name only when set.
@@ -129,10 +137,11 @@ func (s *Spec) Expand() []Run {
 		}
 		r.TargetLoss = s.TargetLoss
 		r.DelayRows = s.DelayRows
-		r.Name = r.canonical(s.Seed)
-		sum := sha256.Sum256([]byte(r.Name))
-		r.ID = hex.EncodeToString(sum[:8])
-		r.Seed = binary.LittleEndian.Uint64(sum[8:16])
+		r.Root = s.Seed
+		if r.Measure == Convergence {
+			r.ExtendGrid = s.extendGrid()
+		}
+		r.name()
 		r.DataSeed = deriveSeed(s.Seed, "data", r.Objective, strconv.Itoa(r.N), strconv.Itoa(r.D), strconv.Itoa(r.Batch), strconv.Itoa(r.Replicate))
 		r.Index = len(runs)
 		runs = append(runs, r)
@@ -165,7 +174,8 @@ func (s *Spec) Expand() []Run {
 			for _, st := range s.Stages {
 				for _, m := range s.Methods {
 					for _, v := range m.variants(st) {
-						for _, step := range m.Steps.Points() {
+						points := m.Steps.Points()
+						for _, step := range points {
 							for _, size := range s.sizes() {
 								for _, sigma := range s.noises(o) {
 									for rep := 0; rep < s.Seeds; rep++ {
@@ -176,6 +186,7 @@ func (s *Spec) Expand() []Run {
 											r.Cut = s.cutRivals(st)
 										}
 										m.remedy(&r)
+										r.GridLo, r.GridHi = slices.Min(points), slices.Max(points)
 										add(r)
 									}
 								}
@@ -187,6 +198,15 @@ func (s *Spec) Expand() []Run {
 		}
 	}
 	return runs
+}
+
+// name sets the run's Name from its parameters and Root, and the ID and
+// Seed that derive from it.
+func (r *Run) name() {
+	r.Name = r.canonical(r.Root)
+	sum := sha256.Sum256([]byte(r.Name))
+	r.ID = hex.EncodeToString(sum[:8])
+	r.Seed = binary.LittleEndian.Uint64(sum[8:16])
 }
 
 func (s *Spec) delayMicrobatches(st int) []int {

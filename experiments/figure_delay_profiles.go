@@ -38,6 +38,7 @@ func delayModelSpec(objective string, quick bool) *Spec {
 		s = Spec{Objectives: []string{"quadratic"}, N: pick(quick, 500, 2000), D: pick(quick, 128, 512),
 			Batch: pick(quick, 25, 100), Stages: []int{8}, Microbatches: []int{pick(quick, 200, 400)}}
 		steps = Grid{Pow2: []int{pick(quick, -6, -8), 0}}
+		s.Select = PaperSelection
 	case "lm":
 		s = Spec{Objectives: []string{"charlm"}, Batch: 4, Embed: 16, SeqLen: 16,
 			Stages: []int{4}, Microbatches: []int{pick(quick, 100, 400)}}

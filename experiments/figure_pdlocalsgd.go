@@ -12,7 +12,7 @@ var figurePDvsLocalSGD = Figure{
 	Summary: "PipeDream and LocalSGD (H = 2, 5, 30) on the tridiagonal quadratic with S = 16, N = 600 microbatches each, " +
 		"cut at the shortest timeline (the paper's notebook), loss against simulated time",
 	Specs: func(quick bool) []*Spec {
-		s := &Spec{Name: "pd-vs-localsgd", Seed: 1, Objectives: []string{"tridiagonal"},
+		s := &Spec{Name: "pd-vs-localsgd", Seed: 1, Select: PaperSelection, Objectives: []string{"tridiagonal"},
 			N: pick(quick, 300, 600), D: pick(quick, 128, 512), Batch: 5,
 			Stages: []int{16}, Microbatches: []int{pick(quick, 300, 600)}, Cut: CutShortest,
 			Methods: []MethodSpec{

@@ -21,7 +21,7 @@ var figureRegime = Figure{
 		sizes := pick(quick, []int{50, 200, 1000}, regimeSizes)
 		var specs []*Spec
 		for _, n := range sizes {
-			specs = append(specs, &Spec{Name: "regime", Seed: 1, Seeds: pick(quick, 2, 3), Objectives: []string{"logistic"},
+			specs = append(specs, &Spec{Name: "regime", Seed: 1, Select: PaperSelection, Seeds: pick(quick, 2, 3), Objectives: []string{"logistic"},
 				N: n, D: pick(quick, 128, 512), Batch: 10,
 				Noise:  pick(quick, []float64{0, 0.5}, regimeNoises),
 				Stages: pick(quick, []int{2, 8}, regimeStages),

@@ -45,10 +45,16 @@ func LookupFigure(name string) (Figure, error) {
 }
 
 // Runs validates the figure's specs and expands them into one list of
-// runs with distinct ids.
+// runs with distinct ids. A convergence spec that does not set
+// ExtendGrid gets DefaultFigureExtendGrid.
 func (f Figure) Runs(quick bool) ([]Run, error) {
 	var runs []Run
 	for i, s := range f.Specs(quick) {
+		if s.ExtendGrid == nil && (s.Measure == "" || s.Measure == Convergence) {
+			// Figures bracket their selections (spec_extend.go).
+			n := DefaultFigureExtendGrid
+			s.ExtendGrid = &n
+		}
 		if err := s.Validate(); err != nil {
 			return nil, fmt.Errorf("experiments: figure %s, spec %d: %w", f.Name, i, err)
 		}
@@ -100,7 +106,7 @@ var figurePDvsRPD = Figure{
 	Name:    "pd-vs-rpd",
 	Summary: "PipeDream and randomized PipeDream (RPD) at several delay bounds δ on the random quadratic, loss against block updates",
 	Specs: func(quick bool) []*Spec {
-		s := &Spec{Name: "pd-vs-rpd", Seed: 1, Objectives: []string{"quadratic"},
+		s := &Spec{Name: "pd-vs-rpd", Seed: 1, Select: PaperSelection, Objectives: []string{"quadratic"},
 			N: pick(quick, 500, 2000), D: pick(quick, 128, 512), Batch: pick(quick, 25, 100),
 			Stages: []int{8}, Microbatches: []int{pick(quick, 200, 400)},
 			Methods: []MethodSpec{
@@ -144,7 +150,7 @@ var figureScaling = Figure{
 	Specs: func(quick bool) []*Spec {
 		// Three seeds in the full size so the figure shows the spread the
 		// conclusion rests on; the quick size keeps one, to stay fast.
-		s := &Spec{Name: "scaling", Seed: 1, Seeds: pick(quick, 1, 3), Objectives: []string{"logistic"},
+		s := &Spec{Name: "scaling", Seed: 1, Select: PaperSelection, Seeds: pick(quick, 1, 3), Objectives: []string{"logistic"},
 			N: 600, D: pick(quick, 128, 512), Batch: 10,
 			Stages: pick(quick, []int{2, 4, 8, 16, 32}, []int{2, 4, 8, 16, 32, 64, 128}),
 			Budget: []float64{pick(quick, 800.0, 3180)},

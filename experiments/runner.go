@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -61,7 +62,11 @@ type Summary struct {
 // refused while it runs), finishes or removes what a killed sweep left
 // half written, runs every run not yet recorded in Dir/runs by this build, then
 // gathers all of them into the Parquet tables of Dir (step sizes selected,
-// schedule families ranked). A record written by another build (another
+// schedule families ranked). When runs have ExtendGrid, a group whose
+// selected step is at an edge of its grid gets runs at steps beyond it,
+// round after round, until its choice is inside or the grid has grown by
+// ExtendGrid steps at that edge (expand_grid.go); Summary.Runs counts
+// them, and a shard (Dataset.ShardCount > 0) refuses them. A record written by another build (another
 // stamp, buildStamp) or one that does not decode is not trusted: the run
 // is computed again and its record replaced, and one line on Progress
 // says how many. On the first failure, or when ctx is cancelled, it
@@ -71,6 +76,12 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	sum := Summary{Runs: len(runs)}
 	if err := checkUniqueIDs(runs); err != nil {
 		return sum, err
+	}
+	// Refused before the folder is touched.
+	extend := slices.ContainsFunc(runs, func(r Run) bool { return r.ExtendGrid > 0 })
+	if extend && rn.Dataset != nil && rn.Dataset.ShardCount > 0 {
+		return sum, badInputf("spec key extend_grid: a shard (%s) cannot grow its step-size grids, which needs every run of a group; "+
+			"sweep the spec whole, or set extend_grid: 0 to shard it (docs/methods.md, \"Selection\")", rn.Dataset.Shard())
 	}
 	lock, err := lockFolder(rn.Dir)
 	if err != nil {
@@ -91,11 +102,57 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
+	all, pending := slices.Clone(runs), runs
+	// Each round runs what is pending, then, when grids may grow, selects
+	// and queues the runs that extend the grids whose choice is at an edge
+	// (expand_grid.go); a group grows by at most ExtendGrid steps an edge,
+	// so the rounds end.
+	for round := 0; ; round++ {
+		if err := rn.runPending(ctx, store, pending, &sum); err != nil {
+			return sum, err
+		}
+		ds, err := store.gather(all)
+		if err != nil {
+			return sum, err
+		}
+		if !extend || round > 2*MaxExtendGrid {
+			return sum, writeDataset(rn.Dir, ds)
+		}
+		more, err := extendGrids(all, slices.Clone(ds.Runs), ds.Curves)
+		if err != nil {
+			return sum, err
+		}
+		if len(more) == 0 {
+			return sum, writeDataset(rn.Dir, ds)
+		}
+		for i := range more {
+			more[i].Index = len(all) + i
+		}
+		if err := checkUniqueIDs(append(slices.Clone(all), more...)); err != nil {
+			return sum, err
+		}
+		if rn.Progress != nil {
+			runs := "runs"
+			if len(more) == 1 {
+				runs = "run"
+			}
+			fmt.Fprintf(rn.Progress, "step sizes selected at a grid's edge: %d more %s beyond it (extend_grid)\n", len(more), runs)
+		}
+		all = append(all, more...)
+		sum.Runs += len(more)
+		pending = more
+	}
+}
+
+// runPending computes and records the runs not yet recorded by this build,
+// counting them in sum.
+func (rn *Runner) runPending(ctx context.Context, store *store, runs []Run, sum *Summary) error {
+	resumed, foreign, unreadable := sum.Resumed, sum.Foreign, sum.Unreadable
 	var pending []Run
 	for _, r := range runs {
 		state, err := store.state(r)
 		if err != nil {
-			return sum, err
+			return err
 		}
 		switch state {
 		case recordTrusted:
@@ -108,14 +165,14 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 		}
 		pending = append(pending, r)
 	}
-	if rn.Progress != nil && sum.Foreign+sum.Unreadable > 0 {
-		fmt.Fprintln(rn.Progress, rerunLine(sum.Foreign, sum.Unreadable))
+	if f, u := sum.Foreign-foreign, sum.Unreadable-unreadable; rn.Progress != nil && f+u > 0 {
+		fmt.Fprintln(rn.Progress, rerunLine(f, u))
 	}
 	exec := rn.Execute
 	if exec == nil {
 		exec = Execute
 	}
-	prog := newProgress(rn.Progress, rn.Terminal, len(runs), sum.Resumed)
+	prog := newProgress(rn.Progress, rn.Terminal, len(runs), sum.Resumed-resumed)
 	// Each run's timelines stay cached until the last pending run that
 	// needs them is done.
 	claimTimelines(pending)
@@ -144,20 +201,14 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 		mu.Unlock()
 		return nil
 	}
+	var err error
 	if rn.Pool != nil {
 		err = rn.sweepPooled(ctx, pending, compute, record)
 	} else {
 		err = rn.sweepJobs(ctx, pending, compute, record)
 	}
 	prog.finish()
-	if err != nil {
-		return sum, err
-	}
-	ds, err := store.gather(runs)
-	if err != nil {
-		return sum, err
-	}
-	return sum, writeDataset(rn.Dir, ds)
+	return err
 }
 
 // sweepJobs computes and records the pending runs with Jobs workers, in

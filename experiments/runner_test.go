@@ -89,6 +89,7 @@ func readDeterministic(t *testing.T, dir string) *results.Tables {
 		ds.Runs[i].WallSeconds = 0
 		null(&ds.Runs[i].TimeToTarget)
 		null(&ds.Runs[i].LossAtBudget)
+		null(&ds.Runs[i].HeldOutLoss)
 	}
 	for i := range ds.Curves {
 		null(&ds.Curves[i].ValidationLoss)

@@ -120,6 +120,11 @@ type Spec struct {
 	// logged loss at or below it (the validation loss where the objective
 	// has one): the runs table's time_to_target and updates_to_target.
 	TargetLoss float64 `yaml:"target_loss"`
+	// ExtendGrid is how many steps each method's step-size grid may grow
+	// by beyond each edge when a group's selected step is at that edge
+	// (spec_extend.go; the figure presets' default is
+	// DefaultFigureExtendGrid, a spec file's 0: no extension).
+	ExtendGrid *int `yaml:"extend_grid"`
 }
 
 // MethodSpec is one optimizer of a convergence experiment.

@@ -19,7 +19,7 @@ var (
 	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
 	KnownMethods    = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "ef", "rpd", "localsgd", "sync"}
 	knownCostModels = []string{"unit", "gpu"}
-	knownRules      = []string{BestFinal, Stable}
+	knownRules      = []string{BestFinal, Stable, BestFinalTraining}
 	knownMeasures   = []string{Convergence, DelayStats, Schedules, DelayProfiles}
 )
 
@@ -147,6 +147,9 @@ func (s *Spec) validate(root *yaml.Node) error {
 	}
 	if s.DelayRows && s.Measure != DelayStats {
 		return v.fail("applies to measure delays only", "delay_rows")
+	}
+	if err := s.validateExtendGrid(v); err != nil {
+		return err
 	}
 	if err := s.refuseCharLMKeys(v); err != nil {
 		return err

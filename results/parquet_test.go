@@ -56,6 +56,8 @@ type (
 		UpdatesToTarget int64   `parquet:"updates_to_target,optional"`
 		LossAtBudget    float64 `parquet:"loss_at_budget,optional"`
 		TargetLoss      float64 `parquet:"target_loss,optional"`
+		HeldOutLoss     float64 `parquet:"held_out_loss,optional"`
+		SelectionBound  string  `parquet:"selection_bound,optional"`
 	}
 	pqCurvePoint struct {
 		RunID        string  `parquet:"run_id"`

@@ -162,6 +162,9 @@ type stagePoint struct {
 	Seeds          int       // runs averaged (those that did not diverge)
 	Mean, Min, Max float64   // of their final losses
 	Steps          []float64 // the distinct step sizes of those runs, ascending
+	// Bound is the runs' SelectionBound when one of them has one: their
+	// step is at an edge of its grid (or the grid's only step).
+	Bound string
 }
 
 // lineSettings are the settings, besides the method, that may tell lines of
@@ -240,12 +243,16 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 	}
 	losses := map[pointKey][]float64{}
 	steps := map[pointKey][]float64{}
+	bounds := map[pointKey]string{}
 	first := map[string]*Run{} // a run of each line, for its method
 	hOf := map[string]int32{}  // the line's H when all its runs share one, else -1
 	for i := range kept {
 		label := strings.Join(keys[i], ", ")
 		k := pointKey{label, kept[i].Stages}
 		losses[k] = append(losses[k], kept[i].FinalLoss)
+		if b := kept[i].SelectionBound; b != "" && kept[i].Selected {
+			bounds[k] = max(bounds[k], b) // any order, as long as it is fixed
+		}
 		if !slices.Contains(steps[k], kept[i].StepSize) {
 			steps[k] = append(steps[k], kept[i].StepSize)
 		}
@@ -266,7 +273,7 @@ func finalVsStages(runs []Run) ([]stageSeries, error) {
 		}
 		slices.Sort(steps[k])
 		byLabel[k.label] = append(byLabel[k.label], stagePoint{Stages: k.stages, Seeds: len(ls),
-			Mean: sum / float64(len(ls)), Min: ls[0], Max: ls[len(ls)-1], Steps: steps[k]})
+			Mean: sum / float64(len(ls)), Min: ls[0], Max: ls[len(ls)-1], Steps: steps[k], Bound: bounds[k]})
 	}
 	diverged := divergedStages(runs, kept)
 	var out []stageSeries
@@ -330,10 +337,15 @@ func lostMethods(runs []Run, series []stageSeries) []string {
 }
 
 // legend is a final-loss line's legend entry: its label, its step size (one
-// value, or the range of the steps chosen at the different S), and the
-// stage counts at which all its method's runs diverged.
+// value, or the range of the steps chosen at the different S), where the
+// chosen step was at an edge of its grid, and the stage counts at which all
+// its method's runs diverged. A step at the grid's smallest step at every S
+// reads "γ ≤ 2^-8" (the best step may be smaller still), at the largest
+// "γ ≥ 2^-2", a grid of one step "γ = 2^-4 (fixed)"; a line whose steps are
+// at an edge at some S only names them: "γ at grid bottom at S = 4".
 func (s stageSeries) legend() string {
 	var lo, hi float64
+	at := map[string][]string{}
 	for i, pt := range s.Points {
 		if i == 0 || pt.Steps[0] < lo {
 			lo = pt.Steps[0]
@@ -341,12 +353,32 @@ func (s stageSeries) legend() string {
 		if i == 0 || pt.Steps[len(pt.Steps)-1] > hi {
 			hi = pt.Steps[len(pt.Steps)-1]
 		}
+		at[pt.Bound] = append(at[pt.Bound], strconv.Itoa(int(pt.Stages)))
 	}
 	label := s.Label
 	if !strings.Contains(label, "γ = ") {
-		label += ", γ = " + formatStep(lo)
+		rel := "= "
+		if len(at) == 1 {
+			switch {
+			case len(at[BoundLower]) > 0:
+				rel = "≤ "
+			case len(at[BoundUpper]) > 0:
+				rel = "≥ "
+			}
+		}
+		label += ", γ " + rel + formatStep(lo)
 		if hi != lo {
 			label += "…" + formatStep(hi)
+		}
+		if len(at) == 1 && len(at[BoundFixed]) > 0 {
+			label += " (fixed)"
+		}
+	}
+	if len(at) > 1 || strings.Contains(s.Label, "γ = ") {
+		for _, b := range []struct{ bound, text string }{{BoundLower, "γ at grid bottom"}, {BoundUpper, "γ at grid top"}, {BoundFixed, "γ fixed"}} {
+			if st := at[b.bound]; len(st) > 0 {
+				label += ", " + b.text + " at S = " + strings.Join(st, ", ")
+			}
 		}
 	}
 	if len(s.Diverged) > 0 {

@@ -23,6 +23,9 @@ type TargetBar struct {
 	// Reached of Seeds did.
 	Mean, Min, Max float64
 	Reached, Seeds int
+	// Bound is the selected runs' SelectionBound when it is lower or
+	// upper: their step is at an edge of its grid.
+	Bound string
 }
 
 // TargetBars groups the selected runs (all runs when none is selected) by
@@ -42,6 +45,9 @@ func TargetBars(runs []Run) []TargetBar {
 		}
 		b := &out[i]
 		b.Seeds++
+		if r.Selected && (r.SelectionBound == BoundLower || r.SelectionBound == BoundUpper) {
+			b.Bound = r.SelectionBound
+		}
 		if t := r.TimeToTarget; !math.IsNaN(t) && !r.Diverged() {
 			b.Reached++
 			b.Mean += t
@@ -135,10 +141,12 @@ func PlotTimeToTarget(path string, runs []Run, opts ...PlotOption) error {
 	}
 	var ticks []plot.Tick
 	for g, name := range groups {
+		label := name
 		if !reached[name] {
-			name += " (not reached)"
+			label += " (not reached)"
 		}
-		ticks = append(ticks, plot.Tick{Value: float64(g*slot) + float64(len(stages)-1)/2, Label: name})
+		label += boundText(bars, name)
+		ticks = append(ticks, plot.Tick{Value: float64(g*slot) + float64(len(stages)-1)/2, Label: label})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Tick.Label.Rotation = math.Pi / 4
@@ -149,6 +157,28 @@ func PlotTimeToTarget(path string, runs []Run, opts ...PlotOption) error {
 	p.Y.Min = 0
 	p.Y.Max *= 1 + 0.08*float64(len(stages))
 	return savePlot(path, p, plotWidth, plotHeight+1*vg.Inch)
+}
+
+// boundText marks a group of bars whose selected step sat at an edge of
+// its grid at some S: " (γ at grid bottom at S = 4)", " (γ at grid top at
+// S = 16)".
+func boundText(bars []TargetBar, group string) string {
+	at := map[string][]string{}
+	for _, b := range bars {
+		if b.Method+" "+b.Optimizer == group && b.Bound != "" {
+			at[b.Bound] = append(at[b.Bound], strconv.Itoa(int(b.Stages)))
+		}
+	}
+	var parts []string
+	for _, c := range []struct{ bound, text string }{{BoundLower, "γ at grid bottom"}, {BoundUpper, "γ at grid top"}} {
+		if st := at[c.bound]; len(st) > 0 {
+			parts = append(parts, c.text+" at S = "+strings.Join(st, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // targetText names the target loss of runs for a title: "the target loss

@@ -61,7 +61,28 @@ type Run struct {
 	// time-to-target plot drawn from the table alone can state it; 0
 	// (null) when none was set, and in tables written before the column.
 	TargetLoss float64
+	// HeldOutLoss is the loss at the run's final point on data the run
+	// never trained on (docs/methods.md, "Selection"): the validation loss
+	// of the LM, the population loss of a generated quadratic, the loss
+	// on a held-out draw of logistic data. The step-size rules rank by it
+	// where it exists. NaN (null) for diverged runs and for data read
+	// from files, which have no held-out part; 0 in tables written before
+	// the column.
+	HeldOutLoss float64
+	// SelectionBound says where the selected step of the run's group lies
+	// in the group's grid (Selected runs only): "" inside it, BoundLower or
+	// BoundUpper at its smallest or largest step (the optimum may lie
+	// beyond: the grid did not bracket it), BoundFixed for a grid of one
+	// step, which nothing was chosen from.
+	SelectionBound string
 }
+
+// Values of Run.SelectionBound.
+const (
+	BoundLower = "lower"
+	BoundUpper = "upper"
+	BoundFixed = "fixed"
+)
 
 // Diverged reports whether the run's outcome is OutcomeDiverged.
 func (r *Run) Diverged() bool { return r.Outcome == OutcomeDiverged }
@@ -99,6 +120,8 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	nullableInt64Col("updates_to_target", func(r *Run) *int64 { return &r.UpdatesToTarget }),
 	nullableFloat64Col("loss_at_budget", func(r *Run) *float64 { return &r.LossAtBudget }),
 	appended(optionalFloat64Col("target_loss", func(r *Run) *float64 { return &r.TargetLoss })),
+	appended(nullableFloat64Col("held_out_loss", func(r *Run) *float64 { return &r.HeldOutLoss })),
+	appended(optionalStringCol("selection_bound", func(r *Run) *string { return &r.SelectionBound })),
 }}
 
 // Methods whose settings only they have (Run.Delta, Run.Replicas).

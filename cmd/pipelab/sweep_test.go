@@ -71,7 +71,8 @@ func tables(t *testing.T, dir string) *results.Tables {
 		tb.Runs[i].WallSeconds = 0
 		null(&tb.Runs[i].TimeToTarget)
 		null(&tb.Runs[i].LossAtBudget)
-		null(&tb.Runs[i].SimTime) // RPD's: it has no timeline
+		null(&tb.Runs[i].SimTime)     // RPD's: it has no timeline
+		null(&tb.Runs[i].HeldOutLoss) // a diverged run's
 	}
 	for i := range tb.Curves {
 		null(&tb.Curves[i].ValidationLoss)

@@ -1,0 +1,213 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"pipelab/results"
+)
+
+// bracketGroup is the key of one step-size group as this test forms it
+// from the runs table alone: every column but the step, the seed, the
+// replicate and the outcome columns.
+type bracketGroup struct {
+	experiment, objective, method, optimizer, cost, delayModel string
+	stages, microbatches, batch, n, d, delta, replicas, h      int32
+	budget, noise                                              float64
+}
+
+func bracketKey(r results.Run) bracketGroup {
+	return bracketGroup{r.Experiment, r.Objective, r.Method, r.Optimizer, r.CostModel, r.DelayModel,
+		r.Stages, r.Microbatches, r.BatchSize, r.N, r.D, r.Delta, r.Replicas, r.LocalSteps, r.TimeBudget, r.Noise}
+}
+
+// checkBracketed checks a runs table against what selection_bound claims:
+// a selected run at the smallest (largest) step its group ran is marked
+// lower (upper), one of a one-step grid fixed, any other unmarked; and,
+// with extension on, a run marked lower or upper has a grid grown by the
+// whole extend_grid beyond the spec's at that edge, so a bound is only
+// reported once the extension is used up. spec maps run ids to the runs
+// the figure expanded (for the spec's grid and extend_grid); extension
+// runs are not in it. It returns the number of selected groups and of
+// bounds.
+func checkBracketed(t *testing.T, rows []results.Run, spec map[string]Run) (groups, bounds int) {
+	t.Helper()
+	steps := map[bracketGroup][]float64{}
+	var specRun = map[bracketGroup]Run{}
+	for _, r := range rows {
+		k := bracketKey(r)
+		if !slices.Contains(steps[k], r.StepSize) {
+			steps[k] = append(steps[k], r.StepSize)
+		}
+		if sr, ok := spec[r.RunID]; ok {
+			specRun[k] = sr
+		}
+	}
+	done := map[bracketGroup]bool{}
+	for _, r := range rows {
+		k := bracketKey(r)
+		if !r.Selected {
+			if r.SelectionBound != "" {
+				t.Errorf("run %s is not selected but has selection_bound %q", r.RunID, r.SelectionBound)
+			}
+			continue
+		}
+		g := steps[k]
+		lo, hi := slices.Min(g), slices.Max(g)
+		want := ""
+		switch {
+		case lo == hi:
+			want = results.BoundFixed
+		case r.StepSize == lo:
+			want = results.BoundLower
+		case r.StepSize == hi:
+			want = results.BoundUpper
+		}
+		if r.SelectionBound != want {
+			t.Errorf("%s %s S=%d %s: selected γ = %g of grid %g..%g (%d steps) has selection_bound %q, want %q",
+				r.Experiment, r.Method, r.Stages, r.Optimizer, r.StepSize, lo, hi, len(g), r.SelectionBound, want)
+		}
+		if r.Objective != "" && r.Outcome == results.OutcomeOK && !(r.HeldOutLoss > 0) {
+			t.Errorf("run %s (%s): selected with held_out_loss %g", r.RunID, r.Objective, r.HeldOutLoss)
+		}
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		groups++
+		if want == "" {
+			continue
+		}
+		bounds++
+		sr, ok := specRun[k]
+		if !ok || sr.ExtendGrid == 0 || want == results.BoundFixed {
+			continue
+		}
+		out := 0
+		for _, s := range g {
+			if (want == results.BoundLower && s < sr.GridLo) || (want == results.BoundUpper && s > sr.GridHi) {
+				out++
+			}
+		}
+		if out != sr.ExtendGrid {
+			t.Errorf("%s %s S=%d: marked %s after %d of %d extensions beyond the spec's grid %g..%g",
+				r.Experiment, r.Method, r.Stages, want, out, sr.ExtendGrid, sr.GridLo, sr.GridHi)
+		}
+	}
+	return groups, bounds
+}
+
+// TestQuickFiguresBracket sweeps every quick figure as reproduce does (Figure.Runs, extension on) and checks its runs table:
+// no selected run sits at an edge of its grid unless selection_bound says
+// so, and a bound is reported only after the grid grew by extend_grid
+// steps (checkBracketed). It logs, per figure, the groups, the bounds and
+// the runs the extension added, and the selections that moved from the
+// training-loss choice over the spec's grid (movedSelections). It takes
+// about 190 s on the loaded 2-core machine (remedies 89 s, lm 47 s), so
+// -short skips it; go test ./... runs it.
+func TestQuickFiguresBracket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sweeps every quick figure: about 190 s")
+	}
+	for _, f := range Figures() {
+		t.Run(f.Name, func(t *testing.T) {
+			runs, err := f.Runs(true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec := map[string]Run{}
+			for _, r := range runs {
+				spec[r.ID] = r
+			}
+			dir := t.TempDir()
+			rn := Runner{Dir: dir, Jobs: 2}
+			sum, err := rn.Sweep(context.Background(), runs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := results.ReadRuns(filepath.Join(dir, results.RunsFile))
+			if err != nil {
+				if len(runs) > 0 && runs[0].Objective == "" {
+					return // a figure without runs rows (schedules)
+				}
+				t.Fatal(err)
+			}
+			groups, bounds := checkBracketed(t, rows, spec)
+			t.Logf("%s: %d runs of the spec, %d added by extension; %d selected groups, %d bounds",
+				f.Name, len(runs), sum.Runs-len(runs), groups, bounds)
+			for _, b := range describeBounds(rows) {
+				t.Logf("bound: %s", b)
+			}
+			for _, m := range movedSelections(t, rows, spec) {
+				t.Logf("moved: %s", m)
+			}
+		})
+	}
+}
+
+// movedSelections lists the groups whose selected step differs from the
+// one the rule chose before held-out selection and extension: best-final
+// on the final (training) loss over the spec's grid alone, recomputed here
+// from the same rows (runs are pure functions of their names, so the
+// spec's runs are the runs the old sweep made).
+func movedSelections(t *testing.T, rows []results.Run, spec map[string]Run) []string {
+	t.Helper()
+	var old []results.Run
+	for _, r := range rows {
+		if _, ok := spec[r.RunID]; ok {
+			r.HeldOutLoss = 0
+			old = append(old, r)
+		}
+	}
+	if err := SelectSteps(old, nil); err != nil {
+		t.Fatal(err)
+	}
+	was := map[bracketGroup]float64{}
+	for _, r := range old {
+		if r.Selected {
+			was[bracketKey(r)] = r.StepSize
+		}
+	}
+	var out []string
+	seen := map[bracketGroup]bool{}
+	for _, r := range rows {
+		k := bracketKey(r)
+		if !r.Selected || seen[k] {
+			continue
+		}
+		seen[k] = true
+		if w, ok := was[k]; !ok || w != r.StepSize {
+			out = append(out, fmt.Sprintf("%s %s S=%d %s: γ %s -> %s%s", r.Experiment, r.Method, r.Stages, r.Optimizer,
+				fmtStep(w), fmtStep(r.StepSize), map[string]string{"": "", results.BoundLower: " (lower bound)",
+					results.BoundUpper: " (upper bound)", results.BoundFixed: " (fixed)"}[r.SelectionBound]))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// describeBounds lists the bounds of a runs table, for the logs.
+func describeBounds(rows []results.Run) []string {
+	var out []string
+	for _, r := range rows {
+		if r.Selected && r.SelectionBound != "" && r.Replicate == 0 {
+			out = append(out, fmt.Sprintf("%s %s S=%d %s γ=%g %s", r.Experiment, r.Method, r.Stages, r.Optimizer, r.StepSize, r.SelectionBound))
+		}
+	}
+	return out
+}
+
+// fmtStep writes a step as 2^k when it is a power of two, "none" for 0.
+func fmtStep(step float64) string {
+	if step == 0 {
+		return "none"
+	}
+	if frac, exp := math.Frexp(step); frac == 0.5 {
+		return fmt.Sprintf("2^%d", exp-1)
+	}
+	return fmt.Sprintf("%g", step)
+}
