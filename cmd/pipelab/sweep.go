@@ -97,8 +97,13 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "sweep %s: shard %s: %d of %d runs (%d resumed, %d ran); tables in %s\n",
-		spec.Name, shard, sum.Runs, len(all), sum.Resumed, sum.Ran, *out)
+	count := fmt.Sprintf("%d of %d runs", sum.Runs, len(all))
+	if extra := sum.Runs - len(runs); extra > 0 {
+		// Runs counts the runs a bracketing grid added (extend_grid) too.
+		count = fmt.Sprintf("%d runs, %d of the spec's and %d beyond its step grids (extend_grid)", sum.Runs, len(runs), extra)
+	}
+	fmt.Fprintf(stdout, "sweep %s: shard %s: %s (%d resumed, %d ran); tables in %s\n",
+		spec.Name, shard, count, sum.Resumed, sum.Ran, *out)
 	return nil
 }
 
