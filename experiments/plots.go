@@ -103,7 +103,13 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 			return files, err
 		}
 	}
+	if err := plotGapFigures(dir, t, add); err != nil {
+		return files, err
+	}
 	for _, g := range runGroups(t.Runs) {
+		if isGapExperiment(g.experiment) {
+			continue // drawn as gaps against sync by plotGapFigures
+		}
 		if g.experiment != "" && !IsSafeName(g.experiment) {
 			// Tables written by hand or by a build that let such names be.
 			return files, fmt.Errorf("the runs table names the experiment %s, which is not a usable file name: nothing plotted for it", quoteShort(g.experiment))
