@@ -74,7 +74,7 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 			title += "\nno fit: fewer than two gaps beyond their seed spread"
 		}
 		var dropped []string
-		var dots, fitted, unfitted plotter.XYs
+		var dots, fitted, unfitted, edges plotter.XYs
 		var xs []int32
 		for _, g := range rows {
 			x := xOf(g)
@@ -83,6 +83,9 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 				if positive(v) {
 					dots = append(dots, plotter.XY{X: x, Y: v})
 				}
+			}
+			if g.AtEdge && positive(g.Mean) {
+				edges = append(edges, plotter.XY{X: x, Y: g.Mean})
 			}
 			switch {
 			case !positive(g.Mean):
@@ -142,6 +145,9 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 			}
 			p.Add(s)
 			p.Legend.Add(set.label, s)
+		}
+		if err := addEdgeMarks(p, edges); err != nil {
+			return fmt.Errorf("results: %s: %w", path, err)
 		}
 		if f >= 0 && !math.IsNaN(fits[f].Exponent) {
 			ft := fits[f]
@@ -248,7 +254,7 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 	pad := 0.08 * (hi - lo)
 	var panels []*plot.Plot
 	for i, o := range optimizers {
-		title := o
+		title := o + fmt.Sprintf(": mean of %s seeds, bars min–max", seedCounts(gaps))
 		if i == 0 && note != "" {
 			title += "\n" + note
 		}
@@ -263,6 +269,7 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 		}
 		zero.Color, zero.Width = color.Gray{Y: 150}, vg.Points(0.8)
 		p.Add(zero)
+		var edges plotter.XYs
 		for mi, m := range methods {
 			var pts plotter.XYs
 			var errs plotter.YErrors
@@ -273,6 +280,9 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 				// Methods side by side, a little apart in log S.
 				x := float64(g.Stages) * math.Pow(2, 0.08*float64(mi-(len(methods)-1)/2))
 				pts = append(pts, plotter.XY{X: x, Y: g.Mean})
+				if g.AtEdge {
+					edges = append(edges, plotter.XY{X: x, Y: g.Mean})
+				}
 				errs = append(errs, struct{ Low, High float64 }{g.Mean - g.Min, g.Max - g.Mean})
 			}
 			if len(pts) == 0 {
@@ -284,6 +294,9 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 			}
 			c := MethodColor(m)
 			line.Color, line.Width = c, vg.Points(1.4)
+			if m == "ef" {
+				line.Dashes = []vg.Length{vg.Points(5), vg.Points(2.5)} // 2BW's hue, dashed
+			}
 			points.Color, points.Shape, points.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
 			p.Add(line, points)
 			bars, err := plotter.NewYErrorBars(struct {
@@ -296,10 +309,42 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 			}
 			p.Legend.Add(m, line, points)
 		}
+		if err := addEdgeMarks(p, edges); err != nil {
+			return fmt.Errorf("results: %s: %w", path, err)
+		}
 		p.X.Min, p.X.Max = float64(slices.Min(stages))/1.3, float64(slices.Max(stages))*1.3
-		p.Y.Min, p.Y.Max = lo-pad, hi+pad+0.25*(hi-lo+2*pad)
+		p.Y.Min, p.Y.Max = lo-pad, hi+pad+0.3*(hi-lo+2*pad)
 		panels = append(panels, p)
 	}
 	cols := min(2, len(panels))
 	return saveGapPanels(path, panels, (len(panels)+cols-1)/cols, cols)
+}
+
+// addEdgeMarks crosses the points whose selected step (the method's or
+// the baseline's) is at its grid's edge, so that the tuned loss is a
+// bound, with a legend entry when there are any.
+func addEdgeMarks(p *plot.Plot, edges plotter.XYs) error {
+	if len(edges) == 0 {
+		return nil
+	}
+	s, err := plotter.NewScatter(edges)
+	if err != nil {
+		return err
+	}
+	s.Shape, s.Color, s.Radius = draw.CrossGlyph{}, color.Black, vg.Points(5)
+	p.Add(s)
+	p.Legend.Add("step at its grid's edge (a bound)", s)
+	return nil
+}
+
+// seedCounts names the replicate counts of gaps: "3", or "2–3".
+func seedCounts(gaps []Gap) string {
+	lo, hi := gaps[0].Replicates, gaps[0].Replicates
+	for _, g := range gaps {
+		lo, hi = min(lo, g.Replicates), max(hi, g.Replicates)
+	}
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
 }
