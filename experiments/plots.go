@@ -27,7 +27,11 @@ import (
 //     and LocalSGD over several data sizes n or noise levels σ, the regime
 //     map of their gap (results.PlotRegimeMap) alone;
 //   - schedule metrics: one comparison chart per shape and cost model, and
-//     a Gantt chart of every timed schedule.
+//     a Gantt chart of every timed schedule;
+//   - runs of the gap figures (staleness-law-*, optimizers-under-delay):
+//     in place of their curves, the gaps against sync and the exponent
+//     fits, as tables (results.GapsFile, results.FitsFile) and plots
+//     (plotGapFigures).
 //
 // A directory without tables whose subdirectories have them (the output
 // of reproduce) is plotted subdirectory by subdirectory.
