@@ -102,6 +102,8 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 		yl := "loss gap (" + rows[0].Loss + ")"
 		p := newPlot(title, xName, yl)
 		p.Title.TextStyle.Font.Size = vg.Points(9)
+		p.Legend.TextStyle.Font.Size = vg.Points(8)
+		p.Legend.XOffs = -vg.Points(6) // off the panel's right edge
 		setLog(&p.X)
 		setLog(&p.Y)
 		p.X.Tick.Marker = stageCountTicks(xs)
@@ -208,7 +210,7 @@ func saveGapPanels(path string, panels []*plot.Plot, rows, cols int) error {
 		}
 	}
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(12), PadY: vg.Points(12), PadTop: vg.Points(4),
-		PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
+		PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(20)}
 	w, h := vg.Length(cols)*gapPanelWidth, vg.Length(rows)*gapPanelHeight
 	return saveDrawing(path, w, h, func(c draw.Canvas) {
 		c.SetColor(color.White)
@@ -260,6 +262,8 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 		}
 		p := newPlot(title, "stages S", fmt.Sprintf("%s loss − %s's", gaps[0].Loss, gaps[0].Baseline))
 		p.Title.TextStyle.Font.Size = vg.Points(9)
+		p.Legend.TextStyle.Font.Size = vg.Points(8)
+		p.Legend.XOffs = -vg.Points(6)
 		setLog(&p.X)
 		p.X.Tick.Marker = stageCountTicks(stages)
 		p.Y.Tick.Marker = LinearTicks{}
