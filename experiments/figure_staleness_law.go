@@ -28,8 +28,10 @@ var figureStalenessLaw = Figure{
 		}
 		return out
 	},
-	// Measured: see docs/figures.md, staleness-law.
-	Seconds: [2]float64{25, 300},
+	// Measured (docs/figures.md, staleness-law): quick 22 CPU-s; full,
+	// run beside optimizers-under-delay on a loaded machine, 362 CPU-s
+	// for both, 40 % of it this figure's by its runs' wall seconds.
+	Seconds: [2]float64{22, 150},
 }
 
 // stalenessLM is the character LM of the staleness-law and

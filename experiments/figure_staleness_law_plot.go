@@ -141,11 +141,16 @@ func lmNote(runs []results.Run, experiment string) string {
 		if err != nil {
 			return ""
 		}
-		params = append(params, fmt.Sprintf("%.1fk (S=%d)", float64(m.Dim())/1000, s))
+		params = append(params, fmt.Sprintf("%.1fk", float64(m.Dim())/1000))
+	}
+	if len(params) > 1 {
+		params = []string{fmt.Sprintf("%s–%s (S = %d..%d)", params[0], params[len(params)-1], stages[0], stages[len(stages)-1])}
+	} else if len(params) == 1 {
+		params[0] += fmt.Sprintf(" (S = %d)", stages[0])
 	}
 	var tokens []string
 	for _, k := range ks {
 		tokens = append(tokens, fmt.Sprintf("%.0fk", float64(k*shape.Batch*shape.SeqLen)/1000))
 	}
-	return fmt.Sprintf("LM E=%d T=%d: %s params; %s chars seen", shape.Embed, shape.SeqLen, strings.Join(params, ", "), strings.Join(tokens, "/"))
+	return fmt.Sprintf("LM E=%d T=%d: %s params; %s chars seen", shape.Embed, shape.SeqLen, strings.Join(params, ""), strings.Join(tokens, "/"))
 }
