@@ -50,6 +50,9 @@ func NewObjective(r Run, stages int) (objectives.Objective, error) {
 		}
 		return objectives.NewLogistic(data, stages, r.Batch, l2, r.Noise)
 	}
+	if r.Noise != 0 {
+		return objectives.NewNoisyLeastSquares(data, stages, r.Batch, r.Noise)
+	}
 	return objectives.NewLeastSquares(data, stages, r.Batch)
 }
 

@@ -112,7 +112,7 @@ func ExampleLookupFigure() {
 	_, err := experiments.LookupFigure("fig9")
 	fmt.Println(err)
 	// Output:
-	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, pd-vs-localsgd-budget, scaling, regime, lm, lm-markov, schedules, remedies, delay-profiles)
+	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, pd-vs-localsgd-budget, scaling, regime, lm, lm-markov, schedules, remedies, delay-profiles, staleness-law, optimizers-under-delay)
 }
 
 // A sweep folder's dataset.json names its spec and shard: NewDataset gives

@@ -281,10 +281,13 @@ func (s *Spec) sizes() []size {
 }
 
 // noises lists the gradient-noise levels of objective o: the spec's for
-// the logistic objective (objectives.DefaultNoise when it gives none), and
-// a single zero for the others, which have no such noise.
+// the logistic objective (objectives.DefaultNoise when it gives none) and
+// for the random quadratic (none when it gives none), and a single zero
+// for the others, which have no such noise.
 func (s *Spec) noises(o string) []float64 {
 	switch {
+	case o == "quadratic" && len(s.Noise) > 0:
+		return s.Noise
 	case o != "logistic":
 		return []float64{0}
 	case len(s.Noise) == 0:
@@ -315,6 +318,10 @@ func (r Run) canonical(seed uint64) string {
 		kv("batch", num(r.Batch))
 		if r.Objective == "logistic" && r.Noise != objectives.DefaultNoise {
 			// Only then, so that runs at the default σ keep their ids.
+			kv("noise", strconv.FormatFloat(r.Noise, 'g', -1, 64))
+		}
+		if r.Objective == "quadratic" && r.Noise != 0 {
+			// A noisy quadratic only, so noiseless runs keep their ids.
 			kv("noise", strconv.FormatFloat(r.Noise, 'g', -1, 64))
 		}
 	}

@@ -29,7 +29,7 @@ func (f Figure) Load(quick bool) float64 { return pick(quick, f.Seconds[0], f.Se
 
 // Figures returns the presets in the order reproduce runs them.
 func Figures() []Figure {
-	return []Figure{figureDelays, figurePDvsRPD, figurePDvsLocalSGD, figurePDvsLocalSGDBudget, figureScaling, figureRegime, figureLMText, figureLM, figureSchedules, figureRemedies, figureDelayProfiles}
+	return []Figure{figureDelays, figurePDvsRPD, figurePDvsLocalSGD, figurePDvsLocalSGDBudget, figureScaling, figureRegime, figureLMText, figureLM, figureSchedules, figureRemedies, figureDelayProfiles, figureStalenessLaw, figureOptimizersUnderDelay}
 }
 
 // LookupFigure returns the preset named name.

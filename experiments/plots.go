@@ -27,7 +27,11 @@ import (
 //     and LocalSGD over several data sizes n or noise levels σ, the regime
 //     map of their gap (results.PlotRegimeMap) alone;
 //   - schedule metrics: one comparison chart per shape and cost model, and
-//     a Gantt chart of every timed schedule.
+//     a Gantt chart of every timed schedule;
+//   - runs of the gap figures (staleness-law-*, optimizers-under-delay):
+//     in place of their curves, the gaps against sync and the exponent
+//     fits, as tables (results.GapsFile, results.FitsFile) and plots
+//     (plotGapFigures).
 //
 // A directory without tables whose subdirectories have them (the output
 // of reproduce) is plotted subdirectory by subdirectory.
@@ -103,7 +107,13 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 			return files, err
 		}
 	}
+	if err := plotGapFigures(dir, t, add); err != nil {
+		return files, err
+	}
 	for _, g := range runGroups(t.Runs) {
+		if isGapExperiment(g.experiment) {
+			continue // drawn as gaps against sync by plotGapFigures
+		}
 		if g.experiment != "" && !IsSafeName(g.experiment) {
 			// Tables written by hand or by a build that let such names be.
 			return files, fmt.Errorf("the runs table names the experiment %s, which is not a usable file name: nothing plotted for it", quoteShort(g.experiment))

@@ -71,8 +71,9 @@ type Spec struct {
 	SeqLen         int    `yaml:"seq_len"`
 	// Noise lists σ, the standard deviation of the logistic objective's
 	// additive gradient noise per coordinate (docs/reference.md §1.7); a
-	// sweep axis, objectives.DefaultNoise when empty. Every σ of a
-	// replicate sees the same data set.
+	// sweep axis, objectives.DefaultNoise when empty. The random quadratic
+	// takes it too (none when empty). Every σ of a replicate sees the same
+	// data set.
 	Noise []float64 `yaml:"noise"`
 
 	// Methods lists the optimizers with their step-size grids.

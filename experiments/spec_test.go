@@ -46,7 +46,7 @@ func TestParseSpecRejects(t *testing.T) {
 		{"batch over n", 6, "batch_size: 41", ":6:", "batch_size: batch_size 41 exceeds n = 40"},
 		{"unknown cost model", 0, "cost: {cost_model: tpu}", ":15:", `cost.cost_model: unknown cost model "tpu"`},
 		{"unknown model preset", 0, "cost: {model: tpu}", ":15:", `cost.model: cost: unknown model preset "tpu"`},
-		{"noise on a quadratic", 0, "noise: [0.5]", ":15:", "noise: applies to the logistic objective only"},
+		{"noise on a tridiagonal", 3, "objectives: [tridiagonal]\nnoise: [0.5]", ":4:", "noise: applies to the logistic and quadratic objectives only"},
 		{"negative noise", 0, "noise: [0, -1]", ":15:", "noise[1]: noise -1 is not a finite σ"},
 		{"unknown cut", 0, "cut: longest", ":15:", `cut: unknown cut "longest"`},
 		{"cut of a method without a timeline", 0, "cut: shortest", ":12:", "methods[1].name: a cut compares timelines"},

@@ -229,8 +229,8 @@ func (s *Spec) validateConvergence(v validator) error {
 			return v.fail(fmt.Sprintf("noise %v is not a finite σ of at least 0", sigma), "noise", i)
 		}
 	}
-	if len(s.Noise) > 0 && slices.ContainsFunc(s.Objectives, func(o string) bool { return o != "logistic" }) {
-		return v.fail("applies to the logistic objective only", "noise")
+	if len(s.Noise) > 0 && slices.ContainsFunc(s.Objectives, func(o string) bool { return o != "logistic" && o != "quadratic" }) {
+		return v.fail("applies to the logistic and quadratic objectives only", "noise")
 	}
 	if s.Batch < 1 {
 		return v.fail("must be at least 1", "batch_size")

@@ -46,6 +46,9 @@ remedies               remedies-lm-1f1b-gpu-final-vs-stages.png                 
 delay-profiles         delay-profiles.png                                          delay-profiles
 delay-profiles         delay-profiles-quadratic-unit-delay-models.png              delay-profiles-quadratic
 delay-profiles         delay-profiles-lm-unit-delay-models.png                     delay-profiles-lm
+staleness-law          staleness-law.png                                           staleness-law
+staleness-law          staleness-law-k.png                                         staleness-law-k
+optimizers-under-delay optimizers-under-delay.png                                  optimizers-under-delay
 '
 
 usage() {

@@ -1,0 +1,187 @@
+package experiments
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"pipelab/results"
+)
+
+// gridPoints counts the steps of a pow2 grid.
+func gridPoints(g Grid) int { return g.Pow2[1] - g.Pow2[0] + 1 }
+
+// The staleness-law specs validate and expand in both sizes into the runs
+// their grids multiply out to: per objective, stage counts × steps × two
+// methods × seeds at K, plus, where K is varied, the other K at one S;
+// PipeDream and sync share one grid, and sync takes one microbatch per
+// update (K updates, as PipeDream's).
+func TestStalenessLawSpecs(t *testing.T) {
+	f, err := LookupFigure("staleness-law")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, quick := range []bool{true, false} {
+		runs, err := f.Runs(quick)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, o := range lawObjectives(quick) {
+			seeds := pick(quick, 2, 4)
+			if o.label == "lm" {
+				seeds = pick(quick, 2, 3)
+			}
+			n := gridPoints(lawMethods(o)[0].Steps) * 2 * seeds
+			want += len(o.stages) * n
+			if o.kStages > 0 {
+				others := slices.DeleteFunc(slices.Clone(o.ks), func(k int) bool { return k == o.k })
+				want += len(others) * n
+			}
+		}
+		if len(runs) != want {
+			t.Errorf("quick %v: %d runs, want %d", quick, len(runs), want)
+		}
+		for _, r := range runs {
+			if r.Method == "sync" && r.PerIteration != 1 {
+				t.Errorf("quick %v: sync run %s averages %d microbatches per update, want 1", quick, r.Name, r.PerIteration)
+			}
+			if !strings.HasPrefix(r.Spec, lawPrefix) {
+				t.Errorf("quick %v: run of experiment %q, not a law experiment", quick, r.Spec)
+			}
+		}
+	}
+}
+
+// The optimizers-under-delay spec validates and expands into optimizers ×
+// methods (pipedream, 2bw, ef, sync) × steps × S × seeds runs, every one
+// on the LM.
+func TestOptimizersUnderDelaySpecs(t *testing.T) {
+	f, err := LookupFigure("optimizers-under-delay")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, quick := range []bool{true, false} {
+		runs, err := f.Runs(quick)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := 2*pick(quick, 1, 2) + 1
+		want := len(delayOptimizers) * 4 * steps * len(pick(quick, []int{4, 8}, []int{4, 8, 16})) * pick(quick, 1, 2)
+		if len(runs) != want {
+			t.Errorf("quick %v: %d runs, want %d", quick, len(runs), want)
+		}
+		opts := map[string]bool{}
+		for _, r := range runs {
+			opts[string(r.Optimizer.Algorithm)] = true
+			if r.Objective != "charlm" {
+				t.Errorf("quick %v: a run on %s", quick, r.Objective)
+			}
+		}
+		for _, o := range []string{"momentum", "adamw", "muon", "lion"} {
+			if !opts[o] {
+				t.Errorf("quick %v: no %s runs", quick, o)
+			}
+		}
+	}
+}
+
+// sweepAndPlot runs the spec's runs and plots the directory.
+func sweepAndPlot(t *testing.T, specs ...*Spec) (string, []string) {
+	t.Helper()
+	var runs []Run
+	for _, s := range specs {
+		if err := s.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range s.Expand() {
+			r.Index = len(runs)
+			runs = append(runs, r)
+		}
+	}
+	dir := t.TempDir()
+	if _, err := (&Runner{Dir: dir, Jobs: 2}).Sweep(context.Background(), runs); err != nil {
+		t.Fatal(err)
+	}
+	files, err := PlotDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, files
+}
+
+// The quick figure's quadratic law spec, cut to S = 2, 4, 8, K = 200 and
+// four steps, runs end to end: a gap row per S (and one per K at S = 16
+// where it is varied: none here), finite gaps, a fits row over S
+// predicting 4, and the staleness-law plot; no curve plots for it.
+func TestStalenessLawEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 48 quadratic runs")
+	}
+	o := lawObjectives(true)[0]
+	o.k, o.stages, o.steps = 200, []int{2, 4, 8}, [2]int{-8, -5}
+	dir, files := sweepAndPlot(t, lawSpec(o, true))
+	gaps, err := results.ReadGaps(filepath.Join(dir, results.GapsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gaps) != len(o.stages) {
+		t.Fatalf("%d gap rows, want one per S (%d)", len(gaps), len(o.stages))
+	}
+	for _, g := range gaps {
+		if math.IsNaN(g.Mean) || math.IsInf(g.Mean, 0) || g.Replicates != 2 || g.Method != "pipedream" || g.Baseline != "sync" {
+			t.Errorf("S = %d: %+v", g.Stages, g)
+		}
+		if math.Abs(g.Mean-(g.MethodLoss-g.BaselineLoss)) > 1e-12 {
+			t.Errorf("S = %d: gap %g is not %g − %g", g.Stages, g.Mean, g.MethodLoss, g.BaselineLoss)
+		}
+	}
+	fits, err := results.ReadFits(filepath.Join(dir, results.FitsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fits) != 1 || fits[0].Variable != results.FitStages || fits[0].Predicted != 4 || fits[0].Fixed != 200 {
+		t.Errorf("fits %+v, want one over S at K = 200", fits)
+	}
+	if !slices.Contains(files, filepath.Join(dir, "staleness-law")) || slices.ContainsFunc(files, func(f string) bool { return strings.Contains(f, "loss-vs") }) {
+		t.Errorf("plots %v, want staleness-law and no curve plots", files)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "staleness-law.png")); err != nil {
+		t.Error(err)
+	}
+}
+
+// The optimizers figure cut to S = 4, K = 40, one step per method and one
+// seed runs end to end: a validation gap row per optimizer and
+// non-baseline method (4 × 3), every one finite.
+func TestOptimizersUnderDelayEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 16 LM runs")
+	}
+	s := figureOptimizersUnderDelay.Specs(true)[0]
+	s.Stages, s.Microbatches = []int{4}, []int{40}
+	for i := range s.Methods {
+		lo := s.Methods[i].Steps.Pow2[0]
+		s.Methods[i].Steps = Grid{Pow2: []int{lo + 1, lo + 1}}
+	}
+	dir, files := sweepAndPlot(t, s)
+	gaps, err := results.ReadGaps(filepath.Join(dir, results.GapsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gaps) != len(delayOptimizers)*3 {
+		t.Fatalf("%d gap rows, want %d", len(gaps), len(delayOptimizers)*3)
+	}
+	for _, g := range gaps {
+		if math.IsNaN(g.Mean) || math.IsInf(g.Mean, 0) || g.Loss != results.LossValidation || g.Replicates != 1 {
+			t.Errorf("%s %s: %+v", g.Optimizer, g.Method, g)
+		}
+	}
+	if !slices.Contains(files, filepath.Join(dir, "optimizers-under-delay")) {
+		t.Errorf("plots %v, want optimizers-under-delay", files)
+	}
+}
