@@ -1,13 +1,17 @@
 package experiments
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"pipelab/objectives"
 	"pipelab/objectives/charlm"
+	"pipelab/results"
 )
 
 // validateCharLM fills charlm's defaults (the shipped corpus, one block
@@ -194,3 +198,60 @@ func (l LMShape) Parameters(stages int) int {
 // shakespeareVocabulary is the number of distinct characters of the
 // shipped text (docs/charlm.md; tested against charlm.Vocabulary).
 const shakespeareVocabulary = 65
+
+// lmTitle describes the LM a figure's runs train, for their plots' titles
+// (results.WithModel): width, context, the parameter count at each stage
+// count run and the training characters the runs saw, from the figure
+// spec named experiment (the runs table records neither E nor T). It is
+// empty for runs of another objective, on another corpus than the shipped
+// text, or of a spec that is no figure's.
+func lmTitle(experiment string, runs []results.Run) string {
+	if len(runs) == 0 || runs[0].Objective != "charlm" {
+		return ""
+	}
+	spec := figureSpec(experiment)
+	if spec == nil || cmp.Or(spec.Corpus, charlm.CorpusTinyShakespeare) != charlm.CorpusTinyShakespeare {
+		return ""
+	}
+	cfg := lmConfig(spec.Corpus, spec.Embed, spec.SeqLen)
+	cfg.BlocksPerStage = max(spec.BlocksPerStage, 1)
+	var params []string
+	for _, s := range slices.Sorted(slices.Values(distinctStages(runs))) {
+		cfg.Stages = int(s)
+		params = append(params, groupDigits(cfg.Parameters(shakespeareVocabulary)))
+	}
+	lo, hi := math.MaxInt, 0
+	for _, r := range runs {
+		c := int(r.Microbatches) * int(r.BatchSize) * cfg.SeqLen
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	chars := fmt.Sprintf("%.2fM", float64(lo)/1e6)
+	if hi != lo {
+		chars += fmt.Sprintf("–%.2fM", float64(hi)/1e6)
+	}
+	return fmt.Sprintf("E %d, T %d, %s parameters, %s characters", cfg.Embed, cfg.SeqLen, strings.Join(params, "/"), chars)
+}
+
+// figureSpec returns the figure spec named name (either size: a figure's
+// specs keep their names and models across sizes), or nil.
+func figureSpec(name string) *Spec {
+	for _, f := range Figures() {
+		for _, quick := range []bool{true, false} {
+			for _, s := range f.Specs(quick) {
+				if s.Name == name {
+					return s
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// groupDigits writes n with commas between groups of three digits.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
