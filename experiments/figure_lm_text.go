@@ -27,8 +27,9 @@ var figureLMText = Figure{
 		lm.Apply(s)
 		return []*Spec{s}
 	},
-	// Quick: 7 runs of about 280 microbatches; full: 7 runs of 2,700 to
-	// 4,200 (docs/charlm.md, "What the figures can afford").
+	// Quick: 4 runs of 174 to 277 microbatches; full: 7 runs of
+	// 2,600 to 4,200, 90.4 s of CPU at load 10–14 (docs/charlm.md, "What
+	// the figures can afford").
 	Seconds: [2]float64{5, 90},
 }
 

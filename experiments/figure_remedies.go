@@ -18,10 +18,12 @@ var figureRemedies = Figure{
 		}
 		return out
 	},
-	// Quick: 59.5 s of CPU (docs/figures.md, remedies); full: the
-	// logistic part's 93 s and the LM part's estimate from
-	// BenchmarkRemediesLM's per-run CPU (docs/figures.md, remedies).
-	Seconds: [2]float64{60, 3300},
+	// Quick: 59.5 s of CPU at the former LM (docs/figures.md, remedies;
+	// the LM's quick runs are fewer now); full: the logistic part's 93 s
+	// and the LM part's 870 s, BenchmarkRemediesLM's per-run CPU at load
+	// 10–14 times its 48 runs (docs/charlm.md, "What the figures can
+	// afford").
+	Seconds: [2]float64{60, 960},
 }
 
 // remedyMethods are the asynchronous methods the remedies figure compares:
