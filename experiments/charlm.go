@@ -225,11 +225,11 @@ func lmTitle(experiment string, runs []results.Run) string {
 		c := int(r.Microbatches) * int(r.BatchSize) * cfg.SeqLen
 		lo, hi = min(lo, c), max(hi, c)
 	}
-	chars := fmt.Sprintf("%.2fM", float64(lo)/1e6)
+	chars := fmt.Sprintf("%.2f", float64(lo)/1e6)
 	if hi != lo {
-		chars += fmt.Sprintf("–%.2fM", float64(hi)/1e6)
+		chars += fmt.Sprintf("–%.2f", float64(hi)/1e6)
 	}
-	return fmt.Sprintf("E %d, T %d, %s parameters, %s characters", cfg.Embed, cfg.SeqLen, strings.Join(params, "/"), chars)
+	return fmt.Sprintf("E %d, T %d, %s params, %sM chars seen", cfg.Embed, cfg.SeqLen, strings.Join(params, "/"), chars)
 }
 
 // figureSpec returns the figure spec named name (either size: a figure's

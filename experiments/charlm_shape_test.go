@@ -8,6 +8,7 @@ import (
 
 	"pipelab/objectives/charlm"
 	"pipelab/optim"
+	"pipelab/results"
 )
 
 // unigramEntropy is −Σ p(c) log p(c) over the characters (runes) of text,
@@ -118,5 +119,35 @@ func TestLMFigureCounts(t *testing.T) {
 	}
 	if got, want := ShakespeareLM().Parameters(4), m.Dim(); got != want {
 		t.Errorf("ShakespeareLM().Parameters(4) = %d, the model has %d", got, want)
+	}
+}
+
+// The LM figures' plot titles name the model and the characters seen,
+// from the figure spec the rows name: the lm figure's PipeDream and sync
+// rows (4,181 and 2,648 microbatches of 16 sequences of 16 characters:
+// 1,070,336 and 677,888 characters), the remedies' at S = 4 and 8; rows
+// of another objective or of no figure's spec get none.
+func TestLMTitleNamesModelAndCharacters(t *testing.T) {
+	rows := []results.Run{
+		{Experiment: "lm-text", Objective: "charlm", Stages: 4, Microbatches: 4181, BatchSize: 16},
+		{Experiment: "lm-text", Objective: "charlm", Stages: 4, Microbatches: 2648, BatchSize: 16},
+	}
+	if got, want := lmTitle("lm-text", rows), "E 32, T 16, 30,144 params, 0.68–1.07M chars seen"; got != want {
+		t.Errorf("lm-text: %q, want %q", got, want)
+	}
+	rows = []results.Run{
+		{Objective: "charlm", Stages: 8, Microbatches: 2728, BatchSize: 16},
+		{Objective: "charlm", Stages: 4, Microbatches: 1404, BatchSize: 16},
+	}
+	// 80,960 at S = 8: six blocks of 12·32² + 13·32 = 12,704 more than
+	// S = 4's two, 30,144 + 4·12,704.
+	if got, want := lmTitle("remedies-lm-zb-h1", rows), "E 32, T 16, 30,144/80,960 params, 0.36–0.70M chars seen"; got != want {
+		t.Errorf("remedies: %q, want %q", got, want)
+	}
+	if got := lmTitle("remedies-logistic-1f1b", []results.Run{{Objective: "logistic", Stages: 4}}); got != "" {
+		t.Errorf("logistic rows: %q, want none", got)
+	}
+	if got := lmTitle("my-sweep", rows); got != "" {
+		t.Errorf("a spec that is no figure's: %q, want none", got)
 	}
 }

@@ -34,8 +34,8 @@ type plotOptions struct {
 }
 
 // WithModel names the model the runs train after their objective in the
-// plot's title, e.g. "charlm (E 32, T 16, 30,144 parameters, 0.43M
-// characters)": what the rows do not record, the size of an LM and the
+// plot's title, e.g. "charlm (E 32, T 16, 30,144 params, 0.36–0.43M
+// chars seen)": what the rows do not record, the size of an LM and the
 // text it saw.
 func WithModel(desc string) PlotOption {
 	return func(o *plotOptions) { o.model = desc }
