@@ -110,6 +110,25 @@ func TestLMFigureCounts(t *testing.T) {
 			t.Errorf("PipeDream runs %d microbatches in the lm figure's %g s, the summary says %d", p.Microbatches, r.Budget, lmTextPipeDreamMicrobatches)
 		}
 	}
+	lo, hi := math.MaxInt, 0
+	for _, s := range figureRemedies.Specs(false) {
+		if !slices.Contains(s.Objectives, "charlm") {
+			continue
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range s.Expand() {
+			p, err := planFor(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lo, hi = min(lo, p.Microbatches), max(hi, p.Microbatches)
+		}
+	}
+	if lo != remedyLMSyncMicrobatches4 || hi != remedyLMAsyncMicrobatches8 {
+		t.Errorf("the remedies LM's runs take %d to %d microbatches, its summary says %d to %d", lo, hi, remedyLMSyncMicrobatches4, remedyLMAsyncMicrobatches8)
+	}
 	m, err := charlm.New(charlm.ShakespeareConfig(), charlm.TinyShakespeare())
 	if err != nil {
 		t.Fatal(err)
