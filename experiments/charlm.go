@@ -1,13 +1,17 @@
 package experiments
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"pipelab/objectives"
 	"pipelab/objectives/charlm"
+	"pipelab/results"
 )
 
 // validateCharLM fills charlm's defaults (the shipped corpus, one block
@@ -47,7 +51,7 @@ func (s *Spec) validateCharLM(v validator) error {
 		if st < 3 {
 			continue // reported with the stages key
 		}
-		cfg := lmConfig(s.Embed, s.SeqLen)
+		cfg := lmConfig(s.Corpus, s.Embed, s.SeqLen)
 		cfg.Stages, cfg.BlocksPerStage, cfg.Batch = st, s.BlocksPerStage, s.Batch
 		err := charlm.Check(cfg, text)
 		switch {
@@ -83,24 +87,31 @@ func (s *Spec) refuseCharLMKeys(v validator) error {
 	return nil
 }
 
-// buildCharLM makes the paper's small LM (charlm.DefaultConfig) with the
-// run's stages, blocks per stage and batch on the run's corpus; the
-// markov corpus is drawn from the data seed with n training characters
-// (its entropy floor is not recorded).
+// buildCharLM makes the LM of the run's corpus (lmConfig) with the run's
+// stages, blocks per stage and batch on that corpus; the markov corpus is
+// drawn from the data seed with n training characters (its entropy floor
+// is not recorded).
 func buildCharLM(r Run) (objectives.Objective, error) {
 	text, err := charlm.OpenCorpus(r.Corpus, r.DataSeed, r.N)
 	if err != nil {
 		return nil, err
 	}
-	cfg := lmConfig(r.Embed, r.SeqLen)
+	cfg := lmConfig(r.Corpus, r.Embed, r.SeqLen)
 	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = r.Stages, r.BlocksPerStage, r.Batch, r.DataSeed
 	return charlm.New(cfg, text)
 }
 
-// lmConfig is charlm.DefaultConfig with the spec's embedding width and
-// context length where they are set.
-func lmConfig(embed, seqLen int) charlm.Config {
-	cfg := charlm.DefaultConfig()
+// lmConfig is the corpus's LM with the spec's embedding width and context
+// length where they are set: on the markov corpus the paper's small LM
+// (charlm.DefaultConfig), whose figure reproduces the paper's settings;
+// on the shipped text and on a user's file charlm.ShakespeareConfig, the
+// LM shape of every figure on real text (ShakespeareLM), which trains past
+// the text's unigram entropy by a wide margin (docs/charlm.md).
+func lmConfig(corpus string, embed, seqLen int) charlm.Config {
+	cfg := charlm.ShakespeareConfig()
+	if corpus == charlm.CorpusMarkov {
+		cfg = charlm.DefaultConfig()
+	}
 	if embed > 0 {
 		cfg.Embed = embed
 	}
@@ -111,19 +122,136 @@ func lmConfig(embed, seqLen int) charlm.Config {
 }
 
 // charLMName adds charlm's keys to a run's canonical name. Runs on the
-// markov corpus with one block per stage keep the names (and so the ids
-// and record files) they had before these keys existed.
+// markov corpus with one block per stage and the paper's shape keep the
+// names (and so the ids and record files) they had before these keys
+// existed. On any other corpus the name states the model's width and
+// context as built (lmConfig), so that a run whose spec leaves them to
+// the default never takes the name of a run of the shape the default was
+// before ShakespeareConfig.
 func (r Run) charLMName(kv func(k, v string)) {
-	if r.Corpus != charlm.CorpusMarkov {
+	markov := r.Corpus == charlm.CorpusMarkov
+	if !markov {
 		kv("corpus", r.Corpus)
 	}
 	if r.BlocksPerStage > 1 {
 		kv("blocks_per_stage", strconv.Itoa(r.BlocksPerStage))
 	}
-	if r.Embed > 0 {
-		kv("embed", strconv.Itoa(r.Embed))
+	cfg := lmConfig(r.Corpus, r.Embed, r.SeqLen)
+	if r.Embed > 0 || !markov {
+		kv("embed", strconv.Itoa(cfg.Embed))
 	}
-	if r.SeqLen > 0 {
-		kv("seq_len", strconv.Itoa(r.SeqLen))
+	if r.SeqLen > 0 || !markov {
+		kv("seq_len", strconv.Itoa(cfg.SeqLen))
 	}
+}
+
+// LMShape is the character LM on the shipped text as the figures train
+// it: the model's shape (charlm.ShakespeareConfig) and synchronous Adam's
+// recipe, which ends below 2.2 nats of validation loss at S = 4 in
+// Microbatches microbatches (docs/charlm.md, "A model that uses its
+// context"). Every LM figure on the real text takes its fields from
+// ShakespeareLM, so that they train one model.
+type LMShape struct {
+	// Embed, SeqLen, Batch and BlocksPerStage are the spec keys embed,
+	// seq_len, batch_size and blocks_per_stage.
+	Embed, SeqLen, Batch, BlocksPerStage int
+	// Optimizer is the recipe's optimizer: Adam with a cosine schedule
+	// after a linear warm-up.
+	Optimizer OptimizerSpec
+	// Step is the recipe's step size at S = 4 (sync averages S gradients
+	// per update).
+	Step float64
+	// Microbatches is the run length at which synchronous Adam at S = 4
+	// ends below 2.2 nats.
+	Microbatches int
+}
+
+// ShakespeareLM returns the LM shape every LM figure on the shipped text
+// uses (docs/charlm.md).
+func ShakespeareLM() LMShape {
+	c := charlm.ShakespeareConfig()
+	return LMShape{Embed: c.Embed, SeqLen: c.SeqLen, Batch: c.Batch, BlocksPerStage: c.BlocksPerStage,
+		Optimizer: OptimizerSpec{Name: "adam", LRSchedule: "cosine", Warmup: 20},
+		Step:      0.0078125, Microbatches: 4000}
+}
+
+// Apply makes s train this LM on the shipped text: it sets the objective,
+// the corpus and the model's keys; the methods, stages and run length
+// are s's own.
+func (l LMShape) Apply(s *Spec) {
+	s.Objectives = []string{"charlm"}
+	s.Corpus = charlm.CorpusTinyShakespeare
+	s.Embed, s.SeqLen, s.Batch, s.BlocksPerStage = l.Embed, l.SeqLen, l.Batch, l.BlocksPerStage
+}
+
+// Characters is the number of training characters n microbatches read
+// (tokens seen): n·Batch·SeqLen.
+func (l LMShape) Characters(microbatches int) int { return microbatches * l.Batch * l.SeqLen }
+
+// Parameters is the model's parameter count on the shipped text's 65
+// characters with S stages (charlm.Config.Parameters): K·(S-2) blocks.
+func (l LMShape) Parameters(stages int) int {
+	c := charlm.Config{Stages: stages, BlocksPerStage: l.BlocksPerStage, Embed: l.Embed, SeqLen: l.SeqLen}
+	return c.Parameters(shakespeareVocabulary)
+}
+
+// shakespeareVocabulary is the number of distinct characters of the
+// shipped text (docs/charlm.md; tested against charlm.Vocabulary).
+const shakespeareVocabulary = 65
+
+// lmTitle describes the LM a figure's runs train, for their plots' titles
+// (results.WithModel): width, context, the parameter count at each stage
+// count run and the training characters the runs saw, from the figure
+// spec named experiment (the runs table records neither E nor T). It is
+// empty for runs of another objective, on another corpus than the shipped
+// text, or of a spec that is no figure's.
+func lmTitle(experiment string, runs []results.Run) string {
+	if len(runs) == 0 || runs[0].Objective != "charlm" {
+		return ""
+	}
+	spec := figureSpec(experiment)
+	if spec == nil || cmp.Or(spec.Corpus, charlm.CorpusTinyShakespeare) != charlm.CorpusTinyShakespeare {
+		return ""
+	}
+	cfg := lmConfig(spec.Corpus, spec.Embed, spec.SeqLen)
+	cfg.BlocksPerStage = max(spec.BlocksPerStage, 1)
+	var params []string
+	for _, s := range slices.Sorted(slices.Values(distinctStages(runs))) {
+		cfg.Stages = int(s)
+		params = append(params, groupDigits(cfg.Parameters(shakespeareVocabulary)))
+	}
+	lo, hi := math.MaxInt, 0
+	for _, r := range runs {
+		c := int(r.Microbatches) * int(r.BatchSize) * cfg.SeqLen
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	chars := fmt.Sprintf("%.2f", float64(lo)/1e6)
+	if hi != lo {
+		chars += fmt.Sprintf("–%.2f", float64(hi)/1e6)
+	}
+	return fmt.Sprintf("E %d, T %d, %s params, %sM chars seen", cfg.Embed, cfg.SeqLen, strings.Join(params, "/"), chars)
+}
+
+// figureSpec returns the figure spec named name (either size: a figure's
+// specs keep their names and models across sizes), or nil.
+func figureSpec(name string) *Spec {
+	for _, f := range Figures() {
+		for _, quick := range []bool{true, false} {
+			for _, s := range f.Specs(quick) {
+				if s.Name == name {
+					return s
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// groupDigits writes n with commas between groups of three digits.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -133,12 +133,13 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 			}
 		}
 		stages := distinctStages(g.runs)
+		model := results.WithModel(lmTitle(g.experiment, g.runs))
 		// RPD has no timeline: a group with RPD runs is compared against
 		// block updates only, never on a simulated-time axis.
 		hasRPD := slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == results.MethodRPD })
 		if len(stages) <= 2 && !hasRPD {
 			if err := add(prefix+"-loss-vs-time", func(p string) error {
-				return results.PlotLossVsTime(p, g.runs, t.Curves, results.WithClock(runsClock(g.runs)))
+				return results.PlotLossVsTime(p, g.runs, t.Curves, results.WithClock(runsClock(g.runs)), model)
 			}); err != nil {
 				return files, err
 			}
@@ -149,13 +150,15 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 			}
 		}
 		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method != "rpd" && !math.IsNaN(r.TimeToTarget) }) {
-			if err := add(prefix+"-time-to-target", func(p string) error { return results.PlotTimeToTarget(p, g.runs, results.WithClock(runsClock(g.runs))) }); err != nil {
+			if err := add(prefix+"-time-to-target", func(p string) error {
+				return results.PlotTimeToTarget(p, g.runs, results.WithClock(runsClock(g.runs)), model)
+			}); err != nil {
 				return files, err
 			}
 		}
 		if len(stages) > 1 {
 			if err := add(prefix+"-final-vs-stages", func(p string) error {
-				return results.PlotFinalVsStages(p, g.runs, results.WithClock(runsClock(g.runs)))
+				return results.PlotFinalVsStages(p, g.runs, results.WithClock(runsClock(g.runs)), model)
 			}); err != nil {
 				return files, err
 			}

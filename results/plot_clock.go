@@ -30,6 +30,29 @@ type PlotOption func(*plotOptions)
 
 type plotOptions struct {
 	clock *Clock
+	model string
+}
+
+// WithModel names the model the runs train after their objective in the
+// plot's title, e.g. "charlm (E 32, T 16, 30,144 params, 0.36–0.43M
+// chars seen)": what the rows do not record, the size of an LM and the
+// text it saw.
+func WithModel(desc string) PlotOption {
+	return func(o *plotOptions) { o.model = desc }
+}
+
+// objectiveTitle is the objectives of runs for a title, with the model
+// WithModel names, if any.
+func objectiveTitle(runs []Run, opts []PlotOption) string {
+	var o plotOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	t := describe(runs, func(r *Run) string { return r.Objective })
+	if o.model != "" {
+		t += " (" + o.model + ")"
+	}
+	return t
 }
 
 // WithClock names c in the plot's title in place of the bare cost model

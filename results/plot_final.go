@@ -88,7 +88,7 @@ func finalPanel(path string, runs []Run, series []stageSeries, split bool, opts 
 		kept = plotted(runs)
 	}
 
-	title := describe(kept, func(r *Run) string { return r.Objective }) + ": final loss vs pipeline stages, " +
+	title := objectiveTitle(kept, opts) + ": final loss vs pipeline stages, " +
 		clockOf(kept[0].CostModel, opts).String()
 	if budgets := distinct(kept, func(r *Run) string { return formatTime(r.TimeBudget, r.CostModel) }); len(budgets) == 1 && kept[0].TimeBudget > 0 {
 		title += ", budget " + budgets[0]

@@ -101,7 +101,7 @@ func curvePanel(path string, runs []Run, curves []CurvePoint, validated bool, wh
 		return nil, 0, fmt.Errorf("results: %s: no finite curve points for %d runs: %w", path, len(runs), ErrNoData)
 	}
 
-	title := describe(runs, func(r *Run) string { return r.Objective }) + ": " + what
+	title := objectiveTitle(runs, opts) + ": " + what
 	if stages := distinct(runs, func(r *Run) string { return strconv.Itoa(int(r.Stages)) }); len(stages) == 1 && runs[0].Stages > 0 {
 		title += ", S = " + stages[0]
 	}

@@ -103,7 +103,7 @@ func PlotTimeToTarget(path string, runs []Run, opts ...PlotOption) error {
 			reached[b.Method+" "+b.Optimizer] = true
 		}
 	}
-	p := newPlot(describe(runs, func(r *Run) string { return r.Objective })+": time to "+targetText(runs)+", "+clockOf(costModels[0], opts).String(),
+	p := newPlot(objectiveTitle(runs, opts)+": time to "+targetText(runs)+", "+clockOf(costModels[0], opts).String(),
 		"method and optimizer", "time to target ("+timeUnit(costModels[0])+")")
 	// Bar k of group g sits at x = g·(len(stages)+1) + k: a gap between
 	// groups, the whiskers at the bars' own positions.

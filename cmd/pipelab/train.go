@@ -86,12 +86,13 @@ tridiagonal (n 600, d 512, batch 5, μ 0.01), logistic (n 600, d 512, batch
 10, --l2 1e-4, --noise 0.5), generated from --seed, or read from --data X.csv
 --labels y.csv; charlm (lm until the next release), the character language
 model (S ≥ 3, --blocks-per-stage K GPT blocks on each middle stage, default 1;
-embed 64, 4 heads, sequence 32, batch 16, step 0.0625, N 200) on --corpus:
+4 heads, batch 16, embed 32 and sequence 16 (markov: 64 and 32), step 0.0625
+(adam, adamw: 2^-7 with a cosine schedule, docs/charlm.md), N 8000) on --corpus:
 tinyshakespeare (the default, shipped with pipelab), markov (a generated chain
 with a known loss floor, n training characters, default 100000) or a UTF-8 text
 FILE; it trains on the first 90% of the text and prints its validation loss on
 the last 10%. The loss is logged every --log-every block updates (default: 100
-points; charlm: every 20 microbatches, 20·S updates); rpd has no timeline, so
+points; charlm: every 400 microbatches, 400·S updates); rpd has no timeline, so
 its time is its iteration count.`
 
 // trainFlags holds the flags of "pipelab train".
@@ -135,7 +136,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
 	fs.IntVar(&f.microbatches, "total-microbatches", 0, "microbatches N over the whole run (all iterations)")
 	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --total-microbatches)")
-	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for charlm: default 0.0625, 0.001 with adam, adamw and muon, 0.0001 with lion)")
+	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for charlm: default 0.0625, 0.0078125 with adam and adamw, 0.001 with muon, 0.0001 with lion)")
 	fs.IntVar(&f.batchSize, "batch-size", 0, "rows (charlm: sequences) per batch (default per objective)")
 	fs.IntVar(&f.n, "n", 0, "rows of generated data (charlm: training characters of the markov corpus)")
 	fs.IntVar(&f.d, "d", 0, "parameters of generated data (default 512)")
