@@ -1,4 +1,4 @@
-module pipelab
+module github.com/pipelab/pipelab
 
 go 1.26.0
 

@@ -3,7 +3,7 @@ package experiments
 import (
 	"fmt"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // AsyncMethods are the methods that replay a table asynchronously, an

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"pipelab/objectives"
-	"pipelab/objectives/charlm"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/results"
 )
 
 // validateCharLM fills charlm's defaults (the shipped corpus, one block

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/objectives/charlm"
-	"pipelab/optim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/results"
 )
 
 // unigramEntropy is −Σ p(c) log p(c) over the characters (runes) of text,

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/objectives/charlm"
 )
 
 // lmSpec is a valid charlm spec; the cases below append keys to it (from

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // The runs and schedules tables record only the cost model of a run, not

@@ -3,7 +3,7 @@ package experiments
 import (
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // TestRunsClock: runs of a preset figure, recognised by their ids, name

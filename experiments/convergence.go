@@ -7,11 +7,11 @@ import (
 	"math"
 	"slices"
 
-	"pipelab/objectives"
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/results"
 )
 
 // TridiagonalMu is μ of the tridiagonal quadratic (docs/reference.md §1.7).

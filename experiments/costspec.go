@@ -3,8 +3,8 @@ package experiments
 import (
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // Cost models a CostSpec names beyond unit and gpu; only Go callers (the

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pipelab/optim"
+	"github.com/pipelab/pipelab/optim"
 )
 
 // CutShortest is the spec's cut that ends every run at the shortest

@@ -3,7 +3,7 @@ package experiments
 import (
 	"fmt"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // stamp ties a run's rows, in every table, to its id and experiment, and

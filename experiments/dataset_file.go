@@ -10,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
 // DatasetFile is the file of an output folder that says which data set the

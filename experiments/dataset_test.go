@@ -3,7 +3,7 @@ package experiments
 import (
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // TestRankKindsPerComparison: two GPU comparisons over different links

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // TestDelayRowsAreTheDelaysTablesRows: with delay_rows a delays run lists

@@ -2,11 +2,11 @@ package experiments
 
 import (
 	"fmt"
-	"pipelab/internal/budget"
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/results"
 	"unsafe"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // efficiencySpec prices 1F1B at P = 4, M = 8 under the GPU model, with the

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/experiments"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/results"
 )
 
 // A spec is checked before anything runs; an error names the key and its

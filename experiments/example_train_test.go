@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // Train runs one convergence run: here PipeDream's asynchronous 1F1B and

@@ -3,7 +3,7 @@ package experiments_test
 import (
 	"fmt"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 )
 
 func ExampleValidateTimingModel() {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // Execute computes one run of any experiment kind.

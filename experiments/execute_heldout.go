@@ -3,7 +3,7 @@ package experiments
 import (
 	"math"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 // heldOutLoss is the runs table's held_out_loss of a finished convergence

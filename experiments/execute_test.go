@@ -5,10 +5,10 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/results"
 )
 
 // execute expands a spec and runs every run in order.

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"pipelab/objectives"
-	"pipelab/optim"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Run is one point of a spec's sweep: everything a run needs, with a

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // Grids that bracket (docs/methods.md, "Selection"). A group of runs

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // The synthetic objective of these tests: SGD with constant step γ on

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"strings"
 
-	"pipelab/internal/budget"
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/results"
 )
 
 // DelayProfiles is the measure of per-stage delay

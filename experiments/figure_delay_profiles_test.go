@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/results"
 )
 
 // ownDelays summarises by hand, from the rows optim.Delays keeps, the

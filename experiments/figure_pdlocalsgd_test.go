@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/results"
 )
 
 // pipeDreamSteps and localSGDSteps are the unit-time durations of

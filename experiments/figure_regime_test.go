@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // TestRegimeQuickIndependentOfJobs runs the quick regime preset with one

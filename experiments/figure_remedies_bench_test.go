@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/internal/cputime"
+	"github.com/pipelab/pipelab/internal/cputime"
 )
 
 // BenchmarkRemediesLM runs one LM run of the full remedies figure per

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // The quick remedies figure's logistic sweeps give the same tables with

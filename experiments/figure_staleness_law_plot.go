@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"pipelab/objectives/charlm"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/results"
 )
 
 // Experiment-name prefixes of the gap figures, whose runs are drawn as

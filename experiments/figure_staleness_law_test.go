@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // gridPoints counts the steps of a pow2 grid.

@@ -3,8 +3,8 @@ package experiments
 import (
 	"fmt"
 
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // DefaultGPU is the GPU timing model a spec gets with cost: {cost_model: gpu}

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
 // acquire takes the lock with flock(2): whoever holds the flock holds the

@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
 // acquire takes the lock by creating its file exclusively, where there is

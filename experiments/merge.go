@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // MergeOptions relax Merge's checks.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // writeSpecWithConfig writes config beside a spec whose cost block is cost,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/optim"
+	"github.com/pipelab/pipelab/optim"
 )
 
 // A spec names lion, muon and ef: their authors' defaults fill the unset

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // PlotDir draws the plots of a results directory from its Parquet tables

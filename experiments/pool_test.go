@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // waitFor polls until the pool has n waiting requests.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // Every remedy and optimizer runs from a spec; their rows record the

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"sync"
 
-	"pipelab/internal/atomicfile"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/results"
 )
 
 // store keeps one record per finished run in DIR/runs/ID.gob, each

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // asBuild makes the package stamp its records as the build named stamp

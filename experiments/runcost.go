@@ -5,8 +5,8 @@ import (
 	"slices"
 	"sync"
 
-	"pipelab/objectives/charlm"
-	"pipelab/optim"
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/optim"
 )
 
 // The rates that turn a run's work into seconds of one core of the

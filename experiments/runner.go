@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // RunFunc computes one run. It must be a pure function of the run (its

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // fakeRun stands in for an optimizer in the runner's tests: a short curve

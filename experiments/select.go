@@ -7,8 +7,8 @@ import (
 	"math"
 	"slices"
 
-	"pipelab/optim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/results"
 )
 
 // Step-size selection rules (docs/reference.md §1.7), optim's BestFinal and

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // bracketGroup is the key of one step-size group as this test forms it

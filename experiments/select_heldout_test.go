@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/optim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/results"
 )
 
 // The rule ranks a group by its held-out loss when the group has one, by

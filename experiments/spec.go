@@ -14,9 +14,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"pipelab/internal/inputfile"
-	"pipelab/optim"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/internal/inputfile"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // Measures a spec can take: what its runs measure (the spec key measure).

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // TestParseSpecRefusesUnsafeNamesFractionsAndRepeats: issue 27's spec

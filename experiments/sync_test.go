@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/results"
 )
 
 // TestSyncEqualsDirectRun: a sync run of a sweep is optim.Run of

@@ -8,7 +8,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // tablesSpecs are small specs that together write every table an

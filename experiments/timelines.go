@@ -7,9 +7,9 @@ import (
 	"slices"
 	"sync"
 
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // pipeKey names one timeline: the family, the shape and the timing. A

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // resetTimelines empties the cache and its claims.

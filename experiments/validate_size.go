@@ -5,8 +5,8 @@ import (
 	"math"
 	"unsafe"
 
-	"pipelab/internal/budget"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Memory of one run per cell of its table (pipeline.CellBound) and per

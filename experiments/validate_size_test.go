@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/internal/budget"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // TestSpecSizesAreCheckedArithmetically: specs whose runs need tables or

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // zbCluster is the hardware of the Zero Bubble paper's experiments as a

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Timeline is a simulated run in the columns the page draws from: one

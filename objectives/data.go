@@ -3,8 +3,8 @@ package objectives
 import (
 	"errors"
 	"fmt"
+	"github.com/pipelab/pipelab/internal/vec"
 	"math/rand/v2"
-	"pipelab/internal/vec"
 )
 
 // Stream names one of a run's independent random streams. A run seeded

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 // The paper's random quadratic, cut into 4 blocks with batches of 100 rows:

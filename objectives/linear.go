@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
-	"pipelab/internal/vec"
+	"github.com/pipelab/pipelab/internal/vec"
 )
 
 // lossKind is the per-example loss of a linear model.

@@ -3,7 +3,7 @@ package objectives_test
 import (
 	"fmt"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 // A forward at a point assembled from blocks of different versions, as

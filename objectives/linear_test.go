@@ -1,8 +1,8 @@
 package objectives
 
 import (
+	"github.com/pipelab/pipelab/internal/vec"
 	"math"
-	"pipelab/internal/vec"
 	"slices"
 	"testing"
 )

@@ -2,8 +2,8 @@ package objectives
 
 import (
 	"fmt"
+	"github.com/pipelab/pipelab/internal/vec"
 	"math"
-	"pipelab/internal/vec"
 
 	"gonum.org/v1/gonum/mat"
 )

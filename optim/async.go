@@ -3,9 +3,9 @@ package optim
 import (
 	"math"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // asyncRule is what tells the asynchronous replays of a timeline apart:

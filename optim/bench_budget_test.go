@@ -3,7 +3,7 @@ package optim
 import (
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // doublingMatch is the reference's search (docs/reference.md §1.6):

@@ -3,8 +3,8 @@ package optim
 import (
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // BenchmarkStageDelaysS64 is what "pipelab delays --stages 64" computes:

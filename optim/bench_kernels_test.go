@@ -7,10 +7,10 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
-	"pipelab/internal/cputime"
-	"pipelab/internal/vec"
-	"pipelab/objectives"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/internal/cputime"
+	"github.com/pipelab/pipelab/internal/vec"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // BenchmarkReplayGFLOPS puts a PipeDream replay beside gonum's kernels on

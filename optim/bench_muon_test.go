@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"pipelab/objectives"
-	"pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives/charlm"
 )
 
 // One Muon step against one AdamW step on a middle stage of the default

@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // benchAgainst times each of the runs against the first, interleaved in

@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"pipelab/internal/cputime"
-	"pipelab/objectives"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/internal/cputime"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // BenchmarkRPDvsPipeDreamS128 times the scaling figure's two asynchronous

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // benchPipeDream times one PipeDream replay (logging 100 points), the same

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Match is the result of equal-time matching: the smallest microbatch

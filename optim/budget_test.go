@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // Equal-time matching with budget 3180 (docs/reference.md §1.6, measured with

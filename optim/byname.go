@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // Methods are the names NewMethod knows, the names specs, the command line

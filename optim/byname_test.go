@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // Every name of Methods builds the method of that name, and an unknown

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // DelayCompensation is PipeDream with DC-ASGD's delay compensation (Zheng

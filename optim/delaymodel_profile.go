@@ -2,9 +2,9 @@ package optim
 
 import (
 	"fmt"
+	"github.com/pipelab/pipelab/pipeline/sim"
 	"math"
 	"math/rand/v2"
-	"pipelab/pipeline/sim"
 )
 
 // The delay models below drive RPD with what PipeDream's timeline measures

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // UniformAtMean's delays, past the warm-up (k above the larger bound), have

@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // DelayRow is one block update of a delay table: the stage it updates, the

@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 func pipeDreamTimeline(t testing.TB, stages, microbatches int) *sim.Timeline {

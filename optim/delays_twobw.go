@@ -3,8 +3,8 @@ package optim
 import (
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // TwoBWStageDelays is the per-stage delay profile of 2BW (TwoBW) replaying

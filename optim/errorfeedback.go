@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // ErrorFeedback is PipeDream-2BW (TwoBW) with the update-level,

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // λ = 0 is 2BW bit for bit, for every optimizer and group size.

@@ -3,9 +3,9 @@ package optim_test
 import (
 	"fmt"
 
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // RPD's two delay models measured on PipeDream's timeline, S = 4: uniform

@@ -3,11 +3,11 @@ package optim_test
 import (
 	"fmt"
 
-	"pipelab/objectives"
-	"pipelab/objectives/charlm"
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // Lion's first update is −γ·sign(g): with one stage and one microbatch,

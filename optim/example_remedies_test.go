@@ -3,10 +3,10 @@ package optim_test
 import (
 	"fmt"
 
-	"pipelab/objectives"
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // Adam on every stage, replayed as PipeDream and as PipeDream-2BW with

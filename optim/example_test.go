@@ -5,10 +5,10 @@ import (
 	"math"
 	"strings"
 
-	"pipelab/objectives"
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // PipeDream's steady-state delays for S = 4 (docs/reference.md §1.3).

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 func quadratic(t testing.TB, n, d, stages, batch int, seed uint64) *objectives.Linear {

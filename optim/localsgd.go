@@ -3,8 +3,8 @@ package optim
 import (
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // LocalSGD replays a ReplicaAveraging timeline (docs/reference.md §1.5): R

@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // With one replica and one local step, LocalSGD's timeline runs the

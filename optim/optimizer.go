@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 	"strconv"
 	"strings"
 )

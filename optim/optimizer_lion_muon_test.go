@@ -7,8 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // lionReference is Lion per coordinate, written from the paper's

@@ -3,7 +3,7 @@ package optim
 import (
 	"math"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 // muon is Muon (Jordan et al. 2024, github.com/KellerJordan/Muon, and

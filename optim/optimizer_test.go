@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // toy is the two-stage least-squares problem of

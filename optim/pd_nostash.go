@@ -1,6 +1,6 @@
 package optim
 
-import "pipelab/pipeline/sim"
+import "github.com/pipelab/pipelab/pipeline/sim"
 
 // PipeDreamNoStash is asynchronous PipeDream without weight stashing: the
 // forward F(m, s) reads stage s's block current at its time, and the

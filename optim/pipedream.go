@@ -1,6 +1,6 @@
 package optim
 
-import "pipelab/pipeline/sim"
+import "github.com/pipelab/pipelab/pipeline/sim"
 
 // PipeDream replays a timeline as asynchronous PipeDream with weight
 // stashing (Harlap et al., arXiv 1806.03377; docs/reference.md §1.2, §4):

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/objectives/charlm"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // pipelinedPD is PipeDream replayed through an objective's passes

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // PipeMare is asynchronous pipeline training without weight stashing, with

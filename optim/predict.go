@@ -1,6 +1,6 @@
 package optim
 
-import "pipelab/pipeline/sim"
+import "github.com/pipelab/pipelab/pipeline/sim"
 
 // Predict is asynchronous PipeDream with weight prediction (SpecTrain,
 // Chen et al., arXiv 1809.02839; PipeOptim, Guan et al., arXiv

@@ -3,7 +3,7 @@ package optim
 import (
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // TestProgressSeesTheRunAndChangesNothing: Settings.Progress is told the

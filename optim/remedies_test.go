@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/objectives/charlm"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // pd-nostash equals pd on the quadratics: the least-squares block

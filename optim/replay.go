@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // ErrTimeline marks a timeline the optimizers cannot replay.

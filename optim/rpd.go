@@ -3,7 +3,7 @@ package optim
 import (
 	"fmt"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 // RPD is randomized PipeDream (docs/reference.md §1.4): at iteration k the

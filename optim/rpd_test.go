@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Feeding RPD PipeDream's exact delays and op order reproduces PipeDream's

@@ -7,7 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 // Method is an optimization method: PipeDream, Sync, LocalSGD or RPD.

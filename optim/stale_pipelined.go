@@ -1,6 +1,6 @@
 package optim
 
-import "pipelab/objectives"
+import "github.com/pipelab/pipelab/objectives"
 
 // tripGradient takes RPD's stale block gradients of a Pipelined
 // objective through one pass: the forward of every stage at its stale

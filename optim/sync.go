@@ -3,8 +3,8 @@ package optim
 import (
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // Sync is synchronous minibatch SGD on a flush schedule: the timeline is

@@ -3,8 +3,8 @@ package optim
 import (
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Synchronous SGD on a GPipe flush whose N microbatches cover the data

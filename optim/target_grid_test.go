@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/objectives/charlm"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // countedLM counts the validation losses a run asks of the LM.

@@ -3,8 +3,8 @@ package optim
 import (
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // TwoBW is PipeDream-2BW (Narayanan et al., "Memory-Efficient

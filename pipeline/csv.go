@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"pipelab/internal/inputfile"
+	"github.com/pipelab/pipelab/internal/inputfile"
 )
 
 // ErrMalformed is wrapped by every error that rejects a schedule file or an

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // simpleCompute is the 2-rank, 2-stage schedule of PyTorch's test_send_recv.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Generate builds a family's table; Render draws its unit-time grid.

@@ -3,7 +3,7 @@ package pipeline_test
 import (
 	"fmt"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // CellBound sizes a table without generating it, so a command can refuse a

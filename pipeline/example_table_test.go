@@ -3,7 +3,7 @@ package pipeline_test
 import (
 	"fmt"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // LoopPlacement puts stage s on rank s mod P, as interleaved 1F1B does;

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
 // Tables is the content of a results directory: every kind of result, as

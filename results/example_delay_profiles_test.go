@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // The delays table holds rows over every stage's block (the delays figure)

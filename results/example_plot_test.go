@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // PlotGantt draws one schedule's timeline; with several schedules in the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // The time to the target of each method over its seeds: the mean of the

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // Write the runs and loss curves of an experiment, read them back, and

@@ -16,7 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
 // createdBy is written in every file's footer in place of the library's

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 func init() {

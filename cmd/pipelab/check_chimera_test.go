@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // TestCheckChimera writes Chimera schedules with "pipelab schedule --format

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // pipelab compare and the schedules measure rank families by one rule

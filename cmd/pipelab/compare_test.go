@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // At the formula level GPipe and 1F1B tie, (M + P - 1)(T_F + T_B), and

@@ -10,10 +10,10 @@ import (
 	"strconv"
 	"strings"
 
-	"pipelab/internal/atomicfile"
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/tune"
+	"github.com/pipelab/pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // Flag groups several subcommands declare alike: each registers its flags

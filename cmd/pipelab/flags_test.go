@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // parseGroup registers a flag group on a fresh flag set and parses args.

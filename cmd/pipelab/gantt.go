@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"pipelab/experiments"
-	"pipelab/pipeline/sim"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/results"
 )
 
 // writeGantt draws tl to path with the one Gantt renderer (results.Gantt),

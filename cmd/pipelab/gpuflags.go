@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 
-	"pipelab/internal/budget"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // presetFlags choose the GPU timing model's presets and workload: --model

@@ -5,9 +5,9 @@ import (
 	"io"
 	"os"
 
-	"pipelab/internal/budget"
-	"pipelab/internal/inputfile"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/internal/inputfile"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // readScheduleFile reads the PyTorch schedule CSV that --schedule names.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/tune"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 func init() {

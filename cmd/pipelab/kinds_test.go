@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // TestKindsListsEveryFamily checks one line per registered family, name

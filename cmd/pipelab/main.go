@@ -13,8 +13,8 @@ import (
 	"strings"
 	"syscall"
 
-	"pipelab/experiments"
-	"pipelab/internal/budget"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/internal/budget"
 )
 
 // command is one subcommand. Each lives in its own file and registers

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // measuredFlags take measured per-stage costs: --costs FILE.csv or

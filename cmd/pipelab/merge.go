@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 )
 
 func init() {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // conceptRow is one row of docs/cli.md's concept table.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // flagUsage returns the usage text "pipelab name --help" prints under

@@ -6,8 +6,8 @@ import (
 	"io"
 	iofs "io/fs"
 
-	"pipelab/experiments"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/results"
 )
 
 func init() {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 func init() {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 func TestPresetsJSON(t *testing.T) {

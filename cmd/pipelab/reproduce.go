@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 )
 
 func init() {

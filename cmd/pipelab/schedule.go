@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 func init() {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // runCLI runs pipelab in process and returns its exit code and output.

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"pipelab/experiments"
-	"pipelab/explorer"
-	"pipelab/internal/budget"
-	"pipelab/optim"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/explorer"
+	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/optim"
 )
 
 func init() {

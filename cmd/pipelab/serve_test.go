@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"pipelab/explorer"
+	"github.com/pipelab/pipelab/explorer"
 )
 
 // The explorer's API runs the command line's own code: these tests post

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
 // resumeHint is what a command stopped by a signal says after "stopped by

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"pipelab/experiments"
-	"pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
 // buildPipelab builds the command into a temporary folder, for tests that

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 func init() {

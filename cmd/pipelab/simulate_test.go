@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // runJSON runs a pipelab command and decodes its JSON output into v.

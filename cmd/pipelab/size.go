@@ -1,11 +1,11 @@
 package main
 
 import (
-	"pipelab/internal/budget"
+	"github.com/pipelab/pipelab/internal/budget"
 
-	"pipelab/experiments"
-	"pipelab/pipeline"
-	"pipelab/pipeline/tune"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // The memory per table cell of each command and the guards live beside

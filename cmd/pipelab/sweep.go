@@ -9,7 +9,7 @@ import (
 	"os"
 	"runtime"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 )
 
 func init() {

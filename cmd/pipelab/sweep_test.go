@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 // tinySpec is a real sweep small enough for a unit test: 2 stage counts ×

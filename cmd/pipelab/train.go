@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"pipelab/experiments"
-	"pipelab/objectives"
-	"pipelab/optim"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 func init() {

@@ -3,10 +3,10 @@ package main
 import (
 	"testing"
 
-	"pipelab/objectives"
-	"pipelab/optim"
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/objectives"
+	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // train's --delays pipedream-mean and pipedream-profile are RPD under the

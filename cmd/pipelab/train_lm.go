@@ -5,8 +5,8 @@ import (
 	"flag"
 	"fmt"
 
-	"pipelab/experiments"
-	"pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/objectives/charlm"
 )
 
 // The character LM's defaults in "pipelab train" (docs/charlm.md): with

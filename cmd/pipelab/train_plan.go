@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"pipelab/experiments"
-	"pipelab/objectives/charlm"
-	"pipelab/optim"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/optim"
 )
 
 // run is the one-run spec the flags describe: pipelab train executes it

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"pipelab/experiments"
-	"pipelab/results"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/results"
 )
 
 // trainReport is what "pipelab train" prints. Times are in the clock's

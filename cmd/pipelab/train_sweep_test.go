@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // pipelab train and a one-run sweep of the same settings give the same

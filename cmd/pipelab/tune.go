@@ -3,15 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/pipelab/pipelab/internal/budget"
 	"io"
 	"path/filepath"
-	"pipelab/internal/budget"
 	"strconv"
 	"strings"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/tune"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 func init() {

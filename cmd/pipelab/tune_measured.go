@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"pipelab/pipeline/tune"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // runMeasured is "tune" on measured stage times (--costs or --profile):

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/pipelab/pipelab/experiments"
 	"io"
-	"pipelab/experiments"
 	"runtime/debug"
 	"strings"
 )

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"github.com/pipelab/pipelab/experiments"
 	"math"
 	"os"
 	"path/filepath"
-	"pipelab/experiments"
 	"regexp"
 	"slices"
 	"sort"

@@ -3,7 +3,7 @@ package main
 import (
 	"io"
 
-	"pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments"
 )
 
 func init() {

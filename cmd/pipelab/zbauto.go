@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/tune"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // The Zero Bubble paper's automatic schedule (--kind zb-auto) is built

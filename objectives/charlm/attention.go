@@ -3,7 +3,7 @@ package charlm
 import (
 	"math"
 
-	"pipelab/internal/vec"
+	"github.com/pipelab/pipelab/internal/vec"
 )
 
 // attention is causal multi-head self-attention over batch sequences of

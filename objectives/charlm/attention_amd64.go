@@ -2,7 +2,7 @@
 
 package charlm
 
-import "pipelab/internal/vec"
+import "github.com/pipelab/pipelab/internal/vec"
 
 // scoreRows4, weighRows4 and backRows4 are the AVX kernels of the heads
 // of 4 channels (attention_amd64.s, attention_backward_amd64.s): a head's

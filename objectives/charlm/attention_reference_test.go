@@ -3,7 +3,7 @@ package charlm
 import (
 	"math"
 
-	"pipelab/internal/vec"
+	"github.com/pipelab/pipelab/internal/vec"
 )
 
 // The attention heads that the packed-triangle heads of attention.go

@@ -2,7 +2,7 @@ package charlm
 
 import (
 	"fmt"
-	"pipelab/internal/cputime"
+	"github.com/pipelab/pipelab/internal/cputime"
 	"testing"
 	"time"
 )

@@ -5,7 +5,7 @@ package charlm
 import (
 	"math"
 
-	"pipelab/internal/vec"
+	"github.com/pipelab/pipelab/internal/vec"
 )
 
 // erfGroups is erfScalar four values at a time (erf_amd64.s), bit for

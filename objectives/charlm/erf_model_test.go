@@ -4,8 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"github.com/pipelab/pipelab/internal/vec"
 	"math"
-	"pipelab/internal/vec"
 	"testing"
 )
 

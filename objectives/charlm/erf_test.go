@@ -2,9 +2,9 @@ package charlm
 
 import (
 	"fmt"
+	"github.com/pipelab/pipelab/internal/vec"
 	"math"
 	"math/rand/v2"
-	"pipelab/internal/vec"
 	"testing"
 )
 

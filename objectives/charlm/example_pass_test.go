@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/objectives/charlm"
 )
 
 // Run one microbatch through the stages one at a time, as a pipeline

@@ -3,7 +3,7 @@ package charlm_test
 import (
 	"fmt"
 
-	"pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/objectives/charlm"
 )
 
 // Build a two-block model on the Markov corpus, evaluate it, and take

@@ -5,7 +5,7 @@ package charlm
 import (
 	"math"
 
-	"pipelab/internal/vec"
+	"github.com/pipelab/pipelab/internal/vec"
 )
 
 // expGroups is math.Exp four values at a time (exp_amd64.s), bit for bit,

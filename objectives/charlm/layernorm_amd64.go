@@ -2,7 +2,7 @@
 
 package charlm
 
-import "pipelab/internal/vec"
+import "github.com/pipelab/pipelab/internal/vec"
 
 // layerNorm16 is layerNormForward for blocks·8 rows of 16 values with
 // AVX-512, eight rows at a time, bit for bit (layernorm_amd64.s).

@@ -1,9 +1,9 @@
 package charlm
 
 import (
+	"github.com/pipelab/pipelab/internal/vec"
 	"math"
 	"math/rand/v2"
-	"pipelab/internal/vec"
 	"testing"
 )
 

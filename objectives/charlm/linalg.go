@@ -1,6 +1,6 @@
 package charlm
 
-import "pipelab/internal/vec"
+import "github.com/pipelab/pipelab/internal/vec"
 
 // The dense kernels below work on row-major matrices held in flat slices:
 // gemmNN forms the products with the weights (x·W, and dy·Wᵀ with W

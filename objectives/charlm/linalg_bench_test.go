@@ -2,8 +2,8 @@ package charlm
 
 import (
 	"fmt"
+	"github.com/pipelab/pipelab/internal/vec"
 	"math/rand/v2"
-	"pipelab/internal/vec"
 	"testing"
 )
 

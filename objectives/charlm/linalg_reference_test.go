@@ -3,7 +3,7 @@ package charlm
 import (
 	"gonum.org/v1/gonum/floats"
 
-	"pipelab/internal/vec"
+	"github.com/pipelab/pipelab/internal/vec"
 )
 
 // The kernels the register-tiled gemmNN and gemmTN replaced, kept as the

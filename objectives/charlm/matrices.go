@@ -1,6 +1,6 @@
 package charlm
 
-import "pipelab/objectives"
+import "github.com/pipelab/pipelab/objectives"
 
 // StageMatrices returns the hidden-layer weight matrices of stage s's
 // block (objectives.Matrices), offsets relative to the block: for every

@@ -3,7 +3,7 @@ package charlm
 import (
 	"testing"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 // StageMatrices names exactly the slices block.params cuts for wqkv, wo,

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 // Model is the character language model as an objectives.Objective. Its

@@ -2,7 +2,7 @@
 
 package charlm
 
-import "pipelab/internal/vec"
+import "github.com/pipelab/pipelab/internal/vec"
 
 // panel4x8 is the AVX kernel of gemmNN and gemmTN (panel_amd64.s): four
 // rows of c by tiles·8 columns, each sum formed in order from +0 as the

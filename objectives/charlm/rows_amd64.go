@@ -2,7 +2,7 @@
 
 package charlm
 
-import "pipelab/internal/vec"
+import "github.com/pipelab/pipelab/internal/vec"
 
 // sumRows adds rows rows of src (ld apart) to dst's first 16·blocks
 // columns in order of the row, sixteen columns at a time with AVX

@@ -3,7 +3,7 @@ package charlm
 import (
 	"fmt"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 var (

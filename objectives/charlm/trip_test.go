@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/objectives"
+	"github.com/pipelab/pipelab/objectives"
 )
 
 // perturbed returns Init plus N(0, σ²) noise, so that every weight

@@ -1,6 +1,6 @@
 package cost
 
-import "pipelab/pipeline"
+import "github.com/pipelab/pipelab/pipeline"
 
 // Model prices the actions of a table. Durations are in the model's
 // time unit: steps for unit and explicit integer costs, seconds for the GPU

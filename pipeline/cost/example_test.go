@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 func ExampleExplicit() {

@@ -1,6 +1,6 @@
 package cost
 
-import "pipelab/pipeline"
+import "github.com/pipelab/pipelab/pipeline"
 
 // Stage holds the compute times of one stage.
 type Stage struct {

@@ -3,7 +3,7 @@ package cost
 import (
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 func TestExplicitCompute(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // DefaultEfficiency is the share of the peak a training step achieves when

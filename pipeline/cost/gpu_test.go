@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // decoderOnly is n GPT-style layers (4h GELU MLP, full attention) with no

@@ -11,7 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"pipelab/internal/inputfile"
+	"github.com/pipelab/pipelab/internal/inputfile"
 )
 
 // Hardware is a cluster as a hardware file describes it: the GPU of every

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // The presets printed as hardware entries read back as the presets.

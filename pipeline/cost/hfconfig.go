@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"pipelab/internal/inputfile"
+	"github.com/pipelab/pipelab/internal/inputfile"
 )
 
 // HFArchitectures lists the HuggingFace model_type values ReadHFConfig

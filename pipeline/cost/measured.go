@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"pipelab/internal/inputfile"
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/internal/inputfile"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Measured is what a user measured for each stage of a pipeline: its T_F,

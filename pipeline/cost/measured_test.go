@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 func TestParseCostsCSV(t *testing.T) {

@@ -3,7 +3,7 @@ package cost
 import (
 	"fmt"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // ModelParts returns the part of the model each stage of t runs, and how

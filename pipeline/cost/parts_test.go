@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // TestGPUForTablePartition prices Chimera's table (2P stages, P parts)

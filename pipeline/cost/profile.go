@@ -10,7 +10,7 @@ import (
 	"regexp"
 	"strings"
 
-	"pipelab/internal/inputfile"
+	"github.com/pipelab/pipelab/internal/inputfile"
 )
 
 // ProfileRegion matches the names of the regions ReadProfile reads: a

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/internal/inputfile"
+	"github.com/pipelab/pipelab/internal/inputfile"
 )
 
 // oneLine fails t unless err is a short one-line error containing every

@@ -3,7 +3,7 @@ package cost
 import (
 	"slices"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // A rank's share of the model is what the closed forms time (T_F, T_B,

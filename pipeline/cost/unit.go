@@ -1,6 +1,6 @@
 package cost
 
-import "pipelab/pipeline"
+import "github.com/pipelab/pipelab/pipeline"
 
 // Unit prices every compute action at one step and every transfer at
 // zero: the unit-time model of the PipeDream paper's timeline and of

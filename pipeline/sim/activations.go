@@ -1,6 +1,6 @@
 package sim
 
-import "pipelab/pipeline"
+import "github.com/pipelab/pipelab/pipeline"
 
 // activationRule says which action frees the activation a forward keeps:
 // the W of the same stage and microbatch when the table splits that

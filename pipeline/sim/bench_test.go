@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"pipelab/internal/cputime"
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/internal/cputime"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // benchTable is 1F1B on 64 ranks with 1024 microbatches: 131072 compute

@@ -1,6 +1,6 @@
 package sim
 
-import "pipelab/pipeline"
+import "github.com/pipelab/pipelab/pipeline"
 
 // A message is what one compute hands to the next stage of its
 // microbatch's route: F(s, m) sends its activation on to s+1 (direction

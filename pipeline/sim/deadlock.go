@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Wait is one rank that cannot move in a deadlocked simulation.

@@ -3,7 +3,7 @@ package sim
 import (
 	"math/bits"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // rankState is what the dispatch of one rank keeps.

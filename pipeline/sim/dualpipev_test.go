@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // TestDualPipeVBubbleFormula checks DualPipeV's closed form against the

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // momentOrder, moment by moment, must put events given in order of

@@ -3,9 +3,9 @@ package sim_test
 import (
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // 1F1B on 4 ranks with 8 microbatches, T_F = 1, T_B = 2 and a hop of 0.25:

@@ -1,8 +1,8 @@
 package sim
 
 import (
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // Estimate is the closed-form cost of one iteration of a schedule family

@@ -3,8 +3,8 @@ package sim
 import (
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // TestGPURankMemory1F1B checks the peak memory of each rank of a simulated

@@ -1,8 +1,8 @@
 package sim
 
 import (
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // syncGradients returns the implicit gradient all-reduce events of a run:

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // syncedExplicit is cost.Explicit with a fixed all-reduce time.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // decoderOnly is n GPT-style layers (4h GELU MLP, full attention) with no

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // Iterations is the result of simulating several iterations of a schedule

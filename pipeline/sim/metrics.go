@@ -3,8 +3,8 @@ package sim
 import (
 	"math"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // Makespan returns the time from the first start to the last end of a

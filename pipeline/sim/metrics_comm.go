@@ -3,8 +3,8 @@ package sim
 import (
 	"math"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // message names a transfer: direction (dirF or dirB), producing stage and

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // 1F1B idles (P - 1)/(M + P - 1) of its iteration (docs/reference.md §2), the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // node is one non-bubble action of the table, with its duration. A SEND

@@ -3,8 +3,8 @@ package sim
 import (
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // Patience says how long a free rank under the Ready policy waits for the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Policy is the order in which a rank runs the actions of its row.

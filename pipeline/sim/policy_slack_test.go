@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // startOf returns when compute action a starts in tl.

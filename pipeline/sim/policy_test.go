@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // allFamilies generates every registered family at a shape it accepts.

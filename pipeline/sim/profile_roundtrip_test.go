@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // The Chrome trace of a simulated iteration, read back as a profile

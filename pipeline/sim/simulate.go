@@ -3,8 +3,8 @@ package sim
 import (
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // Options configures Simulate. The zero Options runs every row in its order

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Event is one timed action of a timeline: the action at position Index of

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // Threads of a rank's process in a Chrome trace.

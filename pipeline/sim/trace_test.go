@@ -7,7 +7,7 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 func TestWriteChromeTrace(t *testing.T) {

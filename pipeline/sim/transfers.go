@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // transfer is one message between ranks, named by its direction and the

@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // Without variability every iteration is the exact simulation.

@@ -3,8 +3,8 @@ package tune
 import (
 	"fmt"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // BaselineSchedules are Megatron-LM's pipeline schedules: 1F1B and

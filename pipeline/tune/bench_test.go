@@ -3,9 +3,9 @@ package tune
 import (
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // benchProblem is the realistic case of docs/benchmarks-tune.md: LLaVA-1.5

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // chimeraFixedPeak computes, without the tuner's or the simulator's memory

@@ -3,8 +3,8 @@ package tune_test
 import (
 	"fmt"
 
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/tune"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // The automatic Zero Bubble schedule for four stages whose weight

@@ -1,8 +1,8 @@
 package tune
 
 import (
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // layout is what the tuner cuts the layers into for a table, and where the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // uniform is p stages of the Zero Bubble paper's 1.5B profile (Appendix

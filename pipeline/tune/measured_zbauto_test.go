@@ -3,7 +3,7 @@ package tune
 import (
 	"testing"
 
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // zb-auto is one of the measured tuner's candidates (it was skipped as an

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // Schedule is a schedule family with its number of stages (chunks) per

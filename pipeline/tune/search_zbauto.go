@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // shapeTable generates the search's schedule for its shape. zb-auto

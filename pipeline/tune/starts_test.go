@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // stageLayout is the layout of a table without Routes: one model part per

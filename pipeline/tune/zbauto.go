@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // ZBAutoFamily is the name of the Zero Bubble paper's automatic schedule

@@ -1,8 +1,8 @@
 package tune
 
 import (
-	"pipelab/pipeline"
-	"pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // StageTimesOf reads the automatic schedule's inputs from a cost model

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline"
 )
 
 // zbKnobs are the heuristic's three binary options, the paper's

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // zbPaperConfigs are the Zero Bubble paper's per-stage times (arXiv

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"pipelab/pipeline"
-	"pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 func uniformTimes(p int, st StageTimes) []StageTimes {

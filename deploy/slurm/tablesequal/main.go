@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"os"
 
-	"pipelab/results"
+	"github.com/pipelab/pipelab/results"
 )
 
 func main() {

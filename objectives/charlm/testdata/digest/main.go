@@ -15,8 +15,8 @@ import (
 	"math/rand/v2"
 	"os"
 
-	"pipelab/internal/vec"
-	"pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/internal/vec"
+	"github.com/pipelab/pipelab/objectives/charlm"
 )
 
 func main() {
