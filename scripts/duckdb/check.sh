@@ -13,8 +13,8 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 cd "$root"
 # The figures whose tables docs/results.md's queries read: delays, runs and curves, schedules
-# and timeline.
-if ! ${GO:-go} run ./cmd/pipelab reproduce delays pd-vs-rpd pd-vs-localsgd scaling schedules --quick --out "$out/tables" >"$out/reproduce.log" 2>&1; then
+# and timeline, and staleness-law's gaps and fits.
+if ! ${GO:-go} run ./cmd/pipelab reproduce delays pd-vs-rpd pd-vs-localsgd scaling schedules staleness-law --quick --out "$out/tables" >"$out/reproduce.log" 2>&1; then
 	cat "$out/reproduce.log"
 	echo "duckdb-check: the reproduce failed"
 	exit 1
