@@ -162,6 +162,9 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"help", "comapre"}, `(did you mean compare?)`},
 		{[]string{"simulate", "--rank", "4"}, "--rank (did you mean --ranks?)"},
 		{[]string{"compare", "--microbatch", "4"}, "(did you mean --microbatches?)"},
+		// The convention's neighbours, too far apart for an edit distance.
+		{[]string{"simulate", "--stages", "4"}, "--stages (did you mean --ranks? --ranks is the pipeline ranks P"},
+		{[]string{"train", "--ranks", "4"}, "--ranks (did you mean --stages? train's --stages is S"},
 		{[]string{"train", "--step-sise", "0.1"}, "(did you mean --step-size?)"},
 	} {
 		code, _, errs := runCLI(tc.args...)

@@ -7,6 +7,7 @@ import (
 	"github.com/pipelab/pipelab/experiments"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -72,6 +73,14 @@ func flagError(err error) string {
 	return msg
 }
 
+// conventionHint answers a flag of the naming convention (docs/cli.md,
+// "Ranks, stages, microbatches") given to a command that takes its
+// neighbour: the names are too far apart for an edit distance to find.
+var conventionHint = map[string]struct{ flag, why string }{
+	"stages": {"ranks", "--ranks is the pipeline ranks P; --stages is train's S"},
+	"ranks":  {"stages", "train's --stages is S, one stage per rank"},
+}
+
 // seeHelp ends a flag error's line.
 func seeHelp(name string) string { return fmt.Sprintf("see pipelab %s --help", name) }
 
@@ -81,7 +90,9 @@ func flagLine(fs *flag.FlagSet, name, msg string) string {
 	if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: --"); ok {
 		var names []string
 		fs.VisitAll(func(fl *flag.Flag) { names = append(names, fl.Name) })
-		if near := closest(rest, names); near != "" {
+		if hint, ok := conventionHint[rest]; ok && slices.Contains(names, hint.flag) {
+			msg += " (did you mean --" + hint.flag + "? " + hint.why + ")"
+		} else if near := closest(rest, names); near != "" {
 			msg += " (did you mean --" + near + "?)"
 		}
 	}
