@@ -96,7 +96,7 @@ function summary(el, items) {
 function rankTable(el, rep) {
   let h = "<table><tr><th>rank</th><th>busy</th><th>idle</th><th>bubble</th><th>comm wait</th><th>peak act (M_B)</th><th>peak memory</th></tr>";
   for (const r of rep.per_rank) {
-    h += `<tr><td>${r.rank}</td><td>${fmtG(r.busy, 6)}</td><td>${fmtG(r.idle, 6)}</td><td>${fmtG(r.bubble, 6)}</td><td>${fmtG(r.comm_wait, 6)}</td><td>${fmtG(r.peak_activations, 4)}</td><td>${gib(r.peak_memory_bytes)}${r.over_memory ? " over the GPU's memory" : ""}</td></tr>`;
+    h += `<tr><td>${r.rank}</td><td>${fmtG(r.busy, 6)}</td><td>${fmtG(r.idle, 6)}</td><td>${fmtG(r.bubble, 6)}</td><td>${fmtG(r.comm_wait, 6)}</td><td>${fmtG(r.peak_activations, 4)}</td><td>${gb(r.peak_memory_bytes)}${r.over_memory ? " over the GPU's memory" : ""}</td></tr>`;
   }
   el.innerHTML = h + "</table>";
 }
@@ -184,7 +184,7 @@ async function runCompare() {
       `<td${best(r.lockstep_rank)}>${r.lockstep_steps === null ? "n/a" : r.lockstep_steps}</td><td>${r.lockstep_rank || ""}</td>` +
       `<td${best(r.makespan_rank)}>${fmtG(r.makespan, 4)}</td><td>${r.makespan_rank}</td>` +
       `<td>${fmtF(r.bubble_ratio, 4)}</td><td>${fmtG(r.peak_activations, 4)}</td><td>${r.formula_peak_activations === null ? "" : fmtG(r.formula_peak_activations, 4)}</td>` +
-      `<td>${gib(r.peak_memory_bytes)}${r.over_memory ? " over" : ""}</td></tr>`;
+      `<td>${gb(r.peak_memory_bytes)}${r.over_memory ? " over" : ""}</td></tr>`;
   }
   $("compare-table").innerHTML = h + "</table>";
   const rows = rep.kinds.filter(r => r.makespan !== null);
@@ -251,7 +251,7 @@ async function runTune() {
     row("partition", part(rep.partition), part(rep.baseline_partition)) +
     row("makespan", `<span id="tune-makespan">${fmtG(rep.tuned_makespan, 6)}</span>`, fmtG(rep.baseline_makespan, 6)) +
     row("per sample", fmtG(rep.tuned_per_sample, 6), fmtG(rep.baseline_per_sample, 6)) +
-    row("peak memory", gib(rep.tuned_peak_memory_bytes), gib(rep.baseline_peak_memory_bytes) + (rep.baseline_fits === false ? " (does not fit)" : "")) +
+    row("peak memory", gb(rep.tuned_peak_memory_bytes), gb(rep.baseline_peak_memory_bytes) + (rep.baseline_fits === false ? " (does not fit)" : "")) +
     row("microbatches", rep.microbatches, rep.microbatches) +
     row("speed-up", `<span id="tune-speedup">${fmtG(rep.speedup, 6)}</span>`, "1") + "</table>";
 }

@@ -25,9 +25,9 @@ function fmtG(x, p) {
 // fmtF is Go's %.{p}f.
 function fmtF(x, p) { return x.toFixed(p); }
 
-// gib is the command line's memory column: "-" for none, else GiB to two
+// gb is the command line's memory column: "-" for none, else GB (10⁹ bytes) to two
 // decimals.
-function gib(bytes) { return !bytes ? "-" : (bytes / 1073741824).toFixed(2) + " GiB"; }
+function gb(bytes) { return !bytes ? "-" : (bytes / 1e9).toFixed(2) + " GB"; }
 
 function esc(s) {
   return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));

@@ -97,7 +97,7 @@ test("schedule view: GPU model presets give simulate's numbers", async () => {
   const out = cli("simulate", "--kind", "zb-v", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink");
   assert.equal(await text("#sched-makespan"), line(out, "makespan"));
   assert.equal(await text("#sched-bubble"), line(out, "bubble ratio"));
-  const peakMem = out.split("\n").filter(l => /^\s+\d+\s/.test(l)).map(l => l.match(/(\d+\.\d\d GiB)/)[1]);
+  const peakMem = out.split("\n").filter(l => /^\s+\d+\s/.test(l)).map(l => l.match(/(\d+\.\d\d GB)/)[1]);
   const shown = await page.$$eval("#ranks-schedule tr", rows => rows.slice(1).map(r => r.cells[6].innerText));
   assert.deepEqual(shown, peakMem);
 });
