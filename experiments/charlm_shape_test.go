@@ -11,22 +11,6 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-// unigramEntropy is −Σ p(c) log p(c) over the characters (runes) of text,
-// counted here: the loss of a model that knows each character's frequency
-// and nothing else (3.3128 nats for the shipped text, docs/charlm.md).
-func unigramEntropy(text []byte) float64 {
-	counts := map[rune]float64{}
-	var n float64
-	for _, r := range string(text) {
-		counts[r]++
-		n++
-	}
-	h := 0.0
-	for _, c := range counts {
-		h -= c / n * math.Log(c/n)
-	}
-	return h
-}
 
 // ShakespeareLM's recipe, synchronous Adam at S = 4, trains past the
 // text's unigram entropy in 200 microbatches (51,200 characters, under a
@@ -47,7 +31,7 @@ func TestShakespeareLMTrainsPastTheUnigramEntropy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unigram := unigramEntropy(charlm.TinyShakespeare())
+	unigram := charlm.UnigramEntropy(charlm.TinyShakespeare())
 	t.Logf("validation loss %.4f after %d microbatches (%d updates per stage); unigram entropy %.4f",
 		last.ValidationLoss, res.Microbatches, res.BlockUpdates/4, unigram)
 	if last.Updates != res.BlockUpdates {

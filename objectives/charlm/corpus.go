@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"unicode/utf8"
 )
@@ -60,6 +61,24 @@ func ReadCorpus(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%w %s: %w", ErrCorpus, path, err)
 	}
 	return text, nil
+}
+
+// UnigramEntropy returns −Σ p(c)·log p(c) in nats over the characters
+// (runes) of text: the loss of a model that knows each character's
+// frequency and nothing else, the floor an LM must pass to have learnt
+// more than the alphabet (3.3128 nats for the shipped text, docs/charlm.md).
+func UnigramEntropy(text []byte) float64 {
+	counts := map[rune]float64{}
+	var n float64
+	for _, r := range string(text) {
+		counts[r]++
+		n++
+	}
+	var h float64
+	for _, c := range counts {
+		h -= c / n * math.Log(c/n)
+	}
+	return h
 }
 
 // checkText refuses an empty text, one longer than MaxCorpusBytes and

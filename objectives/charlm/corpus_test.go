@@ -162,3 +162,22 @@ func oneLineCorpusError(t *testing.T, err error) {
 		t.Fatalf("error %q is not one line wrapping ErrCorpus", err)
 	}
 }
+
+// TestUnigramEntropyClosedForms: k equally frequent characters have entropy
+// ln k; one character has 0; and the count is over runes, not bytes ("éé"
+// is one character twice).
+func TestUnigramEntropyClosedForms(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want float64
+	}{
+		{"aabb", math.Log(2)},
+		{"abcabc", math.Log(3)},
+		{"zzzz", 0},
+		{"ééab", -0.5*math.Log(0.5) - 2*0.25*math.Log(0.25)},
+	} {
+		if got := UnigramEntropy([]byte(c.text)); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("UnigramEntropy(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}

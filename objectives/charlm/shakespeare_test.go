@@ -32,28 +32,13 @@ func TestTinyShakespeare(t *testing.T) {
 	}
 }
 
-// unigramEntropy returns -Σ p(c)·log p(c) in nats over the characters
-// (runes) of text, counted directly from the text.
-func unigramEntropy(text []byte) float64 {
-	counts := map[rune]float64{}
-	var n float64
-	for _, r := range string(text) {
-		counts[r]++
-		n++
-	}
-	var h float64
-	for _, c := range counts {
-		h -= c / n * math.Log(c/n)
-	}
-	return h
-}
 
 // TestTinyShakespeareUnigramEntropy: docs/reference.md §6 gives the
 // unigram entropy of the text's characters as about 3.3 nats; a model
 // that predicts each character from its frequency alone scores it, so it
 // is the bar a trained model must clear.
 func TestTinyShakespeareUnigramEntropy(t *testing.T) {
-	h := unigramEntropy(TinyShakespeare())
+	h := UnigramEntropy(TinyShakespeare())
 	t.Logf("unigram entropy %.4f nats per character", h)
 	if math.Abs(h-3.3) > 0.05 {
 		t.Errorf("unigram entropy %.4f nats, want about 3.3", h)

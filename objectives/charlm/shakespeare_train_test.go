@@ -13,7 +13,7 @@ func TestSGDOnTinyShakespeareBeatsUnigram(t *testing.T) {
 		t.Skip("one goroutine, nothing to race; ten times slower under -race")
 	}
 	text := TinyShakespeare()
-	unigram := unigramEntropy(text)
+	unigram := UnigramEntropy(text)
 	m, err := New(Config{Stages: 3, Embed: 16, Heads: 2, SeqLen: 16, Batch: 8, Seed: 1}, text)
 	if err != nil {
 		t.Fatal(err)
