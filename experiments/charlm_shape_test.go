@@ -11,7 +11,6 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-
 // ShakespeareLM's recipe, synchronous Adam at S = 4, trains past the
 // text's unigram entropy in 200 microbatches (51,200 characters, under a
 // second of CPU): its validation loss at the end is below the entropy

@@ -71,9 +71,9 @@ func terminate(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer, sig syscall.Si
 	return exit.ExitCode(), took
 }
 
-// stopAfterSignal bounds the time from a signal to the exit. Unloaded, both
-// cases stop within about 0.15 s (measured at load 6), while the interrupted work would take
-// tens of seconds (the trace write) or minutes (the sweep's four runs): a
+// stopAfterSignal bounds the time from a signal to the exit. Both cases
+// stop within about 0.15 s (measured at load average 6), while the
+// interrupted work would take tens of seconds (the trace write) or minutes (the sweep's four runs): a
 // handler that finished the work would miss this bound by far, and a busy
 // machine that delays the exit by a few seconds does not.
 const stopAfterSignal = 5 * time.Second

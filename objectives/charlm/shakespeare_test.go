@@ -32,7 +32,6 @@ func TestTinyShakespeare(t *testing.T) {
 	}
 }
 
-
 // TestTinyShakespeareUnigramEntropy: docs/reference.md §6 gives the
 // unigram entropy of the text's characters as about 3.3 nats; a model
 // that predicts each character from its frequency alone scores it, so it
