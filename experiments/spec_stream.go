@@ -1,0 +1,79 @@
+package experiments
+
+import (
+	"bytes"
+	"strings"
+)
+
+// ParseSpecs decodes a YAML stream of specs, documents separated by lines
+// of "---" (as EncodeSpecs writes them and as the figures' presets are
+// shipped), each strictly and validated as ParseSpec does. Errors name
+// the line in the whole stream. A stream of one document is one spec.
+func ParseSpecs(file string, src []byte) ([]*Spec, error) {
+	var specs []*Spec
+	for _, doc := range splitDocuments(src) {
+		if len(bytes.TrimSpace(doc.text)) == 0 || onlyComments(doc.text) {
+			continue
+		}
+		// Blank lines in front keep the decoder's line numbers those of
+		// the stream.
+		padded := append(bytes.Repeat([]byte("\n"), doc.line-1), doc.text...)
+		s, err := ParseSpec(file, padded)
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, s)
+	}
+	if len(specs) == 0 {
+		return nil, badInputf("%s: empty spec", file)
+	}
+	return specs, nil
+}
+
+// document is one document of a stream and the line it starts on.
+type document struct {
+	text []byte
+	line int
+}
+
+// splitDocuments cuts src at its "---" lines (a marker may carry a
+// comment). Specs hold no block scalars, where such a line could be text.
+func splitDocuments(src []byte) []document {
+	var docs []document
+	start, startLine := 0, 1
+	line := 1
+	for i := 0; i < len(src); {
+		end := bytes.IndexByte(src[i:], '\n')
+		next := len(src)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		if isMarker(src[i:next]) {
+			docs = append(docs, document{src[start:i], startLine})
+			start, startLine = next, line+1
+		}
+		i = next
+		line++
+	}
+	return append(docs, document{src[start:], startLine})
+}
+
+// isMarker reports whether a line is a document marker: "---", alone or
+// before a comment.
+func isMarker(line []byte) bool {
+	s := strings.TrimRight(string(line), " \t\r\n")
+	rest, ok := strings.CutPrefix(s, "---")
+	rest = strings.TrimLeft(rest, " \t")
+	return ok && (rest == "" || strings.HasPrefix(rest, "#"))
+}
+
+// onlyComments reports whether text holds nothing but comments and blank
+// lines (a file's header before its first marker).
+func onlyComments(text []byte) bool {
+	for l := range strings.SplitSeq(string(text), "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
+			return false
+		}
+	}
+	return true
+}
