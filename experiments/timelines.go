@@ -230,7 +230,7 @@ func newTiming(k pipeKey) (*timing, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.avg = AveragingTime(gm, cmp.Or(k.replicas, k.stages))
+	t.avg = gm.AveragingTime(cmp.Or(k.replicas, k.stages))
 	return t, nil
 }
 
