@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: run test race bench lint fuzz build test-slurm duckdb-check
+.PHONY: run test race bench lint fuzz build test-slurm duckdb-check tables-equal
 
 # The main job: the paper's figures, small enough to finish in minutes, into ./out.
 run:
@@ -24,6 +24,11 @@ lint:
 # scripts/duckdb/package-lock.json) on the tables of a quick reproduce; needs node and npm.
 duckdb-check:
 	GO=$(GO) bash scripts/duckdb/check.sh
+
+# Two result folders hold the same Parquet tables (every file, DuckDB EXCEPT ALL both ways, 0 rows; runs.parquet's
+# wall_seconds, the one wall-clock column, left out): make tables-equal A=out B=/tmp/other-out. Needs node and npm.
+tables-equal:
+	bash scripts/duckdb/tables-equal.sh "$(A)" "$(B)"
 
 # One target at a time (fuzzing takes every core it is given); docs/robustness.md records the last runs.
 fuzz:

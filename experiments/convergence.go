@@ -78,9 +78,14 @@ type Trained struct {
 }
 
 // Train replays one run: the single entry of a convergence run, for a
-// sweep (Execute) and for pipelab train alike.
-func Train(ctx context.Context, r Run) (*Trained, error) {
-	plan, err := planFor(r)
+// sweep (Execute) and for pipelab train alike. It builds the timelines the
+// run replays for this run alone; a sweep's runs share them through the
+// runner's cache (Timelines.Train).
+func Train(ctx context.Context, r Run) (*Trained, error) { return new(Timelines).Train(ctx, r) }
+
+// Train is Train with the run's timelines taken from, or added to, c.
+func (c *Timelines) Train(ctx context.Context, r Run) (*Trained, error) {
+	plan, err := c.planFor(r)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +109,7 @@ func Train(ctx context.Context, r Run) (*Trained, error) {
 	}
 	run := func(set optim.Settings) (*optim.Result, error) { return optim.Run(obj, plan.method, set) }
 	if len(r.Cut) > 0 {
-		cut, err := cutTime(r)
+		cut, err := c.cutTime(r)
 		if err != nil {
 			return nil, err
 		}
@@ -120,12 +125,12 @@ func Train(ctx context.Context, r Run) (*Trained, error) {
 }
 
 // runConvergence replays one method at one step size and seed.
-func runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
-	res, err := Train(ctx, r)
+func (c *Timelines) runConvergence(ctx context.Context, r Run) (*results.Tables, error) {
+	res, err := c.Train(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	row := runRow(r)
+	row := RunRow(r)
 	row.Microbatches = int32(res.Microbatches)
 	if r.Method == "rpd" {
 		row.Delta = int32(res.Delta)
@@ -170,7 +175,7 @@ type plan struct {
 
 // planFor builds the run's method on its timeline: N fixed, or matched to
 // the budget; the table checked against the method before anything runs.
-func planFor(r Run) (plan, error) {
+func (c *Timelines) planFor(r Run) (plan, error) {
 	p := plan{Trained: Trained{Stages: r.Stages}}
 	opts := optim.MethodOptions{Accumulate: r.Accumulate, PipeMareWarmup: r.PipeMareWarmup, PipeMareDecay: r.PipeMareDecay, DCLambda: r.DCLambda, EFLambda: r.EFLambda}
 	switch {
@@ -179,7 +184,7 @@ func planFor(r Run) (plan, error) {
 		if r.Method == "localsgd" {
 			family = cmp.Or(r.Family, "localsgd")
 		}
-		pt, err := timelineFor(family, r)
+		pt, err := c.timelineFor(family, r)
 		if err != nil {
 			return p, err
 		}
@@ -200,9 +205,9 @@ func planFor(r Run) (plan, error) {
 		}
 		return p, err
 	case r.Method == "rpd":
-		return planRPD(r, p)
+		return c.planRPD(r, p)
 	case r.Method == "sync":
-		pt, err := flushTimelineFor(r)
+		pt, err := c.flushTimelineFor(r)
 		if err != nil {
 			return p, err
 		}
@@ -221,12 +226,12 @@ func planFor(r Run) (plan, error) {
 // planRPD is RPD on sampled delays: it gets PipeDream's microbatches
 // (matched to the budget when there is one) and N·S iterations unless K is
 // given; a measured delay model, PipeDream's timeline too.
-func planRPD(r Run, p plan) (plan, error) {
+func (c *Timelines) planRPD(r Run, p plan) (plan, error) {
 	n := r.Microbatches
 	var pd *sim.Timeline
 	switch {
 	case r.DelayModel != "":
-		pt, err := timelineFor(DefaultAsyncFamily, r)
+		pt, err := c.timelineFor(DefaultAsyncFamily, r)
 		if err != nil {
 			return p, err
 		}
@@ -235,7 +240,7 @@ func planRPD(r Run, p plan) (plan, error) {
 			p.Overshoot = pt.time - r.Budget
 		}
 	case r.Budget > 0:
-		m, err := matchedBudget(timelineKey(DefaultAsyncFamily, r))
+		m, err := c.matchedBudget(timelineKey(DefaultAsyncFamily, r))
 		if err != nil {
 			return p, err
 		}

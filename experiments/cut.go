@@ -76,12 +76,12 @@ func (s *Spec) validateCut(v validator) error {
 // cutTime is the end of the shortest of the run's rival timelines: each
 // rival's duration with the run's N, S and cost model (LocalSGD's with its
 // averagings).
-func cutTime(r Run) (float64, error) {
+func (c *Timelines) cutTime(r Run) (float64, error) {
 	t := math.Inf(1)
-	for _, c := range r.Cut {
+	for _, rival := range r.Cut {
 		rr := r
-		rr.LocalSteps = c.LocalSteps
-		pt, err := timelineFor(c.Method, rr)
+		rr.LocalSteps = rival.LocalSteps
+		pt, err := c.timelineFor(rival.Method, rr)
 		if err != nil {
 			return 0, err
 		}

@@ -6,9 +6,10 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-// stamp ties a run's rows, in every table, to its id and experiment, and
-// records its wall-clock time.
-func stamp(out *results.Tables, r Run, wall float64) {
+// Stamp ties a run's rows, in every table, to its id and experiment, and
+// records its wall-clock time: what a sweep does to a run's output before
+// it records it.
+func Stamp(out *results.Tables, r Run, wall float64) {
 	for i := range out.Runs {
 		out.Runs[i].RunID = r.ID
 		out.Runs[i].WallSeconds = wall
@@ -30,8 +31,8 @@ func stamp(out *results.Tables, r Run, wall float64) {
 	}
 }
 
-// appendTables adds the rows of o to d.
-func appendTables(d, o *results.Tables) {
+// AppendTables adds the rows of o to d.
+func AppendTables(d, o *results.Tables) {
 	d.Runs = append(d.Runs, o.Runs...)
 	d.Curves = append(d.Curves, o.Curves...)
 	d.Delays = append(d.Delays, o.Delays...)
@@ -62,10 +63,11 @@ func rankFamilies(ms []results.ScheduleMetric) {
 	}
 }
 
-// writeDataset chooses the step sizes (SelectSteps), ranks the schedule
+// WriteDataset chooses the step sizes (SelectSteps), ranks the schedule
 // families and writes the non-empty tables into dir; the writers sort the
-// rows, so the files do not depend on the order the runs finished in.
-func writeDataset(dir string, d *results.Tables) error {
+// rows, so the files do not depend on the order the runs finished in. A
+// sweep and a merge write their gathered runs with it.
+func WriteDataset(dir string, d *results.Tables) error {
 	if err := SelectSteps(d.Runs, d.Curves); err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ stages: [1, 4]
 }
 
 // Expanding a spec gives runs with ids and seeds that depend on their
-// parameters only; sharding splits them by index.
+// parameters only.
 func ExampleSpec_Expand() {
 	spec, err := experiments.ParseSpec("sweep.yaml", []byte(`seed: 1
 objectives: [quadratic]
@@ -45,13 +45,10 @@ methods:
 	for _, r := range runs {
 		fmt.Println(r.Name)
 	}
-	shard, _ := experiments.ParseShard("1/2")
-	fmt.Println("shard 1/2:", len(shard.Select(runs)), "runs")
 	// Output:
 	// experiment=convergence objective=quadratic n=100 d=16 batch=10 method=pipedream S=4 step=0.125 N=50 cost=unit replicate=0 seed=1
 	// experiment=convergence objective=quadratic n=100 d=16 batch=10 method=pipedream S=4 step=0.25 N=50 cost=unit replicate=0 seed=1
 	// experiment=convergence objective=quadratic n=100 d=16 batch=10 method=rpd S=4 delta=14 step=0.125 N=50 cost=unit replicate=0 seed=1
-	// shard 1/2: 1 runs
 }
 
 // One run of a delays experiment: PipeDream's steady-state delays for
@@ -75,15 +72,6 @@ func ExampleExecute() {
 	}
 	// Output:
 	// steady: 86 steps, max 14, mean 7.55
-}
-
-// A Kubernetes indexed Job's pod finds its shard in its environment.
-func ExampleShardFromEnv() {
-	env := map[string]string{"JOB_COMPLETION_INDEX": "2", "PIPELAB_SHARDS": "4"}
-	shard, err := experiments.ShardFromEnv(func(k string) string { return env[k] }, 0)
-	fmt.Println(shard, err)
-	// Output:
-	// 2/4 <nil>
 }
 
 // The runs of one curve that differ only in step size form a group; the
@@ -113,37 +101,4 @@ func ExampleLookupFigure() {
 	fmt.Println(err)
 	// Output:
 	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, pd-vs-localsgd-budget, scaling, regime, lm, lm-markov, schedules, remedies, delay-profiles, staleness-law, optimizers-under-delay)
-}
-
-// A sweep folder's dataset.json names its spec and shard: NewDataset gives
-// the same id to every shard of one spec, so Merge can tell shards of one
-// sweep from another's and find the missing ones.
-func ExampleNewDataset() {
-	spec, err := experiments.ParseSpec("sweep.yaml", []byte(`seed: 1
-objectives: [quadratic]
-n: 100
-d: 16
-batch_size: 10
-stages: [2, 4]
-microbatches: [20]
-methods:
-  - name: pipedream
-    step_sizes: {values: [0.1, 0.2]}
-`))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	all := spec.Expand()
-	for i := range 2 {
-		ds := experiments.NewDataset("sweep", all, experiments.Shard{Index: i, Count: 2})
-		fmt.Printf("%s: %d of %d runs\n", ds.Shard(), ds.ShardRuns(), ds.Runs)
-	}
-	a := experiments.NewDataset("sweep", all, experiments.Shard{Index: 0, Count: 2})
-	b := experiments.NewDataset("sweep", all, experiments.Shard{Index: 1, Count: 2})
-	fmt.Println("same spec id:", a.SpecID == b.SpecID)
-	// Output:
-	// 0/2: 2 of 4 runs
-	// 1/2: 2 of 4 runs
-	// same spec id: true
 }

@@ -9,11 +9,18 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-// Execute computes one run of any experiment kind.
+// Execute computes one run of any experiment kind, building the timelines
+// it replays for this run alone (Timelines.Execute shares them).
 func Execute(ctx context.Context, r Run) (*results.Tables, error) {
+	return new(Timelines).Execute(ctx, r)
+}
+
+// Execute is Execute with the run's timelines taken from, or added to, c:
+// the run function of a sweep's runner (sweep.Runner).
+func (c *Timelines) Execute(ctx context.Context, r Run) (*results.Tables, error) {
 	switch r.Measure {
 	case Convergence:
-		return runConvergence(ctx, r)
+		return c.runConvergence(ctx, r)
 	case DelayStats:
 		return runDelays(r)
 	case Schedules:
@@ -24,8 +31,10 @@ func Execute(ctx context.Context, r Run) (*results.Tables, error) {
 	return nil, fmt.Errorf("unknown measure %q", r.Measure)
 }
 
-// runRow fills the configuration columns of r's runs-table row.
-func runRow(r Run) results.Run {
+// RunRow fills the configuration columns of r's runs-table row: the row
+// a run function (Execute, or a sweep.Runner's own) completes with the
+// run's outcome.
+func RunRow(r Run) results.Run {
 	cost := results.CostUnit
 	if r.Cost.CostModel == "gpu" {
 		cost = results.CostGPU

@@ -119,7 +119,8 @@ methods:
 
 // TestExecuteGPUAveraging checks that a LocalSGD run under the GPU model
 // lasts the event simulation's makespan plus one all-reduce per complete
-// round, the formula of AveragingTime computed here from the presets.
+// round, the formula of cost.GPUModel.AveragingTime computed here from the
+// presets.
 func TestExecuteGPUAveraging(t *testing.T) {
 	runs, outs := execute(t, `objectives: [quadratic]
 n: 40

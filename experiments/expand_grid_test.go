@@ -2,10 +2,7 @@ package experiments
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -45,7 +42,7 @@ func synLoss(step float64) float64 {
 // as its final and held-out loss, diverged past optim.DivergenceFactor
 // times the initial loss as a real run would be.
 func synExecute(_ context.Context, r Run) (*results.Tables, error) {
-	row := runRow(r)
+	row := RunRow(r)
 	row.Outcome = results.OutcomeOK
 	row.FinalLoss = synLoss(r.Step)
 	row.HeldOutLoss = row.FinalLoss
@@ -76,10 +73,10 @@ methods:
 
 // sweepSyn sweeps runs with synExecute into a new folder and returns the
 // runs table and the summary.
-func sweepSyn(t *testing.T, runs []Run) ([]results.Run, Summary) {
+func sweepSyn(t *testing.T, runs []Run) ([]results.Run, testSummary) {
 	t.Helper()
 	dir := t.TempDir()
-	rn := Runner{Dir: dir, Jobs: 2, Execute: synExecute}
+	rn := testRunner{Dir: dir, Jobs: 2, Execute: synExecute}
 	sum, err := rn.Sweep(context.Background(), runs)
 	if err != nil {
 		t.Fatal(err)
@@ -224,87 +221,6 @@ func TestStepBeyond(t *testing.T) {
 	}
 }
 
-// errKilled plays a sweep killed in its second round.
-var errKilled = errors.New("killed")
-
-// A sweep killed while it extends, then run again, writes the runs table
-// an uninterrupted sweep writes (the wall-clock column aside), and a sweep
-// run again over a finished folder recomputes nothing and rewrites the
-// same table byte for byte.
-func TestGridExtensionResumes(t *testing.T) {
-	runs := synSpec(t, "{pow2: [-12, -10]}", "10")
-	whole, _ := sweepSyn(t, runs)
-
-	dir := t.TempDir()
-	calls := 0
-	killing := func(ctx context.Context, r Run) (*results.Tables, error) {
-		if calls++; r.Step > math.Ldexp(1, -8) {
-			return nil, errKilled
-		}
-		return synExecute(ctx, r)
-	}
-	rn := Runner{Dir: dir, Jobs: 1, Execute: killing}
-	if _, err := rn.Sweep(context.Background(), runs); !errors.Is(err, errKilled) {
-		t.Fatalf("killed sweep: %v, want the kill", err)
-	}
-	rn.Execute = synExecute
-	sum, err := rn.Sweep(context.Background(), runs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.Resumed == 0 || sum.Ran == 0 {
-		t.Errorf("resumed sweep: %+v, want some runs resumed and some run", sum)
-	}
-	path := filepath.Join(dir, results.RunsFile)
-	got, err := results.ReadRuns(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// %+v writes NaN as NaN, so equal strings are equal rows.
-	noWall := func(rows []results.Run) string {
-		out := slices.Clone(rows)
-		for i := range out {
-			out[i].WallSeconds = 0
-		}
-		return fmt.Sprintf("%+v", out)
-	}
-	if noWall(got) != noWall(whole) {
-		t.Errorf("resumed table (%d rows) differs from the uninterrupted one (%d rows)", len(got), len(whole))
-	}
-	before := readFile(t, path)
-	again, err := rn.Sweep(context.Background(), runs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Ran != 0 || again.Runs != len(got) {
-		t.Errorf("sweep of a finished folder: %+v, want nothing run and %d runs", again, len(got))
-	}
-	if after := readFile(t, path); string(after) != string(before) {
-		t.Error("runs table rewritten differently by a sweep of a finished folder")
-	}
-}
-
-// A shard refuses to extend grids, naming the spec key, before it writes
-// anything into its folder.
-func TestGridExtensionRefusedForShards(t *testing.T) {
-	runs := synSpec(t, "{pow2: [-12, -10]}", "3")
-	ds := NewDataset("syn", runs, Shard{Index: 0, Count: 2})
-	dir := filepath.Join(t.TempDir(), "shard")
-	rn := Runner{Dir: dir, Jobs: 1, Execute: synExecute, Dataset: &ds}
-	_, err := rn.Sweep(context.Background(), Shard{Index: 0, Count: 2}.Select(runs))
-	if err == nil || !strings.Contains(err.Error(), "extend_grid") || !strings.Contains(err.Error(), "0/2") {
-		t.Errorf("sharded sweep with extend_grid: %v, want a refusal naming extend_grid and the shard", err)
-	}
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("the refused shard's folder exists (%v)", err)
-	}
-	zero := synSpec(t, "{pow2: [-12, -10]}", "0")
-	ds = NewDataset("syn", zero, Shard{Index: 0, Count: 2})
-	if _, err := rn.Sweep(context.Background(), Shard{Index: 0, Count: 2}.Select(zero)); err != nil {
-		t.Errorf("sharded sweep without extension: %v", err)
-	}
-}
-
 // extend_grid out of range, or on a measure without step sizes, is named.
 func TestExtendGridKey(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
@@ -324,13 +240,4 @@ func TestExtendGridKey(t *testing.T) {
 			t.Errorf("run %s: ExtendGrid %d, grid %g..%g; want 4, 0.125..0.5", r.Name, r.ExtendGrid, r.GridLo, r.GridHi)
 		}
 	}
-}
-
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

@@ -107,7 +107,7 @@ func sweepWithOneAndTwoJobs(t *testing.T, runs []Run) (one, two string) {
 	tmp := t.TempDir()
 	one, two = filepath.Join(tmp, "j1"), filepath.Join(tmp, "j2")
 	for dir, jobs := range map[string]int{one: 1, two: 2} {
-		rn := Runner{Dir: dir, Jobs: jobs, Execute: Execute}
+		rn := testRunner{Dir: dir, Jobs: jobs}
 		if _, err := rn.Sweep(context.Background(), runs); err != nil {
 			t.Fatal(err)
 		}

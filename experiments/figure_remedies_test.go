@@ -33,7 +33,7 @@ func TestRemediesQuickSameTablesWhateverTheJobs(t *testing.T) {
 	tables := make([]string, 2)
 	for i, jobs := range []int{1, 2} {
 		dir := filepath.Join(t.TempDir(), fmt.Sprint(jobs))
-		if _, err := (&Runner{Dir: dir, Jobs: jobs}).Sweep(context.Background(), runs); err != nil {
+		if _, err := (&testRunner{Dir: dir, Jobs: jobs}).Sweep(context.Background(), runs); err != nil {
 			t.Fatal(err)
 		}
 		tb, err := results.ReadDir(dir)

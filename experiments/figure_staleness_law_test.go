@@ -104,7 +104,7 @@ func sweepAndPlot(t *testing.T, specs ...*Spec) (string, []string) {
 		}
 	}
 	dir := t.TempDir()
-	if _, err := (&Runner{Dir: dir, Jobs: 2}).Sweep(context.Background(), runs); err != nil {
+	if _, err := (&testRunner{Dir: dir, Jobs: 2}).Sweep(context.Background(), runs); err != nil {
 		t.Fatal(err)
 	}
 	files, err := PlotDir(dir)

@@ -63,7 +63,7 @@ func (f Figure) Runs(quick bool) ([]Run, error) {
 			runs = append(runs, r)
 		}
 	}
-	if err := checkUniqueIDs(runs); err != nil {
+	if err := CheckUniqueIDs(runs); err != nil {
 		return nil, fmt.Errorf("experiments: figure %s: %w", f.Name, err)
 	}
 	return runs, nil

@@ -80,24 +80,6 @@ func (c CostSpec) withEfficiency(cfg cost.GPUConfig) cost.GPUConfig {
 	return cfg
 }
 
-// AveragingTime is what one LocalSGD averaging costs under the GPU model:
-// every stage averages its R replicas at once, each with a ring all-reduce
-// of its bf16 weights over the R replicas' devices (cost.RingAllReduce of
-// P_s·cost.WeightBytesPerParam bytes, P_s the stage's parameters), so the
-// averaging takes the slowest stage's. The unit-time model of
-// docs/reference.md §1.5 places the replicas on the pipeline's own machines and
-// averages for free; pricing the all-reduce is what the replicas would
-// cost on separate devices, LocalSGD's usual deployment. With R = 1 there
-// is nothing to average.
-func AveragingTime(gm *cost.GPUModel, replicas int) float64 {
-	link := gm.Config().Link
-	var worst float64
-	for s := range gm.Stages() {
-		worst = max(worst, cost.RingAllReduce(gm.Params(s)*cost.WeightBytesPerParam, replicas, link))
-	}
-	return worst
-}
-
 // shiftRounds delays the events of each LocalSGD round by the averagings
 // before it: events of microbatch m, in round j = m / round, start and end
 // j·avg later. Rounds run one after another on a replica-averaging

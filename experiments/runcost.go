@@ -27,13 +27,13 @@ const (
 	blockVisit = 100e-9
 )
 
-// estimatedSeconds is the rough CPU time of run r, for starting the
-// longest runs first (Pool): the work of its gradients, loss records and
+// EstimatedSeconds is the rough CPU time of run r, for starting the
+// longest runs first (sweep.Pool): the work of its gradients, loss records and
 // block visits at the rates above. It needs no timeline: a budget's
 // microbatches are read off the steady state of a 1F1B pipeline (one
 // microbatch per F + B + W of the slowest stage, after S - 1 of filling).
 // A factor of two either way is good enough: it only orders the runs.
-func estimatedSeconds(r Run) float64 {
+func EstimatedSeconds(r Run) float64 {
 	switch r.Measure {
 	case DelayStats:
 		// A 1F1B timeline of 10·S microbatches and its S·N delays.
@@ -141,5 +141,7 @@ type stageKey struct {
 	stages int
 }
 
-// stageTimes caches slowestStage: every run of a sweep asks.
+// stageTimes caches slowestStage: every run of a sweep asks. It memoises a
+// pure function of its key, a float each, and only orders runs, so it is
+// the package's, unlike the timelines a sweep's runner owns (Timelines).
 var stageTimes sync.Map

@@ -11,7 +11,6 @@ import (
 // within 10% for LocalSGD and for the GPU timings, whose fills and
 // averagings the steady-state count leaves out.
 func TestEstimatedMicrobatchesMatchTheBudget(t *testing.T) {
-	defer resetTimelines()
 	runs, err := figureScaling.Runs(true)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +55,7 @@ func TestEstimatedSecondsOrderTheRuns(t *testing.T) {
 	}
 	var pd, rpd, most float64
 	for _, r := range runs {
-		e := estimatedSeconds(r)
+		e := EstimatedSeconds(r)
 		most = max(most, e)
 		if r.Stages == 128 && r.Step == runs[0].Step && r.Replicate == 0 {
 			switch r.Method {
@@ -68,8 +67,8 @@ func TestEstimatedSecondsOrderTheRuns(t *testing.T) {
 		}
 		doubled := r
 		doubled.Budget *= 2
-		if !(estimatedSeconds(doubled) > e) {
-			t.Errorf("%s: doubling the budget takes the estimate from %g to %g s", r.Name, e, estimatedSeconds(doubled))
+		if !(EstimatedSeconds(doubled) > e) {
+			t.Errorf("%s: doubling the budget takes the estimate from %g to %g s", r.Name, e, EstimatedSeconds(doubled))
 		}
 	}
 	if !(rpd > 16*pd) {
@@ -80,7 +79,7 @@ func TestEstimatedSecondsOrderTheRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range lm {
-		if e := estimatedSeconds(r); !(e > most) {
+		if e := EstimatedSeconds(r); !(e > most) {
 			t.Errorf("%s: estimated %g s, not above the scaling figure's longest run, %g s", r.Name, e, most)
 		}
 	}

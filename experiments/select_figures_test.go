@@ -124,7 +124,7 @@ func TestQuickFiguresBracket(t *testing.T) {
 				spec[r.ID] = r
 			}
 			dir := t.TempDir()
-			rn := Runner{Dir: dir, Jobs: 2}
+			rn := testRunner{Dir: dir, Jobs: 2}
 			sum, err := rn.Sweep(context.Background(), runs)
 			if err != nil {
 				t.Fatal(err)

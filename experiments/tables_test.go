@@ -45,7 +45,7 @@ microbatches: [8]
 cost: {cost_model: gpu, model: gpt-1.3b, gpu: a100, link: nvlink, microbatch_size: 1, seq_len: 2048}
 `}
 
-// tablesDir runs tablesSpecs as a sweep does (stamp, then writeDataset)
+// tablesDir runs tablesSpecs as a sweep does (Stamp, then WriteDataset)
 // and returns the results directory.
 func tablesDir(t *testing.T) string {
 	t.Helper()
@@ -56,12 +56,12 @@ func tablesDir(t *testing.T) string {
 			if err != nil {
 				t.Fatalf("%s: %v", r.Name, err)
 			}
-			stamp(out, r, 0)
-			appendTables(d, out)
+			Stamp(out, r, 0)
+			AppendTables(d, out)
 		}
 	}
 	dir := t.TempDir()
-	if err := writeDataset(dir, d); err != nil {
+	if err := WriteDataset(dir, d); err != nil {
 		t.Fatal(err)
 	}
 	return dir

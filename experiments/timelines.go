@@ -41,18 +41,26 @@ type cacheEntry struct {
 	err  error
 }
 
-// timelines caches timelines: every step size and seed of a figure replays
+// Timelines caches timelines: every step size and seed of a figure replays
 // the same one. Entries are computed once, whichever run asks first; the
 // result does not depend on which. claims counts, for each key, the runs
-// announced (claimTimelines) that have not finished yet: when the last of
+// announced (Claim) that have not finished yet: when the last of
 // them is done the entry is dropped, so a sweep holds only the timelines
 // its unfinished runs still need (the full scaling figure's take hundreds
 // of megabytes). A key no run claimed stays cached. The cache only saves
 // work: a run that asks for a dropped timeline rebuilds the same one.
-var timelines struct {
-	sync.Mutex
+//
+// A sweep's runner owns one (sweep.Runner.Timelines), for as long as it
+// runs; Execute and Train, without one, build a cache for the one run. The
+// zero Timelines is an empty cache, safe for concurrent use.
+type Timelines struct {
+	mu     sync.Mutex
 	m      map[pipeKey]*cacheEntry
 	claims map[pipeKey]int
+	// matched caches the microbatch counts that budgets match, a few
+	// bytes each, kept when their timelines are dropped: RPD needs
+	// PipeDream's count, never its timeline.
+	matched map[pipeKey]*matchEntry
 }
 
 // timelineKey names the timeline of family for the run's shape.
@@ -71,8 +79,8 @@ func flushKey(r Run) pipeKey {
 
 // timelineFor returns the timeline of family for the run's shape: N fixed,
 // or the smallest N whose duration reaches the budget (optim.MatchBudget).
-func timelineFor(family string, r Run) (*pipeTimeline, error) {
-	return cached(timelineKey(family, r))
+func (c *Timelines) timelineFor(family string, r Run) (*pipeTimeline, error) {
+	return c.cached(timelineKey(family, r))
 }
 
 // runTimelines lists the timelines a run asks the cache for (planFor and
@@ -105,55 +113,63 @@ func runTimelines(r Run) []pipeKey {
 	return keys
 }
 
-// claimTimelines announces that each of runs will ask for its timelines
-// and then call releaseTimelines.
-func claimTimelines(runs []Run) {
-	timelines.Lock()
-	defer timelines.Unlock()
-	if timelines.claims == nil {
-		timelines.claims = map[pipeKey]int{}
+// Claim announces that each of runs will ask for its timelines
+// and then call Release.
+func (c *Timelines) Claim(runs []Run) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.claims == nil {
+		c.claims = map[pipeKey]int{}
 	}
 	for _, r := range runs {
 		for _, k := range runTimelines(r) {
-			timelines.claims[k]++
+			c.claims[k]++
 		}
 	}
 }
 
-// releaseTimelines says that run r, claimed, is done with its timelines:
+// Release says that run r, claimed, is done with its timelines:
 // those no other claimed run needs are dropped from the cache.
-func releaseTimelines(r Run) {
-	timelines.Lock()
-	defer timelines.Unlock()
+func (c *Timelines) Release(r Run) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for _, k := range runTimelines(r) {
-		if timelines.claims[k] == 0 {
+		if c.claims[k] == 0 {
 			continue // not claimed
 		}
-		timelines.claims[k]--
-		if timelines.claims[k] == 0 {
-			delete(timelines.claims, k)
-			delete(timelines.m, k)
+		c.claims[k]--
+		if c.claims[k] == 0 {
+			delete(c.claims, k)
+			delete(c.m, k)
 		}
 	}
+}
+
+// Held counts the timelines the cache holds and the keys claimed by runs
+// not yet released: a sweep that is done leaves none of either.
+func (c *Timelines) Held() (timelines, claims int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m), len(c.claims)
 }
 
 // cached returns the timeline of k, built by the first caller.
-func cached(k pipeKey) (*pipeTimeline, error) {
-	timelines.Lock()
-	if timelines.m == nil {
-		timelines.m = map[pipeKey]*cacheEntry{}
+func (c *Timelines) cached(k pipeKey) (*pipeTimeline, error) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[pipeKey]*cacheEntry{}
 	}
-	e, ok := timelines.m[k]
+	e, ok := c.m[k]
 	if !ok {
 		e = &cacheEntry{}
-		timelines.m[k] = e
+		c.m[k] = e
 	}
-	timelines.Unlock()
+	c.mu.Unlock()
 	e.once.Do(func() {
 		if k.flush {
 			e.val, e.err = buildFlush(k)
 		} else {
-			e.val, e.err = buildTimeline(k)
+			e.val, e.err = c.buildTimeline(k)
 		}
 	})
 	return e.val, e.err
@@ -162,7 +178,7 @@ func cached(k pipeKey) (*pipeTimeline, error) {
 // flushTimelineFor returns one iteration of the run's sync method: its
 // flush family with the run's microbatches per iteration on the run's
 // stages, timed by the run's cost model.
-func flushTimelineFor(r Run) (*pipeTimeline, error) { return cached(flushKey(r)) }
+func (c *Timelines) flushTimelineFor(r Run) (*pipeTimeline, error) { return c.cached(flushKey(r)) }
 
 // buildFlush times one flush iteration by the event simulation, under
 // unit time (every F, B, I and W one step, transfers free: a 1F1B
@@ -230,7 +246,7 @@ func newTiming(k pipeKey) (*timing, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.avg = AveragingTime(gm, cmp.Or(k.replicas, k.stages))
+	t.avg = gm.AveragingTime(cmp.Or(k.replicas, k.stages))
 	return t, nil
 }
 
@@ -272,12 +288,12 @@ func (t *timing) build(n int) (*sim.Timeline, float64, error) {
 	return tl, span, nil
 }
 
-func buildTimeline(k pipeKey) (*pipeTimeline, error) {
+func (c *Timelines) buildTimeline(k pipeKey) (*pipeTimeline, error) {
 	t, err := newTiming(k)
 	if err != nil {
 		return nil, err
 	}
-	n, err := matchedMicrobatches(k)
+	n, err := c.matchedMicrobatches(k)
 	if err != nil {
 		return nil, err
 	}
@@ -286,14 +302,6 @@ func buildTimeline(k pipeKey) (*pipeTimeline, error) {
 		return nil, err
 	}
 	return &pipeTimeline{tl: tl, n: n, time: d}, nil
-}
-
-// matched caches the microbatch counts that budgets match, a few bytes
-// each, kept when their timelines are dropped: RPD needs PipeDream's
-// count, never its timeline.
-var matched struct {
-	sync.Mutex
-	m map[pipeKey]*matchEntry
 }
 
 type matchEntry struct {
@@ -305,30 +313,30 @@ type matchEntry struct {
 // matchedMicrobatches returns k's microbatch count: N fixed, or the
 // smallest N whose duration reaches the budget (optim.MatchBudget),
 // found once per key.
-func matchedMicrobatches(k pipeKey) (int, error) {
-	m, err := matchedBudget(k)
+func (c *Timelines) matchedMicrobatches(k pipeKey) (int, error) {
+	m, err := c.matchedBudget(k)
 	return m.Microbatches, err
 }
 
 // matchedBudget is matchedMicrobatches with the overshoot of the match
 // (zero without a budget).
-func matchedBudget(k pipeKey) (optim.Match, error) {
+func (c *Timelines) matchedBudget(k pipeKey) (optim.Match, error) {
 	switch {
 	case k.table != nil:
 		return optim.Match{Microbatches: k.table.Microbatches}, nil
 	case k.budget <= 0:
 		return optim.Match{Microbatches: k.n}, nil
 	}
-	matched.Lock()
-	if matched.m == nil {
-		matched.m = map[pipeKey]*matchEntry{}
+	c.mu.Lock()
+	if c.matched == nil {
+		c.matched = map[pipeKey]*matchEntry{}
 	}
-	e, ok := matched.m[k]
+	e, ok := c.matched[k]
 	if !ok {
 		e = &matchEntry{}
-		matched.m[k] = e
+		c.matched[k] = e
 	}
-	matched.Unlock()
+	c.mu.Unlock()
 	e.once.Do(func() { e.m, e.err = matchBudget(k) })
 	return e.m, e.err
 }

@@ -5,22 +5,21 @@ import (
 	"maps"
 	"slices"
 	"testing"
-
-	"github.com/pipelab/pipelab/results"
 )
 
-// resetTimelines empties the cache and its claims.
-func resetTimelines() {
-	timelines.Lock()
-	timelines.m, timelines.claims = nil, nil
-	timelines.Unlock()
+// planFor, cutTime and timelineFor are the methods of a cache of their
+// own, for the tests that look at one run's plan or timelines.
+func planFor(r Run) (plan, error)    { return new(Timelines).planFor(r) }
+func cutTime(r Run) (float64, error) { return new(Timelines).cutTime(r) }
+func timelineFor(family string, r Run) (*pipeTimeline, error) {
+	return new(Timelines).timelineFor(family, r)
 }
 
-// cachedKeys lists the keys the cache holds.
-func cachedKeys() []pipeKey {
-	timelines.Lock()
-	defer timelines.Unlock()
-	return slices.Collect(maps.Keys(timelines.m))
+// cachedKeys lists the keys c holds.
+func (c *Timelines) cachedKeys() []pipeKey {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Collect(maps.Keys(c.m))
 }
 
 // keySet counts keys, so that two lists compare as sets.
@@ -74,14 +73,13 @@ methods:
 // alone on an empty cache, a run leaves behind the keys runTimelines
 // names, no more and no fewer.
 func TestRunTimelinesAreWhatARunAsksFor(t *testing.T) {
-	defer resetTimelines()
 	for _, src := range claimSpecs {
 		for _, r := range mustSpec(t, src).Expand() {
-			resetTimelines()
-			if _, err := Execute(context.Background(), r); err != nil {
+			c := new(Timelines)
+			if _, err := c.Execute(context.Background(), r); err != nil {
 				t.Fatalf("%s: %v", r.Name, err)
 			}
-			got, want := keySet(cachedKeys()), keySet(runTimelines(r))
+			got, want := keySet(c.cachedKeys()), keySet(runTimelines(r))
 			if !maps.Equal(got, want) {
 				t.Errorf("%s: asked for %v, runTimelines says %v", r.Name, got, want)
 			}
@@ -89,33 +87,24 @@ func TestRunTimelinesAreWhatARunAsksFor(t *testing.T) {
 	}
 }
 
-// A sweep drops each timeline when the last run that needs it is done,
-// and the cache ends empty; what a sweep writes does not change with it.
-func TestSweepForgetsTimelinesWhenDone(t *testing.T) {
-	defer resetTimelines()
-	resetTimelines()
+// Runs that claim their timelines and release each when done leave the
+// cache empty, whatever order they run in; until then it holds what they
+// share.
+func TestClaimedTimelinesAreDroppedWhenReleased(t *testing.T) {
 	runs := mustSpec(t, claimSpecs[0]).Expand()
-	for _, jobs := range []int{1, 3} {
-		dir := t.TempDir()
-		var peak int
-		rn := Runner{Dir: dir, Jobs: jobs, Execute: func(ctx context.Context, r Run) (*results.Tables, error) {
-			out, err := Execute(ctx, r)
-			timelines.Lock()
-			peak = max(peak, len(timelines.m))
-			timelines.Unlock()
-			return out, err
-		}}
-		if _, err := rn.Sweep(context.Background(), runs); err != nil {
-			t.Fatal(err)
+	c := new(Timelines)
+	c.Claim(runs)
+	peak := 0
+	for i := range runs {
+		r := runs[len(runs)-1-i]
+		if _, err := c.Execute(context.Background(), r); err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
 		}
-		if left := cachedKeys(); len(left) != 0 {
-			t.Errorf("jobs %d: %d timelines left cached after the sweep: %v", jobs, len(left), left)
-		}
-		timelines.Lock()
-		claims := len(timelines.claims)
-		timelines.Unlock()
-		if claims != 0 || peak == 0 {
-			t.Errorf("jobs %d: %d claims left, at most %d timelines cached", jobs, claims, peak)
-		}
+		held, _ := c.Held()
+		peak = max(peak, held)
+		c.Release(r)
+	}
+	if held, claims := c.Held(); held != 0 || claims != 0 || peak == 0 {
+		t.Errorf("after every run: %d timelines, %d claims left; at most %d held", held, claims, peak)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments/sweep"
 )
 
 func init() {
@@ -45,7 +45,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return flagProblem(fs, stderr, "merge", errors.New("--out is required"))
 	}
-	sum, err := experiments.Merge(dirs, *out, experiments.MergeOptions{Force: *force, AllowPartial: *partial})
+	sum, err := sweep.Merge(dirs, *out, sweep.MergeOptions{Force: *force, AllowPartial: *partial})
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(stderr, "pipelab merge: warning: %s\n", w)
 	}

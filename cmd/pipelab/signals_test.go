@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments/sweep"
 	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
@@ -147,7 +147,7 @@ methods:
 		t.Fatal(err)
 	}
 	waitFor(t, "the sweep's lock", func() bool {
-		_, err := os.Stat(filepath.Join(out, experiments.LockFile))
+		_, err := os.Stat(filepath.Join(out, sweep.LockFile))
 		return err == nil
 	})
 	time.Sleep(200 * time.Millisecond)
@@ -159,7 +159,7 @@ methods:
 	if !strings.Contains(stderr.String(), "pipelab: stopped by SIGINT; run the same command again to resume") {
 		t.Errorf("stderr %q lacks the resume line", stderr.String())
 	}
-	for _, name := range []string{experiments.LockFile, "runs.parquet"} {
+	for _, name := range []string{sweep.LockFile, "runs.parquet"} {
 		if _, err := os.Stat(filepath.Join(out, name)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s left after SIGINT (%v)", name, err)
 		}

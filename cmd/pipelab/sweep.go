@@ -10,6 +10,7 @@ import (
 	"runtime"
 
 	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments/sweep"
 )
 
 func init() {
@@ -75,19 +76,19 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var shard experiments.Shard
+	var shard sweep.Shard
 	if *shardFlag != "" {
-		shard, err = experiments.ParseShard(*shardFlag)
+		shard, err = sweep.ParseShard(*shardFlag)
 	} else {
-		shard, err = experiments.ShardFromEnv(os.Getenv, *shards)
+		shard, err = sweep.ShardFromEnv(os.Getenv, *shards)
 	}
 	if err != nil {
 		return err
 	}
 	all := spec.Expand()
 	runs := shard.Select(all)
-	ds := experiments.NewDataset(spec.Name, all, shard)
-	rn := experiments.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr), Dataset: &ds}
+	ds := sweep.NewDataset(spec.Name, all, shard)
+	rn := sweep.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr), Dataset: &ds}
 	resumeHint.Store(fmt.Sprintf("run the same command again to resume: the runs recorded in %s/runs are kept", *out))
 	lowerGCHeadroom()
 	sum, err := rn.Sweep(context.Background(), runs)

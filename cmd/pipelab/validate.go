@@ -3,7 +3,7 @@ package main
 import (
 	"io"
 
-	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/pipeline/cost/validation"
 )
 
 func init() {
@@ -33,7 +33,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	if err := firstError(noArguments(fs.Args()), output.check()); err != nil {
 		return flagProblem(fs, stderr, "validate", err)
 	}
-	v, err := experiments.ValidateTimingModel()
+	v, err := validation.ValidateTimingModel()
 	if err != nil {
 		return err
 	}

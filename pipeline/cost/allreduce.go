@@ -18,6 +18,24 @@ func (g *GPUModel) AllReduce(s int, ranks []int) float64 {
 	return RingAllReduceOver(g.Params(s)*GradientBytesPerParam, ranks, g.config.LinkBetween)
 }
 
+// AveragingTime is what one LocalSGD averaging costs under the GPU model:
+// every stage averages its R replicas at once, each with a ring all-reduce
+// of its bf16 weights over the R replicas' devices (RingAllReduce of
+// P_s·WeightBytesPerParam bytes, P_s the stage's parameters), so the
+// averaging takes the slowest stage's. The unit-time model of
+// docs/reference.md §1.5 places the replicas on the pipeline's own machines and
+// averages for free; pricing the all-reduce is what the replicas would
+// cost on separate devices, LocalSGD's usual deployment. With R = 1 there
+// is nothing to average.
+func (g *GPUModel) AveragingTime(replicas int) float64 {
+	link := g.Config().Link
+	var worst float64
+	for s := range g.Stages() {
+		worst = max(worst, RingAllReduce(g.Params(s)*WeightBytesPerParam, replicas, link))
+	}
+	return worst
+}
+
 // RingAllReduce returns how long a ring all-reduce of the given bytes
 // among n ranks takes over link:
 //

@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -98,9 +99,9 @@ func Merge(dirs []string, out string, opt MergeOptions) (MergeSummary, error) {
 		if err := st.putRecord(id, o.rec); err != nil {
 			return sum, err
 		}
-		appendTables(&tables, &o.rec.Output)
+		experiments.AppendTables(&tables, &o.rec.Output)
 	}
-	return sum, writeDataset(out, &tables)
+	return sum, experiments.WriteDataset(out, &tables)
 }
 
 // notAnInput refuses an output folder that is one of the inputs, which

@@ -1,10 +1,12 @@
-package experiments
+package sweep
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // TestMergeRefusesShardsOfSpecsDifferingInOneKey: shards of two specs that
@@ -40,7 +42,7 @@ func TestDatasetIdentityCoversEveryKey(t *testing.T) {
 		"log_points: 7\n", "selection_rule: stable\n", "target_loss: 0.5\n", "cut: shortest\n",
 		"cost: {cost_model: gpu, model: gpt-small}\n",
 	} {
-		s, err := ParseSpec("edit.yaml", editedTiny(t, edit))
+		s, err := experiments.ParseSpec("edit.yaml", editedTiny(t, edit))
 		if err != nil {
 			continue // an invalid spec has no shards
 		}
@@ -54,7 +56,7 @@ func TestDatasetIdentityCoversEveryKey(t *testing.T) {
 // "key: value" line) set to edit's value.
 func editedTiny(t *testing.T, edit string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("testdata/tiny.yaml")
+	b, err := os.ReadFile(tinySpec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +71,9 @@ func editedTiny(t *testing.T, edit string) []byte {
 }
 
 // readTestSpec parses editedTiny(edit).
-func readTestSpec(t *testing.T, edit string) *Spec {
+func readTestSpec(t *testing.T, edit string) *experiments.Spec {
 	t.Helper()
-	s, err := ParseSpec("tiny.yaml", editedTiny(t, edit))
+	s, err := experiments.ParseSpec("tiny.yaml", editedTiny(t, edit))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"context"
@@ -9,15 +9,14 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/results"
 )
 
 // RunFunc computes one run. It must be a pure function of the run (its
 // seeds included), so that the output never depends on which worker ran
 // it or when.
-type RunFunc func(ctx context.Context, r Run) (*results.Tables, error)
+type RunFunc func(ctx context.Context, r experiments.Run) (*results.Tables, error)
 
 // Runner executes runs in parallel into a directory, resumably: each
 // finished run is recorded in Dir/runs/ID.gob before it counts as done,
@@ -25,20 +24,26 @@ type RunFunc func(ctx context.Context, r Run) (*results.Tables, error)
 type Runner struct {
 	// Dir receives runs/ and the gathered Parquet tables.
 	Dir string
-	// Jobs bounds the runs in flight (default runtime.NumCPU()); with a
-	// Pool, the pool's slots do.
+	// Jobs bounds the runs in flight (default runtime.NumCPU()): the runs
+	// are computed in a pool of Jobs slots of the runner's own, unless
+	// Pool gives one.
 	Jobs int
 	// Progress receives progress lines (nil: silent). On a terminal
 	// (Terminal true) one line is redrawn with \r; otherwise a line is
 	// written about every 10% of the runs.
 	Progress io.Writer
 	Terminal bool
-	// Execute computes a run (default: Execute).
+	// Execute computes a run (default: Timelines.Execute).
 	Execute RunFunc
-	// Pool, when not nil, computes the runs in its slots instead of Jobs
-	// workers: every pending run is queued in it at once, ranked Rank
-	// among the sweeps that share it (reproduce's figures), and the pool
-	// starts each when its turn comes.
+	// Timelines caches the timelines the runs replay, each dropped when
+	// the last run that needs it is done (nil: a cache of the runner's
+	// own, made by its first Sweep). Runners that share one (Reproduce's
+	// figures) build a timeline their runs share once.
+	Timelines *experiments.Timelines
+	// Pool, when not nil, computes the runs in its slots instead of a
+	// pool of Jobs slots: every pending run is queued in it at once,
+	// ranked Rank among the sweeps that share it (Reproduce's figures),
+	// and the pool starts each when its turn comes.
 	Pool *Pool
 	Rank int
 	// Dataset, when not nil, says which sweep and shard Dir holds: it is
@@ -65,21 +70,20 @@ type Summary struct {
 // schedule families ranked). When runs have ExtendGrid, a group whose
 // selected step is at an edge of its grid gets runs at steps beyond it,
 // round after round, until its choice is inside or the grid has grown by
-// ExtendGrid steps at that edge (expand_grid.go); Summary.Runs counts
+// ExtendGrid steps at that edge (experiments.NextRound); Summary.Runs counts
 // them, and a shard (Dataset.ShardCount > 0) refuses them. A record written by another build (another
 // stamp, buildStamp) or one that does not decode is not trusted: the run
 // is computed again and its record replaced, and one line on Progress
 // says how many. On the first failure, or when ctx is cancelled, it
 // starts no more runs and returns the error; the runs recorded so far stay
 // recorded for the next Sweep to resume from.
-func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
+func (rn *Runner) Sweep(ctx context.Context, runs []experiments.Run) (Summary, error) {
 	sum := Summary{Runs: len(runs)}
-	if err := checkUniqueIDs(runs); err != nil {
+	if err := experiments.CheckUniqueIDs(runs); err != nil {
 		return sum, err
 	}
 	// Refused before the folder is touched.
-	extend := slices.ContainsFunc(runs, func(r Run) bool { return r.ExtendGrid > 0 })
-	if extend && rn.Dataset != nil && rn.Dataset.ShardCount > 0 {
+	if experiments.Extends(runs) && rn.Dataset != nil && rn.Dataset.ShardCount > 0 {
 		return sum, badInputf("spec key extend_grid: a shard (%s) cannot grow its step-size grids, which needs every run of a group; "+
 			"sweep the spec whole, or set extend_grid: 0 to shard it (docs/methods.md, \"Selection\")", rn.Dataset.Shard())
 	}
@@ -102,11 +106,14 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
+	if rn.Timelines == nil {
+		rn.Timelines = new(experiments.Timelines)
+	}
 	all, pending := slices.Clone(runs), runs
 	// Each round runs what is pending, then, when grids may grow, selects
 	// and queues the runs that extend the grids whose choice is at an edge
-	// (expand_grid.go); a group grows by at most ExtendGrid steps an edge,
-	// so the rounds end.
+	// (experiments.NextRound); a group grows by at most ExtendGrid steps an
+	// edge, so the rounds end.
 	for round := 0; ; round++ {
 		if err := rn.runPending(ctx, store, pending, &sum); err != nil {
 			return sum, err
@@ -115,21 +122,12 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 		if err != nil {
 			return sum, err
 		}
-		if !extend || round > 2*MaxExtendGrid {
-			return sum, writeDataset(rn.Dir, ds)
-		}
-		more, err := extendGrids(all, slices.Clone(ds.Runs), ds.Curves)
+		more, err := experiments.NextRound(all, ds, round)
 		if err != nil {
 			return sum, err
 		}
 		if len(more) == 0 {
-			return sum, writeDataset(rn.Dir, ds)
-		}
-		for i := range more {
-			more[i].Index = len(all) + i
-		}
-		if err := checkUniqueIDs(append(slices.Clone(all), more...)); err != nil {
-			return sum, err
+			return sum, experiments.WriteDataset(rn.Dir, ds)
 		}
 		if rn.Progress != nil {
 			runs := "runs"
@@ -146,9 +144,9 @@ func (rn *Runner) Sweep(ctx context.Context, runs []Run) (Summary, error) {
 
 // runPending computes and records the runs not yet recorded by this build,
 // counting them in sum.
-func (rn *Runner) runPending(ctx context.Context, store *store, runs []Run, sum *Summary) error {
+func (rn *Runner) runPending(ctx context.Context, store *store, runs []experiments.Run, sum *Summary) error {
 	resumed, foreign, unreadable := sum.Resumed, sum.Foreign, sum.Unreadable
-	var pending []Run
+	var pending []experiments.Run
 	for _, r := range runs {
 		state, err := store.state(r)
 		if err != nil {
@@ -170,16 +168,16 @@ func (rn *Runner) runPending(ctx context.Context, store *store, runs []Run, sum 
 	}
 	exec := rn.Execute
 	if exec == nil {
-		exec = Execute
+		exec = rn.Timelines.Execute
 	}
 	prog := newProgress(rn.Progress, rn.Terminal, len(runs), sum.Resumed-resumed)
 	// Each run's timelines stay cached until the last pending run that
 	// needs them is done.
-	claimTimelines(pending)
+	rn.Timelines.Claim(pending)
 	var mu sync.Mutex
 	// compute runs r; record stamps and records its output, durably.
-	compute := func(ctx context.Context, r Run) (*results.Tables, float64, error) {
-		defer releaseTimelines(r)
+	compute := func(ctx context.Context, r experiments.Run) (*results.Tables, float64, error) {
+		defer rn.Timelines.Release(r)
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
@@ -190,8 +188,8 @@ func (rn *Runner) runPending(ctx context.Context, store *store, runs []Run, sum 
 		}
 		return out, time.Since(start).Seconds(), nil
 	}
-	record := func(r Run, out *results.Tables, wall float64) error {
-		stamp(out, r, wall)
+	record := func(r experiments.Run, out *results.Tables, wall float64) error {
+		experiments.Stamp(out, r, wall)
 		if err := store.put(r, out); err != nil {
 			return err
 		}
@@ -201,49 +199,26 @@ func (rn *Runner) runPending(ctx context.Context, store *store, runs []Run, sum 
 		mu.Unlock()
 		return nil
 	}
-	var err error
-	if rn.Pool != nil {
-		err = rn.sweepPooled(ctx, pending, compute, record)
-	} else {
-		err = rn.sweepJobs(ctx, pending, compute, record)
+	pool := rn.Pool
+	if pool == nil {
+		jobs := rn.Jobs
+		if jobs < 1 {
+			jobs = runtime.NumCPU()
+		}
+		pool = NewPool(jobs)
 	}
+	err := rn.sweepPooled(ctx, pool, pending, compute, record)
 	prog.finish()
 	return err
 }
 
-// sweepJobs computes and records the pending runs with Jobs workers, in
-// order; on the first failure it starts no more.
-func (rn *Runner) sweepJobs(ctx context.Context, pending []Run, compute computeFunc, record recordFunc) error {
-	jobs := rn.Jobs
-	if jobs < 1 {
-		jobs = runtime.NumCPU()
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(jobs)
-	for i, r := range pending {
-		if gctx.Err() != nil {
-			for _, r := range pending[i:] {
-				releaseTimelines(r)
-			}
-			break
-		}
-		g.Go(func() error {
-			out, wall, err := compute(gctx, r)
-			if err != nil {
-				return err
-			}
-			return record(r, out, wall)
-		})
-	}
-	return g.Wait()
-}
-
 // sweepPooled queues every pending run in the pool and waits for them to
-// be recorded. A run holds its slot while it computes; its record is
-// written and synced on a goroutine of its own, so that the next run
-// computes meanwhile. After the first failure the runs still queued
-// return at once.
-func (rn *Runner) sweepPooled(ctx context.Context, pending []Run, compute computeFunc, record recordFunc) error {
+// be recorded: the one way a runner computes its runs, in a pool of Jobs
+// slots of its own or in the Pool it shares. A run holds its slot while it
+// computes; its record is written and synced on a goroutine of its own, so
+// that the next run computes meanwhile. After the first failure the runs
+// still queued return at once.
+func (rn *Runner) sweepPooled(ctx context.Context, pool *Pool, pending []experiments.Run, compute computeFunc, record recordFunc) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -252,7 +227,7 @@ func (rn *Runner) sweepPooled(ctx context.Context, pending []Run, compute comput
 	fail := func(err error) { once.Do(func() { first = err; cancel() }) }
 	for _, r := range pending {
 		wg.Add(1)
-		rn.Pool.Go(rn.Rank, r, func() {
+		pool.Go(rn.Rank, r, func() {
 			out, wall, err := compute(ctx, r)
 			if err != nil {
 				fail(err)
@@ -274,20 +249,9 @@ func (rn *Runner) sweepPooled(ctx context.Context, pending []Run, compute comput
 // computeFunc computes a run and returns its output and computing
 // seconds; recordFunc stamps and records that output.
 type (
-	computeFunc func(context.Context, Run) (*results.Tables, float64, error)
-	recordFunc  func(Run, *results.Tables, float64) error
+	computeFunc func(context.Context, experiments.Run) (*results.Tables, float64, error)
+	recordFunc  func(experiments.Run, *results.Tables, float64) error
 )
-
-func checkUniqueIDs(runs []Run) error {
-	seen := make(map[string]string, len(runs))
-	for _, r := range runs {
-		if prev, dup := seen[r.ID]; dup {
-			return fmt.Errorf("experiments: two runs share id %s: %q and %q", r.ID, prev, r.Name)
-		}
-		seen[r.ID] = r.Name
-	}
-	return nil
-}
 
 // rerunLine says how many recorded runs a resumed sweep runs again.
 func rerunLine(foreign, unreadable int) string {

@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -85,7 +86,7 @@ func TestPoolBoundsRunsInFlight(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(1)
-		p.Go(0, Run{Index: i}, func() {
+		p.Go(0, experiments.Run{Index: i}, func() {
 			defer wg.Done()
 			n := now.Add(1)
 			for {
@@ -174,7 +175,7 @@ func TestPoolGoQueuesWithoutGoroutines(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, i := range rand.New(rand.NewPCG(1, 2)).Perm(n) {
 		wg.Add(1)
-		p.Go(0, Run{Index: i}, func() {
+		p.Go(0, experiments.Run{Index: i}, func() {
 			defer wg.Done()
 			mu.Lock()
 			order = append(order, i)
@@ -212,7 +213,7 @@ func TestRunnerPoolSameTables(t *testing.T) {
 	}
 	sameFile(t, filepath.Join(alone, results.CurvesFile), filepath.Join(pooled, results.CurvesFile))
 
-	failing := Runner{Dir: filepath.Join(tmp, "failing"), Pool: NewPool(2), Execute: func(ctx context.Context, r Run) (*results.Tables, error) {
+	failing := Runner{Dir: filepath.Join(tmp, "failing"), Pool: NewPool(2), Execute: func(ctx context.Context, r experiments.Run) (*results.Tables, error) {
 		if r.Index == 1 {
 			return nil, errors.New("boom")
 		}

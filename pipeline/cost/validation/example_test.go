@@ -1,13 +1,13 @@
-package experiments_test
+package validation_test
 
 import (
 	"fmt"
 
-	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/pipeline/cost/validation"
 )
 
 func ExampleValidateTimingModel() {
-	v, err := experiments.ValidateTimingModel()
+	v, err := validation.ValidateTimingModel()
 	if err != nil {
 		fmt.Println(err)
 		return

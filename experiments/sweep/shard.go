@@ -1,9 +1,11 @@
-package experiments
+package sweep
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // Shard is one slice of a sweep: the runs whose expansion index mod Count
@@ -78,11 +80,11 @@ func ShardFromEnv(getenv func(string) string, count int) (Shard, error) {
 }
 
 // Select returns the runs of this shard, in expansion order.
-func (s Shard) Select(runs []Run) []Run {
+func (s Shard) Select(runs []experiments.Run) []experiments.Run {
 	if s.Count == 0 {
 		return runs
 	}
-	var out []Run
+	var out []experiments.Run
 	for _, r := range runs {
 		if r.Index%s.Count == s.Index {
 			out = append(out, r)

@@ -1,4 +1,4 @@
-package experiments
+package validation
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ func TestValidationDocMatchesCommand(t *testing.T) {
 	if err := v.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := os.ReadFile(filepath.Join("..", "docs", "validation.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "validation.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

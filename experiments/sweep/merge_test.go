@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"os"
@@ -6,10 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // shardDirs sweeps the runs all as count shards of spec into tmp/NAME-I.
-func shardDirs(t *testing.T, tmp, name string, all []Run, count int) []string {
+func shardDirs(t *testing.T, tmp, name string, all []experiments.Run, count int) []string {
 	t.Helper()
 	var dirs []string
 	for i := range count {
@@ -28,7 +30,7 @@ func TestMergeChecksShards(t *testing.T) {
 	tmp := t.TempDir()
 	dirs := shardDirs(t, tmp, "tiny", all, 3)
 	// Another spec: the same file with another seed expands to other runs.
-	s, err := ReadSpecFile("testdata/tiny.yaml")
+	s, err := experiments.ReadSpecFile(tinySpec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +91,7 @@ func TestMergeRefusesAnotherDataset(t *testing.T) {
 	all := tinyRuns(t)
 	tmp := t.TempDir()
 	dirs := shardDirs(t, tmp, "tiny", all, 2)
-	s, _ := ReadSpecFile("testdata/tiny.yaml")
+	s, _ := experiments.ReadSpecFile(tinySpec)
 	s.Seed++
 	occupied := shardDirs(t, tmp, "tiny2", s.Expand(), 1)[0]
 	bare := filepath.Join(tmp, "bare")

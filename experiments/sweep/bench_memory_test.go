@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // BenchmarkScalingUnitSweep sweeps the full scaling figure's PipeDream
@@ -19,11 +21,15 @@ import (
 // of a figure's until its records were gathered made the full
 // reproduce's memory peak.
 func BenchmarkScalingUnitSweep(b *testing.B) {
-	all, err := figureScaling.Runs(false)
+	f, err := experiments.LookupFigure("scaling")
 	if err != nil {
 		b.Fatal(err)
 	}
-	var runs []Run
+	all, err := f.Runs(false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var runs []experiments.Run
 	for _, r := range all {
 		if r.Method != "rpd" && r.Cost.CostModel != "gpu" {
 			runs = append(runs, r)

@@ -1,4 +1,4 @@
-package experiments
+package validation
 
 import (
 	_ "embed"
@@ -114,7 +114,7 @@ func ValidateTimingModel() (*TimingValidation, error) {
 	for _, s := range zbSetups {
 		rows, err := s.rows(hw, v.Efficiency)
 		if err != nil {
-			return nil, fmt.Errorf("experiments: validation %s: %w", s.name, err)
+			return nil, fmt.Errorf("validation %s: %w", s.name, err)
 		}
 		v.Rows = append(v.Rows, rows...)
 	}

@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"crypto/sha256"
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/internal/atomicfile"
 	"github.com/pipelab/pipelab/results"
 )
@@ -131,7 +132,7 @@ func openStore(dir string) (*store, error) {
 	return &store{dir: runs, build: buildStamp()}, nil
 }
 
-func (s *store) path(r Run) string { return filepath.Join(s.dir, r.ID+".gob") }
+func (s *store) path(r experiments.Run) string { return filepath.Join(s.dir, r.ID+".gob") }
 
 // What a run's record is worth to a resumed sweep.
 type recordState int
@@ -146,7 +147,7 @@ const (
 // state reads the run's record, if there is one, and says whether a
 // resumed sweep may trust it. Only a record that cannot be opened for a
 // reason other than its absence is an error.
-func (s *store) state(r Run) (recordState, error) {
+func (s *store) state(r experiments.Run) (recordState, error) {
 	f, err := os.Open(s.path(r))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -166,7 +167,7 @@ func (s *store) state(r Run) (recordState, error) {
 }
 
 // put records the run's output, computed by this build, durably.
-func (s *store) put(r Run, out *results.Tables) error {
+func (s *store) put(r experiments.Run, out *results.Tables) error {
 	return s.putRecord(r.ID, record{Format: recordFormat, Build: s.build, Name: r.Name, Output: *out})
 }
 
@@ -224,7 +225,7 @@ func readRecord(path string) (record, error) {
 	return rec, nil
 }
 
-func (s *store) get(r Run) (*results.Tables, error) {
+func (s *store) get(r experiments.Run) (*results.Tables, error) {
 	rec, err := readRecord(s.path(r))
 	if err != nil {
 		return nil, err
@@ -236,14 +237,14 @@ func (s *store) get(r Run) (*results.Tables, error) {
 }
 
 // gather reads the records of runs into one data set.
-func (s *store) gather(runs []Run) (*results.Tables, error) {
+func (s *store) gather(runs []experiments.Run) (*results.Tables, error) {
 	var ds results.Tables
 	for _, r := range runs {
 		out, err := s.get(r)
 		if err != nil {
 			return nil, err
 		}
-		appendTables(&ds, out)
+		experiments.AppendTables(&ds, out)
 	}
 	return &ds, nil
 }

@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -35,7 +36,7 @@ type counted struct {
 	exec RunFunc
 }
 
-func (c *counted) run(ctx context.Context, r Run) (*results.Tables, error) {
+func (c *counted) run(ctx context.Context, r experiments.Run) (*results.Tables, error) {
 	c.mu.Lock()
 	c.ids = append(c.ids, r.ID)
 	c.mu.Unlock()
@@ -48,7 +49,7 @@ func (c *counted) ran() []string {
 }
 
 // sweepAs sweeps runs into dir with exec, its progress into a buffer.
-func sweepAs(t *testing.T, dir string, runs []Run, exec RunFunc) (Summary, string) {
+func sweepAs(t *testing.T, dir string, runs []experiments.Run, exec RunFunc) (Summary, string) {
 	t.Helper()
 	var progress bytes.Buffer
 	sum, err := (&Runner{Dir: dir, Jobs: 2, Execute: exec, Progress: &progress}).Sweep(context.Background(), runs)
@@ -58,7 +59,7 @@ func sweepAs(t *testing.T, dir string, runs []Run, exec RunFunc) (Summary, strin
 	return sum, progress.String()
 }
 
-func decodeRecord(t *testing.T, dir string, r Run) record {
+func decodeRecord(t *testing.T, dir string, r experiments.Run) record {
 	t.Helper()
 	rec, err := readRecord(filepath.Join(dir, "runs", r.ID+".gob"))
 	if err != nil {
@@ -85,7 +86,7 @@ func TestResumeDistrustsAnotherBuild(t *testing.T) {
 
 	// Build B computes other losses, so a replaced record shows.
 	asBuild(t, "build B")
-	changed := &counted{exec: func(ctx context.Context, r Run) (*results.Tables, error) {
+	changed := &counted{exec: func(ctx context.Context, r experiments.Run) (*results.Tables, error) {
 		out, err := fakeRun(ctx, r)
 		out.Runs[0].FinalLoss += 1
 		return out, err
@@ -118,7 +119,7 @@ func TestResumeDistrustsAnotherBuild(t *testing.T) {
 	}
 }
 
-func runByID(t *testing.T, runs []Run, id string) Run {
+func runByID(t *testing.T, runs []experiments.Run, id string) experiments.Run {
 	t.Helper()
 	for _, r := range runs {
 		if r.ID == id {
@@ -126,7 +127,7 @@ func runByID(t *testing.T, runs []Run, id string) Run {
 		}
 	}
 	t.Fatalf("no run %s", id)
-	return Run{}
+	return experiments.Run{}
 }
 
 // TestResumeRerunsUnreadableRecords: a truncated, an empty, a garbled

@@ -1,6 +1,6 @@
 //go:build !unix || aix
 
-package experiments
+package sweep
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"context"
@@ -22,18 +22,4 @@ func BenchmarkSweepOverhead(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(runs)), "µs/run")
-}
-
-// BenchmarkExpand times the expansion of the full scaling figure (217
-// unit-time and 124 GPU runs).
-func BenchmarkExpand(b *testing.B) {
-	f, err := LookupFigure("scaling")
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := f.Runs(false); err != nil {
-			b.Fatal(err)
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"crypto/sha256"
@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
@@ -39,13 +40,13 @@ type Dataset struct {
 
 // NewDataset describes the folder of shard of the sweep spec whose
 // expansion is all.
-func NewDataset(spec string, all []Run, shard Shard) Dataset {
+func NewDataset(spec string, all []experiments.Run, shard Shard) Dataset {
 	h := sha256.New()
 	for _, r := range all {
 		h.Write([]byte(r.ID))
 		h.Write([]byte{'\n'})
 	}
-	if len(all) > 0 && all[0].Select != "" && all[0].Select != BestFinal {
+	if len(all) > 0 && all[0].Select != "" && all[0].Select != experiments.BestFinal {
 		// Only then, so that the data sets of best-final keep their ids.
 		h.Write([]byte("selection_rule=" + all[0].Select + "\n"))
 	}

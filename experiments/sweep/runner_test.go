@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"bytes"
@@ -12,15 +12,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/results"
 )
 
 // fakeRun stands in for an optimizer in the runner's tests: a short curve
 // drawn from the run's own seed, so its output is a pure function of the
 // run, as Execute's is.
-func fakeRun(_ context.Context, r Run) (*results.Tables, error) {
+func fakeRun(_ context.Context, r experiments.Run) (*results.Tables, error) {
 	rng := rand.New(rand.NewPCG(r.Seed, 1))
-	row := runRow(r)
+	row := experiments.RunRow(r)
 	loss := 1.0
 	var curve []results.CurvePoint
 	for k := range 5 {
@@ -33,21 +34,21 @@ func fakeRun(_ context.Context, r Run) (*results.Tables, error) {
 
 // slowFakeRun is fakeRun taking 30 ms, so that a sweep can be killed
 // midway.
-func slowFakeRun(ctx context.Context, r Run) (*results.Tables, error) {
+func slowFakeRun(ctx context.Context, r experiments.Run) (*results.Tables, error) {
 	time.Sleep(30 * time.Millisecond)
 	return fakeRun(ctx, r)
 }
 
-func tinyRuns(t testing.TB) []Run {
+func tinyRuns(t testing.TB) []experiments.Run {
 	t.Helper()
-	s, err := ReadSpecFile("testdata/tiny.yaml")
+	s, err := experiments.ReadSpecFile(tinySpec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s.Expand()
 }
 
-func sweep(t *testing.T, dir string, jobs int, runs []Run) Summary {
+func sweep(t *testing.T, dir string, jobs int, runs []experiments.Run) Summary {
 	t.Helper()
 	rn := Runner{Dir: dir, Jobs: jobs, Execute: fakeRun}
 	sum, err := rn.Sweep(context.Background(), runs)
@@ -59,7 +60,7 @@ func sweep(t *testing.T, dir string, jobs int, runs []Run) Summary {
 
 // sweepShard sweeps shard of the runs all into dir, recording the data set
 // as the command does.
-func sweepShard(t *testing.T, dir string, spec string, all []Run, shard Shard) Summary {
+func sweepShard(t *testing.T, dir string, spec string, all []experiments.Run, shard Shard) Summary {
 	t.Helper()
 	ds := NewDataset(spec, all, shard)
 	rn := Runner{Dir: dir, Jobs: 2, Execute: fakeRun, Dataset: &ds}
@@ -141,17 +142,23 @@ func TestSweepIndependentOfJobsAndShards(t *testing.T) {
 		}
 		sameFile(t, filepath.Join(one, results.CurvesFile), filepath.Join(dir, results.CurvesFile))
 	}
-	// Each group (same configuration but step size and seed) has exactly
-	// one selected step, the same for all its seeds.
-	sel := map[groupKey]float64{}
+	// Each group (same configuration but step size and seed: tiny.yaml's
+	// runs differ in S, the method and H besides) has exactly one
+	// selected step, the same for all its seeds.
+	type group struct {
+		method             string
+		stages, localSteps int32
+	}
+	sel := map[group]float64{}
 	for _, r := range want.Runs {
 		if !r.Selected {
 			continue
 		}
-		if s, ok := sel[keyOf(&r)]; ok && s != r.StepSize {
+		g := group{r.Method, r.Stages, r.LocalSteps}
+		if s, ok := sel[g]; ok && s != r.StepSize {
 			t.Errorf("group of %s selects two steps", r.RunID)
 		}
-		sel[keyOf(&r)] = r.StepSize
+		sel[g] = r.StepSize
 	}
 	// 2 stage counts × (PipeDream + 2 LocalSGD H values).
 	if len(sel) != 6 {
@@ -171,7 +178,7 @@ func TestMergeRefusesConflicts(t *testing.T) {
 		t.Fatalf("overlapping merge: %d runs, warnings %q, %v", sum.Runs, sum.Warnings, err)
 	}
 	// A run whose content differs is refused, naming its id.
-	changed := func(ctx context.Context, r Run) (*results.Tables, error) {
+	changed := func(ctx context.Context, r experiments.Run) (*results.Tables, error) {
 		out, err := fakeRun(ctx, r)
 		out.Runs[0].FinalLoss += 1
 		return out, err
@@ -192,7 +199,7 @@ const childDirEnv = "PIPELAB_EXPERIMENTS_SWEEP_CHILD"
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(childDirEnv); dir != "" {
-		s, err := ReadSpecFile("testdata/tiny.yaml")
+		s, err := experiments.ReadSpecFile(tinySpec)
 		if err == nil {
 			_, err = (&Runner{Dir: dir, Jobs: 2, Execute: slowFakeRun}).Sweep(context.Background(), s.Expand())
 		}
@@ -280,3 +287,7 @@ func TestProgress(t *testing.T) {
 		}
 	}
 }
+
+// tinySpec is the runner's tests' sweep of 28 runs, a spec the
+// experiments package's tests read too.
+const tinySpec = "../testdata/tiny.yaml"

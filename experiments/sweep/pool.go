@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // Pool shares a fixed number of slots, one run at a time each, among the
@@ -14,7 +16,7 @@ import (
 // than each sweep's last runs leaving slots idle. A free slot goes to the
 // most urgent request waiting: work after a sweep's runs (Do: its plots,
 // the sweep's serial tail) first, then the run of the longest estimated
-// CPU time (estimatedSeconds), so that the long runs start first and the
+// CPU time (experiments.EstimatedSeconds), so that the long runs start first and the
 // short ones fill the slots at the end (longest processing time first),
 // ties to the lower rank, then the lower run index. Which slot computes a
 // run never changes what it computes: outputs are those of the sweeps run
@@ -56,10 +58,10 @@ func NewPool(jobs int) *Pool { return &Pool{free: max(jobs, 1)} }
 // frees the slot when it returns. A sweep queues all its runs this way
 // (Runner.Pool) without a goroutine parked for each: with thousands of
 // runs waiting, their stacks were tens of megabytes.
-func (p *Pool) Go(rank int, r Run, task func()) {
+func (p *Pool) Go(rank int, r experiments.Run, task func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.waiting = append(p.waiting, &poolRequest{urgency: urgency{estimatedSeconds(r), rank, r.Index}, task: task})
+	p.waiting = append(p.waiting, &poolRequest{urgency: urgency{experiments.EstimatedSeconds(r), rank, r.Index}, task: task})
 	p.grant()
 }
 
