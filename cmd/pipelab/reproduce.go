@@ -38,9 +38,34 @@ figure's line gives the seconds from the start until it was done.
 
 figures:`)
 	for _, f := range experiments.Figures() {
-		fmt.Fprintf(&b, "\n  %-15s %s", f.Name, f.Summary)
+		// As the flags below: the name, then what it shows, indented.
+		fmt.Fprintf(&b, "\n  %s", f.Name)
+		for _, line := range wrapWords(f.Summary, 72) {
+			fmt.Fprintf(&b, "\n      %s", line)
+		}
 	}
 	return b.String()
+}
+
+// wrapWords breaks text into lines of at most width bytes at spaces (a
+// longer word keeps a line of its own).
+func wrapWords(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 func runReproduce(args []string, stdout, stderr io.Writer) error {
