@@ -25,7 +25,7 @@ func TestCanonicalNamesFrozen(t *testing.T) {
 	if got := NewDataset(tiny.Name, runs, Shard{}).SpecID; got != "863b02415be80d8e" {
 		t.Errorf("examples/tiny.yaml's spec_id is %s, docs/sweeps.md's 863b02415be80d8e", got)
 	}
-	s, err := ParseSpec("s.yaml", []byte("experiment: t\nmeasure: schedules\nkinds: [1f1b]\nstages: [4]\nmicrobatches: [8]\nseed: 3\n"))
+	s, err := ParseSpec("s.yaml", []byte("experiment: t\nmeasure: schedules\nkinds: [1f1b]\nranks: [4]\nmicrobatches: [8]\nseed: 3\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func scalingRuns() []Run {
 func delayStats() []DelayStat {
 	var stats []DelayStat
 	for s := int32(2); s <= 64; s *= 2 {
-		d := DelayStat{Stages: s, Microbatches: 10 * s, Window: WindowSteady,
+		d := DelayStat{Stages: s, TotalMicrobatches: 10 * s, Window: WindowSteady,
 			Max: int64(math.Floor(delayBound(float64(s)))), Mean: float64(s*s) / 2}
 		switch s {
 		case 4:
