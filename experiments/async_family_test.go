@@ -16,7 +16,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [3]
-microbatches: [30]
+total_microbatches: [30]
 methods:
   - {name: pipedream, step_sizes: {values: [0.02]}}
   - {name: pipedream, kind: 1f1b, optimizer: momentum, step_sizes: {values: [0.02]}}
@@ -51,7 +51,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [3]
-microbatches: [30]
+total_microbatches: [30]
 methods:
   - {name: pipedream, kind: 1f1b, step_sizes: {values: [0.02]}}
   - {name: pd-nostash, kind: zb-h1, step_sizes: {values: [0.02]}}

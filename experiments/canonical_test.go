@@ -22,7 +22,7 @@ func TestCanonicalNamesFrozen(t *testing.T) {
 	if !slices.ContainsFunc(runs, func(r Run) bool { return r.ID == "00f08cf66d6875b1" }) {
 		t.Errorf("examples/tiny.yaml lost the run id 00f08cf66d6875b1 of docs/sweeps.md")
 	}
-	s, err := ParseSpec("s.yaml", []byte("experiment: t\nmeasure: schedules\nkinds: [1f1b]\nstages: [4]\nmicrobatches: [8]\nseed: 3\n"))
+	s, err := ParseSpec("s.yaml", []byte("experiment: t\nmeasure: schedules\nkinds: [1f1b]\nranks: [4]\nmicrobatches: [8]\nseed: 3\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -161,9 +161,9 @@ type LMShape struct {
 	// Step is the recipe's step size at S = 4 (sync averages S gradients
 	// per update).
 	Step float64
-	// Microbatches is the run length at which synchronous Adam at S = 4
+	// TotalMicrobatches is the run length at which synchronous Adam at S = 4
 	// ends below 2.2 nats.
-	Microbatches int
+	TotalMicrobatches int
 }
 
 // ShakespeareLM returns the LM shape every LM figure on the shipped text
@@ -172,7 +172,7 @@ func ShakespeareLM() LMShape {
 	c := charlm.ShakespeareConfig()
 	return LMShape{Embed: c.Embed, SeqLen: c.SeqLen, Batch: c.Batch, BlocksPerStage: c.BlocksPerStage,
 		Optimizer: OptimizerSpec{Name: "adam", LRSchedule: "cosine", Warmup: 20},
-		Step:      0.0078125, Microbatches: 4000}
+		Step:      0.0078125, TotalMicrobatches: 4000}
 }
 
 // Apply makes s train this LM on the shipped text: it sets the objective,
@@ -222,7 +222,7 @@ func lmTitle(experiment string, runs []results.Run) string {
 	}
 	lo, hi := math.MaxInt, 0
 	for _, r := range runs {
-		c := int(r.Microbatches) * int(r.BatchSize) * cfg.SeqLen
+		c := int(r.TotalMicrobatches) * int(r.BatchSize) * cfg.SeqLen
 		lo, hi = min(lo, c), max(hi, c)
 	}
 	chars := fmt.Sprintf("%.2f", float64(lo)/1e6)

@@ -22,8 +22,8 @@ func TestShakespeareLMTrainsPastTheUnigramEntropy(t *testing.T) {
 	opt := lm.Optimizer.Settings()
 	r := Run{Measure: Convergence, Objective: "charlm", Corpus: charlm.CorpusTinyShakespeare,
 		Embed: lm.Embed, SeqLen: lm.SeqLen, Batch: lm.Batch, BlocksPerStage: lm.BlocksPerStage,
-		Method: "sync", Family: "1f1b", Stages: 4, PerIteration: 4, Step: lm.Step, Optimizer: opt,
-		Microbatches: 200, LogPoints: 4, Seed: 1, DataSeed: 1}
+		Method: "sync", Family: "1f1b", Stages: 4, Microbatches: 4, Step: lm.Step, Optimizer: opt,
+		TotalMicrobatches: 200, LogPoints: 4, Seed: 1, DataSeed: 1}
 	var last optim.Record
 	r.Record = func(rec optim.Record) error { last = rec; return nil }
 	res, err := Train(context.Background(), r)
@@ -32,12 +32,12 @@ func TestShakespeareLMTrainsPastTheUnigramEntropy(t *testing.T) {
 	}
 	unigram := charlm.UnigramEntropy(charlm.TinyShakespeare())
 	t.Logf("validation loss %.4f after %d microbatches (%d updates per stage); unigram entropy %.4f",
-		last.ValidationLoss, res.Microbatches, res.BlockUpdates/4, unigram)
+		last.ValidationLoss, res.TotalMicrobatches, res.BlockUpdates/4, unigram)
 	if last.Updates != res.BlockUpdates {
 		t.Fatalf("the last record is at %d block updates, the run made %d", last.Updates, res.BlockUpdates)
 	}
 	if !(last.ValidationLoss < unigram) {
-		t.Errorf("validation loss %.4f after %d microbatches, want below the unigram entropy %.4f", last.ValidationLoss, res.Microbatches, unigram)
+		t.Errorf("validation loss %.4f after %d microbatches, want below the unigram entropy %.4f", last.ValidationLoss, res.TotalMicrobatches, unigram)
 	}
 }
 
@@ -95,8 +95,8 @@ func TestLMFigureCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Microbatches != lmTextPipeDreamMicrobatches {
-			t.Errorf("PipeDream runs %d microbatches in the lm figure's %g s, the summary says %d", p.Microbatches, r.Budget, lmTextPipeDreamMicrobatches)
+		if p.TotalMicrobatches != lmTextPipeDreamMicrobatches {
+			t.Errorf("PipeDream runs %d microbatches in the lm figure's %g s, the summary says %d", p.TotalMicrobatches, r.Budget, lmTextPipeDreamMicrobatches)
 		}
 	}
 	lo, hi := math.MaxInt, 0
@@ -112,7 +112,7 @@ func TestLMFigureCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lo, hi = min(lo, p.Microbatches), max(hi, p.Microbatches)
+			lo, hi = min(lo, p.TotalMicrobatches), max(hi, p.TotalMicrobatches)
 		}
 	}
 	if lo != remedyLMSyncMicrobatches4 || hi != remedyLMAsyncMicrobatches8 {
@@ -137,15 +137,15 @@ func TestLMFigureCounts(t *testing.T) {
 // of another objective or of no figure's spec get none.
 func TestLMTitleNamesModelAndCharacters(t *testing.T) {
 	rows := []results.Run{
-		{Experiment: "lm-text", Objective: "charlm", Stages: 4, Microbatches: 4181, BatchSize: 16},
-		{Experiment: "lm-text", Objective: "charlm", Stages: 4, Microbatches: 2648, BatchSize: 16},
+		{Experiment: "lm-text", Objective: "charlm", Stages: 4, TotalMicrobatches: 4181, BatchSize: 16},
+		{Experiment: "lm-text", Objective: "charlm", Stages: 4, TotalMicrobatches: 2648, BatchSize: 16},
 	}
 	if got, want := lmTitle("lm-text", rows), "E 32, T 16, 30,144 params, 0.68–1.07M chars seen"; got != want {
 		t.Errorf("lm-text: %q, want %q", got, want)
 	}
 	rows = []results.Run{
-		{Objective: "charlm", Stages: 8, Microbatches: 2728, BatchSize: 16},
-		{Objective: "charlm", Stages: 4, Microbatches: 1404, BatchSize: 16},
+		{Objective: "charlm", Stages: 8, TotalMicrobatches: 2728, BatchSize: 16},
+		{Objective: "charlm", Stages: 4, TotalMicrobatches: 1404, BatchSize: 16},
 	}
 	// 80,960 at S = 8: six blocks of 12·32² + 13·32 = 12,704 more than
 	// S = 4's two, 30,144 + 4·12,704.

@@ -15,7 +15,7 @@ import (
 const lmSpec = `objectives: [charlm]
 batch_size: 1
 stages: [3]
-microbatches: [4]
+total_microbatches: [4]
 methods:
   - {name: pipedream, step_sizes: {values: [0.0625]}}
 seed: 1

@@ -60,9 +60,9 @@ func NewObjective(r Run, stages int) (objectives.Objective, error) {
 // it replayed.
 type Trained struct {
 	*optim.Result
-	// Microbatches is the run's N, matched to the budget when there is
+	// TotalMicrobatches is the run's N, matched to the budget when there is
 	// one (a sync run's whole iterations).
-	Microbatches int
+	TotalMicrobatches int
 	// Stages is the objective's block count: the table's stages.
 	Stages int
 	// Table is the table replayed or timed (nil for RPD's sampled delays).
@@ -131,7 +131,7 @@ func (c *Timelines) runConvergence(ctx context.Context, r Run) (*results.Tables,
 		return nil, err
 	}
 	row := RunRow(r)
-	row.Microbatches = int32(res.Microbatches)
+	row.TotalMicrobatches = int32(res.TotalMicrobatches)
 	if r.Method == "rpd" {
 		row.Delta = int32(res.Delta)
 	}
@@ -191,7 +191,7 @@ func (c *Timelines) planFor(r Run) (plan, error) {
 		if err := replayable(r.Method, pt.tl.Table); err != nil {
 			return p, err
 		}
-		p.Microbatches, p.Table, p.Stages = pt.n, pt.tl.Table, pt.tl.Table.Stages()
+		p.TotalMicrobatches, p.Table, p.Stages = pt.n, pt.tl.Table, pt.tl.Table.Stages()
 		if r.Method == "localsgd" {
 			// The last complete round's averaging ends the run.
 			p.Extra = pt.time - lastEnd(pt)
@@ -215,7 +215,7 @@ func (c *Timelines) planFor(r Run) (plan, error) {
 		if err != nil {
 			return p, err
 		}
-		p.Microbatches, p.Table, p.Stages = iters*pt.n, pt.tl.Table, pt.tl.Table.Stages()
+		p.TotalMicrobatches, p.Table, p.Stages = iters*pt.n, pt.tl.Table, pt.tl.Table.Stages()
 		opts.Iterations = iters
 		p.method, err = optim.NewMethod("sync", pt.tl, opts)
 		return p, err
@@ -227,7 +227,7 @@ func (c *Timelines) planFor(r Run) (plan, error) {
 // (matched to the budget when there is one) and N·S iterations unless K is
 // given; a measured delay model, PipeDream's timeline too.
 func (c *Timelines) planRPD(r Run, p plan) (plan, error) {
-	n := r.Microbatches
+	n := r.TotalMicrobatches
 	var pd *sim.Timeline
 	switch {
 	case r.DelayModel != "":
@@ -263,7 +263,7 @@ func (c *Timelines) planRPD(r Run, p plan) (plan, error) {
 			return p, err
 		}
 	}
-	p.Microbatches, p.Delta = n, opts.Delays.Bound()
+	p.TotalMicrobatches, p.Delta = n, opts.Delays.Bound()
 	p.method, err = optim.NewMethod("rpd", nil, opts)
 	return p, err
 }
@@ -307,7 +307,7 @@ func syncIterations(r Run, perIteration int, period float64) (int, error) {
 		return 0, fmt.Errorf("sync needs iterations of at least one microbatch and positive duration (got %d microbatches, %g)", perIteration, period)
 	}
 	if r.Budget <= 0 {
-		return (r.Microbatches + perIteration - 1) / perIteration, nil
+		return (r.TotalMicrobatches + perIteration - 1) / perIteration, nil
 	}
 	m, err := optim.MatchBudget(r.Budget, func(k int) (float64, error) { return float64(k) * period, nil })
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 func TestDelayRowsAreTheDelaysTablesRows(t *testing.T) {
 	runs, outs := execute(t, "measure: delays\nstages: [2, 4, 8]\ndelay_rows: true\n")
 	for i, out := range outs {
-		s, n := runs[i].Stages, runs[i].Microbatches
+		s, n := runs[i].Stages, runs[i].TotalMicrobatches
 		if len(out.DelayRows) != n*s*s {
 			t.Fatalf("S = %d: %d rows, want N·S² = %d", s, len(out.DelayRows), n*s*s)
 		}
@@ -51,7 +51,7 @@ func TestDelayRowsAreTheDelaysTablesRows(t *testing.T) {
 // TestDelayRowsOnlyForDelays: the key applies to measure delays, and asking
 // for it keeps no other run's id (it joins the canonical name only when set).
 func TestDelayRowsOnlyForDelays(t *testing.T) {
-	if _, err := ParseSpec("s.yaml", []byte("experiment: x\nmeasure: schedules\nkinds: [1f1b]\nstages: [4]\nmicrobatches: [8]\ndelay_rows: true\n")); err == nil ||
+	if _, err := ParseSpec("s.yaml", []byte("experiment: x\nmeasure: schedules\nkinds: [1f1b]\nranks: [4]\nmicrobatches: [8]\ndelay_rows: true\n")); err == nil ||
 		!strings.Contains(err.Error(), "s.yaml:6: delay_rows: applies to measure delays only") {
 		t.Errorf("delay_rows on schedules: %v", err)
 	}

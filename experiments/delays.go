@@ -14,7 +14,7 @@ import (
 // timeline with S stages and N microbatches (docs/reference.md §1.3), over the
 // steady second half of the rows and over all of them.
 func runDelays(r Run) (*results.Tables, error) {
-	tab, err := pipeline.Generate("pipedream", pipeline.Shape{Ranks: r.Stages, Microbatches: r.Microbatches})
+	tab, err := pipeline.Generate("pipedream", pipeline.Shape{Ranks: r.Stages, Microbatches: r.TotalMicrobatches})
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func runDelays(r Run) (*results.Tables, error) {
 		}
 		st := p.Total
 		out.Delays = append(out.Delays, results.DelayStat{
-			RunID: r.ID, Experiment: r.Spec, Method: r.Method, Kind: DefaultAsyncFamily, Stages: int32(r.Stages), Microbatches: int32(r.Microbatches),
+			RunID: r.ID, Experiment: r.Spec, Method: r.Method, Kind: DefaultAsyncFamily, Stages: int32(r.Stages), TotalMicrobatches: int32(r.TotalMicrobatches),
 			Window: w.name, Stage: results.AllStages,
 			TimeSteps: int64(p.TimeSteps), Rows: int64(st.Rows), Max: int64(st.Max), Mean: st.Mean, P10: st.P10,
 		})
@@ -57,7 +57,7 @@ func delayRows(tl *sim.Timeline, r Run) ([]results.DelayRow, error) {
 	rows := make([]results.DelayRow, 0, len(dt.Rows)*dt.Stages)
 	for k, row := range dt.Rows {
 		for s, d := range row.Delays {
-			rows = append(rows, results.DelayRow{Stages: int32(r.Stages), Microbatches: int32(r.Microbatches),
+			rows = append(rows, results.DelayRow{Stages: int32(r.Stages), TotalMicrobatches: int32(r.TotalMicrobatches),
 				Update: int64(k + 1), Stage: int32(s), Delay: int64(d)})
 		}
 	}

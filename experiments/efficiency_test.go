@@ -11,7 +11,7 @@ import (
 // efficiencySpec prices 1F1B at P = 4, M = 8 under the GPU model, with the
 // cost line's extra keys.
 func efficiencySpec(extra string) string {
-	return "experiment: eff\nmeasure: schedules\nkinds: [1f1b]\nstages: [4]\nmicrobatches: [8]\ncost: {cost_model: gpu" + extra + "}\n"
+	return "experiment: eff\nmeasure: schedules\nkinds: [1f1b]\nranks: [4]\nmicrobatches: [8]\ncost: {cost_model: gpu" + extra + "}\n"
 }
 
 // The spec key cost.efficiency is the command line's --efficiency: at

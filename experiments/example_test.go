@@ -32,7 +32,7 @@ n: 100
 d: 16
 batch_size: 10
 stages: [4]
-microbatches: [50]
+total_microbatches: [50]
 methods:
   - {name: pipedream, step_sizes: {pow2: [-3, -2]}}
   - {name: rpd, deltas: [paper], step_sizes: {values: [0.125]}}

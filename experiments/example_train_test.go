@@ -17,12 +17,12 @@ import (
 func ExampleTrain() {
 	for _, method := range []string{"pipedream", "sync"} {
 		run := experiments.Run{Objective: "quadratic", N: 200, D: 40, Batch: 10, DataSeed: 1, Seed: 1,
-			Method: method, Stages: 4, Microbatches: 256, Step: 0.01}
+			Method: method, Stages: 4, TotalMicrobatches: 256, Step: 0.01}
 		if method == "sync" {
 			// Sync SGD is timed by a flush schedule's iterations of S
 			// microbatches each, whose gradients it averages: one update
 			// an iteration, at four times the step.
-			run.Family, run.PerIteration, run.Step = "gpipe", 4, 0.04
+			run.Family, run.Microbatches, run.Step = "gpipe", 4, 0.04
 		}
 		tr, err := experiments.Train(context.Background(), run)
 		if err != nil {
@@ -30,7 +30,7 @@ func ExampleTrain() {
 			return
 		}
 		fmt.Printf("%-9s %d microbatches, %4.0f steps of unit time, final loss %.4f\n",
-			method, tr.Microbatches, tr.Time, tr.FinalLoss)
+			method, tr.TotalMicrobatches, tr.Time, tr.FinalLoss)
 	}
 	// Output:
 	// pipedream 256 microbatches,  518 steps of unit time, final loss 0.4752

@@ -41,7 +41,7 @@ func RunRow(r Run) results.Run {
 	}
 	row := results.Run{
 		RunID: r.ID, Experiment: r.Spec, Objective: r.Objective, Method: r.Method,
-		Stages: int32(r.Stages), Microbatches: int32(r.Microbatches), TimeBudget: r.Budget,
+		Stages: int32(r.Stages), TotalMicrobatches: int32(r.TotalMicrobatches), TimeBudget: r.Budget,
 		StepSize: r.Step, BatchSize: int32(r.Batch), N: int32(r.N), D: int32(r.D), Noise: r.Noise,
 		Delta: int32(r.Delta), LocalSteps: int32(r.LocalSteps), Seed: r.Seed, Replicate: int32(r.Replicate), CostModel: cost,
 		SelectionRule: r.Select, ToolVersion: Version, Optimizer: r.Optimizer.Label(),

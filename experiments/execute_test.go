@@ -58,7 +58,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [2, 4]
-microbatches: [20]
+total_microbatches: [20]
 methods:
   - {name: pipedream, step_sizes: {values: [0.05]}}
   - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
@@ -108,7 +108,7 @@ methods:
 	// N = 1589 (S = 2), 1583 (S = 8); LocalSGD H = 5: 1445, 1352.
 	want := map[string]map[int]int32{"pipedream": {2: 1589, 8: 1583}, "localsgd": {2: 1445, 8: 1352}}
 	for i, r := range runs {
-		if got := outs[i].Runs[0].Microbatches; got != want[r.Method][r.Stages] {
+		if got := outs[i].Runs[0].TotalMicrobatches; got != want[r.Method][r.Stages] {
 			t.Errorf("%s S = %d: N = %d, want %d", r.Method, r.Stages, got, want[r.Method][r.Stages])
 		}
 		if outs[i].Runs[0].SimTime < 3180 {
@@ -127,7 +127,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [4]
-microbatches: [20]
+total_microbatches: [20]
 cost: {cost_model: gpu}
 methods:
   - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}
@@ -158,7 +158,7 @@ methods:
 }
 
 func TestExecuteSchedules(t *testing.T) {
-	_, outs := execute(t, "measure: schedules\nkinds: [gpipe, 1f1b]\nstages: [4]\nmicrobatches: [8]\n")
+	_, outs := execute(t, "measure: schedules\nkinds: [gpipe, 1f1b]\nranks: [4]\nmicrobatches: [8]\n")
 	for _, out := range outs {
 		levels := map[string]results.ScheduleMetric{}
 		for _, m := range out.Schedules {
@@ -187,7 +187,7 @@ func TestExecuteSchedules(t *testing.T) {
 // 2M + P - 2 steps (arXiv 2107.06925; its generator's grid takes as many),
 // each microbatch visiting one stage per rank although the table has 2P.
 func TestExecuteChimeraFormula(t *testing.T) {
-	_, outs := execute(t, "measure: schedules\nkinds: [chimera]\nstages: [4]\nmicrobatches: [8]\n")
+	_, outs := execute(t, "measure: schedules\nkinds: [chimera]\nranks: [4]\nmicrobatches: [8]\n")
 	for _, m := range outs[0].Schedules {
 		if m.Level != results.LevelLockstep && m.Makespan != 2*8+4-2 {
 			t.Errorf("chimera %s: makespan %g, want 18", m.Level, m.Makespan)

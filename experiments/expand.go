@@ -39,18 +39,22 @@ type Run struct {
 	Batch     int
 	// Noise is the logistic objective's gradient-noise σ (zero for the
 	// other objectives).
-	Noise      float64
-	Method     string
+	Noise  float64
+	Method string
+	// Stages is the pipeline stages S of a convergence, delays or
+	// delay-profiles run; Ranks the pipeline ranks P of a schedules run.
 	Stages     int
+	Ranks      int
 	Step       float64
 	Delta      int // RPD's delay bound
 	LocalSteps int // LocalSGD's H
-	// Microbatches is N when fixed; Budget is the time budget otherwise.
-	Microbatches int
-	Budget       float64
-	Updates      int
-	LogEvery     int
-	LogPoints    int
+	// TotalMicrobatches is the microbatches N over the run when fixed;
+	// Budget is the time budget otherwise.
+	TotalMicrobatches int
+	Budget            float64
+	Updates           int
+	LogEvery          int
+	LogPoints         int
 	// DelayRows asks a delays run for its raw delays too (Spec.DelayRows).
 	DelayRows bool
 	Replicate int
@@ -58,8 +62,9 @@ type Run struct {
 	// flush schedule that times a sync run's iterations, or the table an
 	// asynchronous method replays (empty: PipeDream's grid).
 	Family string
-	// PerIteration is a sync run's microbatches per iteration.
-	PerIteration int
+	// Microbatches is M, the microbatches of one iteration: a sync run's
+	// (its flush), or the schedules a schedules run lays out.
+	Microbatches int
 	Cost         CostSpec
 	Select       string
 
@@ -150,14 +155,14 @@ func (s *Spec) Expand() []Run {
 	case DelayStats:
 		for _, st := range s.Stages {
 			for _, n := range s.delayMicrobatches(st) {
-				add(Run{Method: "pipedream", Stages: st, Microbatches: n})
+				add(Run{Method: "pipedream", Stages: st, TotalMicrobatches: n})
 			}
 		}
 	case Schedules:
 		for _, f := range s.Families {
-			for _, st := range s.Stages {
-				for _, n := range s.Microbatches {
-					add(Run{Family: f, Stages: st, Microbatches: n})
+			for _, p := range s.Ranks {
+				for _, m := range s.Microbatches {
+					add(Run{Family: f, Ranks: p, Microbatches: m})
 				}
 			}
 		}
@@ -165,7 +170,7 @@ func (s *Spec) Expand() []Run {
 		for _, m := range s.Methods {
 			for _, f := range s.Families {
 				for _, st := range s.Stages {
-					add(Run{Method: m.Name, Family: f, Stages: st, Microbatches: s.MicrobatchesPerStage * st, Accumulate: m.Accumulate})
+					add(Run{Method: m.Name, Family: f, Stages: st, TotalMicrobatches: s.TotalMicrobatchesPerStage * st, Accumulate: m.Accumulate})
 				}
 			}
 		}
@@ -180,8 +185,8 @@ func (s *Spec) Expand() []Run {
 								for _, sigma := range s.noises(o) {
 									for rep := 0; rep < s.Seeds; rep++ {
 										r := Run{Objective: o, N: s.N, D: s.D, Batch: s.Batch, Noise: sigma, Method: m.Name, Stages: st,
-											Step: step, Delta: v.delta, DelayModel: v.delayModel, LocalSteps: v.h, Family: v.family, PerIteration: v.perIter,
-											Microbatches: size.n, Budget: size.budget, Updates: s.Updates, Replicate: rep}
+											Step: step, Delta: v.delta, DelayModel: v.delayModel, LocalSteps: v.h, Family: v.family, Microbatches: v.perIter,
+											TotalMicrobatches: size.n, Budget: size.budget, Updates: s.Updates, Replicate: rep}
 										if s.Cut == CutShortest {
 											r.Cut = s.cutRivals(st)
 										}
@@ -210,10 +215,10 @@ func (r *Run) name() {
 }
 
 func (s *Spec) delayMicrobatches(st int) []int {
-	if len(s.Microbatches) > 0 {
-		return s.Microbatches
+	if len(s.TotalMicrobatches) > 0 {
+		return s.TotalMicrobatches
 	}
-	return []int{s.MicrobatchesPerStage * st}
+	return []int{s.TotalMicrobatchesPerStage * st}
 }
 
 // variant is one setting of a method's own parameters: RPD's δ,
@@ -271,7 +276,7 @@ type size struct {
 
 func (s *Spec) sizes() []size {
 	var out []size
-	for _, n := range s.Microbatches {
+	for _, n := range s.TotalMicrobatches {
 		out = append(out, size{n: n})
 	}
 	for _, b := range s.Budget {
@@ -334,7 +339,7 @@ func (r Run) canonical(seed uint64) string {
 	if r.Method != "" {
 		kv("method", r.Method)
 	}
-	kv("S", num(r.Stages))
+	kv("S", num(r.frozenS()))
 	if r.Method == "rpd" {
 		kv("delta", num(r.Delta))
 		if r.DelayModel != "" {
@@ -355,7 +360,7 @@ func (r Run) canonical(seed uint64) string {
 		kv("labels", r.Labels)
 	}
 	if r.Method == "sync" {
-		kv("per_iteration", num(r.PerIteration))
+		kv("per_iteration", num(r.Microbatches))
 	}
 	// The keys below appear only where they apply, so that the runs of
 	// specs that do not use them keep their ids.
@@ -385,7 +390,7 @@ func (r Run) canonical(seed uint64) string {
 	if r.Budget != 0 {
 		kv("budget", strconv.FormatFloat(r.Budget, 'g', -1, 64))
 	} else {
-		kv("N", num(r.Microbatches))
+		kv("N", num(r.frozenN()))
 	}
 	if r.Updates != 0 {
 		kv("K", num(r.Updates))
@@ -409,6 +414,24 @@ func (r Run) canonical(seed uint64) string {
 	}
 	kv("seed", strconv.FormatUint(seed, 10))
 	return b.String()
+}
+
+// frozenS is the count the frozen word S= holds: the stages S, or a
+// schedules run's ranks P (its key was stages when the names froze).
+func (r Run) frozenS() int {
+	if r.Measure == Schedules {
+		return r.Ranks
+	}
+	return r.Stages
+}
+
+// frozenN is the count the frozen word N= holds: the microbatches N over
+// the run, or a schedules run's M of one iteration (likewise).
+func (r Run) frozenN() int {
+	if r.Measure == Schedules {
+		return r.Microbatches
+	}
+	return r.TotalMicrobatches
 }
 
 func (c CostSpec) label() string {

@@ -64,7 +64,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [2]
-microbatches: [20]
+total_microbatches: [20]
 extend_grid: `+extend+`
 methods:
   - {name: pipedream, step_sizes: `+grid+`}
@@ -224,9 +224,9 @@ func TestStepBeyond(t *testing.T) {
 // extend_grid out of range, or on a measure without step sizes, is named.
 func TestExtendGridKey(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
-		{"experiment: x\nobjectives: [quadratic]\nn: 8\nd: 2\nbatch_size: 2\nstages: [2]\nmicrobatches: [4]\nextend_grid: -1\n" +
+		{"experiment: x\nobjectives: [quadratic]\nn: 8\nd: 2\nbatch_size: 2\nstages: [2]\ntotal_microbatches: [4]\nextend_grid: -1\n" +
 			"methods: [{name: pipedream, step_sizes: {values: [0.1]}}]\n", "extend_grid"},
-		{"experiment: x\nobjectives: [quadratic]\nn: 8\nd: 2\nbatch_size: 2\nstages: [2]\nmicrobatches: [4]\nextend_grid: 11\n" +
+		{"experiment: x\nobjectives: [quadratic]\nn: 8\nd: 2\nbatch_size: 2\nstages: [2]\ntotal_microbatches: [4]\nextend_grid: 11\n" +
 			"methods: [{name: pipedream, step_sizes: {values: [0.1]}}]\n", "extend_grid"},
 		{"experiment: x\nmeasure: delays\nstages: [2]\nextend_grid: 2\n", "extend_grid"},
 	} {

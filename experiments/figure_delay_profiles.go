@@ -13,9 +13,9 @@ var figureDelayProfiles = Figure{
 		"RPD at the paper's δ, at PipeDream's mean delay and from its per-stage trace against PipeDream (quadratic, LM)",
 	Specs: func(quick bool) []*Spec {
 		stages := pick(quick, []int{4, 8}, []int{4, 8, 16})
-		profiles := &Spec{Name: "delay-profiles", Measure: DelayProfiles, Stages: stages, MicrobatchesPerStage: 10,
+		profiles := &Spec{Name: "delay-profiles", Measure: DelayProfiles, Stages: stages, TotalMicrobatchesPerStage: 10,
 			Families: []string{"pipedream", "interleaved-1f1b", "zb-h1", "zb-v"}}
-		twoBW := &Spec{Name: "delay-profiles", Measure: DelayProfiles, Stages: stages, MicrobatchesPerStage: 10,
+		twoBW := &Spec{Name: "delay-profiles", Measure: DelayProfiles, Stages: stages, TotalMicrobatchesPerStage: 10,
 			Families: []string{"pipedream"}, Methods: []MethodSpec{{Name: "2bw"}}}
 		return []*Spec{profiles, twoBW, delayModelSpec("quadratic", quick), delayModelSpec("lm", quick)}
 	},
@@ -36,12 +36,12 @@ func delayModelSpec(objective string, quick bool) *Spec {
 	switch objective {
 	case "quadratic":
 		s = Spec{Objectives: []string{"quadratic"}, N: pick(quick, 500, 2000), D: pick(quick, 128, 512),
-			Batch: pick(quick, 25, 100), Stages: []int{8}, Microbatches: []int{pick(quick, 200, 400)}}
+			Batch: pick(quick, 25, 100), Stages: []int{8}, TotalMicrobatches: []int{pick(quick, 200, 400)}}
 		steps = Grid{Pow2: []int{pick(quick, -6, -8), 0}}
 		s.Select = PaperSelection
 	case "lm":
 		s = Spec{Objectives: []string{"charlm"}, Batch: 4, Embed: 16, SeqLen: 16,
-			Stages: []int{4}, Microbatches: []int{pick(quick, 100, 400)}}
+			Stages: []int{4}, TotalMicrobatches: []int{pick(quick, 100, 400)}}
 		steps = Grid{Pow2: []int{pick(quick, -4, -5), pick(quick, -3, -2)}}
 	}
 	s.Name, s.Seed = "delay-profiles-"+objective, 1

@@ -18,7 +18,7 @@ import (
 // profiles: for each method (pipedream, or 2bw with its accumulation),
 // schedule family (key kinds) and stage count, the delay of each stage's
 // own block at its updates over the steady second half of the updates, on
-// the family's unit-time timeline with N = microbatches_per_stage·S
+// the family's unit-time timeline with N = total_microbatches_per_stage·S
 // (docs/figures.md, delay-profiles).
 const DelayProfiles = "delay-profiles"
 
@@ -37,16 +37,13 @@ var MeasuredDelayModels = []string{results.DelayPipeDreamMean, results.DelayPipe
 // family generates a table of exactly S stages at every stage count (one
 // stage per rank, or V per rank on S/V ranks) that the asynchronous replay
 // can follow. Without kinds it measures PipeDream's grid; without
-// microbatches_per_stage, N = 10S.
+// total_microbatches_per_stage, N = 10S.
 func (s *Spec) validateDelayProfiles(v validator) error {
-	if len(s.Microbatches) > 0 {
-		return v.fail("does not apply to measure delay-profiles (it takes microbatches_per_stage)", "microbatches")
+	if s.TotalMicrobatchesPerStage == 0 {
+		s.TotalMicrobatchesPerStage = 10
 	}
-	if s.MicrobatchesPerStage == 0 {
-		s.MicrobatchesPerStage = 10
-	}
-	if s.MicrobatchesPerStage < 1 {
-		return v.fail("must be at least 1", "microbatches_per_stage")
+	if s.TotalMicrobatchesPerStage < 1 {
+		return v.fail("must be at least 1", "total_microbatches_per_stage")
 	}
 	if len(s.Methods) == 0 {
 		s.Methods = []MethodSpec{{Name: "pipedream"}}
@@ -122,7 +119,7 @@ func profileTimeline(family string, stages, n int) (*sim.Timeline, error) {
 // runDelayProfiles measures one method's per-stage delays on one family's
 // timeline: a row per stage, over the steady window.
 func runDelayProfiles(r Run) (*results.Tables, error) {
-	tl, err := profileTimeline(r.Family, r.Stages, r.Microbatches)
+	tl, err := profileTimeline(r.Family, r.Stages, r.TotalMicrobatches)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +143,7 @@ func runDelayProfiles(r Run) (*results.Tables, error) {
 	out := &results.Tables{}
 	for s, st := range stats {
 		out.Delays = append(out.Delays, results.DelayStat{
-			Method: r.Method, Kind: r.Family, Stages: int32(r.Stages), Microbatches: int32(r.Microbatches),
+			Method: r.Method, Kind: r.Family, Stages: int32(r.Stages), TotalMicrobatches: int32(r.TotalMicrobatches),
 			Window: results.WindowSteady, Stage: int32(s), TimeSteps: int64(sim.Makespan(tl)),
 			Rows: int64(st.Rows), Max: int64(st.Max), Mean: st.Mean, P10: st.P10,
 		})
@@ -183,7 +180,7 @@ func (s *Spec) checkDelayTables(v validator) error {
 			continue
 		}
 		var counts []float64
-		for _, n := range s.Microbatches {
+		for _, n := range s.TotalMicrobatches {
 			counts = append(counts, float64(n))
 		}
 		if s.Cost.CostModel == "unit" {

@@ -150,11 +150,11 @@ func TestDelayProfilesSpecs(t *testing.T) {
 	for _, tc := range []struct{ yaml, want string }{
 		{"measure: delay-profiles\nstages: [4]\nkinds: [chimera]\n", "kinds[0]"},
 		{"measure: delay-profiles\nstages: [4]\nmethods: [{name: rpd}]\n", "methods[0].name"},
-		{"measure: delay-profiles\nstages: [4]\nmicrobatches: [8]\n", "microbatches"},
+		{"measure: delay-profiles\nstages: [4]\ntotal_microbatches: [8]\n", "total_microbatches: does not apply to measure delay-profiles (did you mean total_microbatches_per_stage?"},
 		{"measure: delay-profiles\nstages: [4]\nmethods: [{name: pipedream, accumulate: 2}]\n", "methods[0].accumulate"},
 		{"measure: delay-profiles\nstages: [3]\nkinds: [zb-v]\n", "kinds[0]"},
 		{"measure: delay-profiles\nstages: [4]\nmethods: [{name: pipedream, step_sizes: {values: [0.1]}}]\n", "methods[0]"},
-		{"objectives: [quadratic]\nn: 50\nd: 8\nbatch_size: 5\nstages: [4]\nmicrobatches: [8]\nmethods: [{name: rpd, deltas: [pipedream-median]}]\n", "pipedream-median"},
+		{"objectives: [quadratic]\nn: 50\nd: 8\nbatch_size: 5\nstages: [4]\ntotal_microbatches: [8]\nmethods: [{name: rpd, deltas: [pipedream-median]}]\n", "pipedream-median"},
 	} {
 		_, err := ParseSpec("spec.yaml", []byte(tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -170,7 +170,7 @@ func TestDelayProfilesSpecs(t *testing.T) {
 // (31.65 at S = 8, N = 80, docs/reference.md §1.3), so 64.
 func TestDelayModelRuns(t *testing.T) {
 	s, err := ParseSpec("spec.yaml", []byte("experiment: t\nseed: 1\nobjectives: [quadratic]\nn: 64\nd: 16\nbatch_size: 8\nstages: [8]\n"+
-		"microbatches: [80]\nmethods: [{name: rpd, deltas: [paper, pipedream-mean, pipedream-profile], step_sizes: {values: [0.01]}}]\n"))
+		"total_microbatches: [80]\nmethods: [{name: rpd, deltas: [paper, pipedream-mean, pipedream-profile], step_sizes: {values: [0.01]}}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func withoutRPDTime(ds *results.Tables) *results.Tables {
 // the memory limit is refused at its deltas, by arithmetic: 2·10⁷ rows of
 // 2000 delays (8 bytes each) are 3.2e11 bytes.
 func TestDelayTablesAreSized(t *testing.T) {
-	spec := "experiment: big\nobjectives: [quadratic]\nn: 40\nd: 4000\nbatch_size: 4\nstages: [2000]\nmicrobatches: [10000]\n" +
+	spec := "experiment: big\nobjectives: [quadratic]\nn: 40\nd: 4000\nbatch_size: 4\nstages: [2000]\ntotal_microbatches: [10000]\n" +
 		"methods: [{name: rpd, deltas: [pipedream-profile], step_sizes: {values: [0.01]}}]\n"
 	_, err := ParseSpec("spec", []byte(spec))
 	if err == nil || !strings.Contains(err.Error(), "methods[0].deltas: PipeDream's 20000000 delay rows at S = 2000 needs about") {

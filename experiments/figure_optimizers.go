@@ -18,7 +18,7 @@ var figureOptimizersUnderDelay = Figure{
 		s.Name = "optimizers-under-delay"
 		s.Seed, s.Seeds = 1, pick(quick, 1, 2)
 		s.Stages = pick(quick, []int{4, 8}, []int{4, 8, 16})
-		s.Microbatches = []int{pick(quick, 200, 400)} // 2BW and ef: K/S updates
+		s.TotalMicrobatches = []int{pick(quick, 200, 400)} // 2BW and ef: K/S updates
 		s.LogPoints = 10
 		for _, o := range delayOptimizers {
 			// sync, 2bw and ef average S microbatches per update: one

@@ -14,7 +14,7 @@ var figurePDvsLocalSGD = Figure{
 	Specs: func(quick bool) []*Spec {
 		s := &Spec{Name: "pd-vs-localsgd", Seed: 1, Select: PaperSelection, Objectives: []string{"tridiagonal"},
 			N: pick(quick, 300, 600), D: pick(quick, 128, 512), Batch: 5,
-			Stages: []int{16}, Microbatches: []int{pick(quick, 300, 600)}, Cut: CutShortest,
+			Stages: []int{16}, TotalMicrobatches: []int{pick(quick, 300, 600)}, Cut: CutShortest,
 			Methods: []MethodSpec{
 				{Name: "pipedream", Steps: Grid{Pow2: []int{pick(quick, -7, -9), -2}}},
 				{Name: "localsgd", LocalSteps: []int{2, 5, 30}, Steps: Grid{Pow2: []int{pick(quick, -7, -9), -2}}},

@@ -44,8 +44,8 @@ func TestPDvsLocalSGDPaperSteps(t *testing.T) {
 		if r.Cost.CostModel != "unit" {
 			continue
 		}
-		if r.Microbatches != 600 || r.Stages != 16 || r.Budget != 0 {
-			t.Fatalf("%s: N = %d, S = %d, budget %g; want 600, 16, none", r.Name, r.Microbatches, r.Stages, r.Budget)
+		if r.TotalMicrobatches != 600 || r.Stages != 16 || r.Budget != 0 {
+			t.Fatalf("%s: N = %d, S = %d, budget %g; want 600, 16, none", r.Name, r.TotalMicrobatches, r.Stages, r.Budget)
 		}
 		key := CutRival{Method: r.Method, LocalSteps: r.LocalSteps}.String()
 		closed := pipeDreamSteps(600, 16)
@@ -77,7 +77,7 @@ n: 64
 d: 16
 batch_size: 4
 stages: [4]
-microbatches: [40]
+total_microbatches: [40]
 methods:
   - {name: pipedream, step_sizes: {values: [0.05]}}
   - {name: localsgd, local_steps: [2], step_sizes: {values: [0.05]}}

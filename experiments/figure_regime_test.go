@@ -73,7 +73,7 @@ d: 512
 batch_size: 10
 noise: [%g]
 stages: [%d]
-microbatches: [1300]
+total_microbatches: [1300]
 methods:
   - {name: %s, local_steps: [5], step_sizes: {values: [%g]}}
 `, n, sigma, stages, method, step)

@@ -84,14 +84,14 @@ func lawObjectives(quick bool) []lawObjective {
 // on the same step grid.
 func lawMethods(o lawObjective) []MethodSpec {
 	g := Grid{Pow2: []int{o.steps[0], o.steps[1]}}
-	return []MethodSpec{{Name: "pipedream", Steps: g}, {Name: "sync", MicrobatchesPerIteration: 1, Steps: g}}
+	return []MethodSpec{{Name: "pipedream", Steps: g}, {Name: "sync", Microbatches: 1, Steps: g}}
 }
 
 func lawSpec(o lawObjective, quick bool) *Spec {
 	s := o.spec
 	s.Name = "staleness-law-" + o.label
 	s.Seed, s.Seeds = 1, cmp.Or(o.seeds, pick(quick, 2, 4))
-	s.Stages, s.Microbatches = o.stages, []int{o.k}
+	s.Stages, s.TotalMicrobatches = o.stages, []int{o.k}
 	s.LogPoints = 10 // the final loss is what is compared; the curves are not drawn
 	s.Methods = lawMethods(o)
 	return &s
@@ -103,6 +103,6 @@ func lawSpec(o lawObjective, quick bool) *Spec {
 func lawKSpec(o lawObjective, quick bool) *Spec {
 	s := lawSpec(o, quick)
 	s.Stages = []int{o.kStages}
-	s.Microbatches = slices.DeleteFunc(slices.Clone(o.ks), func(k int) bool { return k == o.k })
+	s.TotalMicrobatches = slices.DeleteFunc(slices.Clone(o.ks), func(k int) bool { return k == o.k })
 	return s
 }

@@ -67,7 +67,7 @@ func plotGapFigures(dir string, t *results.Tables, add func(name string, draw fu
 		var stagesAtK, ksAtS int
 		for _, h := range gaps {
 			if h.Experiment == g.Experiment && h.Method == g.Method && h.Optimizer == g.Optimizer {
-				if h.Microbatches == g.Microbatches {
+				if h.TotalMicrobatches == g.TotalMicrobatches {
 					stagesAtK++
 				}
 				if h.Stages == g.Stages {
@@ -89,7 +89,7 @@ func plotGapFigures(dir string, t *results.Tables, add func(name string, draw fu
 	}
 	if len(lawK) > 0 {
 		if err := add("staleness-law-k", func(p string) error {
-			return results.PlotGapLaw(p, lawK, fits, results.FitMicrobatches, notes)
+			return results.PlotGapLaw(p, lawK, fits, results.FitTotalMicrobatches, notes)
 		}); err != nil {
 			return err
 		}
@@ -123,8 +123,8 @@ func lmNote(runs []results.Run, experiment string) string {
 		if !slices.Contains(stages, int(r.Stages)) {
 			stages = append(stages, int(r.Stages))
 		}
-		if !slices.Contains(ks, int(r.Microbatches)) {
-			ks = append(ks, int(r.Microbatches))
+		if !slices.Contains(ks, int(r.TotalMicrobatches)) {
+			ks = append(ks, int(r.TotalMicrobatches))
 		}
 	}
 	slices.Sort(stages)

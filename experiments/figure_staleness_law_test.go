@@ -47,8 +47,8 @@ func TestStalenessLawSpecs(t *testing.T) {
 			t.Errorf("quick %v: %d runs, want %d", quick, len(runs), want)
 		}
 		for _, r := range runs {
-			if r.Method == "sync" && r.PerIteration != 1 {
-				t.Errorf("quick %v: sync run %s averages %d microbatches per update, want 1", quick, r.Name, r.PerIteration)
+			if r.Method == "sync" && r.Microbatches != 1 {
+				t.Errorf("quick %v: sync run %s averages %d microbatches per update, want 1", quick, r.Name, r.Microbatches)
 			}
 			if !strings.HasPrefix(r.Spec, lawPrefix) {
 				t.Errorf("quick %v: run of experiment %q, not a law experiment", quick, r.Spec)
@@ -163,7 +163,7 @@ func TestOptimizersUnderDelayEndToEnd(t *testing.T) {
 		t.Skip("runs 16 LM runs")
 	}
 	s := figureOptimizersUnderDelay.Specs(true)[0]
-	s.Stages, s.Microbatches = []int{4}, []int{40}
+	s.Stages, s.TotalMicrobatches = []int{4}, []int{40}
 	for i := range s.Methods {
 		lo := s.Methods[i].Steps.Pow2[0]
 		s.Methods[i].Steps = Grid{Pow2: []int{lo + 1, lo + 1}}

@@ -96,7 +96,7 @@ var figureDelays = Figure{
 	Name:    "delays",
 	Summary: "PipeDream's delays k - j_k^(s) against the stage count S, with S² - S/2",
 	Specs: func(quick bool) []*Spec {
-		return []*Spec{{Name: "delays", Measure: DelayStats, MicrobatchesPerStage: 10,
+		return []*Spec{{Name: "delays", Measure: DelayStats, TotalMicrobatchesPerStage: 10,
 			Stages: pick(quick, []int{2, 4, 8, 16, 32}, []int{2, 4, 8, 16, 32, 64})}}
 	},
 	Seconds: [2]float64{0.2, 0.5},
@@ -108,7 +108,7 @@ var figurePDvsRPD = Figure{
 	Specs: func(quick bool) []*Spec {
 		s := &Spec{Name: "pd-vs-rpd", Seed: 1, Select: PaperSelection, Objectives: []string{"quadratic"},
 			N: pick(quick, 500, 2000), D: pick(quick, 128, 512), Batch: pick(quick, 25, 100),
-			Stages: []int{8}, Microbatches: []int{pick(quick, 200, 400)},
+			Stages: []int{8}, TotalMicrobatches: []int{pick(quick, 200, 400)},
 			Methods: []MethodSpec{
 				{Name: "pipedream", Steps: Grid{Pow2: []int{pick(quick, -6, -8), 0}}},
 				{Name: "rpd", Steps: Grid{Pow2: []int{pick(quick, -6, -8), 0}},
@@ -205,7 +205,7 @@ var figureSchedules = Figure{
 	Specs: func(quick bool) []*Spec {
 		s := &Spec{Name: "schedules", Measure: Schedules,
 			Families:     []string{"gpipe", "1f1b", "chimera", "hanayo", "zb-h1", "zb-h2", "zb-v"},
-			Stages:       []int{4},
+			Ranks:        []int{4},
 			Microbatches: pick(quick, []int{8}, []int{4, 8, 16})}
 		g := *s
 		g.Cost = DefaultGPU

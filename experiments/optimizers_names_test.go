@@ -11,7 +11,7 @@ import (
 // A spec names lion, muon and ef: their authors' defaults fill the unset
 // parameters, the run ids carry them, and every run replays.
 func TestSpecRunsLionMuonAndErrorFeedback(t *testing.T) {
-	src := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\nmicrobatches: [8]\nmethods:\n" +
+	src := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\ntotal_microbatches: [8]\nmethods:\n" +
 		"  - {name: ef, optimizer: lion, step_sizes: {values: [0.01]}}\n" +
 		"  - {name: ef, accumulate: 1, ef_lambda: 0.5, optimizer: {name: muon, muon_scale: match_rms_adamw}, step_sizes: {values: [0.01]}}\n"
 	runs := mustSpec(t, src).Expand()

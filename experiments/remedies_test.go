@@ -49,7 +49,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [2]
-microbatches: [20]
+total_microbatches: [20]
 methods:
   - {name: pipedream, step_sizes: {values: [0.01]}}
 `)
@@ -63,7 +63,7 @@ methods:
 }
 
 func TestParseSpecRejectsRemedyKeys(t *testing.T) {
-	head := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\nmicrobatches: [4]\nmethods:\n"
+	head := "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2]\ntotal_microbatches: [4]\nmethods:\n"
 	for _, tc := range []struct{ name, method, want string }{
 		{"unknown optimizer", "  - {name: pipedream, optimizer: sophia, step_sizes: {values: [1]}}", `methods[0].optimizer: unknown optimizer "sophia"`},
 		{"beta1 on momentum", "  - {name: pipedream, optimizer: {name: momentum, beta1: 0.5}, step_sizes: {values: [1]}}", "methods[0].optimizer.beta1: beta1 applies to adam, adamw, lion and muon, not momentum"},

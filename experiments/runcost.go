@@ -43,7 +43,7 @@ func EstimatedSeconds(r Run) float64 {
 		// chart and its share of the comparisons, about 50 ms) wait for
 		// the figure's last run: counting them starts the figure early
 		// enough that its plots overlap other runs.
-		return float64(r.Stages*r.Microbatches)*50*blockVisit + schedulePlots
+		return float64(r.Ranks*r.Microbatches)*50*blockVisit + schedulePlots
 	}
 	s := float64(r.Stages)
 	n := estimatedMicrobatches(r)
@@ -93,7 +93,7 @@ const lmVocab = 65
 // budget.
 func estimatedMicrobatches(r Run) float64 {
 	if r.Budget <= 0 {
-		return float64(max(r.Microbatches, 1))
+		return float64(max(r.TotalMicrobatches, 1))
 	}
 	per := 2.0 // unit time: F and B one step each
 	if r.Cost.CostModel == "gpu" {
@@ -107,8 +107,8 @@ func estimatedMicrobatches(r Run) float64 {
 		round := float64(r.Stages * max(r.LocalSteps, 1))
 		return max(1, r.Budget/(per*(1+fill/round)))
 	case "sync":
-		// Every iteration of PerIteration microbatches fills and drains.
-		m := float64(max(r.PerIteration, 1))
+		// Every iteration of M microbatches fills and drains.
+		m := float64(max(r.Microbatches, 1))
 		return max(1, r.Budget/per*m/(m+fill))
 	}
 	return max(1, r.Budget/per-fill)

@@ -19,7 +19,7 @@ import (
 // the event simulation under the run's cost model. The lockstep and
 // simulated timelines are kept for Gantt charts.
 func runSchedule(r Run) (*results.Tables, error) {
-	tab, err := pipeline.Generate(r.Family, pipeline.Shape{Ranks: r.Stages, Microbatches: r.Microbatches})
+	tab, err := pipeline.Generate(r.Family, pipeline.Shape{Ranks: r.Ranks, Microbatches: r.Microbatches})
 	if err != nil {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ type groupKey struct {
 }
 
 func keyOf(r *results.Run) groupKey {
-	return groupKey{r.Experiment, r.Objective, r.Method, r.CostModel, r.Optimizer, r.DelayModel, r.Stages, r.Microbatches, r.BatchSize,
+	return groupKey{r.Experiment, r.Objective, r.Method, r.CostModel, r.Optimizer, r.DelayModel, r.Stages, r.TotalMicrobatches, r.BatchSize,
 		r.N, r.D, r.Delta, r.Replicas, r.LocalSteps, r.TimeBudget, r.Noise}
 }
 

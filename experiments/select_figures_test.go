@@ -22,7 +22,7 @@ type bracketGroup struct {
 
 func bracketKey(r results.Run) bracketGroup {
 	return bracketGroup{r.Experiment, r.Objective, r.Method, r.Optimizer, r.CostModel, r.DelayModel,
-		r.Stages, r.Microbatches, r.BatchSize, r.N, r.D, r.Delta, r.Replicas, r.LocalSteps, r.TimeBudget, r.Noise}
+		r.Stages, r.TotalMicrobatches, r.BatchSize, r.N, r.D, r.Delta, r.Replicas, r.LocalSteps, r.TimeBudget, r.Noise}
 }
 
 // checkBracketed checks a runs table against what selection_bound claims:

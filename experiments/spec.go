@@ -78,15 +78,25 @@ type Spec struct {
 
 	// Methods lists the optimizers with their step-size grids.
 	Methods []MethodSpec `yaml:"methods"`
-	// Stages lists the pipeline stage counts S (each at least 2).
+	// Stages lists the pipeline stage counts S (each at least 2) of the
+	// convergence, delays and delay-profiles measures; Ranks lists the
+	// pipeline ranks P (each at least 2) of the schedules measure, whose
+	// tables put V chunks on a rank (docs/cli.md, "Ranks, stages,
+	// microbatches").
 	Stages []int `yaml:"stages"`
-	// Microbatches lists fixed microbatch counts N; Budget lists time
-	// budgets instead (each method then gets the smallest N whose timeline
-	// reaches the budget, sync the fewest iterations, docs/reference.md §1.6).
-	// Exactly one is set for convergence runs. MicrobatchesPerStage, for delays, sets N = k·S.
-	Microbatches         []int     `yaml:"microbatches"`
-	Budget               []float64 `yaml:"time_budget"`
-	MicrobatchesPerStage int       `yaml:"microbatches_per_stage"`
+	Ranks  []int `yaml:"ranks"`
+	// TotalMicrobatches lists fixed microbatch counts N over a run; Budget
+	// lists time budgets instead (each method then gets the smallest N
+	// whose timeline reaches the budget, sync the fewest iterations,
+	// docs/reference.md §1.6). Exactly one is set for convergence runs.
+	// TotalMicrobatchesPerStage, for delays and delay-profiles, sets
+	// N = k·S.
+	TotalMicrobatches         []int     `yaml:"total_microbatches"`
+	Budget                    []float64 `yaml:"time_budget"`
+	TotalMicrobatchesPerStage int       `yaml:"total_microbatches_per_stage"`
+	// Microbatches lists the microbatches M of one iteration of the
+	// schedules measure's tables, as pipelab compare --microbatches.
+	Microbatches []int `yaml:"microbatches"`
 	// DelayRows, for delays, also writes the delay_rows table: every
 	// delay k - j_k^(s), one row per block update and stage (N·S² rows a
 	// run), beside the statistics of the delays table.
@@ -148,10 +158,10 @@ type MethodSpec struct {
 	// stage per rank, e.g. 1f1b or zb-h1); default pipedream, PipeDream's
 	// asynchronous grid.
 	Family string `yaml:"kind"`
-	// MicrobatchesPerIteration, for sync, is the number of microbatches
-	// whose gradients one iteration averages; 0 means S, the run's stage
-	// count.
-	MicrobatchesPerIteration int `yaml:"microbatches_per_iteration"`
+	// Microbatches, for sync, is M, the number of microbatches whose
+	// gradients one iteration averages (train's --microbatches); 0 means
+	// S, the run's stage count.
+	Microbatches int `yaml:"microbatches"`
 	// Optimizer is the per-stage optimizer (default sgd): a name, or a
 	// mapping with name and its parameters.
 	Optimizer OptimizerSpec `yaml:"optimizer"`
@@ -187,14 +197,34 @@ type OptimizerSpec struct {
 	Warmup      int      `yaml:"warmup"`
 }
 
-// UnmarshalYAML reads an optimizer given by name or as a mapping.
+// optimizerFields decodes an optimizer's mapping: OptimizerSpec without
+// its UnmarshalYAML, the type unknown keys of an optimizer are reported
+// under (spec_keys.go).
+type optimizerFields OptimizerSpec
+
+// UnmarshalYAML reads an optimizer given by name or as a mapping. A
+// node's Decode does not refuse unknown keys as the spec's decoder does,
+// so the mapping's keys are checked here, and an unknown one reported as
+// the decoder reports one.
 func (o *OptimizerSpec) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		*o = OptimizerSpec{Name: n.Value}
 		return nil
 	}
-	type plain OptimizerSpec
-	return n.Decode((*plain)(o))
+	if n.Kind == yaml.MappingNode {
+		t := reflect.TypeFor[optimizerFields]()
+		known := keysOf(t)
+		var unknown []string
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; !slices.Contains(known, k.Value) {
+				unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type %s", k.Line, k.Value, t))
+			}
+		}
+		if len(unknown) > 0 {
+			return &yaml.TypeError{Errors: unknown}
+		}
+	}
+	return n.Decode((*optimizerFields)(o))
 }
 
 // Settings returns the optimizer with the defaults filled in.
@@ -406,10 +436,11 @@ func ParseSpec(file string, src []byte) (*Spec, error) {
 }
 
 // unknownField matches yaml.v3's message for a key that no field takes.
-var unknownField = regexp.MustCompile(`^line (\d+): field (\S+) not found in type \S+$`)
+var unknownField = regexp.MustCompile(`^line (\d+): field (\S+) not found in type (\S+)$`)
 
 // yamlError rewrites yaml.v3's decoding and syntax errors as "file:line: message",
-// an unknown key as "unknown key".
+// an unknown key as "unknown key", with the key it was probably meant to
+// be (unknownKeyHint).
 func yamlError(file string, err error) error {
 	errs := []string{err.Error()}
 	var te *yaml.TypeError
@@ -420,7 +451,7 @@ func yamlError(file string, err error) error {
 	for i, e := range errs {
 		e = strings.TrimPrefix(e, "yaml: ")
 		if m := unknownField.FindStringSubmatch(e); m != nil {
-			msgs[i] = fmt.Sprintf("%s:%s: unknown key %q", file, m[1], m[2])
+			msgs[i] = fmt.Sprintf("%s:%s: unknown key %q%s", file, m[1], m[2], unknownKeyHint(m[3], m[2]))
 			continue
 		}
 		if line, rest, ok := strings.Cut(strings.TrimPrefix(e, "line "), ": "); ok {

@@ -111,6 +111,12 @@ func (s *Spec) checkDuplicates(v validator) error {
 	if err := firstRepeat(v, s.Stages, "stages"); err != nil {
 		return err
 	}
+	if err := firstRepeat(v, s.Ranks, "ranks"); err != nil {
+		return err
+	}
+	if err := firstRepeat(v, s.TotalMicrobatches, "total_microbatches"); err != nil {
+		return err
+	}
 	if err := firstRepeat(v, s.Microbatches, "microbatches"); err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [2, 4]
-microbatches: [20]
+total_microbatches: [20]
 methods:
   - name: pipedream
     step_sizes: {pow2: [-4, -2]}
@@ -42,7 +42,7 @@ func TestParseSpecRejects(t *testing.T) {
 		{"unknown method", 10, "  - name: pipedrem", ":10:", `methods[0].name: unknown method "pipedrem"`},
 		{"negative delta", 13, "    deltas: [8, -1]", ":13:", "methods[1].deltas[1]"},
 		{"bad delta word", 13, "    deltas: [8, huge]", ":13:", `delta "huge" is neither`},
-		{"both sizes", 0, "time_budget: [100]", ":15:", "time_budget: set microbatches or time_budget"},
+		{"both sizes", 0, "time_budget: [100]", ":15:", "time_budget: set total_microbatches or time_budget"},
 		{"batch over n", 6, "batch_size: 41", ":6:", "batch_size: batch_size 41 exceeds n = 40"},
 		{"unknown cost model", 0, "cost: {cost_model: tpu}", ":15:", `cost.cost_model: unknown cost model "tpu"`},
 		{"unknown model preset", 0, "cost: {model: tpu}", ":15:", `cost.model: cost: unknown model preset "tpu"`},
@@ -132,7 +132,7 @@ methods:
     step_sizes: {values: [0.1]}
   - name: sync
     kind: 1f1b
-    microbatches_per_iteration: 8
+    microbatches: 8
     step_sizes: {values: [0.1]}
 `
 
@@ -153,9 +153,9 @@ func TestParseSpecRejectsSync(t *testing.T) {
 			[]string{"methods[1].kind", `"pipedream"`}},
 		{"several stages per rank", map[int]string{11: "    kind: interleaved-1f1b"}, ":11:",
 			[]string{"methods[1].kind", `"interleaved-1f1b"`}},
-		{"negative per iteration", map[int]string{12: "    microbatches_per_iteration: -2"}, ":12:",
-			[]string{"methods[1].microbatches_per_iteration: -2 is below 1"}},
-		{"per iteration not a number", map[int]string{12: "    microbatches_per_iteration: many"}, ":12:",
+		{"negative per iteration", map[int]string{12: "    microbatches: -2"}, ":12:",
+			[]string{"methods[1].microbatches: -2 is below 1"}},
+		{"per iteration not a number", map[int]string{12: "    microbatches: many"}, ":12:",
 			[]string{"cannot unmarshal", "many"}},
 		{"kind on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], kind: gpipe, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
 			[]string{"methods[0].kind: only sync and the asynchronous methods take a schedule family"}},
@@ -164,9 +164,9 @@ func TestParseSpecRejectsSync(t *testing.T) {
 		{"pipedream on replica averaging", map[int]string{8: "  - {name: pipedream, kind: localsgd, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
 			[]string{"methods[0].kind: S = 4:", "only localsgd replays it"}},
 		{"sync with two flushes", map[int]string{8: "  - {name: sync, kind: gpipe, optimizer: adam, step_sizes: {values: [0.2]}}", 9: ""}, ":10:",
-			[]string{"methods[1].name: sync entries differ in family or microbatches_per_iteration from methods[0] (line 8)"}},
-		{"per iteration on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], microbatches_per_iteration: 4, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
-			[]string{"methods[0].microbatches_per_iteration: only sync takes microbatches_per_iteration"}},
+			[]string{"methods[1].name: sync entries differ in kind or microbatches from methods[0] (line 8)"}},
+		{"per iteration on localsgd", map[int]string{8: "  - {name: localsgd, local_steps: [2], microbatches: 4, step_sizes: {values: [0.1]}}", 9: ""}, ":8:",
+			[]string{"methods[0].microbatches: only sync takes microbatches"}},
 		{"sync twice", map[int]string{8: "  - {name: sync, kind: gpipe, step_sizes: {values: [0.2]}}", 9: ""}, ":10:",
 			[]string{"methods[1].name: sync with optimizer sgd is given twice (first as methods[0], line 8)"}},
 		{"deltas on sync", map[int]string{11: "    deltas: [8]"}, ":11:", []string{"methods[1].deltas: only rpd takes delay bounds"}},
@@ -197,16 +197,16 @@ func TestParseSpecRejectsSync(t *testing.T) {
 // TestSyncDefaults: a sync method without family or microbatches per
 // iteration gets 1F1B and N = S, the latter per stage count at expansion.
 func TestSyncDefaults(t *testing.T) {
-	s, err := ParseSpec("s.yaml", []byte("objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2, 4]\nmicrobatches: [8]\nmethods:\n  - {name: sync, step_sizes: {values: [0.1]}}\n"))
+	s, err := ParseSpec("s.yaml", []byte("objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: [2, 4]\ntotal_microbatches: [8]\nmethods:\n  - {name: sync, step_sizes: {values: [0.1]}}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := s.Methods[0]; m.Family != DefaultFlush || m.MicrobatchesPerIteration != 0 {
-		t.Errorf("defaults: family %q, %d per iteration", m.Family, m.MicrobatchesPerIteration)
+	if m := s.Methods[0]; m.Family != DefaultFlush || m.Microbatches != 0 {
+		t.Errorf("defaults: family %q, %d per iteration", m.Family, m.Microbatches)
 	}
 	for _, r := range s.Expand() {
-		if r.PerIteration != r.Stages || r.Family != "1f1b" {
-			t.Errorf("%s: %d per iteration on %d stages, family %q", r.Name, r.PerIteration, r.Stages, r.Family)
+		if r.Microbatches != r.Stages || r.Family != "1f1b" {
+			t.Errorf("%s: %d per iteration on %d stages, family %q", r.Name, r.Microbatches, r.Stages, r.Family)
 		}
 	}
 }

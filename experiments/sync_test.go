@@ -54,9 +54,9 @@ methods:
 		}
 		row := outs[i].Runs[0]
 		if row.Method != "sync" || row.SimTime != 112 || want.Time != 112 || row.FinalLoss != want.FinalLoss ||
-			row.BlockUpdates != 8*4 || row.Microbatches != 8*4 || row.Outcome != results.OutcomeOK {
+			row.BlockUpdates != 8*4 || row.TotalMicrobatches != 8*4 || row.Outcome != results.OutcomeOK {
 			t.Errorf("%s: method %s time %g loss %v updates %d microbatches %d outcome %s; direct: time %g loss %v",
-				r.Name, row.Method, row.SimTime, row.FinalLoss, row.BlockUpdates, row.Microbatches, row.Outcome, want.Time, want.FinalLoss)
+				r.Name, row.Method, row.SimTime, row.FinalLoss, row.BlockUpdates, row.TotalMicrobatches, row.Outcome, want.Time, want.FinalLoss)
 		}
 		curve := outs[i].Curves
 		if len(curve) != len(want.Records) {
@@ -89,7 +89,7 @@ func TestSyncIterationsMatchBudget(t *testing.T) {
 		// 1F1B, N = S = 8: T = 2(8 + 7) = 30; 3·30 = 90 < 100 ≤ 120.
 		{"1f1b S=8", "{name: sync, step_sizes: {values: [0.05]}}", "time_budget: [100]", 8, 4, 8, 120},
 		// N = 6 per iteration on 4 stages: T = 2(6 + 3) = 18; 5·18 = 90 < 100 ≤ 108.
-		{"N=6", "{name: sync, microbatches_per_iteration: 6, step_sizes: {values: [0.05]}}", "time_budget: [100]", 4, 6, 6, 108},
+		{"N=6", "{name: sync, microbatches: 6, step_sizes: {values: [0.05]}}", "time_budget: [100]", 4, 6, 6, 108},
 		// GPipe lasts (N + S - 1)(T_F + T_B) = 14 too (docs/reference.md §2).
 		{"gpipe", "{name: sync, kind: gpipe, step_sizes: {values: [0.05]}}", "time_budget: [100]", 4, 8, 4, 112},
 		// ZB-H1 with T_F = T_I = T_W = 1: N(T_F + T_B + T_W) plus the bubble
@@ -97,18 +97,18 @@ func TestSyncIterationsMatchBudget(t *testing.T) {
 		// 90 < 100 ≤ 105.
 		{"zb-h1", "{name: sync, kind: zb-h1, step_sizes: {values: [0.05]}}", "time_budget: [100]", 4, 7, 4, 105},
 		// A fixed N = 20: 5 whole iterations of 4; N = 21 needs a sixth.
-		{"N fixed", "{name: sync, step_sizes: {values: [0.05]}}", "microbatches: [20]", 4, 5, 4, 70},
-		{"N rounded up", "{name: sync, step_sizes: {values: [0.05]}}", "microbatches: [21]", 4, 6, 4, 84},
+		{"N fixed", "{name: sync, step_sizes: {values: [0.05]}}", "total_microbatches: [20]", 4, 5, 4, 70},
+		{"N rounded up", "{name: sync, step_sizes: {values: [0.05]}}", "total_microbatches: [21]", 4, 6, 4, 84},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			runs, outs := execute(t, "objectives: [quadratic]\nn: 40\nd: 8\nbatch_size: 4\nstages: ["+
 				strconv.Itoa(tc.stages)+"]\n"+tc.size+"\nmethods:\n  - "+tc.method+"\n")
 			row := outs[0].Runs[0]
-			if runs[0].PerIteration != tc.perIter || row.SimTime != tc.time ||
-				row.BlockUpdates != int64(tc.iters*tc.stages) || row.Microbatches != int32(tc.iters*tc.perIter) {
+			if runs[0].Microbatches != tc.perIter || row.SimTime != tc.time ||
+				row.BlockUpdates != int64(tc.iters*tc.stages) || row.TotalMicrobatches != int32(tc.iters*tc.perIter) {
 				t.Errorf("%s: %d per iteration, time %g, %d updates, %d microbatches; want %d, %g, %d, %d",
-					runs[0].Name, runs[0].PerIteration, row.SimTime, row.BlockUpdates, row.Microbatches,
+					runs[0].Name, runs[0].Microbatches, row.SimTime, row.BlockUpdates, row.TotalMicrobatches,
 					tc.perIter, tc.time, tc.iters*tc.stages, tc.iters*tc.perIter)
 			}
 		})
@@ -181,14 +181,14 @@ methods:
 		}
 	}
 	explicit := mustSpec(t, strings.Replace(async, "stages: [4, 8]", "stages: [4]", 1)+
-		"  - {name: sync, kind: 1f1b, microbatches_per_iteration: 4, step_sizes: {values: [0.1]}}\n").Expand()
+		"  - {name: sync, kind: 1f1b, microbatches: 4, step_sizes: {values: [0.1]}}\n").Expand()
 	var sync []Run
 	for _, r := range after {
 		if r.Method == "sync" {
 			sync = append(sync, r)
-			if r.Family != "1f1b" || r.PerIteration != r.Stages ||
+			if r.Family != "1f1b" || r.Microbatches != r.Stages ||
 				!strings.Contains(r.Name, "family=1f1b method=sync S="+strconv.Itoa(r.Stages)+" per_iteration="+strconv.Itoa(r.Stages)) {
-				t.Errorf("sync run %q: family %q, %d per iteration", r.Name, r.Family, r.PerIteration)
+				t.Errorf("sync run %q: family %q, %d per iteration", r.Name, r.Family, r.Microbatches)
 			}
 		}
 	}
@@ -222,8 +222,8 @@ methods:
 			t.Errorf("%s: outcome %s method %s", r.Name, row.Outcome, row.Method)
 		}
 		// PipeDream: 2N + 2S - 2 ≥ 100 first at N = 47 (docs/reference.md §1.2).
-		if r.Method == "pipedream" && (row.Microbatches != 47 || row.SimTime != 100) {
-			t.Errorf("pipedream: N = %d, %g steps; want 47 and 100", row.Microbatches, row.SimTime)
+		if r.Method == "pipedream" && (row.TotalMicrobatches != 47 || row.SimTime != 100) {
+			t.Errorf("pipedream: N = %d, %g steps; want 47 and 100", row.TotalMicrobatches, row.SimTime)
 		}
 		if r.Method == "sync" && row.SimTime != 112 {
 			t.Errorf("sync: %g steps, want 8 iterations of 14", row.SimTime)

@@ -23,7 +23,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [2]
-microbatches: [20]
+total_microbatches: [20]
 methods:
   - {name: pipedream, step_sizes: {values: [0.05, 0.1]}}
   - {name: rpd, deltas: [0, 3], step_sizes: {values: [0.05, 0.1]}}
@@ -35,12 +35,12 @@ delay_rows: true
 `, `experiment: sched
 measure: schedules
 kinds: [gpipe, 1f1b, zb-h1, interleaved-1f1b]
-stages: [4]
+ranks: [4]
 microbatches: [8]
 `, `experiment: sched-gpu
 measure: schedules
 kinds: [gpipe, 1f1b]
-stages: [4]
+ranks: [4]
 microbatches: [8]
 cost: {cost_model: gpu, model: gpt-1.3b, gpu: a100, link: nvlink, microbatch_size: 1, seq_len: 2048}
 `}
@@ -186,21 +186,21 @@ func TestTableKeysUnique(t *testing.T) {
 // pointers are the nullable columns.
 type (
 	qRun struct {
-		RunID        string   `parquet:"run_id"`
-		Experiment   string   `parquet:"experiment"`
-		Method       string   `parquet:"method"`
-		Stages       int32    `parquet:"stages"`
-		Microbatches int32    `parquet:"microbatches"`
-		StepSize     float64  `parquet:"step_size"`
-		Delta        *int32   `parquet:"delta,optional"`
-		LocalSteps   *int32   `parquet:"local_steps,optional"`
-		Replicate    int32    `parquet:"replicate"`
-		Outcome      string   `parquet:"outcome"`
-		CostModel    string   `parquet:"cost_model"`
-		FinalLoss    float64  `parquet:"final_loss"`
-		SimTime      *float64 `parquet:"sim_time,optional"`
-		BlockUpdates int64    `parquet:"block_updates"`
-		Selected     bool     `parquet:"selected"`
+		RunID             string   `parquet:"run_id"`
+		Experiment        string   `parquet:"experiment"`
+		Method            string   `parquet:"method"`
+		Stages            int32    `parquet:"stages"`
+		TotalMicrobatches int32    `parquet:"total_microbatches"`
+		StepSize          float64  `parquet:"step_size"`
+		Delta             *int32   `parquet:"delta,optional"`
+		LocalSteps        *int32   `parquet:"local_steps,optional"`
+		Replicate         int32    `parquet:"replicate"`
+		Outcome           string   `parquet:"outcome"`
+		CostModel         string   `parquet:"cost_model"`
+		FinalLoss         float64  `parquet:"final_loss"`
+		SimTime           *float64 `parquet:"sim_time,optional"`
+		BlockUpdates      int64    `parquet:"block_updates"`
+		Selected          bool     `parquet:"selected"`
 	}
 	qCurve struct {
 		RunID        string   `parquet:"run_id"`

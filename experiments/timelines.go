@@ -65,7 +65,7 @@ type Timelines struct {
 
 // timelineKey names the timeline of family for the run's shape.
 func timelineKey(family string, r Run) pipeKey {
-	k := pipeKey{family: family, stages: r.Stages, n: r.Microbatches, budget: r.Budget, cost: r.Cost, table: r.Table}
+	k := pipeKey{family: family, stages: r.Stages, n: r.TotalMicrobatches, budget: r.Budget, cost: r.Cost, table: r.Table}
 	if family == "localsgd" {
 		k.h, k.replicas = r.LocalSteps, r.Replicas
 	}
@@ -74,7 +74,7 @@ func timelineKey(family string, r Run) pipeKey {
 
 // flushKey names one iteration of n microbatches of the run's sync method.
 func flushKey(r Run) pipeKey {
-	return pipeKey{family: r.Family, flush: true, stages: r.Stages, n: r.PerIteration, cost: r.Cost, table: r.Table}
+	return pipeKey{family: r.Family, flush: true, stages: r.Stages, n: r.Microbatches, cost: r.Cost, table: r.Table}
 }
 
 // timelineFor returns the timeline of family for the run's shape: N fixed,

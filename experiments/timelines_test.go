@@ -52,7 +52,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [2]
-microbatches: [12]
+total_microbatches: [12]
 cost: {cost_model: gpu}
 methods:
   - {name: pipedream, step_sizes: {values: [0.01]}}
@@ -62,7 +62,7 @@ n: 64
 d: 16
 batch_size: 4
 stages: [4]
-microbatches: [40]
+total_microbatches: [40]
 cut: shortest
 methods:
   - {name: pipedream, step_sizes: {values: [0.05]}}

@@ -107,13 +107,8 @@ func (s *Spec) validate(root *yaml.Node) error {
 	if s.Seeds < 0 {
 		return v.fail("must be at least 1", "seeds")
 	}
-	if len(s.Stages) == 0 {
-		return v.fail("no stage counts given", "stages")
-	}
-	for i, st := range s.Stages {
-		if st < 2 {
-			return v.fail(fmt.Sprintf("stage count %d is below 2", st), "stages", i)
-		}
+	if err := s.checkCountKeys(v); err != nil {
+		return err
 	}
 	if s.Cost.CostModel == "" {
 		s.Cost.CostModel = "unit"
@@ -177,13 +172,13 @@ func (s *Spec) validate(root *yaml.Node) error {
 // validateDelays checks a delays experiment; without microbatch counts it
 // measures N = 10S, the reference's setting (docs/reference.md §1.3).
 func (s *Spec) validateDelays(v validator) error {
-	if s.MicrobatchesPerStage == 0 && len(s.Microbatches) == 0 {
-		s.MicrobatchesPerStage = 10
+	if s.TotalMicrobatchesPerStage == 0 && len(s.TotalMicrobatches) == 0 {
+		s.TotalMicrobatchesPerStage = 10
 	}
-	if s.MicrobatchesPerStage < 0 {
-		return v.fail("must be at least 1", "microbatches_per_stage")
+	if s.TotalMicrobatchesPerStage < 0 {
+		return v.fail("must be at least 1", "total_microbatches_per_stage")
 	}
-	return checkPositive(v, "microbatches", s.Microbatches)
+	return checkPositive(v, "total_microbatches", s.TotalMicrobatches)
 }
 
 func (s *Spec) validateSchedules(v validator) error {
@@ -244,12 +239,12 @@ func (s *Spec) validateConvergence(v validator) error {
 		}
 	}
 	switch {
-	case len(s.Microbatches) > 0 && len(s.Budget) > 0:
-		return v.fail("set microbatches or time_budget, not both", "time_budget")
-	case len(s.Microbatches) == 0 && len(s.Budget) == 0:
-		return v.fail("set microbatches or time_budget", "microbatches")
+	case len(s.TotalMicrobatches) > 0 && len(s.Budget) > 0:
+		return v.fail("set total_microbatches or time_budget, not both", "time_budget")
+	case len(s.TotalMicrobatches) == 0 && len(s.Budget) == 0:
+		return v.fail("set total_microbatches or time_budget", "total_microbatches")
 	}
-	if err := checkPositive(v, "microbatches", s.Microbatches); err != nil {
+	if err := checkPositive(v, "total_microbatches", s.TotalMicrobatches); err != nil {
 		return err
 	}
 	for i, b := range s.Budget {
@@ -301,8 +296,8 @@ func (s *Spec) validateConvergence(v validator) error {
 			firstSync = i
 			continue
 		}
-		if f := s.Methods[firstSync]; f.Family != m.Family || f.MicrobatchesPerIteration != m.MicrobatchesPerIteration {
-			return v.fail(fmt.Sprintf("sync entries differ in family or microbatches_per_iteration from methods[%d] (line %d); give one flush per spec",
+		if f := s.Methods[firstSync]; f.Family != m.Family || f.Microbatches != m.Microbatches {
+			return v.fail(fmt.Sprintf("sync entries differ in kind or microbatches from methods[%d] (line %d); give one flush per spec",
 				firstSync, v.line("methods", firstSync, "name")), "methods", i, "name")
 		}
 	}
@@ -359,8 +354,8 @@ func (m *MethodSpec) validateFlush(v validator, i int) error {
 	if m.Family == "" {
 		m.Family = DefaultFlush
 	}
-	if m.MicrobatchesPerIteration < 0 {
-		return v.fail(fmt.Sprintf("%d is below 1", m.MicrobatchesPerIteration), "methods", i, "microbatches_per_iteration")
+	if m.Microbatches < 0 {
+		return v.fail(fmt.Sprintf("%d is below 1", m.Microbatches), "methods", i, "microbatches")
 	}
 	known := SyncFamilies()
 	if !slices.Contains(known, m.Family) {
@@ -379,8 +374,8 @@ func (m *MethodSpec) validateFlush(v validator, i int) error {
 
 // perIteration is sync's microbatch count per iteration for st stages.
 func (m MethodSpec) perIteration(st int) int {
-	if m.MicrobatchesPerIteration > 0 {
-		return m.MicrobatchesPerIteration
+	if m.Microbatches > 0 {
+		return m.Microbatches
 	}
 	return st
 }
@@ -444,8 +439,8 @@ func (m *MethodSpec) validate(v validator, i int) error {
 		if m.Family != "" && !slices.Contains(AsyncMethods, m.Name) {
 			return v.fail("only sync and the asynchronous methods take a schedule family", "methods", i, "kind")
 		}
-		if m.MicrobatchesPerIteration != 0 {
-			return v.fail("only sync takes microbatches_per_iteration", "methods", i, "microbatches_per_iteration")
+		if m.Microbatches != 0 {
+			return v.fail("only sync takes microbatches (M of one iteration)", "methods", i, "microbatches")
 		}
 	}
 	return nil

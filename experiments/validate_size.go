@@ -20,7 +20,7 @@ const (
 
 // checkSizes refuses, by arithmetic alone, a spec one of whose runs would
 // need more memory than the limit (budget.Check): the largest table of
-// each stage count and microbatch count, and the data set. Runs with a
+// each stage (or rank) count and microbatch count, and the data set. Runs with a
 // time budget under unit costs are sized with N = the budget, a bound (a
 // unit-time pipeline admits at most one microbatch per step); under the
 // GPU model their N is only known once the iteration is timed.
@@ -46,7 +46,11 @@ func (s *Spec) checkSizes(v validator) error {
 	if err := s.checkDelayRows(v); err != nil {
 		return err
 	}
-	for si, st := range s.Stages {
+	counts, countKey := s.Stages, "stages"
+	if s.Measure == Schedules {
+		counts, countKey = s.Ranks, "ranks"
+	}
+	for si, st := range counts {
 		for _, t := range s.tablesOf(st) {
 			cells, err := pipeline.CellBound(t.family, t.shape)
 			if err != nil {
@@ -56,7 +60,7 @@ func (s *Spec) checkSizes(v validator) error {
 			if err := budget.Check(what, cells*runCellBytes); err != nil {
 				path := t.key
 				if path == nil {
-					path = []any{"stages", si}
+					path = []any{countKey, si}
 				}
 				return v.fail(err.Error(), path...)
 			}
@@ -74,13 +78,13 @@ const runBytes = float64(unsafe.Sizeof(Run{})) + 512
 func (s *Spec) runBound() float64 {
 	switch s.Measure {
 	case DelayStats:
-		per := float64(len(s.Microbatches))
+		per := float64(len(s.TotalMicrobatches))
 		if per == 0 {
 			per = 1
 		}
 		return float64(len(s.Stages)) * per
 	case Schedules:
-		return float64(len(s.Families)) * float64(len(s.Stages)) * float64(len(s.Microbatches))
+		return float64(len(s.Families)) * float64(len(s.Ranks)) * float64(len(s.Microbatches))
 	case DelayProfiles:
 		return float64(len(s.Methods)) * float64(len(s.Families)) * float64(len(s.Stages))
 	}
@@ -99,7 +103,7 @@ func (s *Spec) runBound() float64 {
 		}
 		perStage += variants * points
 	}
-	sizes := float64(len(s.Microbatches) + len(s.Budget))
+	sizes := float64(len(s.TotalMicrobatches) + len(s.Budget))
 	return float64(len(s.Objectives)) * float64(len(s.Stages)) * perStage * sizes * float64(s.Seeds)
 }
 
@@ -111,7 +115,8 @@ type specTable struct {
 	key    []any
 }
 
-// tablesOf lists the tables the spec's runs on st stages generate.
+// tablesOf lists the tables the spec's runs on st stages (or, for the
+// schedules measure, st ranks) generate.
 func (s *Spec) tablesOf(st int) []specTable {
 	var out []specTable
 	add := func(family string, sh pipeline.Shape, key ...any) {
@@ -120,16 +125,16 @@ func (s *Spec) tablesOf(st int) []specTable {
 	}
 	switch s.Measure {
 	case DelayStats:
-		if s.MicrobatchesPerStage > 0 {
+		if s.TotalMicrobatchesPerStage > 0 {
 			// Named at the stage count, as the key may be the default.
-			add("pipedream", pipeline.Shape{Microbatches: s.MicrobatchesPerStage * st})
+			add("pipedream", pipeline.Shape{Microbatches: s.TotalMicrobatchesPerStage * st})
 		}
-		for j, n := range s.Microbatches {
-			add("pipedream", pipeline.Shape{Microbatches: n}, "microbatches", j)
+		for j, n := range s.TotalMicrobatches {
+			add("pipedream", pipeline.Shape{Microbatches: n}, "total_microbatches", j)
 		}
 	case DelayProfiles:
 		for _, f := range s.Families {
-			add(f, pipeline.Shape{Microbatches: s.MicrobatchesPerStage * st})
+			add(f, pipeline.Shape{Microbatches: s.TotalMicrobatchesPerStage * st})
 		}
 	case Schedules:
 		for _, f := range s.Families {
@@ -143,8 +148,8 @@ func (s *Spec) tablesOf(st int) []specTable {
 			key []any
 		}
 		var counts []count
-		for j, n := range s.Microbatches {
-			counts = append(counts, count{n, []any{"microbatches", j}})
+		for j, n := range s.TotalMicrobatches {
+			counts = append(counts, count{n, []any{"total_microbatches", j}})
 		}
 		if s.Cost.CostModel == "unit" {
 			for j, b := range s.Budget {
@@ -164,8 +169,8 @@ func (s *Spec) tablesOf(st int) []specTable {
 			}
 			if m.Name == "sync" {
 				var key []any // the stage count sets it
-				if m.MicrobatchesPerIteration > 0 {
-					key = []any{"methods", i, "microbatches_per_iteration"}
+				if m.Microbatches > 0 {
+					key = []any{"methods", i, "microbatches"}
 				}
 				add(m.Family, pipeline.Shape{Microbatches: m.perIteration(st)}, key...)
 			}

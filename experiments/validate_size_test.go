@@ -14,15 +14,15 @@ import (
 // estimate; the 200-million-microbatch sync spec of the issue among them,
 // which ran out of memory when the validator built its schedule.
 func TestSpecSizesAreCheckedArithmetically(t *testing.T) {
-	sync := strings.Replace(base, "  - name: rpd\n    deltas: [8, paper]\n", "  - name: sync\n    microbatches_per_iteration: 200000000\n", 1)
+	sync := strings.Replace(base, "  - name: rpd\n    deltas: [8, paper]\n", "  - name: sync\n    microbatches: 200000000\n", 1)
 	for _, tc := range []struct {
 		name, spec, want string
 	}{
-		{"sync iteration", sync, "spec:13: methods[1].microbatches_per_iteration: a 2 × 200000000 1f1b table needs about"},
-		{"pipedream microbatches", strings.Replace(base, "microbatches: [20]", "microbatches: [20, 200000000]", 1),
-			"spec:8: microbatches[1]: a 2 × 200000000 pipedream table needs about"},
+		{"sync iteration", sync, "spec:13: methods[1].microbatches: a 2 × 200000000 1f1b table needs about"},
+		{"pipedream microbatches", strings.Replace(base, "total_microbatches: [20]", "total_microbatches: [20, 200000000]", 1),
+			"spec:8: total_microbatches[1]: a 2 × 200000000 pipedream table needs about"},
 		{"data set", strings.Replace(base, "d: 8", "d: 10000000000", 1), "spec:5: d: a 40 × 10000000000 data set needs about"},
-		{"schedules", "experiment: s\nmeasure: schedules\nstages: [4]\nkinds: [1f1b, zb-v]\nmicrobatches: [8, 1000000000]\n",
+		{"schedules", "experiment: s\nmeasure: schedules\nranks: [4]\nkinds: [1f1b, zb-v]\nmicrobatches: [8, 1000000000]\n",
 			"spec:5: microbatches[1]: a 4 × 1000000000 1f1b table needs about"},
 		// 1 objective × 2 stage counts × (3 PipeDream steps + 2 RPD δ × 1
 		// step) × 1 microbatch count × 10⁹ seeds.

@@ -94,10 +94,10 @@ func ExampleRender() {
 	_ = pipeline.Render(os.Stdout, t, pipeline.RenderOptions{})
 	_ = pipeline.Render(os.Stdout, t, pipeline.RenderOptions{Style: pipeline.PaperStyle, MaxColumns: 4})
 	// Output:
-	// stage 0: 0F0 0F1   . 0B0   . 0B1
-	// stage 1:   . 1F0 1B0 1F1 1B1   .
-	// stage 0: F1 F2  . B1
-	// stage 1:  . F1 B1 F2
+	// rank 0: 0F0 0F1   . 0B0   . 0B1
+	// rank 1:   . 1F0 1B0 1F1 1B1   .
+	// rank 0: F1 F2  . B1
+	// rank 1:  . F1 B1 F2
 }
 
 func ExampleGenerate_interleavedZB() {
@@ -129,8 +129,8 @@ func ExampleLockstepSchedule() {
 	}
 	_ = pipeline.Render(os.Stdout, grid, pipeline.RenderOptions{Style: pipeline.PaperStyle})
 	// Output:
-	// stage 0:      F1 SEND_F1      F2 SEND_F2       .       . RECV_B1      B1       . RECV_B2      B2
-	// stage 1:       . RECV_F1       . RECV_F2      F1      B1 SEND_B1      F2      B2 SEND_B2       .
+	// rank 0:      F1 SEND_F1      F2 SEND_F2       .       . RECV_B1      B1       . RECV_B2      B2
+	// rank 1:       . RECV_F1       . RECV_F2      F1      B1 SEND_B1      F2      B2 SEND_B2       .
 }
 
 // ValidateCSV checks a file's order as PyTorch's loader does: here stage 1

@@ -19,9 +19,9 @@ func ExampleGenerate() {
 		fmt.Println(err)
 	}
 	// Output:
-	// stage 0: F1 F2 F3  .  . B1 F4 B2  . B3  . B4
-	// stage 1:  . F1 F2  . B1 F3 B2 F4 B3  . B4  .
-	// stage 2:  .  . F1 B1 F2 B2 F3 B3 F4 B4  .  .
+	// rank 0: F1 F2 F3  .  . B1 F4 B2  . B3  . B4
+	// rank 1:  . F1 F2  . B1 F3 B2 F4 B3  . B4  .
+	// rank 2:  .  . F1 B1 F2 B2 F3 B3 F4 B4  .  .
 }
 
 // A family that cannot build a shape says which of its constraints the
@@ -45,8 +45,8 @@ func ExampleGenerate_pipeDream() {
 	_ = pipeline.Render(os.Stdout, t, pipeline.RenderOptions{Style: pipeline.PaperStyle})
 	// Output:
 	// per-backward NOAM 2
-	// stage 0: F1 F2  . B1 F3 B2  . B3
-	// stage 1:  . F1 B1 F2 B2 F3 B3  .
+	// rank 0: F1 F2  . B1 F3 B2  . B3
+	// rank 1:  . F1 B1 F2 B2 F3 B3  .
 }
 
 // Validate explains what is wrong and where.

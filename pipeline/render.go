@@ -16,8 +16,8 @@ const (
 	// stages and microbatches counted from 0.
 	TorchStyle RenderStyle = iota
 	// PaperStyle writes microbatches counted from 1 and leaves the stage
-	// out when every rank holds one stage ("F1", "B12"), as the PipeDream
-	// paper draws its timeline (docs/reference.md §1.2).
+	// out when rank r holds stage r alone, for every r ("F1", "B12"), as
+	// the PipeDream paper draws its timeline (docs/reference.md §1.2).
 	PaperStyle
 )
 
@@ -32,15 +32,15 @@ type RenderOptions struct {
 
 // Render writes t as a text grid: one line per rank, one column per cell,
 // "." for a bubble, every column right-aligned to the width of the widest
-// cell shown and preceded by a space. A rank's line is labelled
-// "stage s:" when every rank holds exactly one stage (s being the rank's
-// stage), "rank r:" otherwise. Shorter rows are padded with bubbles to the
-// longest row shown.
+// cell shown and preceded by a space. A rank's line is labelled "rank r:"
+// (the naming convention: rows are ranks, docs/cli.md); a cell names its
+// stage, which PaperStyle leaves out only when every rank r holds stage r
+// alone. Shorter rows are padded with bubbles to the longest row shown.
 func Render(w io.Writer, t *Table, opt RenderOptions) error {
 	perRank := stagesPerRank(t)
-	oneStage := len(perRank) > 0
-	for _, stages := range perRank {
-		oneStage = oneStage && len(stages) == 1
+	stageIsRank := len(perRank) > 0
+	for r, stages := range perRank {
+		stageIsRank = stageIsRank && len(stages) == 1 && stages[0] == r
 	}
 	columns := 0
 	for _, row := range t.Rows {
@@ -54,15 +54,12 @@ func Render(w io.Writer, t *Table, opt RenderOptions) error {
 	labelWidth, cellWidth := 0, 1
 	for r, row := range t.Rows {
 		labels[r] = fmt.Sprintf("rank %d:", r)
-		if oneStage {
-			labels[r] = fmt.Sprintf("stage %d:", perRank[r][0])
-		}
 		labelWidth = max(labelWidth, len(labels[r]))
 		cells[r] = make([]string, columns)
 		for c := range columns {
 			cells[r][c] = "."
 			if c < len(row) && !row[c].IsBubble() {
-				cells[r][c] = cellText(row[c], opt.Style, oneStage)
+				cells[r][c] = cellText(row[c], opt.Style, stageIsRank)
 			}
 			cellWidth = max(cellWidth, len(cells[r][c]))
 		}
@@ -92,14 +89,15 @@ func stagesPerRank(t *Table) [][]int {
 	return perRank
 }
 
-// cellText writes one non-bubble action in a style.
-func cellText(a Action, style RenderStyle, oneStage bool) string {
+// cellText writes one non-bubble action in a style; PaperStyle leaves the
+// stage out when it is the rank's.
+func cellText(a Action, style RenderStyle, stageIsRank bool) string {
 	if style != PaperStyle {
 		return a.String()
 	}
 	single := func(k Kind, s, m int) string {
 		var b strings.Builder
-		if !oneStage {
+		if !stageIsRank {
 			b.WriteString(strconv.Itoa(s))
 		}
 		b.WriteString(k.String())

@@ -120,7 +120,7 @@ func TestRenderGolden(t *testing.T) {
 }
 
 func TestRenderLayoutRules(t *testing.T) {
-	// Eleven ranks of one stage each: labels "stage 9:" and "stage 10:"
+	// Eleven ranks of one stage each: labels "rank 9:" and "rank 10:"
 	// are padded to one width, so every line has the same length and the
 	// cells start in the same column; cells are right-aligned to the widest
 	// ("F11" in paper style, "10F10" in torch style).
@@ -134,8 +134,8 @@ func TestRenderLayoutRules(t *testing.T) {
 		first, last      string
 		lineLength, cell int
 	}{
-		{RenderOptions{Style: PaperStyle}, "stage 0:   F1", "stage 10: F11", len("stage 10:") + 4, 3},
-		{RenderOptions{}, "stage 0:    0F0", "stage 10: 10F10", len("stage 10:") + 6, 5},
+		{RenderOptions{Style: PaperStyle}, "rank 0:   F1", "rank 10: F11", len("rank 10:") + 4, 3},
+		{RenderOptions{}, "rank 0:    0F0", "rank 10: 10F10", len("rank 10:") + 6, 5},
 	} {
 		var buf bytes.Buffer
 		if err := Render(&buf, tb, tc.opt); err != nil {
@@ -154,23 +154,32 @@ func TestRenderLayoutRules(t *testing.T) {
 }
 
 func TestRenderRankLabels(t *testing.T) {
-	// Two stages per rank (V placement): rows are labelled by rank and the
-	// paper style keeps the stage, with microbatches counted from 1; rows
-	// shorter than the longest are padded with bubbles.
-	tb := &Table{
+	// Rows are ranks (docs/cli.md's convention), whatever the placement.
+	// Two stages per rank (V placement): the paper style keeps the stage,
+	// with microbatches counted from 1; rows shorter than the longest are
+	// padded with bubbles. One stage per rank: rank r holding stage r, the
+	// paper style leaves the stage out as the PipeDream paper does; stages
+	// placed on other ranks keep it, so that no cell loses its stage.
+	v := &Table{
 		Rows:      [][]Action{{F(0, 0), {}, F(3, 0)}, {F(1, 0), F(2, 0)}},
 		Placement: []int{0, 1, 1, 0},
 	}
+	one := &Table{Rows: [][]Action{{F(0, 0), B(0, 0)}, {F(1, 0), B(1, 0)}}, Placement: []int{0, 1}}
+	swapped := &Table{Rows: [][]Action{{F(1, 0)}, {F(0, 0)}}, Placement: []int{1, 0}}
 	for _, tc := range []struct {
+		tb   *Table
 		opt  RenderOptions
 		want string
 	}{
-		{RenderOptions{Style: PaperStyle}, "rank 0: 0F1   . 3F1\nrank 1: 1F1 2F1   .\n"},
-		{RenderOptions{}, "rank 0: 0F0   . 3F0\nrank 1: 1F0 2F0   .\n"},
-		{RenderOptions{MaxColumns: 1}, "rank 0: 0F0\nrank 1: 1F0\n"},
+		{v, RenderOptions{Style: PaperStyle}, "rank 0: 0F1   . 3F1\nrank 1: 1F1 2F1   .\n"},
+		{v, RenderOptions{}, "rank 0: 0F0   . 3F0\nrank 1: 1F0 2F0   .\n"},
+		{v, RenderOptions{MaxColumns: 1}, "rank 0: 0F0\nrank 1: 1F0\n"},
+		{one, RenderOptions{Style: PaperStyle}, "rank 0: F1 B1\nrank 1: F1 B1\n"},
+		{one, RenderOptions{}, "rank 0: 0F0 0B0\nrank 1: 1F0 1B0\n"},
+		{swapped, RenderOptions{Style: PaperStyle}, "rank 0: 1F1\nrank 1: 0F1\n"},
 	} {
 		var buf bytes.Buffer
-		if err := Render(&buf, tb, tc.opt); err != nil {
+		if err := Render(&buf, tc.tb, tc.opt); err != nil {
 			t.Fatal(err)
 		}
 		if buf.String() != tc.want {

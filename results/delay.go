@@ -20,19 +20,19 @@ const AllStages = -1
 // block (Stage AllStages, null in the file) or over one stage's own block
 // at its updates (the delay-profiles figure).
 type DelayStat struct {
-	RunID        string  // the run of the experiment that produced the row (Run.RunID's form)
-	Experiment   string  // the experiment or paper figure the run belongs to
-	Method       string  // the replay whose delays these are: "pipedream" or "2bw"
-	Kind         string  // the schedule family replayed ("pipedream", "zb-h1", ...)
-	Stages       int32   // pipeline stages S
-	Microbatches int32   // microbatches N
-	Window       string  // WindowSteady or WindowAll
-	Stage        int32   // the stage whose own block the row covers, or AllStages
-	TimeSteps    int64   // length of the timeline in steps
-	Rows         int64   // delay rows (block updates; 2BW's per stage: microbatches) the statistics cover
-	Max          int64   // largest delay
-	Mean         float64 // mean delay over rows and stages
-	P10          float64 // 10th percentile of the delays
+	RunID             string  // the run of the experiment that produced the row (Run.RunID's form)
+	Experiment        string  // the experiment or paper figure the run belongs to
+	Method            string  // the replay whose delays these are: "pipedream" or "2bw"
+	Kind              string  // the schedule family replayed ("pipedream", "zb-h1", ...)
+	Stages            int32   // pipeline stages S
+	TotalMicrobatches int32   // total microbatches N
+	Window            string  // WindowSteady or WindowAll
+	Stage             int32   // the stage whose own block the row covers, or AllStages
+	TimeSteps         int64   // length of the timeline in steps
+	Rows              int64   // delay rows (block updates; 2BW's per stage: microbatches) the statistics cover
+	Max               int64   // largest delay
+	Mean              float64 // mean delay over rows and stages
+	P10               float64 // 10th percentile of the delays
 }
 
 var delayTable = table[DelayStat]{kind: "delays", columns: []column[DelayStat]{
@@ -41,7 +41,7 @@ var delayTable = table[DelayStat]{kind: "delays", columns: []column[DelayStat]{
 	stringCol("method", func(d *DelayStat) *string { return &d.Method }),
 	stringCol("kind", func(d *DelayStat) *string { return &d.Kind }),
 	int32Col("stages", func(d *DelayStat) *int32 { return &d.Stages }),
-	int32Col("microbatches", func(d *DelayStat) *int32 { return &d.Microbatches }),
+	int32Col("total_microbatches", func(d *DelayStat) *int32 { return &d.TotalMicrobatches }),
 	stringCol("delay_window", func(d *DelayStat) *string { return &d.Window }),
 	nullCol[DelayStat, int32, *array.Int32Builder]("stage", arrow.PrimitiveTypes.Int32, func(d *DelayStat) *int32 { return &d.Stage },
 		func(d *DelayStat) bool { return d.Stage == AllStages }, AllStages, int32Value),
@@ -67,20 +67,20 @@ func ReadDelays(path string) ([]DelayStat, error) { return readTable(path, &dela
 // DelayRow is one row of the optional raw delay table: the delay of one
 // stage's block in one block update, in long form (one row per (k, s)).
 type DelayRow struct {
-	RunID        string // the run of the experiment that produced the row (Run.RunID's form)
-	Experiment   string // the experiment or paper figure the run belongs to
-	Stages       int32  // pipeline stages S
-	Microbatches int32  // microbatches N
-	Update       int64  // block update k, counted from 1 in timeline order
-	Stage        int32  // stage s whose block was read
-	Delay        int64  // k - j_k^(s)
+	RunID             string // the run of the experiment that produced the row (Run.RunID's form)
+	Experiment        string // the experiment or paper figure the run belongs to
+	Stages            int32  // pipeline stages S
+	TotalMicrobatches int32  // total microbatches N
+	Update            int64  // block update k, counted from 1 in timeline order
+	Stage             int32  // stage s whose block was read
+	Delay             int64  // k - j_k^(s)
 }
 
 var delayRowTable = table[DelayRow]{kind: "delay_rows", columns: []column[DelayRow]{
 	stringCol("run_id", func(d *DelayRow) *string { return &d.RunID }),
 	stringCol("experiment", func(d *DelayRow) *string { return &d.Experiment }),
 	int32Col("stages", func(d *DelayRow) *int32 { return &d.Stages }),
-	int32Col("microbatches", func(d *DelayRow) *int32 { return &d.Microbatches }),
+	int32Col("total_microbatches", func(d *DelayRow) *int32 { return &d.TotalMicrobatches }),
 	int64Col("block_update", func(d *DelayRow) *int64 { return &d.Update }),
 	int32Col("stage", func(d *DelayRow) *int32 { return &d.Stage }),
 	int64Col("delay", func(d *DelayRow) *int64 { return &d.Delay }),

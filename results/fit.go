@@ -77,8 +77,8 @@ func Fits(gaps []Gap) []ExponentFit {
 		series[k] = append(series[k], g)
 	}
 	for _, g := range gaps {
-		add(key{g.Experiment, g.Objective, g.Optimizer, g.Method, FitStages, g.Microbatches}, g)
-		add(key{g.Experiment, g.Objective, g.Optimizer, g.Method, FitMicrobatches, g.Stages}, g)
+		add(key{g.Experiment, g.Objective, g.Optimizer, g.Method, FitStages, g.TotalMicrobatches}, g)
+		add(key{g.Experiment, g.Objective, g.Optimizer, g.Method, FitTotalMicrobatches, g.Stages}, g)
 	}
 	var out []ExponentFit
 	for _, k := range keys {
@@ -88,7 +88,7 @@ func Fits(gaps []Gap) []ExponentFit {
 		}
 		f := ExponentFit{Experiment: k.experiment, Objective: k.objective, Optimizer: k.optimizer, Method: k.method,
 			Variable: k.variable, Fixed: k.fixed, Predicted: 4}
-		if k.variable == FitMicrobatches {
+		if k.variable == FitTotalMicrobatches {
 			f.Predicted = -1
 		}
 		var xs, ys []float64
@@ -98,8 +98,8 @@ func Fits(gaps []Gap) []ExponentFit {
 			}
 			f.Levels++
 			x := float64(g.Stages)
-			if k.variable == FitMicrobatches {
-				x = float64(g.Microbatches)
+			if k.variable == FitTotalMicrobatches {
+				x = float64(g.TotalMicrobatches)
 			}
 			for _, v := range g.Gaps {
 				xs, ys = append(xs, x), append(ys, v)

@@ -68,7 +68,7 @@ func lawRuns(a, b, e float64, reps int) []Run {
 			}{{"sync", 1}, {"pipedream", 1 + gap}} {
 				for _, step := range []float64{0.1, 0.2} {
 					runs = append(runs, Run{RunID: fmt.Sprintf("%s-%d-%d-%g", m.method, s, rep, step), Experiment: "law",
-						Objective: "quadratic", Method: m.method, Optimizer: "sgd", Stages: s, Microbatches: 100,
+						Objective: "quadratic", Method: m.method, Optimizer: "sgd", Stages: s, TotalMicrobatches: 100,
 						StepSize: step, Replicate: rep, CostModel: CostUnit, Outcome: OutcomeOK,
 						FinalLoss: m.loss + 7*step, Selected: step == 0.1})
 				}

@@ -28,15 +28,15 @@ const (
 // by replicate, at one stage count S and microbatch count K, for one
 // objective and optimizer.
 type Gap struct {
-	Experiment   string
-	Objective    string
-	Optimizer    string
-	Method       string
-	Baseline     string
-	Stages       int32
-	Microbatches int32  // K: the microbatches each method was given
-	Loss         string // LossFinal or LossValidation
-	Replicates   int32  // replicates where both runs finished
+	Experiment        string
+	Objective         string
+	Optimizer         string
+	Method            string
+	Baseline          string
+	Stages            int32
+	TotalMicrobatches int32  // K: the microbatches N each method was given
+	Loss              string // LossFinal or LossValidation
+	Replicates        int32  // replicates where both runs finished
 	// Mean, SD (sample, n − 1; 0 for one replicate), Min and Max are
 	// over the paired per-replicate gaps.
 	Mean, SD, Min, Max float64
@@ -71,7 +71,7 @@ var gapTable = table[Gap]{kind: "gaps", columns: []column[Gap]{
 	stringCol("method", func(g *Gap) *string { return &g.Method }),
 	stringCol("baseline", func(g *Gap) *string { return &g.Baseline }),
 	int32Col("stages", func(g *Gap) *int32 { return &g.Stages }),
-	int32Col("microbatches", func(g *Gap) *int32 { return &g.Microbatches }),
+	int32Col("total_microbatches", func(g *Gap) *int32 { return &g.TotalMicrobatches }),
 	stringCol("loss_kind", func(g *Gap) *string { return &g.Loss }),
 	int32Col("replicates", func(g *Gap) *int32 { return &g.Replicates }),
 	float64Col("gap_mean", func(g *Gap) *float64 { return &g.Mean }),
@@ -105,7 +105,7 @@ type ExponentFit struct {
 	Objective  string
 	Optimizer  string
 	Method     string
-	Variable   string // "stages" or "microbatches": what x is
+	Variable   string // "stages" or "total_microbatches": what x is
 	Fixed      int32  // the other one's value
 	Levels     int32  // distinct x fitted
 	Points     int32  // (x, replicate) points fitted
@@ -120,8 +120,8 @@ type ExponentFit struct {
 
 // Fit variables.
 const (
-	FitStages       = "stages"
-	FitMicrobatches = "microbatches"
+	FitStages            = "stages"
+	FitTotalMicrobatches = "total_microbatches"
 )
 
 var fitTable = table[ExponentFit]{kind: "fits", columns: []column[ExponentFit]{
@@ -152,7 +152,7 @@ func ReadFits(path string) ([]ExponentFit, error) { return readTable(path, &fitT
 // gapGroup is what makes a selected run comparable with its baseline.
 type gapGroup struct {
 	experiment, objective, optimizer, cost string
-	stages, microbatches                   int32
+	stages, totalMicrobatches              int32
 }
 
 // lastValidation returns each run's last record's held-out loss (NaN
@@ -187,7 +187,7 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 	selected := map[cellKey]map[int32]*Run{}
 	for i := range runs {
 		r := &runs[i]
-		k := cellKey{gapGroup{r.Experiment, r.Objective, r.Optimizer, r.CostModel, r.Stages, r.Microbatches}, r.Method}
+		k := cellKey{gapGroup{r.Experiment, r.Objective, r.Optimizer, r.CostModel, r.Stages, r.TotalMicrobatches}, r.Method}
 		if !slices.Contains(grid[k], r.StepSize) {
 			grid[k] = append(grid[k], r.StepSize)
 		}
@@ -199,7 +199,7 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 		}
 		if o := selected[k][r.Replicate]; o != nil {
 			return nil, fmt.Errorf("results: runs %s and %s: two selected %s runs at S = %d, K = %d, replicate %d",
-				o.RunID, r.RunID, r.Method, r.Stages, r.Microbatches, r.Replicate)
+				o.RunID, r.RunID, r.Method, r.Stages, r.TotalMicrobatches, r.Replicate)
 		}
 		selected[k][r.Replicate] = r
 	}
@@ -225,7 +225,7 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 			}
 		}
 		g := Gap{Experiment: k.g.experiment, Objective: k.g.objective, Optimizer: k.g.optimizer, Method: k.method,
-			Baseline: baseline, Stages: k.g.stages, Microbatches: k.g.microbatches, Loss: loss}
+			Baseline: baseline, Stages: k.g.stages, TotalMicrobatches: k.g.totalMicrobatches, Loss: loss}
 		var ms, bs []float64
 		for _, rep := range slices.Sorted(maps.Keys(reps)) {
 			m, b := reps[rep], base[rep]
@@ -266,7 +266,7 @@ func validationOr(val map[string]float64, r *Run) float64 {
 func compareGaps(a, b Gap) int {
 	return cmp.Or(cmp.Compare(a.Experiment, b.Experiment), cmp.Compare(a.Objective, b.Objective),
 		cmp.Compare(a.Optimizer, b.Optimizer), cmp.Compare(a.Method, b.Method),
-		cmp.Compare(a.Microbatches, b.Microbatches), cmp.Compare(a.Stages, b.Stages))
+		cmp.Compare(a.TotalMicrobatches, b.TotalMicrobatches), cmp.Compare(a.Stages, b.Stages))
 }
 
 // sampleSD is the standard deviation with n − 1 in the denominator; 0

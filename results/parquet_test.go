@@ -22,34 +22,34 @@ import (
 // by the parquet tags alone.
 type (
 	pqRun struct {
-		RunID         string  `parquet:"run_id"`
-		Experiment    string  `parquet:"experiment"`
-		Objective     string  `parquet:"objective"`
-		Method        string  `parquet:"method"`
-		Optimizer     string  `parquet:"optimizer"`
-		Stages        int32   `parquet:"stages"`
-		Microbatches  int32   `parquet:"microbatches"`
-		TimeBudget    float64 `parquet:"time_budget,optional"`
-		StepSize      float64 `parquet:"step_size"`
-		BatchSize     int32   `parquet:"batch_size"`
-		N             int32   `parquet:"n"`
-		D             int32   `parquet:"d"`
-		Noise         float64 `parquet:"noise"`
-		Delta         int32   `parquet:"delta,optional"`
-		DelayModel    string  `parquet:"delay_model,optional"`
-		Replicas      int32   `parquet:"replicas,optional"`
-		LocalSteps    int32   `parquet:"local_steps,optional"`
-		Seed          uint64  `parquet:"seed"`
-		Replicate     int32   `parquet:"replicate"`
-		CostModel     string  `parquet:"cost_model"`
-		Outcome       string  `parquet:"outcome"`
-		FinalLoss     float64 `parquet:"final_loss"`
-		SimTime       float64 `parquet:"sim_time,optional"`
-		BlockUpdates  int64   `parquet:"block_updates"`
-		SelectionRule string  `parquet:"selection_rule"`
-		Selected      bool    `parquet:"selected"`
-		WallSeconds   float64 `parquet:"wall_seconds"`
-		ToolVersion   string  `parquet:"tool_version"`
+		RunID             string  `parquet:"run_id"`
+		Experiment        string  `parquet:"experiment"`
+		Objective         string  `parquet:"objective"`
+		Method            string  `parquet:"method"`
+		Optimizer         string  `parquet:"optimizer"`
+		Stages            int32   `parquet:"stages"`
+		TotalMicrobatches int32   `parquet:"total_microbatches"`
+		TimeBudget        float64 `parquet:"time_budget,optional"`
+		StepSize          float64 `parquet:"step_size"`
+		BatchSize         int32   `parquet:"batch_size"`
+		N                 int32   `parquet:"n"`
+		D                 int32   `parquet:"d"`
+		Noise             float64 `parquet:"noise"`
+		Delta             int32   `parquet:"delta,optional"`
+		DelayModel        string  `parquet:"delay_model,optional"`
+		Replicas          int32   `parquet:"replicas,optional"`
+		LocalSteps        int32   `parquet:"local_steps,optional"`
+		Seed              uint64  `parquet:"seed"`
+		Replicate         int32   `parquet:"replicate"`
+		CostModel         string  `parquet:"cost_model"`
+		Outcome           string  `parquet:"outcome"`
+		FinalLoss         float64 `parquet:"final_loss"`
+		SimTime           float64 `parquet:"sim_time,optional"`
+		BlockUpdates      int64   `parquet:"block_updates"`
+		SelectionRule     string  `parquet:"selection_rule"`
+		Selected          bool    `parquet:"selected"`
+		WallSeconds       float64 `parquet:"wall_seconds"`
+		ToolVersion       string  `parquet:"tool_version"`
 		// The nullable columns; the round trip leaves them set (a null
 		// reads as 0 here), TestNullableColumns checks their nulls.
 		TimeToTarget    float64 `parquet:"time_to_target,optional"`
@@ -69,28 +69,28 @@ type (
 		ValidationLoss float64 `parquet:"validation_loss,optional"`
 	}
 	pqDelayStat struct {
-		RunID        string  `parquet:"run_id"`
-		Experiment   string  `parquet:"experiment"`
-		Method       string  `parquet:"method"`
-		Kind         string  `parquet:"kind"`
-		Stages       int32   `parquet:"stages"`
-		Microbatches int32   `parquet:"microbatches"`
-		Window       string  `parquet:"delay_window"`
-		Stage        *int32  `parquet:"stage,optional"`
-		TimeSteps    int64   `parquet:"time_steps"`
-		Rows         int64   `parquet:"block_updates"`
-		Max          int64   `parquet:"max"`
-		Mean         float64 `parquet:"mean"`
-		P10          float64 `parquet:"p10"`
+		RunID             string  `parquet:"run_id"`
+		Experiment        string  `parquet:"experiment"`
+		Method            string  `parquet:"method"`
+		Kind              string  `parquet:"kind"`
+		Stages            int32   `parquet:"stages"`
+		TotalMicrobatches int32   `parquet:"total_microbatches"`
+		Window            string  `parquet:"delay_window"`
+		Stage             *int32  `parquet:"stage,optional"`
+		TimeSteps         int64   `parquet:"time_steps"`
+		Rows              int64   `parquet:"block_updates"`
+		Max               int64   `parquet:"max"`
+		Mean              float64 `parquet:"mean"`
+		P10               float64 `parquet:"p10"`
 	}
 	pqDelayRow struct {
-		RunID        string `parquet:"run_id"`
-		Experiment   string `parquet:"experiment"`
-		Stages       int32  `parquet:"stages"`
-		Microbatches int32  `parquet:"microbatches"`
-		Update       int64  `parquet:"block_update"`
-		Stage        int32  `parquet:"stage"`
-		Delay        int64  `parquet:"delay"`
+		RunID             string `parquet:"run_id"`
+		Experiment        string `parquet:"experiment"`
+		Stages            int32  `parquet:"stages"`
+		TotalMicrobatches int32  `parquet:"total_microbatches"`
+		Update            int64  `parquet:"block_update"`
+		Stage             int32  `parquet:"stage"`
+		Delay             int64  `parquet:"delay"`
 	}
 	pqTimelineEvent struct {
 		RunID      string  `parquet:"run_id"`
@@ -209,17 +209,17 @@ func kindCases() []roundTrip {
 					stage = *p.Stage
 				}
 				return DelayStat{RunID: p.RunID, Experiment: p.Experiment, Method: p.Method, Kind: p.Kind, Stages: p.Stages,
-					Microbatches: p.Microbatches, Window: p.Window, Stage: stage, TimeSteps: p.TimeSteps, Rows: p.Rows,
+					TotalMicrobatches: p.TotalMicrobatches, Window: p.Window, Stage: stage, TimeSteps: p.TimeSteps, Rows: p.Rows,
 					Max: p.Max, Mean: p.Mean, P10: p.P10}
 			},
 			func(a, b DelayStat) int {
 				return cmp.Or(cmp.Compare(a.Method, b.Method), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Stages, b.Stages),
-					cmp.Compare(a.Microbatches, b.Microbatches), cmp.Compare(a.Window, b.Window), cmp.Compare(a.Stage, b.Stage))
+					cmp.Compare(a.TotalMicrobatches, b.TotalMicrobatches), cmp.Compare(a.Window, b.Window), cmp.Compare(a.Stage, b.Stage))
 			}),
 		kindCase("delay rows", DelayRowSchema(), genDelayRows(), WriteDelayRows, ReadDelayRows,
 			func(p pqDelayRow) DelayRow { return DelayRow(p) },
 			func(a, b DelayRow) int {
-				return cmp.Or(cmp.Compare(a.Stages, b.Stages), cmp.Compare(a.Microbatches, b.Microbatches),
+				return cmp.Or(cmp.Compare(a.Stages, b.Stages), cmp.Compare(a.TotalMicrobatches, b.TotalMicrobatches),
 					cmp.Compare(a.Update, b.Update), cmp.Compare(a.Stage, b.Stage))
 			}),
 		kindCase("timeline", TimelineSchema(), genTimeline(), WriteTimeline, ReadTimeline,

@@ -38,7 +38,7 @@ func PlotDelays(path string, stats []DelayStat) error {
 			return fmt.Errorf("results: %s: S = %d, window %q: max %d, mean %g: %w", path, d.Stages, d.Window, d.Max, d.Mean, ErrLogAxis)
 		}
 		if i > 0 && d.Stages == stats[i-1].Stages && d.Window == stats[i-1].Window {
-			return fmt.Errorf("results: %s: S = %d, window %q appears twice (N = %d and %d)", path, d.Stages, d.Window, stats[i-1].Microbatches, d.Microbatches)
+			return fmt.Errorf("results: %s: S = %d, window %q appears twice (N = %d and %d)", path, d.Stages, d.Window, stats[i-1].TotalMicrobatches, d.TotalMicrobatches)
 		}
 		if !slices.Contains(windows, d.Window) {
 			windows = append(windows, d.Window)
@@ -216,9 +216,9 @@ func sampleCurve(lo, hi float64, f func(float64) float64) plotter.XYs {
 // microbatchNote describes the microbatch counts of stats for the title:
 // ", N = 10S" when N is the same multiple of S throughout.
 func microbatchNote(stats []DelayStat) string {
-	ratio := stats[0].Microbatches / stats[0].Stages
+	ratio := stats[0].TotalMicrobatches / stats[0].Stages
 	for _, d := range stats {
-		if d.Microbatches != ratio*d.Stages {
+		if d.TotalMicrobatches != ratio*d.Stages {
 			return ""
 		}
 	}

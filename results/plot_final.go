@@ -185,7 +185,7 @@ var lineSettings = []struct {
 	{"H = ", func(r *Run) string { return strconv.Itoa(int(r.LocalSteps)) }},
 	{"R = ", func(r *Run) string { return strconv.Itoa(int(r.Replicas)) }},
 	{"δ = ", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
-	{"N = ", func(r *Run) string { return strconv.Itoa(int(r.Microbatches)) }},
+	{"N = ", func(r *Run) string { return strconv.Itoa(int(r.TotalMicrobatches)) }},
 	{"γ = ", func(r *Run) string { return formatStep(r.StepSize) }},
 }
 

@@ -20,7 +20,7 @@ const (
 )
 
 // PlotGapLaw draws, to path, one log-log panel per experiment of gaps: the
-// gap against x (S, or K when variable is FitMicrobatches) of one method
+// gap against x (S, or K when variable is FitTotalMicrobatches) of one method
 // against its baseline, each replicate's positive gap a small dot, the
 // mean a large marker (filled where the row entered the fit, hollow where
 // its gap is within its seed spread), the fitted a·x^b (fits) solid and
@@ -43,12 +43,12 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 	}
 	slices.Sort(experiments)
 	xOf := func(g Gap) float64 {
-		if variable == FitMicrobatches {
-			return float64(g.Microbatches)
+		if variable == FitTotalMicrobatches {
+			return float64(g.TotalMicrobatches)
 		}
 		return float64(g.Stages)
 	}
-	xName := map[bool]string{true: "microbatches K (updates per stage)", false: "stages S"}[variable == FitMicrobatches]
+	xName := map[bool]string{true: "microbatches K (updates per stage)", false: "stages S"}[variable == FitTotalMicrobatches]
 	var panels []*plot.Plot
 	for _, e := range experiments {
 		var rows []Gap
@@ -59,10 +59,10 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 		}
 		f := slices.IndexFunc(fits, func(f ExponentFit) bool { return f.Experiment == e && f.Variable == variable })
 		title := rows[0].Objective + ": " + rows[0].Method + " − " + rows[0].Baseline
-		if variable == FitMicrobatches {
+		if variable == FitTotalMicrobatches {
 			title += fmt.Sprintf(", S = %d", rows[0].Stages)
 		} else {
-			title += fmt.Sprintf(", K = %d", rows[0].Microbatches)
+			title += fmt.Sprintf(", K = %d", rows[0].TotalMicrobatches)
 		}
 		if n := notes[e]; n != "" {
 			title += "\n" + n

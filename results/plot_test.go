@@ -112,7 +112,7 @@ func TestPlotErrors(t *testing.T) {
 	negative[5].Loss = -1
 	zeroFinal := scalingRuns()
 	zeroFinal[3].FinalLoss = 0
-	oneStage := append(delayStats(), DelayStat{Stages: 1, Microbatches: 10, Window: WindowSteady})
+	oneStage := append(delayStats(), DelayStat{Stages: 1, TotalMicrobatches: 10, Window: WindowSteady})
 	mixed := slices.Clone(runs)
 	mixed[0].CostModel = CostGPU
 	missingLevel := append(scheduleMetrics(), ScheduleMetric{ScheduleID: "gpipe/p4m8", Family: "gpipe", Ranks: 4,

@@ -60,7 +60,7 @@ func scalingRuns() []Run {
 func delayStats() []DelayStat {
 	var stats []DelayStat
 	for s := int32(2); s <= 64; s *= 2 {
-		d := DelayStat{Stages: s, Microbatches: 10 * s, Window: WindowSteady,
+		d := DelayStat{Stages: s, TotalMicrobatches: 10 * s, Window: WindowSteady,
 			Max: int64(math.Floor(delayBound(float64(s)))), Mean: float64(s*s) / 2}
 		switch s {
 		case 4:
@@ -76,10 +76,10 @@ func delayStats() []DelayStat {
 // pipedreamGrid is the unit-time PipeDream rendering of docs/reference.md §1.2
 // (S = 4, N = 12, first 30 steps; microbatches numbered from 1).
 const pipedreamGrid = `
-stage 0:  F1  F2  F3  F4   .   .   .  B1  F5  B2  F6  B3  F7  B4  F8  B5  F9  B6 F10  B7 F11  B8 F12  B9   . B10   . B11   . B12
-stage 1:   .  F1  F2  F3  F4   .  B1   .  B2  F5  B3  F6  B4  F7  B5  F8  B6  F9  B7 F10  B8 F11  B9 F12 B10   . B11   . B12   .
-stage 2:   .   .  F1  F2  F3  B1  F4  B2   .  B3  F5  B4  F6  B5  F7  B6  F8  B7  F9  B8 F10  B9 F11 B10 F12 B11   . B12   .   .
-stage 3:   .   .   .  F1  B1  F2  B2  F3  B3  F4  B4  F5  B5  F6  B6  F7  B7  F8  B8  F9  B9 F10 B10 F11 B11 F12 B12   .   .   .`
+rank 0:  F1  F2  F3  F4   .   .   .  B1  F5  B2  F6  B3  F7  B4  F8  B5  F9  B6 F10  B7 F11  B8 F12  B9   . B10   . B11   . B12
+rank 1:   .  F1  F2  F3  F4   .  B1   .  B2  F5  B3  F6  B4  F7  B5  F8  B6  F9  B7 F10  B8 F11  B9 F12 B10   . B11   . B12   .
+rank 2:   .   .  F1  F2  F3  B1  F4  B2   .  B3  F5  B4  F6  B5  F7  B6  F8  B7  F9  B8 F10  B9 F11 B10 F12 B11   . B12   .   .
+rank 3:   .   .   .  F1  B1  F2  B2  F3  B3  F4  B4  F5  B5  F6  B6  F7  B7  F8  B8  F9  B9 F10 B10 F11 B11 F12 B12   .   .   .`
 
 // pipedreamEvents reads pipedreamGrid as timeline rows: the cell in column
 // c runs from c to c+1, microbatches renumbered from 0.
@@ -88,7 +88,7 @@ func pipedreamEvents() []TimelineEvent {
 	for _, line := range strings.Split(strings.TrimSpace(pipedreamGrid), "\n") {
 		var rank int32
 		head, cells, _ := strings.Cut(line, ":")
-		fmt.Sscanf(head, "stage %d", &rank)
+		fmt.Sscanf(head, "rank %d", &rank)
 		for c, cell := range strings.Fields(cells) {
 			if cell == "." {
 				continue

@@ -19,35 +19,35 @@ func genRuns(n int) []Run {
 	rows := make([]Run, n)
 	for i, id := range r.Perm(n) {
 		rows[i] = Run{
-			RunID:          fmt.Sprintf("run-%04d", id),
-			Experiment:     pick(r, "fig2", "fig3", "scaling"),
-			Objective:      pick(r, "quadratic", "tridiagonal", "logistic", "charlm"),
-			Method:         pick(r, "pipedream", "rpd", "localsgd", "sgd"),
-			Stages:         int32(1 << r.IntN(8)),
-			Microbatches:   r.Int32N(5000),
-			TimeBudget:     float64(r.IntN(4000)),
-			StepSize:       math.Ldexp(1, -r.IntN(12)),
-			BatchSize:      r.Int32N(200),
-			N:              r.Int32N(3000),
-			D:              r.Int32N(1024),
-			Noise:          float64(r.IntN(5)) / 4,
-			Delta:          r.Int32N(500),
-			Replicas:       r.Int32N(64),
-			LocalSteps:     r.Int32N(30),
-			Seed:           r.Uint64(),
-			Replicate:      r.Int32N(3),
-			CostModel:      pick(r, CostUnit, CostGPU),
-			Outcome:        OutcomeOK,
-			FinalLoss:      r.Float64(),
-			SimTime:        r.Float64() * 1e4,
-			BlockUpdates:   r.Int64N(1 << 40),
-			SelectionRule:  pick(r, "best-final", "stable"),
-			Selected:       r.IntN(2) == 0,
-			WallSeconds:    r.Float64() * 100,
-			ToolVersion:    "v0.1.0",
-			TargetLoss:     float64(r.IntN(3)) / 2,
-			HeldOutLoss:    r.Float64(),
-			SelectionBound: pick(r, "", BoundLower, BoundUpper, BoundFixed),
+			RunID:             fmt.Sprintf("run-%04d", id),
+			Experiment:        pick(r, "fig2", "fig3", "scaling"),
+			Objective:         pick(r, "quadratic", "tridiagonal", "logistic", "charlm"),
+			Method:            pick(r, "pipedream", "rpd", "localsgd", "sgd"),
+			Stages:            int32(1 << r.IntN(8)),
+			TotalMicrobatches: r.Int32N(5000),
+			TimeBudget:        float64(r.IntN(4000)),
+			StepSize:          math.Ldexp(1, -r.IntN(12)),
+			BatchSize:         r.Int32N(200),
+			N:                 r.Int32N(3000),
+			D:                 r.Int32N(1024),
+			Noise:             float64(r.IntN(5)) / 4,
+			Delta:             r.Int32N(500),
+			Replicas:          r.Int32N(64),
+			LocalSteps:        r.Int32N(30),
+			Seed:              r.Uint64(),
+			Replicate:         r.Int32N(3),
+			CostModel:         pick(r, CostUnit, CostGPU),
+			Outcome:           OutcomeOK,
+			FinalLoss:         r.Float64(),
+			SimTime:           r.Float64() * 1e4,
+			BlockUpdates:      r.Int64N(1 << 40),
+			SelectionRule:     pick(r, "best-final", "stable"),
+			Selected:          r.IntN(2) == 0,
+			WallSeconds:       r.Float64() * 100,
+			ToolVersion:       "v0.1.0",
+			TargetLoss:        float64(r.IntN(3)) / 2,
+			HeldOutLoss:       r.Float64(),
+			SelectionBound:    pick(r, "", BoundLower, BoundUpper, BoundFixed),
 		}
 		// Settings that do not apply are 0 in Go (null in the file), and
 		// RPD has no simulated time.
@@ -94,7 +94,7 @@ func genDelays() []DelayStat {
 	for _, s := range []int32{128, 2, 16, 4, 64, 8, 32} {
 		for _, w := range []string{WindowAll, WindowSteady} {
 			rows = append(rows, DelayStat{
-				Method: "pipedream", Kind: "pipedream", Stages: s, Microbatches: 10 * s, Window: w, Stage: AllStages,
+				Method: "pipedream", Kind: "pipedream", Stages: s, TotalMicrobatches: 10 * s, Window: w, Stage: AllStages,
 				TimeSteps: int64(22 * s), Rows: int64(10 * s * s),
 				Max: r.Int64N(20000), Mean: r.Float64() * 1e4, P10: r.Float64() * 1e3,
 			})
@@ -102,7 +102,7 @@ func genDelays() []DelayStat {
 		// The per-stage rows of the delay-profiles figure.
 		for st := range min(s, 4) {
 			rows = append(rows, DelayStat{
-				Method: pick(r, "pipedream", "2bw"), Kind: pick(r, "pipedream", "zb-h1"), Stages: s, Microbatches: 10 * s,
+				Method: pick(r, "pipedream", "2bw"), Kind: pick(r, "pipedream", "zb-h1"), Stages: s, TotalMicrobatches: 10 * s,
 				Window: WindowSteady, Stage: st, TimeSteps: int64(22 * s), Rows: int64(5 * s),
 				Max: r.Int64N(2000), Mean: r.Float64() * 1e3, P10: r.Float64() * 1e2,
 			})
@@ -116,7 +116,7 @@ func genDelayRows() []DelayRow {
 	var rows []DelayRow
 	for k := int64(40); k >= 1; k-- {
 		for s := range int32(4) {
-			rows = append(rows, DelayRow{Stages: 4, Microbatches: 10, Update: k, Stage: s, Delay: r.Int64N(15)})
+			rows = append(rows, DelayRow{Stages: 4, TotalMicrobatches: 10, Update: k, Stage: s, Delay: r.Int64N(15)})
 		}
 	}
 	return rows

@@ -24,21 +24,21 @@ type Run struct {
 	Method     string // method ("pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync")
 	Optimizer  string // per-stage optimizer and its settings (optim.Optimizer.Label: "sgd", "adam b1=0.9 ...")
 
-	Stages       int32   // pipeline stages S (blocks of the parameter vector)
-	Microbatches int32   // microbatches N the run was given
-	TimeBudget   float64 // simulated-time budget, in the cost model's unit; 0 (null) when none
-	StepSize     float64 // step size γ
-	BatchSize    int32   // rows per microbatch
-	N            int32   // rows of the data set
-	D            int32   // dimension of the parameter vector
-	Noise        float64 // σ of the logistic objective's additive gradient noise; 0 for the others
-	Delta        int32   // RPD's delay bound δ
-	DelayModel   string  // RPD's delay model: DelayUniform, DelayPipeDreamMean or DelayPipeDreamProfile; "" (null) outside RPD
-	Replicas     int32   // LocalSGD replicas R
-	LocalSteps   int32   // LocalSGD local steps H
-	Seed         uint64  // seed of every random stream of the run
-	Replicate    int32   // replicate number 0..seeds-1: runs of one replicate share their data set
-	CostModel    string  // CostUnit or CostGPU
+	Stages            int32   // pipeline stages S (blocks of the parameter vector)
+	TotalMicrobatches int32   // total microbatches N the run was given
+	TimeBudget        float64 // simulated-time budget, in the cost model's unit; 0 (null) when none
+	StepSize          float64 // step size γ
+	BatchSize         int32   // rows per microbatch
+	N                 int32   // rows of the data set
+	D                 int32   // dimension of the parameter vector
+	Noise             float64 // σ of the logistic objective's additive gradient noise; 0 for the others
+	Delta             int32   // RPD's delay bound δ
+	DelayModel        string  // RPD's delay model: DelayUniform, DelayPipeDreamMean or DelayPipeDreamProfile; "" (null) outside RPD
+	Replicas          int32   // LocalSGD replicas R
+	LocalSteps        int32   // LocalSGD local steps H
+	Seed              uint64  // seed of every random stream of the run
+	Replicate         int32   // replicate number 0..seeds-1: runs of one replicate share their data set
+	CostModel         string  // CostUnit or CostGPU
 
 	Outcome       string  // OutcomeOK or OutcomeDiverged
 	FinalLoss     float64 // objective at the end of the run (NaN or ±Inf if diverged)
@@ -93,7 +93,7 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	stringCol("objective", func(r *Run) *string { return &r.Objective }),
 	stringCol("method", func(r *Run) *string { return &r.Method }),
 	int32Col("stages", func(r *Run) *int32 { return &r.Stages }),
-	int32Col("microbatches", func(r *Run) *int32 { return &r.Microbatches }),
+	int32Col("total_microbatches", func(r *Run) *int32 { return &r.TotalMicrobatches }),
 	optionalFloat64Col("time_budget", func(r *Run) *float64 { return &r.TimeBudget }),
 	float64Col("step_size", func(r *Run) *float64 { return &r.StepSize }),
 	int32Col("batch_size", func(r *Run) *int32 { return &r.BatchSize }),

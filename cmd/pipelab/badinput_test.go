@@ -175,15 +175,6 @@ func TestDidYouMean(t *testing.T) {
 	if _, _, errs := runCLI("frobnicate"); strings.Contains(errs, "did you mean") {
 		t.Errorf("frobnicate got a suggestion: %q", errs)
 	}
-	// Levenshtein distances by hand: kitten→sitting is 3 (k→s, e→i, +g).
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"kitten", "sitting", 3}, {"", "abc", 3}, {"ranks", "ranks", 0}, {"stages", "ranks", 4}} {
-		if got := editDistance(c.a, c.b); got != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
-	}
 }
 
 // TestMissingOutputFolderFirst: tune --out into a folder that does not

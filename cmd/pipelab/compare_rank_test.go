@@ -31,7 +31,7 @@ func compareRanksAlike(t *testing.T, costFlags []string, costKey string) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	pipelab(t, "sweep", writeSpec(t, "experiment: tie\nmeasure: schedules\nstages: [4]\nmicrobatches: [8]\nkinds: ["+kinds+"]\n"+costKey), "--out", dir)
+	pipelab(t, "sweep", writeSpec(t, "experiment: tie\nmeasure: schedules\nranks: [4]\nmicrobatches: [8]\nkinds: ["+kinds+"]\n"+costKey), "--out", dir)
 	tb := tables(t, dir)
 	sweep := map[string]map[string]int32{} // level → kind → rank
 	for _, m := range tb.Schedules {

@@ -144,10 +144,13 @@ var commandOnlyFlags = map[string][]string{
 var specOnlyKeys = []string{"updates", "values", "pow2", "cost"}
 
 // reusedOldSpellings are the old spec keys that are now another concept's
-// current key (docs/cli.md, "Reused names"), by old key and the concept it
-// was: the spec reader tells the two apart (experiments' TestSpecReusedNames).
-// Any other old spelling still live fails.
-var reusedOldSpellings = map[string]string{"experiment": "measure of a spec (convergence, delays, schedules, delay-profiles)", "cost.model": "cost model"}
+// current key (docs/cli.md, "Names that once meant something else"), by
+// old key and the concept it was: the spec reader tells the two apart
+// (experiments' TestSpecKeyDidYouMean for stages and microbatches). Any
+// other old spelling still live fails.
+var reusedOldSpellings = map[string]string{"experiment": "measure of a spec (convergence, delays, schedules, delay-profiles)", "cost.model": "cost model",
+	"stages":       "pipeline ranks (devices) P; a rank holds V chunks",
+	"microbatches": "total microbatches N over a run (pipedream, localsgd, train)"}
 
 // TestOneNamePerConcept walks every subcommand's flags (as its --help shows
 // them) and every spec key (the yaml tags of experiments.Spec) against

@@ -20,8 +20,8 @@ const scheduleDescription = `
 Generates the schedule of one family ("pipelab kinds" lists them) for P
 ranks and M microbatches and prints it. The text format is the idealised
 unit-time grid (T_F = T_B = T_W = 1): one line per rank, one column per
-step, "." for a bubble; with one stage per rank it is drawn as the papers
-draw it (microbatches from 1, "stage s:" labels). The csv format is PyTorch's
+step, "." for a bubble, rows labelled "rank r:"; with one stage per rank it is
+drawn as the papers draw it (microbatches from 1, the stage left out). The csv format is PyTorch's
 schedule CSV (torch.distributed.pipelining), compute_only, or compute_comms
 with --comms, which first adds the SEND/RECV actions PyTorch's
 _add_send_recv would. For the families PyTorch has (gpipe, 1f1b,

@@ -80,7 +80,7 @@ func TestScheduleFlagsReachTheGenerator(t *testing.T) {
 			continue
 		}
 		line := strings.SplitN(out, "\n", 2)[0]
-		if got := len(strings.Fields(line)) - 2; got != tc.columns { // "rank 0:" or "stage 0:" is two fields
+		if got := len(strings.Fields(line)) - 2; got != tc.columns { // "rank 0:" is two fields
 			t.Errorf("%v: %d columns in %q, want %d", tc.args, got, line, tc.columns)
 		}
 	}

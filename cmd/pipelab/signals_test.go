@@ -133,7 +133,7 @@ n: 2000
 d: 512
 batch_size: 10
 stages: [8]
-microbatches: [20000]
+total_microbatches: [20000]
 seeds: 4
 methods:
   - name: pipedream

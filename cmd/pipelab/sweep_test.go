@@ -23,7 +23,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [2, 4]
-microbatches: [12]
+total_microbatches: [12]
 methods:
   - name: pipedream
     step_sizes: {values: [0.05, 0.1]}

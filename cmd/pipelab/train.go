@@ -97,20 +97,20 @@ its time is its iteration count.`
 
 // trainFlags holds the flags of "pipelab train".
 type trainFlags struct {
-	objective, method    string
-	stages, microbatches int
-	timeBudget, stepSize float64
-	batchSize, n, d      int
-	data, labels         string
-	l2, noise            float64
-	delta                int
-	delays               string
-	replicas, localSteps int
-	flushMicrobatches    int
-	seed                 uint64
-	logEvery             int
-	logPoints            int
-	output               outputFlag
+	objective, method         string
+	stages, totalMicrobatches int
+	timeBudget, stepSize      float64
+	batchSize, n, d           int
+	data, labels              string
+	l2, noise                 float64
+	delta                     int
+	delays                    string
+	replicas, localSteps      int
+	microbatches              int
+	seed                      uint64
+	logEvery                  int
+	logPoints                 int
+	output                    outputFlag
 
 	kind, schedule string
 	costs          costFlags
@@ -134,7 +134,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.objective, "objective", "", "quadratic, tridiagonal, logistic or charlm")
 	fs.StringVar(&f.method, "method", "", "pipedream, pd-nostash, 2bw, pipemare, predict, dc, ef, rpd, localsgd or sync")
 	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
-	fs.IntVar(&f.microbatches, "total-microbatches", 0, "microbatches N over the whole run (all iterations)")
+	fs.IntVar(&f.totalMicrobatches, "total-microbatches", 0, "microbatches N over the whole run (all iterations)")
 	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --total-microbatches)")
 	fs.Float64Var(&f.stepSize, "step-size", 0, "step size γ (required except for charlm: default 0.0625, 0.0078125 with adam and adamw, 0.001 with muon, 0.0001 with lion)")
 	fs.IntVar(&f.batchSize, "batch-size", 0, "rows (charlm: sequences) per batch (default per objective)")
@@ -148,7 +148,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.delays, "delays", "uniform", "rpd delays: uniform, exact, pipedream-mean, pipedream-profile or a trace FILE")
 	fs.IntVar(&f.replicas, "replicas", 0, "localsgd replicas R (default S)")
 	fs.IntVar(&f.localSteps, "local-steps", 5, "localsgd local steps H between averagings")
-	fs.IntVar(&f.flushMicrobatches, "microbatches", 0, "sync microbatches per iteration (default S)")
+	fs.IntVar(&f.microbatches, "microbatches", 0, "sync microbatches per iteration (default S)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the data and of every random stream of the run")
 	fs.IntVar(&f.logEvery, "log-every", 0, "block updates between logged losses (default: --log-points points)")
 	fs.IntVar(&f.logPoints, "log-points", 0, "logged losses over the run when --log-every is not given (default 100)")
@@ -247,8 +247,8 @@ func (f *trainFlags) check(rest []string) error {
 		return errors.New("give exactly one of --total-microbatches and --time-budget")
 	case !f.set["total-microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.method == "sync"):
 		return errors.New("give exactly one of --total-microbatches and --time-budget")
-	case f.set["total-microbatches"] && f.microbatches < 1:
-		return atLeast("total-microbatches", f.microbatches, 1)
+	case f.set["total-microbatches"] && f.totalMicrobatches < 1:
+		return atLeast("total-microbatches", f.totalMicrobatches, 1)
 	case f.set["time-budget"] && !(f.timeBudget > 0 && f.timeBudget < math.Inf(1)):
 		return fmt.Errorf("--time-budget must be positive, got %g", f.timeBudget)
 	case (f.data == "") != (f.labels == ""):
@@ -279,7 +279,7 @@ func (f *trainFlags) check(rest []string) error {
 	if f.set["log-every"] && f.set["log-points"] {
 		return errors.New("--log-every and --log-points: give one of the two")
 	}
-	if f.logEvery < 0 || f.logPoints < 0 || f.batchSize < 0 || f.n < 0 || f.d < 0 || f.replicas < 0 || f.localSteps < 1 || f.flushMicrobatches < 0 {
+	if f.logEvery < 0 || f.logPoints < 0 || f.batchSize < 0 || f.n < 0 || f.d < 0 || f.replicas < 0 || f.localSteps < 1 || f.microbatches < 0 {
 		return errors.New("--log-every, --log-points, --batch-size, --n, --d, --replicas and --microbatches must not be negative, --local-steps at least 1")
 	}
 	defaults := map[string][3]int{ // n, d, batch (docs/reference.md §1.7)
@@ -296,7 +296,7 @@ func (f *trainFlags) check(rest []string) error {
 		return fmt.Errorf("--delta must not be negative, got %d", f.delta)
 	}
 	f.replicas = orDefault(f.replicas, f.stages)
-	f.flushMicrobatches = orDefault(f.flushMicrobatches, f.stages)
+	f.microbatches = orDefault(f.microbatches, f.stages)
 	if f.objective == "charlm" {
 		return f.checkLMCorpus()
 	}

@@ -85,7 +85,7 @@ func (f *trainFlags) checkLM() error {
 		f.lrSchedule, f.warmup = recipe.Optimizer.LRSchedule, recipe.Optimizer.Warmup
 	}
 	if !f.set["total-microbatches"] && !f.set["time-budget"] {
-		f.microbatches, f.set["total-microbatches"] = lmMicrobatches, true
+		f.totalMicrobatches, f.set["total-microbatches"] = lmMicrobatches, true
 	}
 	if !f.set["log-every"] && !f.set["log-points"] {
 		f.logEvery = lmRecordMicrobatches * f.stages

@@ -15,7 +15,7 @@ import (
 func (f *trainFlags) run() (experiments.Run, error) {
 	r := experiments.Run{Measure: experiments.Convergence, Objective: f.objective, N: f.n, D: f.d, Batch: f.batchSize,
 		Method: f.method, Stages: f.stages, Step: f.stepSize, Delta: f.delta, LocalSteps: f.localSteps,
-		Microbatches: f.microbatches, Budget: f.timeBudget, LogEvery: f.logEvery, LogPoints: f.logPoints,
+		TotalMicrobatches: f.totalMicrobatches, Budget: f.timeBudget, LogEvery: f.logEvery, LogPoints: f.logPoints,
 		Cost: f.costs.spec(), Optimizer: f.optimizerSettings(), Accumulate: f.accumulate,
 		PipeMareWarmup: f.pipemareWarmup, PipeMareDecay: f.pipemareDecay, DCLambda: f.dcLambda, EFLambda: f.efLambda,
 		TargetLoss: f.targetLoss, Seed: f.seed, DataSeed: f.seed, Data: f.data, Labels: f.labels}
@@ -30,7 +30,7 @@ func (f *trainFlags) run() (experiments.Run, error) {
 	case "localsgd":
 		r.Replicas = f.replicas
 	case "sync":
-		r.PerIteration = f.flushMicrobatches
+		r.Microbatches = f.microbatches
 	}
 	if f.kind != "" || f.method == "sync" {
 		r.Family = f.family()
@@ -40,7 +40,7 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		if err != nil {
 			return r, err
 		}
-		r.Table, r.Stages, r.PerIteration = t, t.Stages(), t.Microbatches
+		r.Table, r.Stages, r.Microbatches = t, t.Stages(), t.Microbatches
 	}
 	if f.method == "rpd" {
 		if err := f.delayModel(&r); err != nil {
@@ -67,8 +67,8 @@ func (f *trainFlags) delayModel(r *experiments.Run) error {
 		if trace.Stages != f.stages {
 			return badInput{fmt.Errorf("--delays: %s: %d delays per line, but --stages is %d", f.delays, trace.Stages, f.stages)}
 		}
-		if k := f.microbatches * f.stages; !f.set["time-budget"] && len(trace.Rows) < k {
-			return badInput{fmt.Errorf("--delays: %s: %d delay rows, but the run has K = N·S = %d updates (--total-microbatches %d, --stages %d)", f.delays, len(trace.Rows), k, f.microbatches, f.stages)}
+		if k := f.totalMicrobatches * f.stages; !f.set["time-budget"] && len(trace.Rows) < k {
+			return badInput{fmt.Errorf("--delays: %s: %d delay rows, but the run has K = N·S = %d updates (--total-microbatches %d, --stages %d)", f.delays, len(trace.Rows), k, f.totalMicrobatches, f.stages)}
 		}
 		r.DelayTrace = trace
 	}

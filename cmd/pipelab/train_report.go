@@ -16,28 +16,28 @@ import (
 // unit: steps under unit time, seconds under the GPU model, iterations for
 // rpd.
 type trainReport struct {
-	Objective       string      `json:"objective"`
-	Method          string      `json:"method"`
-	Optimizer       string      `json:"optimizer"`
-	Kind            string      `json:"kind,omitempty"`     // --kind, or the method's default family
-	Schedule        string      `json:"schedule,omitempty"` // --schedule, the CSV file replayed
-	Cost            string      `json:"cost_model"`
-	Stages          int         `json:"stages"`
-	Microbatches    int         `json:"total_microbatches"`
-	TimeBudget      float64     `json:"time_budget,omitempty"`
-	Overshoot       float64     `json:"overshoot"`
-	SimTime         float64     `json:"sim_time"`
-	BlockUpdates    int         `json:"block_updates"`
-	StepSize        float64     `json:"step_size"`
-	Seed            uint64      `json:"seed"`
-	FinalLoss       finiteOrNil `json:"final_loss"`
-	ValidationLoss  finiteOrNil `json:"validation_loss"`
-	Outcome         string      `json:"outcome"` // ok or diverged, as the runs table's outcome
-	TargetLoss      float64     `json:"target_loss,omitempty"`
-	TimeToTarget    finiteOrNil `json:"time_to_target"`
-	UpdatesToTarget *int        `json:"updates_to_target"`
-	LossAtBudget    finiteOrNil `json:"loss_at_budget"`
-	Curve           []curvePt   `json:"curve"`
+	Objective         string      `json:"objective"`
+	Method            string      `json:"method"`
+	Optimizer         string      `json:"optimizer"`
+	Kind              string      `json:"kind,omitempty"`     // --kind, or the method's default family
+	Schedule          string      `json:"schedule,omitempty"` // --schedule, the CSV file replayed
+	Cost              string      `json:"cost_model"`
+	Stages            int         `json:"stages"`
+	TotalMicrobatches int         `json:"total_microbatches"`
+	TimeBudget        float64     `json:"time_budget,omitempty"`
+	Overshoot         float64     `json:"overshoot"`
+	SimTime           float64     `json:"sim_time"`
+	BlockUpdates      int         `json:"block_updates"`
+	StepSize          float64     `json:"step_size"`
+	Seed              uint64      `json:"seed"`
+	FinalLoss         finiteOrNil `json:"final_loss"`
+	ValidationLoss    finiteOrNil `json:"validation_loss"`
+	Outcome           string      `json:"outcome"` // ok or diverged, as the runs table's outcome
+	TargetLoss        float64     `json:"target_loss,omitempty"`
+	TimeToTarget      finiteOrNil `json:"time_to_target"`
+	UpdatesToTarget   *int        `json:"updates_to_target"`
+	LossAtBudget      finiteOrNil `json:"loss_at_budget"`
+	Curve             []curvePt   `json:"curve"`
 }
 
 type curvePt struct {
@@ -63,7 +63,7 @@ func (v finiteOrNil) MarshalJSON() ([]byte, error) {
 func (f *trainFlags) report(res *experiments.Trained) trainReport {
 	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Cost: f.costName(res),
 		Stages: res.Stages, TimeBudget: f.timeBudget, Overshoot: res.Overshoot, StepSize: f.stepSize, Seed: f.seed,
-		SimTime: res.Time, BlockUpdates: res.BlockUpdates, Microbatches: res.Result.Microbatches,
+		SimTime: res.Time, BlockUpdates: res.BlockUpdates, TotalMicrobatches: res.Result.Microbatches,
 		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Outcome: results.OutcomeOK,
 		TargetLoss: f.targetLoss, TimeToTarget: finiteOrNil(res.TimeToTarget), LossAtBudget: finiteOrNil(res.LossAtBudget)}
 	if f.method == "rpd" && f.delays != "exact" {
@@ -94,7 +94,7 @@ func (f *trainFlags) report(res *experiments.Trained) trainReport {
 
 func writeTrainText(w io.Writer, rep trainReport) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "objective:     %s\nmethod:        %s\nstages:        %d\ntotal microbatches: %d\n", rep.Objective, rep.Method, rep.Stages, rep.Microbatches)
+	fmt.Fprintf(&b, "objective:     %s\nmethod:        %s\nstages:        %d\ntotal microbatches: %d\n", rep.Objective, rep.Method, rep.Stages, rep.TotalMicrobatches)
 	if rep.Cost == "iterations" {
 		fmt.Fprintf(&b, "iterations:    %g", rep.SimTime)
 		if rep.TimeBudget > 0 {

@@ -21,7 +21,7 @@ func TestTrainMatchesOneRunSweep(t *testing.T) {
 		flags []string
 	}{
 		{"pipedream, quadratic, unit time",
-			"objectives: [quadratic]\nn: 120\nd: 16\nbatch_size: 8\nstages: [3]\nmicrobatches: [30]\nmethods:\n  - name: pipedream\n    step_sizes: {values: [0.01]}\n",
+			"objectives: [quadratic]\nn: 120\nd: 16\nbatch_size: 8\nstages: [3]\ntotal_microbatches: [30]\nmethods:\n  - name: pipedream\n    step_sizes: {values: [0.01]}\n",
 			[]string{"--objective", "quadratic", "--n", "120", "--d", "16", "--batch-size", "8", "--stages", "3", "--total-microbatches", "30", "--method", "pipedream", "--step-size", "0.01"}},
 		{"sync on zb-h1, tridiagonal, time budget",
 			"objectives: [tridiagonal]\nn: 60\nd: 16\nbatch_size: 5\nstages: [4]\ntime_budget: [90]\nmethods:\n  - name: sync\n    kind: zb-h1\n    step_sizes: {values: [0.05]}\n    optimizer: adam\n",
@@ -58,8 +58,8 @@ func TestTrainMatchesOneRunSweep(t *testing.T) {
 				}
 			}
 			row := tabs.Runs[0]
-			if rep["final_loss"] != row.FinalLoss || rep["sim_time"] != row.SimTime || rep["total_microbatches"] != float64(row.Microbatches) {
-				t.Errorf("train final loss %v, time %v, N %v; sweep %v, %v, %d", rep["final_loss"], rep["sim_time"], rep["total_microbatches"], row.FinalLoss, row.SimTime, row.Microbatches)
+			if rep["final_loss"] != row.FinalLoss || rep["sim_time"] != row.SimTime || rep["total_microbatches"] != float64(row.TotalMicrobatches) {
+				t.Errorf("train final loss %v, time %v, N %v; sweep %v, %v, %d", rep["final_loss"], rep["sim_time"], rep["total_microbatches"], row.FinalLoss, row.SimTime, row.TotalMicrobatches)
 			}
 			if math.IsNaN(row.FinalLoss) || row.Outcome != "ok" {
 				t.Errorf("the sweep's run: outcome %s, final loss %v", row.Outcome, row.FinalLoss)

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/pipelab/pipelab/experiments"
 	"io"
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/internal/suggest"
 )
 
 // The command-line conventions every subcommand shares (docs/cli.md):
@@ -92,7 +94,7 @@ func flagLine(fs *flag.FlagSet, name, msg string) string {
 		fs.VisitAll(func(fl *flag.Flag) { names = append(names, fl.Name) })
 		if hint, ok := conventionHint[rest]; ok && slices.Contains(names, hint.flag) {
 			msg += " (did you mean --" + hint.flag + "? " + hint.why + ")"
-		} else if near := closest(rest, names); near != "" {
+		} else if near := suggest.Closest(rest, names); near != "" {
 			msg += " (did you mean --" + near + "?)"
 		}
 	}

@@ -124,7 +124,7 @@ n: 2000
 d: 512
 batch_size: 10
 stages: [4, 8]
-microbatches: [40000]
+total_microbatches: [40000]
 methods:
   - name: pipedream
     step_sizes: {values: [0.005, 0.01]}

@@ -56,7 +56,7 @@ n: 40
 d: 8
 batch_size: 4
 stages: [2]
-microbatches: [20]
+total_microbatches: [20]
 extend_grid: `+extend+`
 methods:
   - {name: pipedream, step_sizes: `+grid+`}

@@ -38,7 +38,7 @@ func TestDatasetIdentityCoversEveryKey(t *testing.T) {
 	id := NewDataset(base.Name, base.Expand(), Shard{})
 	for _, edit := range []string{
 		"experiment: other\n", "seed: 6\n", "seeds: 3\n", "objectives: [tridiagonal]\n", "n: 300\n", "d: 16\n",
-		"batch_size: 20\n", "stages: [2, 8]\n", "microbatches: [40]\n", "updates: 7\n", "log_every: 5\n",
+		"batch_size: 20\n", "stages: [2, 8]\n", "total_microbatches: [40]\n", "updates: 7\n", "log_every: 5\n",
 		"log_points: 7\n", "selection_rule: stable\n", "target_loss: 0.5\n", "cut: shortest\n",
 		"cost: {cost_model: gpu, model: gpt-small}\n",
 	} {
