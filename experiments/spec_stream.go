@@ -2,8 +2,50 @@ package experiments
 
 import (
 	"bytes"
+	"fmt"
+	"path/filepath"
 	"strings"
+
+	"github.com/pipelab/pipelab/internal/inputfile"
 )
+
+// ReadSpecsFile reads a spec file of one spec or a stream of several
+// (ParseSpecs).
+func ReadSpecsFile(path string) ([]*Spec, error) {
+	b, err := inputfile.ReadFile(path, "spec", inputfile.Spec)
+	if err != nil {
+		return nil, badInputf("%v", err) // a spec that cannot be read, or over the cap, is bad input
+	}
+	return ParseSpecs(path, b)
+}
+
+// StreamName names the sweep of a file's specs: the one spec's name, or
+// for a stream of several the file's name without its extension (a
+// figure's preset file is named after the figure).
+func StreamName(path string, specs []*Spec) string {
+	if len(specs) == 1 {
+		return specs[0].Name
+	}
+	base := filepath.Base(path)
+	return strings.TrimSuffix(strings.TrimSuffix(base, filepath.Ext(base)), ".quick")
+}
+
+// ExpandAll expands validated specs into one list of runs, indexed in
+// order, and refuses two runs with one id (two specs of a stream that
+// describe the same run).
+func ExpandAll(specs []*Spec) ([]Run, error) {
+	var runs []Run
+	for _, s := range specs {
+		for _, r := range s.Expand() {
+			r.Index = len(runs)
+			runs = append(runs, r)
+		}
+	}
+	if err := CheckUniqueIDs(runs); err != nil {
+		return nil, fmt.Errorf("experiments: %w", err)
+	}
+	return runs, nil
+}
 
 // ParseSpecs decodes a YAML stream of specs, documents separated by lines
 // of "---" (as EncodeSpecs writes them and as the figures' presets are

@@ -22,7 +22,9 @@ func init() {
 }
 
 const sweepDescription = `
-Runs the sweep a YAML spec describes (examples/*.yaml, docs/sweeps.md): the
+Runs the sweep a YAML spec describes (examples/*.yaml, docs/sweeps.md), or
+the sweeps of a stream of specs separated by "---" lines (a figure's preset,
+"pipelab reproduce FIGURE --print-spec"), into one set of tables: each
 spec is checked before anything runs (an unknown key, a bad range or an
 unknown objective or method is an error naming the key and its line), then
 expanded into runs with stable ids and seeds derived from the spec's seed and
@@ -72,9 +74,14 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if *jobs < 1 {
 		return flagProblem(fs, stderr, "sweep", fmt.Errorf("--jobs must be at least 1, got %d", *jobs))
 	}
-	spec, err := experiments.ReadSpecFile(pos[0])
+	specs, err := experiments.ReadSpecsFile(pos[0])
 	if err != nil {
 		return err
+	}
+	name := experiments.StreamName(pos[0], specs)
+	all, err := experiments.ExpandAll(specs)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	var shard sweep.Shard
 	if *shardFlag != "" {
@@ -85,9 +92,8 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	all := spec.Expand()
 	runs := shard.Select(all)
-	ds := sweep.NewDataset(spec.Name, all, shard)
+	ds := sweep.NewDataset(name, all, shard)
 	rn := sweep.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr), Dataset: &ds}
 	resumeHint.Store(fmt.Sprintf("run the same command again to resume: the runs recorded in %s/runs are kept", *out))
 	lowerGCHeadroom()
@@ -104,7 +110,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		count = fmt.Sprintf("%d runs, %d of the spec's and %d beyond its step grids (extend_grid)", sum.Runs, len(runs), extra)
 	}
 	fmt.Fprintf(stdout, "sweep %s: shard %s: %s (%d resumed, %d ran); tables in %s\n",
-		spec.Name, shard, count, sum.Resumed, sum.Ran, *out)
+		name, shard, count, sum.Resumed, sum.Ran, *out)
 	return nil
 }
 

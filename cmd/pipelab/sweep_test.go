@@ -208,3 +208,42 @@ func TestSweepRerunsUnreadableRecord(t *testing.T) {
 		t.Error("the tables differ from the first sweep's")
 	}
 }
+
+// TestSweepStreamIsItsSpecsTogether: a file of two specs separated by
+// "---" sweeps into one set of tables whose runs are those of each spec
+// swept alone, and the sweep is named after the file; an error in the
+// second spec names its line in the file.
+func TestSweepStreamIsItsSpecsTogether(t *testing.T) {
+	second := strings.NewReplacer("experiment: tiny", "experiment: tiny-b", "seed: 5", "seed: 6").Replace(tinySpec)
+	tmp := t.TempDir()
+	stream := filepath.Join(tmp, "both.yaml")
+	if err := os.WriteFile(stream, []byte("# two sweeps\n---\n"+tinySpec+"---\n"+second), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := pipelab(t, "sweep", stream, "--out", filepath.Join(tmp, "both"), "--jobs", "2")
+	if !strings.HasPrefix(out, "sweep both: shard all: 16 of 16 runs") {
+		t.Errorf("sweep printed %q", out)
+	}
+	pipelab(t, "sweep", writeSpec(t, tinySpec), "--out", filepath.Join(tmp, "a"))
+	pipelab(t, "sweep", writeSpec(t, second), "--out", filepath.Join(tmp, "b"))
+	both, a, b := tables(t, filepath.Join(tmp, "both")), tables(t, filepath.Join(tmp, "a")), tables(t, filepath.Join(tmp, "b"))
+	alone := map[string]results.Run{}
+	for _, r := range append(a.Runs, b.Runs...) {
+		alone[r.RunID] = r
+	}
+	if len(both.Runs) != 16 || len(alone) != 16 {
+		t.Fatalf("%d runs together, %d distinct alone; want 16 and 16", len(both.Runs), len(alone))
+	}
+	for _, r := range both.Runs {
+		if !reflect.DeepEqual(r, alone[r.RunID]) {
+			t.Errorf("run %s together differs from the same run swept alone", r.RunID)
+		}
+	}
+	bad := filepath.Join(tmp, "bad.yaml")
+	os.WriteFile(bad, []byte("---\n"+tinySpec+"---\n"+strings.Replace(second, "n: 40", "nn: 40", 1)), 0o644)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"sweep", bad, "--out", filepath.Join(tmp, "bad")}, &stdout, &stderr); code != 2 ||
+		!strings.Contains(stderr.String(), `bad.yaml:20: unknown key "nn"`) {
+		t.Errorf("exit %d, stderr %q; want 2 and bad.yaml:20: unknown key \"nn\"", code, stderr.String())
+	}
+}
