@@ -44,26 +44,34 @@ func LookupFigure(name string) (Figure, error) {
 	return Figure{}, fmt.Errorf("experiments: unknown figure %q (known: %s)", name, strings.Join(names, ", "))
 }
 
-// Runs validates the figure's specs and expands them into one list of
-// runs with distinct ids. A convergence spec that does not set
-// ExtendGrid gets DefaultFigureExtendGrid.
-func (f Figure) Runs(quick bool) ([]Run, error) {
-	var runs []Run
-	for i, s := range f.Specs(quick) {
+// Presets returns the figure's specs as it runs them: Specs with the
+// figures' defaults filled in (a convergence spec that does not set
+// ExtendGrid gets DefaultFigureExtendGrid), so that the same specs written
+// out (EncodeSpecs, "pipelab reproduce FIGURE --print-spec") and swept
+// give the figure's runs.
+func (f Figure) Presets(quick bool) []*Spec {
+	specs := f.Specs(quick)
+	for _, s := range specs {
 		if s.ExtendGrid == nil && (s.Measure == "" || s.Measure == Convergence) {
 			// Figures bracket their selections (spec_extend.go).
 			n := DefaultFigureExtendGrid
 			s.ExtendGrid = &n
 		}
+	}
+	return specs
+}
+
+// Runs validates the figure's specs (Presets) and expands them into one
+// list of runs with distinct ids.
+func (f Figure) Runs(quick bool) ([]Run, error) {
+	specs := f.Presets(quick)
+	for i, s := range specs {
 		if err := s.Validate(); err != nil {
 			return nil, fmt.Errorf("experiments: figure %s, spec %d: %w", f.Name, i, err)
 		}
-		for _, r := range s.Expand() {
-			r.Index = len(runs)
-			runs = append(runs, r)
-		}
 	}
-	if err := CheckUniqueIDs(runs); err != nil {
+	runs, err := ExpandAll(specs)
+	if err != nil {
 		return nil, fmt.Errorf("experiments: figure %s: %w", f.Name, err)
 	}
 	return runs, nil

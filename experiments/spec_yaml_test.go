@@ -9,19 +9,21 @@ import (
 
 // TestEncodeSpecsRoundTrip: every figure's specs, written by EncodeSpecs
 // and read back by ParseSpecs, expand into the same runs as the specs
-// built in Go: the stream says everything the specs say.
+// built in Go, and as a stream into the figure's runs: the stream says
+// everything the specs say, so "pipelab reproduce FIGURE --print-spec"
+// swept gives the figure's tables.
 func TestEncodeSpecsRoundTrip(t *testing.T) {
 	for _, f := range Figures() {
 		for _, quick := range []bool{true, false} {
 			var buf bytes.Buffer
-			if err := EncodeSpecs(&buf, f.Specs(quick)); err != nil {
+			if err := EncodeSpecs(&buf, f.Presets(quick)); err != nil {
 				t.Fatalf("%s quick=%v: %v", f.Name, quick, err)
 			}
 			read, err := ParseSpecs(f.Name+".yaml", buf.Bytes())
 			if err != nil {
 				t.Fatalf("%s quick=%v: %v\n%s", f.Name, quick, err, buf.String())
 			}
-			want := f.Specs(quick)
+			want := f.Presets(quick)
 			if len(read) != len(want) {
 				t.Fatalf("%s quick=%v: %d specs read, %d written", f.Name, quick, len(read), len(want))
 			}
@@ -34,6 +36,11 @@ func TestEncodeSpecsRoundTrip(t *testing.T) {
 					t.Errorf("%s quick=%v spec %d (%s): %d runs read back differ from the %d built in Go\n%s",
 						f.Name, quick, i, s.Name, len(got), len(exp), buf.String())
 				}
+			}
+			stream, err := ExpandAll(read)
+			figure, ferr := f.Runs(quick)
+			if err != nil || ferr != nil || !reflect.DeepEqual(stream, figure) {
+				t.Errorf("%s quick=%v: the stream's %d runs (%v) are not the figure's %d (%v)", f.Name, quick, len(stream), err, len(figure), ferr)
 			}
 		}
 	}

@@ -247,3 +247,21 @@ func TestSweepStreamIsItsSpecsTogether(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2 and bad.yaml:20: unknown key \"nn\"", code, stderr.String())
 	}
 }
+
+// TestPrintSpecSweepsToTheFigure: a figure's --print-spec, saved and swept,
+// gives the tables reproduce writes for the figure (pd-vs-rpd quick: 54
+// convergence runs, a grid that extends itself, and their curves).
+func TestPrintSpecSweepsToTheFigure(t *testing.T) {
+	tmp := t.TempDir()
+	spec := filepath.Join(tmp, "pd-vs-rpd.yaml")
+	if err := os.WriteFile(spec, []byte(pipelab(t, "reproduce", "pd-vs-rpd", "--quick", "--print-spec")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pipelab(t, "reproduce", "pd-vs-rpd", "--quick", "--out", filepath.Join(tmp, "fig"), "--jobs", "2")
+	pipelab(t, "sweep", spec, "--out", filepath.Join(tmp, "sweep"), "--jobs", "2")
+	fig, swept := tables(t, filepath.Join(tmp, "fig", "pd-vs-rpd")), tables(t, filepath.Join(tmp, "sweep"))
+	if len(fig.Runs) == 0 || !reflect.DeepEqual(fig.Runs, swept.Runs) || !reflect.DeepEqual(fig.Curves, swept.Curves) {
+		t.Errorf("the swept preset's %d runs and %d curve points differ from reproduce's %d and %d",
+			len(swept.Runs), len(swept.Curves), len(fig.Runs), len(fig.Curves))
+	}
+}
