@@ -51,7 +51,7 @@ func (s *Spec) validateCharLM(v validator) error {
 		if st < 3 {
 			continue // reported with the stages key
 		}
-		cfg := lmConfig(s.Corpus, s.Embed, s.SeqLen)
+		cfg := LMConfig(s.Corpus, s.Embed, s.SeqLen)
 		cfg.Stages, cfg.BlocksPerStage, cfg.Batch = st, s.BlocksPerStage, s.Batch
 		err := charlm.Check(cfg, text)
 		switch {
@@ -96,18 +96,19 @@ func buildCharLM(r Run) (objectives.Objective, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := lmConfig(r.Corpus, r.Embed, r.SeqLen)
+	cfg := LMConfig(r.Corpus, r.Embed, r.SeqLen)
 	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = r.Stages, r.BlocksPerStage, r.Batch, r.DataSeed
 	return charlm.New(cfg, text)
 }
 
-// lmConfig is the corpus's LM with the spec's embedding width and context
-// length where they are set: on the markov corpus the paper's small LM
+// LMConfig is the corpus's LM with the spec's embedding width and context
+// length where they are set (0: the corpus's default), the one choice of
+// the LM's shape that sweeps and pipelab train share: on the markov corpus the paper's small LM
 // (charlm.DefaultConfig), whose figure reproduces the paper's settings;
 // on the shipped text and on a user's file charlm.ShakespeareConfig, the
 // LM shape of every figure on real text (ShakespeareLM), which trains past
 // the text's unigram entropy by a wide margin (docs/charlm.md).
-func lmConfig(corpus string, embed, seqLen int) charlm.Config {
+func LMConfig(corpus string, embed, seqLen int) charlm.Config {
 	cfg := charlm.ShakespeareConfig()
 	if corpus == charlm.CorpusMarkov {
 		cfg = charlm.DefaultConfig()
@@ -136,7 +137,7 @@ func (r Run) charLMName(kv func(k, v string)) {
 	if r.BlocksPerStage > 1 {
 		kv("blocks_per_stage", strconv.Itoa(r.BlocksPerStage))
 	}
-	cfg := lmConfig(r.Corpus, r.Embed, r.SeqLen)
+	cfg := LMConfig(r.Corpus, r.Embed, r.SeqLen)
 	if r.Embed > 0 || !markov {
 		kv("embed", strconv.Itoa(cfg.Embed))
 	}
@@ -213,7 +214,7 @@ func lmTitle(experiment string, runs []results.Run) string {
 	if spec == nil || cmp.Or(spec.Corpus, charlm.CorpusTinyShakespeare) != charlm.CorpusTinyShakespeare {
 		return ""
 	}
-	cfg := lmConfig(spec.Corpus, spec.Embed, spec.SeqLen)
+	cfg := LMConfig(spec.Corpus, spec.Embed, spec.SeqLen)
 	cfg.BlocksPerStage = max(spec.BlocksPerStage, 1)
 	var params []string
 	for _, s := range slices.Sorted(slices.Values(distinctStages(runs))) {

@@ -135,7 +135,7 @@ func lmNote(runs []results.Run, experiment string) string {
 	}
 	var params []string
 	for _, s := range stages {
-		cfg := lmConfig(charlm.CorpusTinyShakespeare, shape.Embed, shape.SeqLen)
+		cfg := LMConfig(charlm.CorpusTinyShakespeare, shape.Embed, shape.SeqLen)
 		cfg.Stages, cfg.Batch = s, shape.Batch
 		m, err := charlm.New(cfg, text)
 		if err != nil {

@@ -69,7 +69,7 @@ func EstimatedSeconds(r Run) float64 {
 	records = min(records, updates/s)
 	visits := updates * blockVisit
 	if r.Objective == "charlm" {
-		cfg := lmConfig(r.Corpus, r.Embed, r.SeqLen)
+		cfg := LMConfig(r.Corpus, r.Embed, r.SeqLen)
 		layers := float64(max(r.BlocksPerStage, 1) * max(r.Stages-2, 1))
 		e := float64(cfg.Embed)
 		params := layers*12*e*e + lmVocab*e

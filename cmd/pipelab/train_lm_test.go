@@ -59,8 +59,11 @@ func TestTrainLMErrors(t *testing.T) {
 		{"corpus on logistic", []string{"--objective", "logistic", "--stages", "2", "--method", "pipedream", "--total-microbatches", "2", "--step-size", "0.1", "--corpus", "markov"}, "apply to charlm only"},
 		{"empty file", with("--corpus", file("empty.txt", "")), "empty.txt: empty"},
 		{"not UTF-8", with("--corpus", file("latin1.txt", "na\xefve text")), "latin1.txt: invalid UTF-8 at byte offset 2"},
-		// Batch 16 × sequence 32: at least 10·513 - 9 = 5121 characters.
-		{"too short", with("--corpus", file("short.txt", strings.Repeat("x", 5120))), "--corpus " + filepath.Join(dir, "short.txt") + ": invalid corpus: 5120 characters, need at least 5121"},
+		// The run's shape on a user's file (experiments.LMConfig: batch 16 ×
+		// sequence 16): at least 10·257 - 9 = 2561 characters. The check
+		// once used the markov shape's sequence 32 (5121) and refused
+		// files the run would take.
+		{"too short", with("--corpus", file("short.txt", strings.Repeat("x", 2560))), "--corpus " + filepath.Join(dir, "short.txt") + ": invalid corpus: 2560 characters, need at least 2561"},
 		{"too many blocks", with("--blocks-per-stage", "100000"), "invalid config: the workspaces of 100000 GPT blocks"},
 		{"missing file", with("--corpus", filepath.Join(dir, "nothing.txt")), "nothing.txt: no such file"},
 	}
@@ -71,5 +74,20 @@ func TestTrainLMErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(first, c.want) || out.Len() > 0 {
 			t.Errorf("%s: exit %d, first line %q, stdout %d bytes; want exit 2, one line mentioning %q, no output", c.name, code, first, out.Len(), c.want)
 		}
+	}
+}
+
+// TestTrainLMShortestCorpus: the shortest file the run's shape takes
+// (2561 characters at batch 16 × sequence 16, TestTrainLMErrors' closed
+// form) trains.
+func TestTrainLMShortestCorpus(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shortest.txt")
+	if err := os.WriteFile(path, []byte(strings.Repeat("ab", 1280)+"c"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	args := []string{"train", "--objective", "charlm", "--stages", "3", "--method", "pipedream", "--total-microbatches", "2", "--corpus", path}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Errorf("exit %d: %s", code, errb.String())
 	}
 }

@@ -126,15 +126,15 @@ func (c *costFlags) spec() experiments.CostSpec {
 	return experiments.CostSpec{CostModel: "unit"}
 }
 
-// checkLMCorpus checks the corpus against the model's shape with S
-// stages, so that an unusable corpus is reported, naming it, before
-// anything runs.
+// checkLMCorpus checks the corpus against the shape the run will build
+// (experiments.LMConfig with S stages), so that an unusable corpus is
+// reported, naming it, before anything runs.
 func (f *trainFlags) checkLMCorpus() error {
 	text, err := charlm.OpenCorpus(f.lm.corpus, f.seed, f.n)
 	if err != nil {
 		return err
 	}
-	cfg := charlm.DefaultConfig()
+	cfg := experiments.LMConfig(f.lm.corpus, 0, 0)
 	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = f.stages, f.lm.blocksPerStage, f.batchSize, f.seed
 	if err := charlm.Check(cfg, text); err != nil {
 		return fmt.Errorf("--corpus %s: %w", f.lm.corpus, err)
