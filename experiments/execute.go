@@ -18,17 +18,11 @@ func Execute(ctx context.Context, r Run) (*results.Tables, error) {
 // Execute is Execute with the run's timelines taken from, or added to, c:
 // the run function of a sweep's runner (sweep.Runner).
 func (c *Timelines) Execute(ctx context.Context, r Run) (*results.Tables, error) {
-	switch r.Measure {
-	case Convergence:
-		return c.runConvergence(ctx, r)
-	case DelayStats:
-		return runDelays(r)
-	case Schedules:
-		return runSchedule(r)
-	case DelayProfiles:
-		return runDelayProfiles(r)
+	m, ok := measures[r.Measure]
+	if !ok {
+		return nil, fmt.Errorf("unknown measure %q", r.Measure)
 	}
-	return nil, fmt.Errorf("unknown measure %q", r.Measure)
+	return m.execute(ctx, c, r)
 }
 
 // RunRow fills the configuration columns of r's runs-table row: the row

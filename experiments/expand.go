@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -151,57 +150,7 @@ func (s *Spec) Expand() []Run {
 		r.Index = len(runs)
 		runs = append(runs, r)
 	}
-	switch s.Measure {
-	case DelayStats:
-		for _, st := range s.Stages {
-			for _, n := range s.delayMicrobatches(st) {
-				add(Run{Method: "pipedream", Stages: st, TotalMicrobatches: n})
-			}
-		}
-	case Schedules:
-		for _, f := range s.Families {
-			for _, p := range s.Ranks {
-				for _, m := range s.Microbatches {
-					add(Run{Family: f, Ranks: p, Microbatches: m})
-				}
-			}
-		}
-	case DelayProfiles:
-		for _, m := range s.Methods {
-			for _, f := range s.Families {
-				for _, st := range s.Stages {
-					add(Run{Method: m.Name, Family: f, Stages: st, TotalMicrobatches: s.TotalMicrobatchesPerStage * st, Accumulate: m.Accumulate})
-				}
-			}
-		}
-	default:
-		for _, o := range s.Objectives {
-			for _, st := range s.Stages {
-				for _, m := range s.Methods {
-					for _, v := range m.variants(st) {
-						points := m.Steps.Points()
-						for _, step := range points {
-							for _, size := range s.sizes() {
-								for _, sigma := range s.noises(o) {
-									for rep := 0; rep < s.Seeds; rep++ {
-										r := Run{Objective: o, N: s.N, D: s.D, Batch: s.Batch, Noise: sigma, Method: m.Name, Stages: st,
-											Step: step, Delta: v.delta, DelayModel: v.delayModel, LocalSteps: v.h, Family: v.family, Microbatches: v.perIter,
-											TotalMicrobatches: size.n, Budget: size.budget, Updates: s.Updates, Replicate: rep}
-										if s.Cut == CutShortest {
-											r.Cut = s.cutRivals(st)
-										}
-										m.remedy(&r)
-										r.GridLo, r.GridHi = slices.Min(points), slices.Max(points)
-										add(r)
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
+	measureOf(s.Measure).expand(s, add)
 	return runs
 }
 

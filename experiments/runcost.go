@@ -33,18 +33,11 @@ const (
 // microbatches are read off the steady state of a 1F1B pipeline (one
 // microbatch per F + B + W of the slowest stage, after S - 1 of filling).
 // A factor of two either way is good enough: it only orders the runs.
-func EstimatedSeconds(r Run) float64 {
-	switch r.Measure {
-	case DelayStats:
-		// A 1F1B timeline of 10·S microbatches and its S·N delays.
-		return float64(10*r.Stages*r.Stages) * 2 * blockVisit
-	case Schedules:
-		// The run is quick, but the plots it adds to its figure (a Gantt
-		// chart and its share of the comparisons, about 50 ms) wait for
-		// the figure's last run: counting them starts the figure early
-		// enough that its plots overlap other runs.
-		return float64(r.Ranks*r.Microbatches)*50*blockVisit + schedulePlots
-	}
+func EstimatedSeconds(r Run) float64 { return measureOf(r.Measure).seconds(r) }
+
+// replaySeconds is a replay's estimate: its gradients, records and block
+// visits.
+func replaySeconds(r Run) float64 {
 	s := float64(r.Stages)
 	n := estimatedMicrobatches(r)
 	grads, updates := n, n*s // full-model gradients and block updates

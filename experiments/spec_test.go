@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -208,5 +209,25 @@ func TestSyncDefaults(t *testing.T) {
 		if r.Microbatches != r.Stages || r.Family != "1f1b" {
 			t.Errorf("%s: %d per iteration on %d stages, family %q", r.Name, r.Microbatches, r.Stages, r.Family)
 		}
+	}
+}
+
+// TestEveryMeasureHasItsType: the measures messages name are those the
+// steps dispatch to, and each is its own type.
+func TestEveryMeasureHasItsType(t *testing.T) {
+	if len(measures) != len(knownMeasures) {
+		t.Errorf("%d measure types, %d known measures", len(measures), len(knownMeasures))
+	}
+	types := map[string]bool{}
+	for _, name := range knownMeasures {
+		m, ok := measures[name]
+		if !ok {
+			t.Errorf("measure %q has no type", name)
+			continue
+		}
+		types[fmt.Sprintf("%T", m)] = true
+	}
+	if len(types) != len(knownMeasures) {
+		t.Errorf("%d distinct types for %d measures", len(types), len(knownMeasures))
 	}
 }

@@ -149,18 +149,7 @@ func (s *Spec) validate(root *yaml.Node) error {
 	if err := s.refuseCharLMKeys(v); err != nil {
 		return err
 	}
-	var err error
-	switch s.Measure {
-	case Convergence:
-		err = s.validateConvergence(v)
-	case DelayStats:
-		err = s.validateDelays(v)
-	case Schedules:
-		err = s.validateSchedules(v)
-	case DelayProfiles:
-		err = s.validateDelayProfiles(v)
-	}
-	if err != nil {
+	if err := measureOf(s.Measure).validate(s, v); err != nil {
 		return err
 	}
 	if err := s.checkSizes(v); err != nil {

@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"fmt"
-	"math"
 	"unsafe"
 
 	"github.com/pipelab/pipelab/internal/budget"
@@ -75,37 +74,7 @@ const runBytes = float64(unsafe.Sizeof(Run{})) + 512
 
 // runBound bounds the number of runs Expand makes, by the arithmetic of its
 // loops (RPD's δ variants counted before duplicates are dropped).
-func (s *Spec) runBound() float64 {
-	switch s.Measure {
-	case DelayStats:
-		per := float64(len(s.TotalMicrobatches))
-		if per == 0 {
-			per = 1
-		}
-		return float64(len(s.Stages)) * per
-	case Schedules:
-		return float64(len(s.Families)) * float64(len(s.Ranks)) * float64(len(s.Microbatches))
-	case DelayProfiles:
-		return float64(len(s.Methods)) * float64(len(s.Families)) * float64(len(s.Stages))
-	}
-	var perStage float64
-	for _, m := range s.Methods {
-		variants := 1.0
-		switch m.Name {
-		case "rpd":
-			variants = float64(max(len(m.Deltas), 1))
-		case "localsgd":
-			variants = float64(len(m.LocalSteps))
-		}
-		points := float64(len(m.Steps.Values))
-		if len(m.Steps.Pow2) == 2 {
-			points = float64(m.Steps.Pow2[1]-m.Steps.Pow2[0]) + 1
-		}
-		perStage += variants * points
-	}
-	sizes := float64(len(s.TotalMicrobatches) + len(s.Budget))
-	return float64(len(s.Objectives)) * float64(len(s.Stages)) * perStage * sizes * float64(s.Seeds)
-}
+func (s *Spec) runBound() float64 { return measureOf(s.Measure).runBound(s) }
 
 // specTable is one table a spec's runs generate, with the key that sets
 // its microbatch count.
@@ -123,59 +92,7 @@ func (s *Spec) tablesOf(st int) []specTable {
 		sh.Ranks = st
 		out = append(out, specTable{family: family, shape: sh, key: key})
 	}
-	switch s.Measure {
-	case DelayStats:
-		if s.TotalMicrobatchesPerStage > 0 {
-			// Named at the stage count, as the key may be the default.
-			add("pipedream", pipeline.Shape{Microbatches: s.TotalMicrobatchesPerStage * st})
-		}
-		for j, n := range s.TotalMicrobatches {
-			add("pipedream", pipeline.Shape{Microbatches: n}, "total_microbatches", j)
-		}
-	case DelayProfiles:
-		for _, f := range s.Families {
-			add(f, pipeline.Shape{Microbatches: s.TotalMicrobatchesPerStage * st})
-		}
-	case Schedules:
-		for _, f := range s.Families {
-			for j, n := range s.Microbatches {
-				add(f, pipeline.Shape{Microbatches: n}, "microbatches", j)
-			}
-		}
-	case Convergence:
-		type count struct {
-			n   int
-			key []any
-		}
-		var counts []count
-		for j, n := range s.TotalMicrobatches {
-			counts = append(counts, count{n, []any{"total_microbatches", j}})
-		}
-		if s.Cost.CostModel == "unit" {
-			for j, b := range s.Budget {
-				counts = append(counts, count{int(math.Min(math.Ceil(b), math.MaxInt32)), []any{"time_budget", j}})
-			}
-		}
-		for i, m := range s.Methods {
-			for _, c := range counts {
-				switch m.Name {
-				case "pipedream":
-					add("pipedream", pipeline.Shape{Microbatches: c.n}, c.key...)
-				case "localsgd":
-					for _, h := range m.LocalSteps {
-						add("localsgd", pipeline.Shape{Microbatches: c.n, LocalSteps: h}, c.key...)
-					}
-				}
-			}
-			if m.Name == "sync" {
-				var key []any // the stage count sets it
-				if m.Microbatches > 0 {
-					key = []any{"methods", i, "microbatches"}
-				}
-				add(m.Family, pipeline.Shape{Microbatches: m.perIteration(st)}, key...)
-			}
-		}
-	}
+	measureOf(s.Measure).tables(s, st, add)
 	return out
 }
 
