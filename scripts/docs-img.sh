@@ -30,6 +30,7 @@ scaling                scaling-unit-final-vs-stages.png                         
 scaling                scaling-gpu-final-vs-stages.png                             scaling-gpu
 regime                 regime-unit-regime-map.png                                  regime-unit
 lm                     lm-text-gpu-loss-vs-time.png                                lm-text-gpu
+lm                     lm-text-gpu-time-to-target.png                              lm-text-time-to-target
 lm-markov              lm-unit-loss-vs-time.png                                    lm-unit
 lm-markov              lm-gpu-loss-vs-time.png                                     lm-gpu
 schedules              schedules_unit_p4-m8.png                                    schedules-unit-m8
@@ -40,9 +41,8 @@ schedules              gantt-unit_p4-m8_1f1b_lockstep.png                       
 schedules              gantt-gpu-gpt-1.3b-a100-nvlink_p4-m8_chimera_simulated.png  gantt-chimera-gpu
 remedies               remedies-logistic-1f1b-gpu-time-to-target.png               remedies-logistic-1f1b-time-to-target
 remedies               remedies-logistic-zb-h1-gpu-time-to-target.png              remedies-logistic-zb-h1-time-to-target
-remedies               remedies-lm-1f1b-gpu-time-to-target.png                     remedies-lm-1f1b-time-to-target
 remedies               remedies-lm-zb-h1-gpu-time-to-target.png                    remedies-lm-zb-h1-time-to-target
-remedies               remedies-lm-1f1b-gpu-final-vs-stages.png                    remedies-lm-1f1b-final-vs-stages
+remedies               remedies-lm-zb-h1-gpu-loss-vs-time.png                      remedies-lm-zb-h1-loss-vs-time
 delay-profiles         delay-profiles.png                                          delay-profiles
 delay-profiles         delay-profiles-quadratic-unit-delay-models.png              delay-profiles-quadratic
 delay-profiles         delay-profiles-lm-unit-delay-models.png                     delay-profiles-lm
