@@ -21,7 +21,7 @@ func addVectors(dst, x, y *float64, blocks int)
 // and returns how many it did (0 without AVX).
 func addRowsVector(dst, src []float64, rows, m int) int {
 	blocks := m / 16
-	if !vec.Kernels.AVX || blocks == 0 || rows == 0 {
+	if !vec.Kernels.AVX || vec.Kernels.Disabled.Rows || blocks == 0 || rows == 0 {
 		return 0
 	}
 	_, _ = dst[m-1], src[(rows-1)*m+m-1]
@@ -33,7 +33,7 @@ func addRowsVector(dst, src []float64, rows, m int) int {
 // returns how many it did (0 without AVX).
 func sumVector(dst, x, y []float64) int {
 	blocks := len(dst) / 16
-	if !vec.Kernels.AVX || blocks == 0 {
+	if !vec.Kernels.AVX || vec.Kernels.Disabled.Rows || blocks == 0 {
 		return 0
 	}
 	_, _ = x[len(dst)-1], y[len(dst)-1]
