@@ -123,9 +123,9 @@ func BenchmarkVecKernelsEndToEnd(b *testing.B) {
 
 // BenchmarkLMKernelsEndToEnd times whole replays of the character LM as
 // the figures run them (the pipelined passes, every record's training and
-// held-out losses) with objectives/charlm's kernels on and with each of
-// the row kernels and the layer norm off (vec.Kernels.Disabled; the
-// kernels whose Gradient and Loss times moved least in charlm's
+// held-out losses) with objectives/charlm's kernels on and with the layer
+// norm's off (vec.Kernels.Disabled; of the kernels kept, the one whose
+// Gradient and Loss times move least in charlm's
 // BenchmarkKernelsEndToEnd), alternated by benchKernelModes. The runs,
 // shortened where a figure's are long:
 //   - small: the LM of staleness-law, optimizers-under-delay and
@@ -143,7 +143,6 @@ func BenchmarkLMKernelsEndToEnd(b *testing.B) {
 	off := func(name string, f *bool) kernelMode { return kernelMode{name, func() { *f = true }} }
 	modes := []kernelMode{
 		{"on", func() {}},
-		off("rows", &vec.Kernels.Disabled.Rows),
 		off("layernorm", &vec.Kernels.Disabled.LayerNorm),
 	}
 	text := charlm.TinyShakespeare()

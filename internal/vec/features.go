@@ -3,7 +3,7 @@ package vec
 import "golang.org/x/sys/cpu"
 
 // Features switches pipelab's hand-written amd64 kernels (this package's
-// blockdots and scaledrows, objectives/charlm's panels, rows, layer norm,
+// blockdots and scaledrows, objectives/charlm's panels, layer norm,
 // attention, exp and erf) on and off. Kernels holds the switches every
 // kernel reads; it is the only place in pipelab that reads the processor's
 // features (cpu.X86), once, at start-up.
@@ -16,7 +16,7 @@ import "golang.org/x/sys/cpu"
 // where its feature's field is on and its own Disabled field is off, so
 // kernels may be turned off one at a time.
 type Features struct {
-	AVX     bool // blockdots, scaledrows, charlm's eight-column panels, rows and attention heads
+	AVX     bool // blockdots, scaledrows, charlm's eight-column panels and attention heads
 	AVX2FMA bool // charlm's exp and erf (math.Exp's FMA path, which math.Exp itself takes then)
 	AVX512  bool // charlm's sixteen-column panels and layer norm
 
@@ -32,8 +32,8 @@ type Features struct {
 // Panels turns all of charlm's panels off; Panels16 leaves their columns
 // to the eight-column panels.
 type Disabled struct {
-	BlockDots, ScaledRows                                  bool // internal/vec
-	Panels, Panels16, Rows, LayerNorm, Attention, Exp, Erf bool // objectives/charlm
+	BlockDots, ScaledRows                            bool // internal/vec
+	Panels, Panels16, LayerNorm, Attention, Exp, Erf bool // objectives/charlm
 }
 
 // Kernels is the switch set every kernel reads: the processor's features

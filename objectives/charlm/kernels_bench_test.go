@@ -26,7 +26,6 @@ func kernelModes(all vec.Features) []kernelMode {
 		{"on", func() { vec.Kernels = all }},
 		off("panels", &vec.Kernels.Disabled.Panels),
 		off("panel16", &vec.Kernels.Disabled.Panels16),
-		off("rows", &vec.Kernels.Disabled.Rows),
 		off("layernorm", &vec.Kernels.Disabled.LayerNorm),
 		off("attention", &vec.Kernels.Disabled.Attention),
 		off("exp", &vec.Kernels.Disabled.Exp),
