@@ -11,7 +11,7 @@ func addBlockDotsAVX(out []float64, blocks [][]float64, start int, x [][]float64
 // blockDotsVector runs AddBlockDots with AVX when every block fits the
 // kernel, and reports whether it did.
 func blockDotsVector(out []float64, blocks [][]float64, start int, x [][]float64) bool {
-	if !Kernels.AVX || start < 0 {
+	if !Kernels.AVX || Kernels.Disabled.BlockDots || start < 0 {
 		return false
 	}
 	end := start + len(out)

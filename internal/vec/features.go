@@ -3,7 +3,7 @@ package vec
 import "golang.org/x/sys/cpu"
 
 // Features switches pipelab's hand-written amd64 kernels (this package's
-// blockdots and scaledrows, objectives/charlm's panels, rows, layer norm,
+// blockdots and scaledrows, objectives/charlm's panels, layer norm,
 // attention, exp and erf) on and off. Kernels holds the switches every
 // kernel reads; it is the only place in pipelab that reads the processor's
 // features (cpu.X86), once, at start-up.
@@ -12,12 +12,28 @@ import "golang.org/x/sys/cpu"
 // stands for, in every build (default, -tags purego, GOAMD64=v3), so a
 // switch changes speed and never a result. Turning a field off, as tests
 // and benchmarks do, makes the plain-Go code run instead; turning one on
-// where the processor lacks the feature is not allowed. Each kernel reads
-// only its own field, so fields may be turned off one at a time.
+// where the processor lacks the feature is not allowed. A kernel runs
+// where its feature's field is on and its own Disabled field is off, so
+// kernels may be turned off one at a time.
 type Features struct {
-	AVX     bool // blockdots, scaledrows, charlm's eight-column panels, rows and attention heads
+	AVX     bool // blockdots, scaledrows, charlm's eight-column panels and attention heads
 	AVX2FMA bool // charlm's exp and erf (math.Exp's FMA path, which math.Exp itself takes then)
 	AVX512  bool // charlm's sixteen-column panels and layer norm
+
+	// Disabled turns single kernels off where the fields above would run
+	// them, the plain-Go code doing their work with the same bits: the
+	// end-to-end benchmarks that decide which kernels pipelab keeps
+	// (docs/benchmarks.md, "Which kernels pay") compare each kernel off
+	// with all on in one run. Detect leaves every kernel enabled.
+	Disabled Disabled
+}
+
+// Disabled names pipelab's kernels one by one (Features.Disabled).
+// Panels turns all of charlm's panels off; Panels16 leaves their columns
+// to the eight-column panels.
+type Disabled struct {
+	BlockDots, ScaledRows                            bool // internal/vec
+	Panels, Panels16, LayerNorm, Attention, Exp, Erf bool // objectives/charlm
 }
 
 // Kernels is the switch set every kernel reads: the processor's features

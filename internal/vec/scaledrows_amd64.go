@@ -11,7 +11,7 @@ func addScaledRowsAVX(g, rows, r []float64)
 // scaledRowsVector runs AddScaledRows with AVX when the width fits the
 // kernel, and reports whether it did.
 func scaledRowsVector(g, rows, r []float64) bool {
-	if !Kernels.AVX || len(g)%4 != 0 {
+	if !Kernels.AVX || Kernels.Disabled.ScaledRows || len(g)%4 != 0 {
 		return false
 	}
 	addScaledRowsAVX(g, rows, r)

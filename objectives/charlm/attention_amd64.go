@@ -26,7 +26,7 @@ func backRows4(probs, q, k, v, dq, dk, dv, dy, dp *float64, stride, dyStride, ro
 // sequence's projected tokens, h the head) with scoreRows4 and reports
 // whether it did (not without AVX, nor for other head widths).
 func (a attention) scoresVector(head, seq []float64, h int) bool {
-	if !vec.Kernels.AVX || a.headDim() != 4 {
+	if !vec.Kernels.AVX || vec.Kernels.Disabled.Attention || a.headDim() != 4 {
 		return false
 	}
 	t3, e, T := 3*a.embed, a.embed, a.seq
@@ -40,7 +40,7 @@ func (a attention) scoresVector(head, seq []float64, h int) bool {
 // other head widths, or for T < 3, where a row's place in probs can lie
 // within its packed values.
 func (a attention) weighVector(c attentionCache, b, h int) bool {
-	if !vec.Kernels.AVX || a.headDim() != 4 || a.seq < 3 {
+	if !vec.Kernels.AVX || vec.Kernels.Disabled.Attention || a.headDim() != 4 || a.seq < 3 {
 		return false
 	}
 	t3, e, T := 3*a.embed, a.embed, a.seq
@@ -57,7 +57,7 @@ func (a attention) weighVector(c attentionCache, b, h int) bool {
 // head of 4 channels, with backRows4, and reports whether it did (not
 // without AVX, nor for other head widths).
 func (a attention) backwardVector(s attentionScratch, c attentionCache, b, h int) bool {
-	if !vec.Kernels.AVX || a.headDim() != 4 {
+	if !vec.Kernels.AVX || vec.Kernels.Disabled.Attention || a.headDim() != 4 {
 		return false
 	}
 	t3, e, T := 3*a.embed, a.embed, a.seq

@@ -29,7 +29,7 @@ const (
 // can, a group holding a NaN by erfScalar, and returns the number of
 // values done: all but the last len(src) mod 4, or 0 without AVX2.
 func erfVector(dst, prod, src []float64, div float64, cdf bool) int {
-	if !vec.Kernels.AVX2FMA {
+	if !vec.Kernels.AVX2FMA || vec.Kernels.Disabled.Erf {
 		return 0
 	}
 	var scratch [erfScratch]float64

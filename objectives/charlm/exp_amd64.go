@@ -24,7 +24,7 @@ func expGroups(dst, src *float64, groups int) int
 func expInto(dst, src []float64) {
 	dst = dst[:len(src)]
 	i := 0
-	if vec.Kernels.AVX2FMA {
+	if vec.Kernels.AVX2FMA && !vec.Kernels.Disabled.Exp {
 		for i+4 <= len(src) {
 			done := expGroups(&dst[i], &src[i], (len(src)-i)/4)
 			i += 4 * done

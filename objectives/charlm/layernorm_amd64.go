@@ -15,7 +15,7 @@ func layerNorm16(out, xhat, rstd, in, gain, bias *float64, blocks int, d, eps, o
 // and returns how many it did.
 func layerNormVector(out, xhat, rstd, in, gain, bias []float64, n, d int) int {
 	blocks := n / 8
-	if !vec.Kernels.AVX512 || d != 16 || blocks == 0 {
+	if !vec.Kernels.AVX512 || vec.Kernels.Disabled.LayerNorm || d != 16 || blocks == 0 {
 		return 0
 	}
 	rows := 8 * blocks
@@ -36,7 +36,7 @@ func layerNormBackward16(din, dgain, dbias, dout, xhat, rstd, gain *float64, blo
 // has AVX-512, and returns how many it did.
 func layerNormBackwardVector(din, dgain, dbias, dout, xhat, rstd, gain []float64, n, d int) int {
 	blocks := n / 8
-	if !vec.Kernels.AVX512 || d != 16 || blocks == 0 {
+	if !vec.Kernels.AVX512 || vec.Kernels.Disabled.LayerNorm || d != 16 || blocks == 0 {
 		return 0
 	}
 	rows := 8 * blocks

@@ -231,22 +231,19 @@ func transpose(dst, src []float64, rows, cols int) {
 
 // addRows adds the n rows of src[n×m] to dst[:m] one after the other, in
 // order of the row (each dst[j] the sequence of additions adding one row
-// at a time forms): the bias gradients. With AVX the first m&^15 columns
-// go sixteen at a time (addRowsVector).
+// at a time forms): the bias gradients.
 func addRows(dst, src []float64, n, m int) {
 	dst = dst[:m]
-	j0 := addRowsVector(dst, src, n, m)
 	for i := 0; i < n; i++ {
-		add(dst[j0:], src[i*m+j0:i*m+m])
+		add(dst, src[i*m:i*m+m])
 	}
 }
 
 // sum sets dst = x + y for len(x), len(y) ≥ len(dst): the residual
-// connections. With AVX the first len(dst)&^15 values go sixteen at a
-// time (sumVector).
+// connections.
 func sum(dst, x, y []float64) {
 	x, y = x[:len(dst)], y[:len(dst)]
-	for j := sumVector(dst, x, y); j < len(dst); j++ {
+	for j := range dst {
 		dst[j] = x[j] + y[j]
 	}
 }

@@ -176,38 +176,6 @@ func testInputGradient(t *testing.T) {
 	}
 }
 
-// TestRowKernels checks addRows (the bias gradients) against adding one
-// row at a time with add, and sum (the residual connections) against the
-// element-by-element loop, bit for bit, in each vector mode, at the
-// remedies and default shapes' widths and at widths that leave every
-// remainder of sixteen.
-func TestRowKernels(t *testing.T) {
-	forVectorModes(t, func(t *testing.T) {
-		rng := rand.New(rand.NewPCG(20, 21))
-		for _, size := range [][2]int{{64, 48}, {64, 16}, {64, 64}, {512, 192}, {64, 65}, {3, 24}, {5, 7}, {1, 33}, {2, 1}} {
-			n, m := size[0], size[1]
-			src := randomVector(rng, n*m, 1)
-			src[0] = math.Copysign(0, -1)
-			start := randomVector(rng, m, 1)
-			start[len(start)-1] = math.Copysign(0, -1)
-			got, want := append([]float64(nil), start...), append([]float64(nil), start...)
-			addRows(got, src, n, m)
-			for i := range n {
-				add(want, src[i*m:i*m+m])
-			}
-			sameBits(t, "addRows", [3]int{n, m, 0}, got, want)
-
-			x, y := src, randomVector(rng, n*m, 1)
-			got, want = make([]float64, n*m), make([]float64, n*m)
-			sum(got, x, y)
-			for i := range want {
-				want[i] = x[i] + y[i]
-			}
-			sameBits(t, "sum", [3]int{n, m, 0}, got, want)
-		}
-	})
-}
-
 // TestTransposeMatchesNaive checks transpose against dst[j,i] = src[i,j]
 // on shapes with every remainder of four rows.
 func TestTransposeMatchesNaive(t *testing.T) {

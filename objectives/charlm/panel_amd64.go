@@ -29,11 +29,11 @@ func panel4x16(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb
 // the last eight (if m mod 16 ≥ 8) with AVX; both form every sum alike.
 func panels(c, a, b, bias []float64, rows, aPanel, aRow, aStep, steps, m int, add bool) int {
 	r4, tiles := rows&^3, m/8
-	if !vec.Kernels.AVX || r4 == 0 || tiles == 0 || steps == 0 {
+	if !vec.Kernels.AVX || vec.Kernels.Disabled.Panels || r4 == 0 || tiles == 0 || steps == 0 {
 		return 0
 	}
 	wide, rest := 0, tiles
-	if vec.Kernels.AVX512 {
+	if vec.Kernels.AVX512 && !vec.Kernels.Disabled.Panels16 {
 		wide, rest = tiles/2, tiles%2
 	}
 	var bias0, biasRest *float64
