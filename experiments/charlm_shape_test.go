@@ -43,24 +43,11 @@ func TestShakespeareLMTrainsPastTheUnigramEntropy(t *testing.T) {
 
 // Every figure that trains the LM on the shipped text trains
 // ShakespeareLM's model, in both sizes; the Markov figure keeps the
-// paper's. The exceptions are named here, each with its reason: the
-// delay-profiles figure measures RPD's delay models against PipeDream's
-// over 400 microbatches of the remedies' former small LM (E 16, T 16,
-// batch 4), a question of delays, not of what the model learns
-// (docs/charlm.md, "What the figures can afford"); staleness-law and
-// optimizers-under-delay were built on that small LM (stalenessLM) the
-// same day ShakespeareLM was, and at its cost their LM parts (192 and 480
-// runs, up to 14 blocks at S = 16) do not fit the full reproduce's 20
-// minutes as they stand: docs/figures.md marks their LM numbers as made
-// on the small model, to be re-run.
+// paper's. There is no exception.
 func TestLMFiguresTrainShakespeareLM(t *testing.T) {
 	lm := ShakespeareLM()
 	found := 0
 	for _, f := range Figures() {
-		switch f.Name {
-		case figureDelayProfiles.Name, figureStalenessLaw.Name, figureOptimizersUnderDelay.Name:
-			continue
-		}
 		for _, quick := range []bool{true, false} {
 			for _, s := range f.Specs(quick) {
 				if !slices.Contains(s.Objectives, "charlm") || s.Corpus == charlm.CorpusMarkov {

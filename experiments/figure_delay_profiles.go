@@ -28,11 +28,12 @@ var delayModels = []Delta{{Paper: true}, {Model: "pipedream-mean"}, {Model: "pip
 
 // delayModelSpec is PipeDream and RPD with the three delay models on one
 // objective, every method on the same step grid, loss against block
-// updates. The quadratic is pd-vs-rpd's; the LM is the remedies figure's
-// small one (E = 16, T = 16, 4 sequences a batch) on the shipped text.
+// updates. The quadratic is pd-vs-rpd's; the LM is every LM figure's,
+// ShakespeareLM, with its Adam recipe, on the shipped text.
 func delayModelSpec(objective string, quick bool) *Spec {
 	var s Spec
 	var steps Grid
+	var opt OptimizerSpec // plain SGD on the quadratic
 	switch objective {
 	case "quadratic":
 		s = Spec{Objectives: []string{"quadratic"}, N: pick(quick, 500, 2000), D: pick(quick, 128, 512),
@@ -40,12 +41,16 @@ func delayModelSpec(objective string, quick bool) *Spec {
 		steps = Grid{Pow2: []int{pick(quick, -6, -8), 0}}
 		s.Select = PaperSelection
 	case "lm":
-		s = Spec{Objectives: []string{"charlm"}, Batch: 4, Embed: 16, SeqLen: 16,
-			Stages: []int{4}, TotalMicrobatches: []int{pick(quick, 100, 400)}}
-		steps = Grid{Pow2: []int{pick(quick, -4, -5), pick(quick, -3, -2)}}
+		lm := ShakespeareLM()
+		lm.Apply(&s)
+		s.Stages, s.TotalMicrobatches = []int{4}, []int{pick(quick, 100, 400)}
+		opt = lm.Optimizer
+		// Around the steps asynchronous Adam takes on this model at S = 4
+		// (the remedies figure's pipedream and predict, 2^-11..2^-10).
+		steps = Grid{Pow2: []int{pick(quick, -10, -11), pick(quick, -9, -8)}}
 	}
 	s.Name, s.Seed = "delay-profiles-"+objective, 1
 	s.Seeds = pick(quick, 1, 3)
-	s.Methods = []MethodSpec{{Name: "pipedream", Steps: steps}, {Name: "rpd", Steps: steps, Deltas: delayModels}}
+	s.Methods = []MethodSpec{{Name: "pipedream", Steps: steps, Optimizer: opt}, {Name: "rpd", Steps: steps, Deltas: delayModels, Optimizer: opt}}
 	return &s
 }
