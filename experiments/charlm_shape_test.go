@@ -60,22 +60,16 @@ func TestShakespeareLMTrainsPastTheUnigramEntropy(t *testing.T) {
 
 // Every figure that trains the LM on the shipped text trains
 // ShakespeareLM's model, in both sizes; the Markov figure keeps the
-// paper's. The exceptions are named here, each with its reason: the
+// paper's. The one exception is named here with its reason: the
 // delay-profiles figure measures RPD's delay models against PipeDream's
 // over 400 microbatches of the remedies' former small LM (E 16, T 16,
 // batch 4), a question of delays, not of what the model learns
-// (docs/charlm.md, "What the figures can afford"); staleness-law and
-// optimizers-under-delay were built on that small LM (stalenessLM) the
-// same day ShakespeareLM was, and at its cost their LM parts (192 and 480
-// runs, up to 14 blocks at S = 16) do not fit the full reproduce's 20
-// minutes as they stand: docs/figures.md marks their LM numbers as made
-// on the small model, to be re-run.
+// (docs/charlm.md, "What the figures can afford").
 func TestLMFiguresTrainShakespeareLM(t *testing.T) {
 	lm := ShakespeareLM()
 	found := 0
 	for _, f := range Figures() {
-		switch f.Name {
-		case figureDelayProfiles.Name, figureStalenessLaw.Name, figureOptimizersUnderDelay.Name:
+		if f.Name == figureDelayProfiles.Name {
 			continue
 		}
 		for _, quick := range []bool{true, false} {
@@ -150,8 +144,9 @@ func TestLMFigureCounts(t *testing.T) {
 // The LM figures' plot titles name the model and the characters seen,
 // from the figure spec the rows name: the lm figure's PipeDream and sync
 // rows (4,181 and 2,648 microbatches of 16 sequences of 16 characters:
-// 1,070,336 and 677,888 characters), the remedies' at S = 4 and 8; rows
-// of another objective or of no figure's spec get none.
+// 1,070,336 and 677,888 characters), the remedies' at S = 4 and 8, the
+// staleness-law LM's (through lmNote, which the gap figures' titles use);
+// rows of another objective or of no figure's spec get none.
 func TestLMTitleNamesModelAndCharacters(t *testing.T) {
 	rows := []results.Run{
 		{Experiment: "lm-text", Objective: "charlm", Stages: 4, Microbatches: 4181, BatchSize: 16},
@@ -168,6 +163,17 @@ func TestLMTitleNamesModelAndCharacters(t *testing.T) {
 	// S = 4's two, 30,144 + 4·12,704.
 	if got, want := lmTitle("remedies-lm-zb-h1", rows), "E 32, T 16, 30,144/80,960 params, 0.36–0.70M chars seen"; got != want {
 		t.Errorf("remedies: %q, want %q", got, want)
+	}
+	// The gap figures' LM (lmNote, their titles): the staleness-law LM at
+	// S = 3 and 8, 600 microbatches of 16 × 16 characters (153,600);
+	// 17,440 at S = 3, one block of 12,704 fewer than S = 4's 30,144.
+	rows = []results.Run{
+		{Experiment: "staleness-law-lm", Objective: "charlm", Stages: 8, Microbatches: 600, BatchSize: 16},
+		{Experiment: "staleness-law-lm", Objective: "charlm", Stages: 3, Microbatches: 600, BatchSize: 16},
+		{Experiment: "staleness-law-quadratic", Objective: "quadratic", Stages: 2, Microbatches: 1000, BatchSize: 25},
+	}
+	if got, want := lmNote(rows, "staleness-law-lm"), "E 32, T 16, 17,440/80,960 params, 0.15M chars seen"; got != want {
+		t.Errorf("staleness-law-lm: %q, want %q", got, want)
 	}
 	if got := lmTitle("remedies-logistic-1f1b", []results.Run{{Objective: "logistic", Stages: 4}}); got != "" {
 		t.Errorf("logistic rows: %q, want none", got)
