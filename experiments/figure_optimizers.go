@@ -43,9 +43,10 @@ var figureOptimizersUnderDelay = Figure{
 		}
 		return []*Spec{&s}
 	},
-	// Measured (docs/figures.md, optimizers-under-delay): quick 14 CPU-s;
-	// full about 215 of the 362 CPU-s it and staleness-law took together.
-	Seconds: [2]float64{14, 215},
+	// Measured (docs/figures.md, optimizers-under-delay): quick 8.7
+	// CPU-s; full about 500–540 of the 701–716 CPU-s it and
+	// staleness-law took together (two runs, by the runs' wall seconds).
+	Seconds: [2]float64{9, 515},
 }
 
 // optimizersStages are the figure's S and optimizersMicrobatches its K,

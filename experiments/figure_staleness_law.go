@@ -29,10 +29,11 @@ var figureStalenessLaw = Figure{
 		}
 		return out
 	},
-	// Measured (docs/figures.md, staleness-law): quick 22 CPU-s; full,
-	// run beside optimizers-under-delay on a loaded machine, 362 CPU-s
-	// for both, 40 % of it this figure's by its runs' wall seconds.
-	Seconds: [2]float64{22, 150},
+	// Measured (docs/figures.md, staleness-law): quick 15.5 CPU-s; full,
+	// run beside optimizers-under-delay at load 5–15, 716 CPU-s for both,
+	// 23–30 % of it this figure's by its runs' wall seconds (its LM's 72
+	// runs nearly all of it).
+	Seconds: [2]float64{16, 200},
 }
 
 // lawObjective is one problem of the staleness-law figure: its spec
