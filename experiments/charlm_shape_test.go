@@ -120,8 +120,9 @@ func TestLMFigureCounts(t *testing.T) {
 // The LM figures' plot titles name the model and the characters seen,
 // from the figure spec the rows name: the lm figure's PipeDream and sync
 // rows (4,181 and 2,648 microbatches of 16 sequences of 16 characters:
-// 1,070,336 and 677,888 characters), the remedies' at S = 4 and 8; rows
-// of another objective or of no figure's spec get none.
+// 1,070,336 and 677,888 characters), the remedies' at S = 4 and 8, the
+// staleness-law LM's (through lmNote, which the gap figures' titles use);
+// rows of another objective or of no figure's spec get none.
 func TestLMTitleNamesModelAndCharacters(t *testing.T) {
 	rows := []results.Run{
 		{Experiment: "lm-text", Objective: "charlm", Stages: 4, TotalMicrobatches: 4181, BatchSize: 16},
@@ -138,6 +139,17 @@ func TestLMTitleNamesModelAndCharacters(t *testing.T) {
 	// S = 4's two, 30,144 + 4·12,704.
 	if got, want := lmTitle("remedies-lm-zb-h1", rows), "E 32, T 16, 30,144/80,960 params, 0.36–0.70M chars seen"; got != want {
 		t.Errorf("remedies: %q, want %q", got, want)
+	}
+	// The gap figures' LM (lmNote, their titles): the staleness-law LM at
+	// S = 3 and 8, 600 microbatches of 16 × 16 characters (153,600);
+	// 17,440 at S = 3, one block of 12,704 fewer than S = 4's 30,144.
+	rows = []results.Run{
+		{Experiment: "staleness-law-lm", Objective: "charlm", Stages: 8, TotalMicrobatches: 600, BatchSize: 16},
+		{Experiment: "staleness-law-lm", Objective: "charlm", Stages: 3, TotalMicrobatches: 600, BatchSize: 16},
+		{Experiment: "staleness-law-quadratic", Objective: "quadratic", Stages: 2, TotalMicrobatches: 1000, BatchSize: 25},
+	}
+	if got, want := lmNote(rows, "staleness-law-lm"), "E 32, T 16, 17,440/80,960 params, 0.15M chars seen"; got != want {
+		t.Errorf("staleness-law-lm: %q, want %q", got, want)
 	}
 	if got := lmTitle("remedies-logistic-1f1b", []results.Run{{Objective: "logistic", Stages: 4}}); got != "" {
 		t.Errorf("logistic rows: %q, want none", got)

@@ -1,12 +1,10 @@
 package experiments
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/pipelab/pipelab/objectives/charlm"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -105,52 +103,15 @@ func plotGapFigures(dir string, t *results.Tables, add func(name string, draw fu
 }
 
 // lmNote states an LM experiment's model size and tokens seen, for its
-// titles: the parameters of stalenessLM's shape at each S the runs have
-// (the model deepens with S), and K·B·T characters per run. The runs
-// table records the batch but not the width or the sequence length, so a
-// table whose batch is not the shape's is said to be of an unknown size.
+// titles: lmTitle over the experiment's runs (the parameters at each S
+// the runs have, as the model deepens with S, and the characters a run
+// saw), the same words the other LM figures' titles use.
 func lmNote(runs []results.Run, experiment string) string {
-	shape := stalenessLM()
-	var stages []int
-	var ks []int
+	var mine []results.Run
 	for _, r := range runs {
-		if r.Experiment != experiment {
-			continue
-		}
-		if int(r.BatchSize) != shape.Batch {
-			return "LM of a shape other than this build's (batch " + fmt.Sprint(r.BatchSize) + "): size not stated"
-		}
-		if !slices.Contains(stages, int(r.Stages)) {
-			stages = append(stages, int(r.Stages))
-		}
-		if !slices.Contains(ks, int(r.TotalMicrobatches)) {
-			ks = append(ks, int(r.TotalMicrobatches))
+		if r.Experiment == experiment {
+			mine = append(mine, r)
 		}
 	}
-	slices.Sort(stages)
-	slices.Sort(ks)
-	text, err := charlm.OpenCorpus(charlm.CorpusTinyShakespeare, 0, 0)
-	if err != nil {
-		return ""
-	}
-	var params []string
-	for _, s := range stages {
-		cfg := LMConfig(charlm.CorpusTinyShakespeare, shape.Embed, shape.SeqLen)
-		cfg.Stages, cfg.Batch = s, shape.Batch
-		m, err := charlm.New(cfg, text)
-		if err != nil {
-			return ""
-		}
-		params = append(params, fmt.Sprintf("%.1fk", float64(m.Dim())/1000))
-	}
-	if len(params) > 1 {
-		params = []string{fmt.Sprintf("%s–%s (S = %d..%d)", params[0], params[len(params)-1], stages[0], stages[len(stages)-1])}
-	} else if len(params) == 1 {
-		params[0] += fmt.Sprintf(" (S = %d)", stages[0])
-	}
-	var tokens []string
-	for _, k := range ks {
-		tokens = append(tokens, fmt.Sprintf("%.0fk", float64(k*shape.Batch*shape.SeqLen)/1000))
-	}
-	return fmt.Sprintf("LM E=%d T=%d: %s params; %s chars seen", shape.Embed, shape.SeqLen, strings.Join(params, ""), strings.Join(tokens, "/"))
+	return lmTitle(experiment, mine)
 }
