@@ -129,7 +129,7 @@ func sameName(flag, key string) bool {
 var commandOnlyFlags = map[string][]string{
 	"check":     {"--merge-iw", "--validate"},
 	"merge":     {"--allow-partial", "--force"},
-	"reproduce": {"--quick"},
+	"reproduce": {"--quick", "--print-spec"},
 	"schedule":  {"--comms", "--noam", "--max-activations", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
 	"simulate": {"--cap", "--comm-jitter", "--gantt", "--hint", "--iterations", "--jitter", "--partition", "--patience", "--policy",
 		"--schedule", "--straggler", "--trace", "--max-activations", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
