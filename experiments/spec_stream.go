@@ -20,14 +20,13 @@ func ReadSpecsFile(path string) ([]*Spec, error) {
 }
 
 // StreamName names the sweep of a file's specs: the one spec's name, or
-// for a stream of several the file's name without its extension (a
-// figure's preset file is named after the figure).
+// for a stream of several the file's name without its extension.
 func StreamName(path string, specs []*Spec) string {
 	if len(specs) == 1 {
 		return specs[0].Name
 	}
 	base := filepath.Base(path)
-	return strings.TrimSuffix(strings.TrimSuffix(base, filepath.Ext(base)), ".quick")
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // ExpandAll expands validated specs into one list of runs, indexed in
