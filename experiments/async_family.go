@@ -34,16 +34,11 @@ func asyncFamilyProblem(family string, s int) error {
 }
 
 // validateAsyncFamilies checks the family of every asynchronous entry at
-// every stage count and writes the default as empty, so that runs on
-// PipeDream's grid keep the names (and ids) they had before the key.
+// every stage count (the default is written as none, setDefaults).
 func (s *Spec) validateAsyncFamilies(v validator) error {
 	for i := range s.Methods {
 		m := &s.Methods[i]
 		if m.Name == "sync" || m.Family == "" {
-			continue
-		}
-		if m.Family == DefaultAsyncFamily {
-			m.Family = ""
 			continue
 		}
 		for _, st := range s.Stages {

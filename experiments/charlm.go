@@ -20,12 +20,6 @@ import (
 // the model's memory), so that a run that cannot be built is an error
 // naming the key before anything runs.
 func (s *Spec) validateCharLM(v validator) error {
-	if s.Corpus == "" {
-		s.Corpus = charlm.CorpusTinyShakespeare
-	}
-	if s.BlocksPerStage == 0 {
-		s.BlocksPerStage = 1
-	}
 	markov := s.Corpus == charlm.CorpusMarkov
 	switch {
 	case s.BlocksPerStage < 1:

@@ -36,17 +36,10 @@ var MeasuredDelayModels = []string{results.DelayPipeDreamMean, results.DelayPipe
 // are pipedream or 2bw (2bw's accumulate at least 1, or 0 for S), and every
 // family generates a table of exactly S stages at every stage count (one
 // stage per rank, or V per rank on S/V ranks) that the asynchronous replay
-// can follow. Without kinds it measures PipeDream's grid; without
-// total_microbatches_per_stage, N = 10S.
+// can follow.
 func (s *Spec) validateDelayProfiles(v validator) error {
-	if s.TotalMicrobatchesPerStage == 0 {
-		s.TotalMicrobatchesPerStage = 10
-	}
 	if s.TotalMicrobatchesPerStage < 1 {
 		return v.fail("must be at least 1", "total_microbatches_per_stage")
-	}
-	if len(s.Methods) == 0 {
-		s.Methods = []MethodSpec{{Name: "pipedream"}}
 	}
 	for i, m := range s.Methods {
 		if !slices.Contains(profileMethods, m.Name) {
@@ -58,9 +51,6 @@ func (s *Spec) validateDelayProfiles(v validator) error {
 		if len(m.Steps.Values) > 0 || len(m.Steps.Pow2) > 0 || len(m.Deltas) > 0 || m.Family != "" || m.Optimizer.Name != "" {
 			return v.fail("a delay profile takes a method's name and accumulate only (kinds names the tables)", "methods", i)
 		}
-	}
-	if len(s.Families) == 0 {
-		s.Families = []string{DefaultAsyncFamily}
 	}
 	for i, f := range s.Families {
 		for _, st := range s.Stages {

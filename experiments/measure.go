@@ -12,8 +12,10 @@ import (
 // (measure_*.go), so the steps dispatch once (measureOf) instead
 // of switching on the name each.
 type measure interface {
-	// validate checks the measure's keys and fills their defaults, after
-	// the keys every measure shares (Spec.validate).
+	// setDefaults fills the measure's defaults (Spec.setDefaults).
+	setDefaults(s *Spec)
+	// validate checks the measure's keys, after the keys every measure
+	// shares (Spec.validate), with the defaults filled.
 	validate(s *Spec, v validator) error
 	// expand adds the validated spec's runs, in a fixed order.
 	expand(s *Spec, add func(Run))

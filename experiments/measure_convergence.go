@@ -13,6 +13,8 @@ import (
 // and records loss curves (measure convergence, the default).
 type convergenceMeasure struct{}
 
+func (convergenceMeasure) setDefaults(s *Spec) { s.setConvergenceDefaults() }
+
 func (convergenceMeasure) validate(s *Spec, v validator) error { return s.validateConvergence(v) }
 
 func (convergenceMeasure) expand(s *Spec, add func(Run)) {

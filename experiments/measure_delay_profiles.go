@@ -12,6 +12,8 @@ import (
 // figure_delay_profiles_run.go).
 type delayProfilesMeasure struct{}
 
+func (delayProfilesMeasure) setDefaults(s *Spec) { s.setDelayProfilesDefaults() }
+
 func (delayProfilesMeasure) validate(s *Spec, v validator) error { return s.validateDelayProfiles(v) }
 
 func (delayProfilesMeasure) expand(s *Spec, add func(Run)) {

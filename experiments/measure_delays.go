@@ -11,6 +11,8 @@ import (
 // (measure delays, docs/reference.md §1.3).
 type delaysMeasure struct{}
 
+func (delaysMeasure) setDefaults(s *Spec) { s.setDelaysDefaults() }
+
 func (delaysMeasure) validate(s *Spec, v validator) error { return s.validateDelays(v) }
 
 func (delaysMeasure) expand(s *Spec, add func(Run)) {

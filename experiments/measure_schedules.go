@@ -11,6 +11,8 @@ import (
 // and simulated levels (measure schedules).
 type schedulesMeasure struct{}
 
+func (schedulesMeasure) setDefaults(*Spec) {} // schedules has no defaults: kinds and microbatches are required
+
 func (schedulesMeasure) validate(s *Spec, v validator) error { return s.validateSchedules(v) }
 
 func (schedulesMeasure) expand(s *Spec, add func(Run)) {
@@ -30,7 +32,7 @@ func (schedulesMeasure) runBound(s *Spec) float64 {
 func (schedulesMeasure) tables(s *Spec, st int, add func(family string, sh pipeline.Shape, key ...any)) {
 	for _, f := range s.Families {
 		for j, n := range s.Microbatches {
-			add(f, pipeline.Shape{Microbatches: n}, "microbatches", j)
+			add(f, ComparisonShape(0, n, 0), "microbatches", j)
 		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 // the event simulation under the run's cost model. The lockstep and
 // simulated timelines are kept for Gantt charts.
 func runSchedule(r Run) (*results.Tables, error) {
-	tab, err := pipeline.Generate(r.Family, pipeline.Shape{Ranks: r.Ranks, Microbatches: r.Microbatches})
+	tab, err := pipeline.Generate(r.Family, ComparisonShape(r.Ranks, r.Microbatches, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 	}
 	id := func(level string) string { return scheduleID(r.Cost, tab.Ranks(), r.Microbatches, r.Family, level) }
 	out := &results.Tables{}
-	sh := pipeline.Shape{Ranks: tab.Ranks(), Microbatches: r.Microbatches, Chunks: chunks}
+	sh := ComparisonShape(tab.Ranks(), r.Microbatches, chunks)
 	if est, ok := sim.ClosedForm(r.Family, sh, share); ok {
 		m := base
 		m.ScheduleID, m.Level = id(results.LevelFormula), results.LevelFormula
@@ -76,6 +76,14 @@ func runSchedule(r Run) (*results.Tables, error) {
 	}
 	addTimed(out, id(results.LevelSimulated), results.LevelSimulated, base, tl, mem)
 	return out, nil
+}
+
+// ComparisonShape is the shape at which the tabular-schedule comparison
+// ("pipelab compare" and the schedules measure alike) generates and prices
+// a family: P ranks, M microbatches, V chunks (0: the family's own), and
+// LocalSGD averaging after every local step (H = 1).
+func ComparisonShape(ranks, microbatches, chunks int) pipeline.Shape {
+	return pipeline.Shape{Ranks: ranks, Microbatches: microbatches, Chunks: chunks, LocalSteps: 1}
 }
 
 // scheduleID names one priced schedule "TIMING_pP-mM_FAMILY_LEVEL", TIMING

@@ -14,10 +14,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
-// KnownObjectives and KnownMethods are the names a spec may use.
+// KnownObjectives and KnownMethods are the names a spec may use; the
+// methods are optim's, which NewMethod builds by name.
 var (
 	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
-	KnownMethods    = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "ef", "rpd", "localsgd", "sync"}
+	KnownMethods    = optim.Methods
 	knownCostModels = []string{"unit", "gpu"}
 	knownRules      = []string{BestFinal, Stable, BestFinalTraining}
 	knownMeasures   = []string{Convergence, DelayStats, Schedules, DelayProfiles}
@@ -90,28 +91,27 @@ func (v validator) line(path ...any) int {
 	return line
 }
 
+// validate fills the spec's defaults (setDefaults) and checks it; root,
+// the spec's YAML tree, gives errors their lines (nil: none).
 func (s *Spec) validate(root *yaml.Node) error {
+	s.setDefaults()
+	return s.check(root)
+}
+
+// check checks a spec whose defaults are filled, and changes nothing.
+func (s *Spec) check(root *yaml.Node) error {
 	v := validator{root: root}
 	if err := s.checkName(v); err != nil {
 		return err
 	}
-	if s.Measure == "" {
-		s.Measure = Convergence
-	}
 	if !slices.Contains(knownMeasures, s.Measure) {
 		return v.fail(fmt.Sprintf("unknown measure %q (known: %s)", s.Measure, strings.Join(knownMeasures, ", ")), "measure")
-	}
-	if s.Seeds == 0 {
-		s.Seeds = 1
 	}
 	if s.Seeds < 0 {
 		return v.fail("must be at least 1", "seeds")
 	}
 	if err := s.checkCountKeys(v); err != nil {
 		return err
-	}
-	if s.Cost.CostModel == "" {
-		s.Cost.CostModel = "unit"
 	}
 	if !slices.Contains(knownCostModels, s.Cost.CostModel) {
 		return v.fail(fmt.Sprintf("unknown cost model %q (known: %s)", s.Cost.CostModel, strings.Join(knownCostModels, ", ")), "cost", "cost_model")
@@ -158,12 +158,8 @@ func (s *Spec) validate(root *yaml.Node) error {
 	return s.checkDuplicates(v)
 }
 
-// validateDelays checks a delays experiment; without microbatch counts it
-// measures N = 10S, the reference's setting (docs/reference.md §1.3).
+// validateDelays checks a delays experiment.
 func (s *Spec) validateDelays(v validator) error {
-	if s.TotalMicrobatchesPerStage == 0 && len(s.TotalMicrobatches) == 0 {
-		s.TotalMicrobatchesPerStage = 10
-	}
 	if s.TotalMicrobatchesPerStage < 0 {
 		return v.fail("must be at least 1", "total_microbatches_per_stage")
 	}
@@ -240,9 +236,6 @@ func (s *Spec) validateConvergence(v validator) error {
 		if !(b > 0) || math.IsInf(b, 0) {
 			return v.fail(fmt.Sprintf("time_budget %v is not a positive time", b), "time_budget", i)
 		}
-	}
-	if s.Select == "" {
-		s.Select = "best-final"
 	}
 	if !slices.Contains(knownRules, s.Select) {
 		return v.fail(fmt.Sprintf("unknown selection rule %q (known: %s)", s.Select, strings.Join(knownRules, ", ")), "selection_rule")
@@ -337,12 +330,9 @@ func flushProblem(family string, s, n int) error {
 	return nil
 }
 
-// validateFlush fills in sync's defaults and checks that its family times
-// flush iterations with one stage per rank.
+// validateFlush checks that sync's family times flush iterations with one
+// stage per rank.
 func (m *MethodSpec) validateFlush(v validator, i int) error {
-	if m.Family == "" {
-		m.Family = DefaultFlush
-	}
 	if m.Microbatches < 0 {
 		return v.fail(fmt.Sprintf("%d is below 1", m.Microbatches), "methods", i, "microbatches")
 	}
@@ -370,9 +360,6 @@ func (m MethodSpec) perIteration(st int) int {
 }
 
 func (m *MethodSpec) validate(v validator, i int) error {
-	if m.Name == "pd" {
-		m.Name = "pipedream" // the command line's name for it
-	}
 	if !slices.Contains(KnownMethods, m.Name) {
 		return v.fail(fmt.Sprintf("unknown method %q (known: %s)", m.Name, strings.Join(KnownMethods, ", ")), "methods", i, "name")
 	}
@@ -401,9 +388,6 @@ func (m *MethodSpec) validate(v validator, i int) error {
 		}
 	}
 	if m.Name == "rpd" {
-		if len(m.Deltas) == 0 {
-			m.Deltas = []Delta{{Paper: true}}
-		}
 		for j, d := range m.Deltas {
 			if !d.Paper && d.Value < 0 {
 				return v.fail(fmt.Sprintf("delay bound %d is negative", d.Value), "methods", i, "deltas", j)
@@ -460,14 +444,6 @@ func (c *CostSpec) validate(v validator) error {
 			return v.fail(err.Error(), "cost", "model_config")
 		}
 	}
-	def := func(p *string, d string) {
-		if *p == "" {
-			*p = d
-		}
-	}
-	if c.ModelConfig == "" {
-		def(&c.Preset, DefaultGPU.Preset)
-	}
 	if c.Hardware != "" {
 		if c.GPU != "" || c.Link != "" {
 			return v.fail("hardware gives the GPU and the links: drop gpu and link", "cost", "hardware")
@@ -475,15 +451,6 @@ func (c *CostSpec) validate(v validator) error {
 		if _, err := cost.ReadHardware(c.hardwareFile()); err != nil {
 			return v.fail(err.Error(), "cost", "hardware")
 		}
-	} else {
-		def(&c.GPU, DefaultGPU.GPU)
-		def(&c.Link, DefaultGPU.Link)
-	}
-	if c.Microbatch == 0 {
-		c.Microbatch = DefaultGPU.Microbatch
-	}
-	if c.Sequence == 0 {
-		c.Sequence = DefaultGPU.Sequence
 	}
 	if _, err := cost.LookupNetwork(c.Preset); c.ModelConfig == "" && err != nil {
 		return v.fail(err.Error(), "cost", "model")
@@ -513,7 +480,7 @@ func checkPositive(v validator, key string, xs []int) error {
 }
 
 // validateRemedy checks the parameters of 2bw, pipemare, dc and ef, each
-// refused on any other method, and fills in their defaults.
+// refused on any other method.
 func (m *MethodSpec) validateRemedy(v validator, i int) error {
 	for _, k := range []struct {
 		key, only string // only: who takes the key, as the message says it
@@ -533,10 +500,6 @@ func (m *MethodSpec) validateRemedy(v validator, i int) error {
 		if m.Accumulate < 0 {
 			return v.fail(fmt.Sprintf("A = %d is below 1 (0 means S)", m.Accumulate), "methods", i, "accumulate")
 		}
-		if m.EFLambda == nil {
-			l := optim.DefaultEFLambda
-			m.EFLambda = &l
-		}
 		if l := *m.EFLambda; !(l >= 0) || math.IsInf(l, 0) {
 			return v.fail(fmt.Sprintf("λ = %v is not a non-negative number", l), "methods", i, "ef_lambda")
 		}
@@ -548,18 +511,10 @@ func (m *MethodSpec) validateRemedy(v validator, i int) error {
 		if m.PipeMareWarmup < 0 {
 			return v.fail(fmt.Sprintf("T = %d is negative", m.PipeMareWarmup), "methods", i, "pipemare_warmup")
 		}
-		if m.PipeMareDecay == nil {
-			d := optim.DefaultPipeMareDecay
-			m.PipeMareDecay = &d
-		}
 		if d := *m.PipeMareDecay; !(d >= 0 && d < 1) {
 			return v.fail(fmt.Sprintf("D = %v is not in [0, 1)", d), "methods", i, "pipemare_decay")
 		}
 	case "dc":
-		if m.DCLambda == nil {
-			l := optim.DefaultDCLambda
-			m.DCLambda = &l
-		}
 		if l := *m.DCLambda; !(l >= 0) || math.IsInf(l, 0) {
 			return v.fail(fmt.Sprintf("λ = %v is not a non-negative number", l), "methods", i, "dc_lambda")
 		}

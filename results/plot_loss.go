@@ -175,7 +175,7 @@ func curveLoss(validated bool) func(*CurvePoint) float64 {
 
 // isLanguageModel reports whether objective names the character language
 // model, whose loss is a cross-entropy in nats.
-func isLanguageModel(objective string) bool { return objective == "charlm" || objective == "lm" }
+func isLanguageModel(objective string) bool { return objective == "charlm" }
 
 // curveLines gathers, styles and labels the lines of a loss plot: runs in
 // legend order, each with its points sorted by x up to its first

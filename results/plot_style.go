@@ -13,10 +13,9 @@ import (
 // drawn in the same hue in every loss, final-loss and time-to-target plot,
 // so a reader who learnt PipeDream's blue in one figure finds it in the
 // next. The hues are the Okabe–Ito colours, told apart with colour-blind
-// vision, and a few darker ones; spellings of one method share an entry.
+// vision, and a few darker ones.
 var methodColors = map[string]color.RGBA{
 	"pipedream":  {0x00, 0x72, 0xb2, 0xff}, // blue
-	"pd":         {0x00, 0x72, 0xb2, 0xff},
 	"pd-nostash": {0x56, 0xb4, 0xe9, 0xff}, // sky blue
 	"2bw":        {0xe6, 0x9f, 0x00, 0xff}, // orange
 	"pipemare":   {0xcc, 0x79, 0xa7, 0xff}, // reddish purple
@@ -25,7 +24,6 @@ var methodColors = map[string]color.RGBA{
 	"rpd":        {0xd5, 0x5e, 0x00, 0xff}, // vermillion
 	"localsgd":   {0x00, 0x9e, 0x73, 0xff}, // bluish green, shaded by H
 	"sync":       {0x33, 0x33, 0x33, 0xff}, // near black
-	"sgd":        {0x33, 0x33, 0x33, 0xff},
 }
 
 // MethodColor returns the colour every figure draws method in. A method
@@ -86,7 +84,7 @@ func styleOf(k lineKey, linesOfMethod int) lineStyle {
 func shapeOf(method string) int {
 	order := []string{"pipedream", "rpd", "localsgd", "sync", "pd-nostash", "2bw", "pipemare", "predict", "dc"}
 	for i, m := range order {
-		if m == method || (method == "pd" && m == "pipedream") || (method == "sgd" && m == "sync") {
+		if m == method {
 			return i
 		}
 	}

@@ -61,9 +61,6 @@ func TestMethodColorAcrossFigures(t *testing.T) {
 	if c := curveColor["pipedream, γ = 2^-3"]; c == nil || !sameColor(c, finalColor["pipedream"]) || !sameColor(c, MethodColor("pipedream")) {
 		t.Errorf("pipedream: %v in the curves, %v in the final losses, want both %v", c, finalColor["pipedream"], MethodColor("pipedream"))
 	}
-	if !sameColor(MethodColor("pd"), MethodColor("pipedream")) {
-		t.Error("pd and pipedream, one method, get different colours")
-	}
 	// H = 5 is shaded by its H alone, so it matches across the figures
 	// although the first has two LocalSGD lines and the second one.
 	h5 := shade(MethodColor("localsgd"), -0.45+0.9*math.Log2(5)/5)

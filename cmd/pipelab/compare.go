@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/sim"
 	"github.com/pipelab/pipelab/results"
@@ -112,7 +112,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		return flagProblem(fs, stderr, "compare", err)
 	}
 	for _, fam := range families {
-		sh := pipeline.Shape{Ranks: ranks, Microbatches: microbatches, Chunks: fam.chunks, LocalSteps: 1}
+		sh := experiments.ComparisonShape(ranks, microbatches, fam.chunks)
 		if err := guardShape(fam.name, sh, compareCellBytes); err != nil {
 			return err
 		}
@@ -165,7 +165,7 @@ func checkCompare(rest []string, ranks, microbatches int, kinds string, output *
 // cannot be built or timed gets a note instead of values.
 func compareOne(fam compareFamily, ranks, microbatches int, costs *costFlags) (compareRow, string) {
 	row := compareRow{Kind: fam.name}
-	sh := pipeline.Shape{Ranks: ranks, Microbatches: microbatches, Chunks: fam.chunks, LocalSteps: 1}
+	sh := experiments.ComparisonShape(ranks, microbatches, fam.chunks)
 	t, err := fam.generate(sh, costs)
 	if err != nil {
 		row.Note = err.Error()

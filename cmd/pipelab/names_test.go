@@ -134,7 +134,7 @@ var commandOnlyFlags = map[string][]string{
 	"simulate": {"--cap", "--comm-jitter", "--gantt", "--hint", "--iterations", "--jitter", "--partition", "--patience", "--policy",
 		"--schedule", "--straggler", "--trace", "--max-activations", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
 	"compare": {"--max-activations", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
-	"sweep":   {"--shard", "--shards"},
+	"sweep":   {"--shard", "--shards", "--print-spec"},
 	"train":   {"--schedule", "--data", "--labels", "--l2", "--noise", "--delays", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
 	"tune":    {"--baseline-gantt", "--gantt", "--memory", "--costs", "--profile"},
 }

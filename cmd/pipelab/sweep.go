@@ -53,14 +53,18 @@ once (exit status 130 and 143), keeping the runs recorded so far.
 from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (a Slurm array job), or
 from JOB_COMPLETION_INDEX (a Kubernetes indexed Job) with the shard count from
 --shards or PIPELAB_SHARDS. Give each shard its own --out and join them with
-"pipelab merge"; "pipelab plot DIR" draws the figures.`
+"pipelab merge"; "pipelab plot DIR" draws the figures.
+
+--print-spec prints the specs as they would run, every default written out
+(docs/sweeps.md lists them), and runs nothing.`
 
 func runSweep(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sweep", "SPEC.yaml --out DIR [--jobs N] [--shard I/N]", sweepDescription, stderr)
+	fs := newFlags("sweep", "SPEC.yaml --out DIR [--jobs N] [--shard I/N] | SPEC.yaml --print-spec", sweepDescription, stderr)
 	out := fs.String("out", "", "output directory (required)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs in parallel")
 	shardFlag := fs.String("shard", "", "run shard I of N (I/N); default from the Slurm or Kubernetes environment")
 	shards := fs.Int("shards", 0, "shard count for a Kubernetes indexed Job (else PIPELAB_SHARDS)")
+	printSpec := fs.Bool("print-spec", false, "print the specs with every default written out, and run nothing")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -68,7 +72,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return flagProblem(fs, stderr, "sweep", fmt.Errorf("want one spec file, got %d arguments", len(pos)))
 	}
-	if *out == "" {
+	if *out == "" && !*printSpec {
 		return flagProblem(fs, stderr, "sweep", errors.New("--out is required"))
 	}
 	if *jobs < 1 {
@@ -77,6 +81,11 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	specs, err := experiments.ReadSpecsFile(pos[0])
 	if err != nil {
 		return err
+	}
+	if *printSpec {
+		// Read and checked, the specs have their defaults written out.
+		fmt.Fprintf(stdout, "# %s as pipelab sweep runs it, every default written out\n---\n", pos[0])
+		return experiments.EncodeSpecs(stdout, specs)
 	}
 	name := experiments.StreamName(pos[0], specs)
 	all, err := experiments.ExpandAll(specs)

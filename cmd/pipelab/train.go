@@ -34,8 +34,7 @@ const trainDescription = `
 Optimizes an objective with a pipeline method and a per-stage optimizer and
 prints the loss curve (docs/methods.md; docs/reference.md §1, §4).
 
-Methods: pipedream (pd until the next release) replays asynchronous PipeDream with weight
-stashing; pd-nostash without stashing; 2bw accumulates --accumulate A
+Methods: pipedream replays asynchronous PipeDream with weight stashing; pd-nostash without stashing; 2bw accumulates --accumulate A
 microbatches (default S) per update; pipemare reschedules the step by the
 stage's delay and corrects the backward's read (--pipemare-warmup T,
 --pipemare-decay D); predict reads predicted weights in the forward; dc
@@ -84,7 +83,7 @@ times its initial loss.
 Objectives and their defaults (§1.7): quadratic (n 2000, d 512, batch 100),
 tridiagonal (n 600, d 512, batch 5, μ 0.01), logistic (n 600, d 512, batch
 10, --l2 1e-4, --noise 0.5), generated from --seed, or read from --data X.csv
---labels y.csv; charlm (lm until the next release), the character language
+--labels y.csv; charlm, the character language
 model (S ≥ 3, --blocks-per-stage K GPT blocks on each middle stage, default 1;
 4 heads, batch 16, embed 32 and sequence 16 (markov: 64 and 32), step 0.0625
 (adam, adamw: 2^-7 with a cosine schedule, docs/charlm.md), N 8000) on --corpus:

@@ -16,8 +16,8 @@ import (
 // The command-line conventions every subcommand shares (docs/cli.md):
 // --help and "pipelab help X" print to standard output and exit 0; a flag
 // error prints one line and a pointer to --help on standard error and
-// exits 2; help spells flags --flag; an old spelling of a renamed flag is
-// accepted for one release with a one-line note.
+// exits 2; help spells flags --flag. There are no aliases: an old spelling
+// is refused, with the name to use where one is close (internal/suggest).
 
 // helpRequest is returned by parseFlags for --help: the dispatcher prints
 // the command's usage to standard output and exits 0.
