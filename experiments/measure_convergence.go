@@ -34,6 +34,10 @@ func (convergenceMeasure) expand(s *Spec, add func(Run)) {
 										r.Cut = s.cutRivals(st)
 									}
 									m.remedy(&r)
+									if s.L2 != nil && o == "logistic" {
+										l2 := *s.L2
+										r.L2 = &l2
+									}
 									r.GridLo, r.GridHi = slices.Min(points), slices.Max(points)
 									add(r)
 								}

@@ -63,8 +63,8 @@ type Spec struct {
 	// the path of a UTF-8 text file, relative to the working directory.
 	// BlocksPerStage is charlm's GPT blocks per middle stage (default 1).
 	// Embed and SeqLen are its embedding width E and context length T
-	// (0: charlm.DefaultConfig's 64 and 32); E must be a multiple of its
-	// 4 heads.
+	// (0: LMConfig's 32 and 16, on the markov corpus 64 and 32); E must be
+	// a multiple of its 4 heads.
 	Corpus         string `yaml:"corpus"`
 	BlocksPerStage int    `yaml:"blocks_per_stage"`
 	Embed          int    `yaml:"embed"`
@@ -75,6 +75,10 @@ type Spec struct {
 	// takes it too (none when empty). Every σ of a replicate sees the same
 	// data set.
 	Noise []float64 `yaml:"noise"`
+	// L2 is the logistic objective's L2 weight λ, one value for the spec
+	// (objectives.DefaultL2 when absent; a run's name carries it only when
+	// given, as pipelab train's --l2).
+	L2 *float64 `yaml:"l2"`
 
 	// Methods lists the optimizers with their step-size grids.
 	Methods []MethodSpec `yaml:"methods"`

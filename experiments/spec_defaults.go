@@ -36,6 +36,7 @@ import (
 //     64 and 32);
 //   - accumulate 0 (2bw, ef) and sync's microbatches 0 mean S;
 //   - an optimizer without a name is sgd; extend_grid none is 0 (off);
+//   - logistic's l2: none takes objectives.DefaultL2;
 //   - cost.efficiency 0 takes the hardware file's, or cost.DefaultEfficiency.
 func (s *Spec) setDefaults() {
 	if s.Measure == "" {

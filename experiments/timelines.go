@@ -380,7 +380,7 @@ var errRefused = errors.New("the family refuses the shape")
 // that would not fit in memory (replayCellBytes a cell); a shape the
 // family refuses is bad input that wraps errRefused.
 func generate(family string, sh pipeline.Shape) (*pipeline.Table, error) {
-	if err := guardShape(family, sh, ReplayCellBytes); err != nil {
+	if err := GuardShape(family, sh, ReplayCellBytes); err != nil {
 		return nil, err
 	}
 	tab, err := pipeline.Generate(family, sh)

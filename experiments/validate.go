@@ -134,7 +134,8 @@ func (s *Spec) check(root *yaml.Node) error {
 			key string
 			set bool
 		}{{"objectives", len(s.Objectives) > 0}, {"n", s.N != 0}, {"d", s.D != 0}, {"batch_size", s.Batch != 0},
-			{"methods", len(s.Methods) > 0 && s.Measure != DelayProfiles}, {"time_budget", len(s.Budget) > 0}, {"target_loss", s.TargetLoss != 0}} {
+			{"methods", len(s.Methods) > 0 && s.Measure != DelayProfiles}, {"time_budget", len(s.Budget) > 0}, {"target_loss", s.TargetLoss != 0},
+			{"l2", s.L2 != nil}} {
 			if k.set {
 				return v.fail("does not apply to measure "+s.Measure, k.key)
 			}
@@ -211,6 +212,14 @@ func (s *Spec) validateConvergence(v validator) error {
 	}
 	if len(s.Noise) > 0 && slices.ContainsFunc(s.Objectives, func(o string) bool { return o != "logistic" && o != "quadratic" }) {
 		return v.fail("applies to the logistic and quadratic objectives only", "noise")
+	}
+	if s.L2 != nil {
+		if !slices.Contains(s.Objectives, "logistic") {
+			return v.fail("applies to the logistic objective only", "l2")
+		}
+		if l := *s.L2; !(l >= 0) || math.IsInf(l, 0) {
+			return v.fail(fmt.Sprintf("λ = %v is not a finite weight of at least 0", l), "l2")
+		}
 	}
 	if s.Batch < 1 {
 		return v.fail("must be at least 1", "batch_size")

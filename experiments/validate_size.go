@@ -34,7 +34,7 @@ func (s *Spec) checkSizes(v validator) error {
 			if o == "charlm" {
 				continue
 			}
-			if err := budget.Check(fmt.Sprintf("a %d × %d data set", s.N, s.D), float64(s.N)*float64(s.D)*dataEntryBytes); err != nil {
+			if err := GuardData(s.N, s.D); err != nil {
 				return v.fail(err.Error()+" (objective "+o+")", "d")
 			}
 		}
@@ -51,12 +51,8 @@ func (s *Spec) checkSizes(v validator) error {
 	}
 	for si, st := range counts {
 		for _, t := range s.tablesOf(st) {
-			cells, err := pipeline.CellBound(t.family, t.shape)
-			if err != nil {
-				continue // the run itself names the family's refusal
-			}
-			what := fmt.Sprintf("a %d × %d %s table", st, t.shape.Microbatches, t.family)
-			if err := budget.Check(what, cells*runCellBytes); err != nil {
+			// A shape the family refuses passes: the run names the refusal.
+			if err := GuardShape(t.family, t.shape, runCellBytes); err != nil {
 				path := t.key
 				if path == nil {
 					path = []any{countKey, si}
@@ -117,21 +113,17 @@ const (
 	ReplayCellBytes   = 480
 )
 
-// guardShape refuses, before anything is allocated, work on the table
+// GuardShape refuses, before anything is allocated, work on the table
 // family would generate for sh when it would need more memory than the
-// limit (budget.Check), cellBytes a cell. A shape the family refuses is
-// left to pipeline.Generate to explain.
-func guardShape(family string, sh pipeline.Shape, cellBytes float64) error {
+// limit (budget.Check), cellBytes a cell: the one guard of a sweep's runs
+// (checkSizes) and the command line's tables. A shape the family refuses
+// is left to pipeline.Generate to explain.
+func GuardShape(family string, sh pipeline.Shape, cellBytes float64) error {
 	cells, err := pipeline.CellBound(family, sh)
 	if err != nil {
 		return nil
 	}
 	return budget.Check(fmt.Sprintf("a %d × %d %s table", sh.Ranks, sh.Microbatches, family), cells*cellBytes)
-}
-
-// GuardShape is guardShape for the command line's tables.
-func GuardShape(family string, sh pipeline.Shape, cellBytes float64) error {
-	return guardShape(family, sh, cellBytes)
 }
 
 // GuardData refuses a generated data set of n rows and d columns that

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -193,7 +194,12 @@ func TestDocsCommands(t *testing.T) {
 }
 
 // skippedPrefix returns the docsSkipped entry line starts with, or "".
+// A line with --print-spec runs nothing but prints the specs, so it is
+// run and checked whatever its command.
 func skippedPrefix(line string) string {
+	if slices.Contains(strings.Fields(line), "--print-spec") {
+		return ""
+	}
 	for prefix := range docsSkipped {
 		if line == prefix || strings.HasPrefix(line, prefix+" ") {
 			return prefix

@@ -135,7 +135,7 @@ var commandOnlyFlags = map[string][]string{
 		"--schedule", "--straggler", "--trace", "--max-activations", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
 	"compare": {"--max-activations", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
 	"sweep":   {"--shard", "--shards", "--print-spec"},
-	"train":   {"--schedule", "--data", "--labels", "--l2", "--noise", "--delays", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
+	"train":   {"--schedule", "--data", "--labels", "--noise", "--delays", "--fwd", "--bwd", "--wgrad", "--comm", "--costs", "--profile"},
 	"tune":    {"--baseline-gantt", "--gantt", "--memory", "--costs", "--profile"},
 }
 

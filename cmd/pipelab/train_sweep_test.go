@@ -12,7 +12,8 @@ import (
 // curve, bit for bit: both go through experiments.Train (issue 23). The
 // sweep's run takes the train's --seed as both of its seeds, which a
 // sweep otherwise derives from the spec's seed and the run's name. The
-// GPU-clocked LocalSGD case is one train refused before Train served both.
+// GPU-clocked LocalSGD case is one train refused before Train served both;
+// the l2 case, one a spec could not state before it had the key.
 func TestTrainMatchesOneRunSweep(t *testing.T) {
 	const seed = 7
 	cases := []struct {
@@ -26,6 +27,9 @@ func TestTrainMatchesOneRunSweep(t *testing.T) {
 		{"sync on zb-h1, tridiagonal, time budget",
 			"objectives: [tridiagonal]\nn: 60\nd: 16\nbatch_size: 5\nstages: [4]\ntime_budget: [90]\nmethods:\n  - name: sync\n    kind: zb-h1\n    step_sizes: {values: [0.05]}\n    optimizer: adam\n",
 			[]string{"--objective", "tridiagonal", "--n", "60", "--d", "16", "--batch-size", "5", "--stages", "4", "--time-budget", "90", "--method", "sync", "--kind", "zb-h1", "--step-size", "0.05", "--optimizer", "adam"}},
+		{"pipedream, logistic, l2 given",
+			"objectives: [logistic]\nn: 80\nd: 16\nbatch_size: 4\nl2: 0.05\nstages: [3]\ntotal_microbatches: [40]\nmethods:\n  - name: pipedream\n    step_sizes: {values: [0.1]}\n",
+			[]string{"--objective", "logistic", "--n", "80", "--d", "16", "--batch-size", "4", "--l2", "0.05", "--stages", "3", "--total-microbatches", "40", "--method", "pipedream", "--step-size", "0.1"}},
 		{"localsgd, logistic, GPU clock",
 			"objectives: [logistic]\nn: 80\nd: 16\nbatch_size: 4\nstages: [4]\ntime_budget: [2]\nmethods:\n  - name: localsgd\n    local_steps: [2]\n    step_sizes: {values: [0.1]}\ncost: {cost_model: gpu, model: gpt-1.3b, gpu: a100, link: nvlink}\n",
 			[]string{"--objective", "logistic", "--n", "80", "--d", "16", "--batch-size", "4", "--stages", "4", "--time-budget", "2", "--method", "localsgd", "--local-steps", "2", "--step-size", "0.1", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink"}},
