@@ -68,8 +68,7 @@ func (m *measuredFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 		return pricing{}, fmt.Errorf("%s: %w", flagName, err)
 	}
 	mean, comm := m.read.Mean()
-	_, parts := cost.ModelParts(t)
-	f := float64(parts) / float64(t.Ranks())
+	f := cost.UnitShare(t).TF // model parts per rank
 	share := cost.Stage{TF: mean.TF * f, TB: mean.TB * f, TW: mean.TW * f}
 	return pricing{cost: e, share: share,
 		name: fmt.Sprintf("measured (%s: %d stages, mean T_F %.4g, T_B %.4g, T_W %.4g ms, message %.4g ms; seconds)",

@@ -343,8 +343,7 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 	vol := sim.Communication(tl, pr.sizer)
 	rep.Messages, rep.CommBytes = vol.Messages, vol.Bytes
 	rep.MemoryLimit = pr.memoryLimit
-	_, parts := cost.ModelParts(t)
-	share := float64(t.Ranks()) / float64(parts)
+	share := cost.StageShare(t)
 	for _, st := range sim.RankStats(tl, pr.memory) {
 		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, Bubble: max(st.Idle-st.CommWait, 0), CommWait: st.CommWait,
 			PeakActivations: float64(st.PeakActivations) * share, PeakMemoryBytes: st.PeakMemoryBytes,
