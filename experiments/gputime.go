@@ -7,10 +7,14 @@ import (
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
-// DefaultGPU is the GPU timing model a spec gets with cost: {cost_model: gpu}
-// and nothing else: GPT-3 XL (1.3B) stages on A100s over NVLink, one
-// sample of 2048 tokens per microbatch.
-var DefaultGPU = CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink", Microbatch: 1, Sequence: 2048}
+// DefaultGPU holds the GPU timing model's one set of defaults: what a spec
+// gets with cost: {cost_model: gpu} and nothing else, and the defaults of
+// the command line's --gpu, --link, --microbatch-size and --seq-len (and of
+// pipelab serve's choices), so that a command and a one-run sweep of the
+// same settings price alike: GPT-3 XL (1.3B) stages on H100s over
+// InfiniBand NDR, one sample of 2048 tokens per microbatch. The paper
+// figures name their hardware (A100s over NVLink) in their specs.
+var DefaultGPU = CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "h100", Link: "ib-ndr", Microbatch: 1, Sequence: 2048}
 
 // gpuModel builds the GPU timing model of c for a pipeline of the given
 // stage count, the model's layers split evenly (cost.EvenPartition).

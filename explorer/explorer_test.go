@@ -1,7 +1,10 @@
 package explorer
 
 import (
+	"regexp"
+
 	"bytes"
+	"github.com/pipelab/pipelab/experiments"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,5 +88,25 @@ func TestRequestArgs(t *testing.T) {
 	p := problemOf("pipelab simulate: "+filepath.Join(dir, "schedule", "x.csv")+":2: cell 1: bad\nsee pipelab simulate --help\n", dir, req)
 	if p.Error != "pipelab simulate: x.csv:2: cell 1: bad" || p.Flag != "schedule" {
 		t.Errorf("problem %+v", p)
+	}
+}
+
+// The explorer's GPU choices start at the defaults of specs and the
+// command line (experiments.DefaultGPU), so that a page left as it opens
+// prices as "pipelab simulate --model gpt-1.3b" does.
+func TestChoicesStartAtTheDefaults(t *testing.T) {
+	js, err := assets.ReadFile("assets/app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"model": experiments.DefaultGPU.Preset, "gpu": experiments.DefaultGPU.GPU, "link": experiments.DefaultGPU.Link} {
+		line := regexp.MustCompile(`fill\("` + id + `", [^\n]*, "([^"]+)"\);`).FindSubmatch(js)
+		if line == nil {
+			t.Errorf("app.js fills no %s choice", id)
+			continue
+		}
+		if got := string(line[1]); got != want {
+			t.Errorf("the %s choice starts at %s, the default is %s", id, got, want)
+		}
 	}
 }

@@ -32,11 +32,13 @@ type presetFlags struct {
 func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.StringVar(&p.model, "model", "", modelHelp)
 	fs.StringVar(&p.modelConfig, "model-config", "", "a HuggingFace config.json to build the model from, instead of --model")
-	fs.StringVar(&p.gpu, "gpu", "h100", "GPU preset"+note)
-	fs.StringVar(&p.link, "link", "ib-ndr", "link preset between ranks"+note)
+	// The defaults are a spec's (experiments.DefaultGPU), so that a
+	// command and a one-run sweep of the same settings price alike.
+	fs.StringVar(&p.gpu, "gpu", experiments.DefaultGPU.GPU, "GPU preset"+note)
+	fs.StringVar(&p.link, "link", experiments.DefaultGPU.Link, "link preset between ranks"+note)
 	fs.StringVar(&p.hardware, "hardware", "", "a hardware file (YAML: gpu, link, ranks_per_node, inter_node_link) instead of --gpu and --link"+note)
-	fs.IntVar(&p.microbatchSize, "microbatch-size", 1, "samples per microbatch b"+note)
-	fs.IntVar(&p.seqLen, "seq-len", 2048, "sequence length s in tokens"+note)
+	fs.IntVar(&p.microbatchSize, "microbatch-size", experiments.DefaultGPU.Microbatch, "samples per microbatch b"+note)
+	fs.IntVar(&p.seqLen, "seq-len", experiments.DefaultGPU.Sequence, "sequence length s in tokens"+note)
 	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
 	fs.Float64Var(&p.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak in (0, 1]; 0 takes the hardware file's, or %g", cost.DefaultEfficiency)+note)
 	p.fs = fs

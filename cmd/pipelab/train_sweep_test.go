@@ -13,7 +13,9 @@ import (
 // sweep's run takes the train's --seed as both of its seeds, which a
 // sweep otherwise derives from the spec's seed and the run's name. The
 // GPU-clocked LocalSGD case is one train refused before Train served both;
-// the l2 case, one a spec could not state before it had the key.
+// the l2 case, one a spec could not state before it had the key; the
+// last, GPU-clocked at the defaults, one where the command line's --gpu and
+// --link once defaulted to other hardware than a spec's.
 func TestTrainMatchesOneRunSweep(t *testing.T) {
 	const seed = 7
 	cases := []struct {
@@ -33,6 +35,9 @@ func TestTrainMatchesOneRunSweep(t *testing.T) {
 		{"localsgd, logistic, GPU clock",
 			"objectives: [logistic]\nn: 80\nd: 16\nbatch_size: 4\nstages: [4]\ntime_budget: [2]\nmethods:\n  - name: localsgd\n    local_steps: [2]\n    step_sizes: {values: [0.1]}\ncost: {cost_model: gpu, model: gpt-1.3b, gpu: a100, link: nvlink}\n",
 			[]string{"--objective", "logistic", "--n", "80", "--d", "16", "--batch-size", "4", "--stages", "4", "--time-budget", "2", "--method", "localsgd", "--local-steps", "2", "--step-size", "0.1", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink"}},
+		{"pipedream, quadratic, GPU clock at the defaults",
+			"objectives: [quadratic]\nn: 120\nd: 16\nbatch_size: 8\nstages: [4]\ntime_budget: [3]\nmethods:\n  - name: pipedream\n    step_sizes: {values: [0.01]}\ncost: {cost_model: gpu}\n",
+			[]string{"--objective", "quadratic", "--n", "120", "--d", "16", "--batch-size", "8", "--stages", "4", "--time-budget", "3", "--method", "pipedream", "--step-size", "0.01", "--model", experiments.DefaultGPU.Preset}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
