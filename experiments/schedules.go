@@ -13,11 +13,12 @@ import (
 )
 
 // runSchedule prices one schedule family for one shape at the three levels
-// of the tabular-schedule comparison (arXiv 2605.24006): the closed form
-// (where the family has one), PyTorch's lockstep unit-time check of the
-// communication-lowered table (unit time only: it has no other clock), and
-// the event simulation under the run's cost model. The lockstep and
-// simulated timelines are kept for Gantt charts.
+// of the tabular-schedule comparison (arXiv 2605.24006) through
+// sim.Compare, as "pipelab compare" does: the closed form (where the family
+// has one), PyTorch's lockstep unit-time check of the communication-lowered
+// table (unit time only: it has no other clock), and the event simulation
+// under the run's cost model. The lockstep and simulated timelines are kept
+// for Gantt charts.
 func runSchedule(r Run) (*results.Tables, error) {
 	tab, err := pipeline.Generate(r.Family, ComparisonShape(r.Ranks, r.Microbatches, 0))
 	if err != nil {
@@ -53,28 +54,33 @@ func runSchedule(r Run) (*results.Tables, error) {
 		base.Model, base.GPU, base.Link = presetColumns(r.Cost)
 	}
 	id := func(level string) string { return scheduleID(r.Cost, tab.Ranks(), r.Microbatches, r.Family, level) }
+	// The lockstep grid is timed in unit steps: it is a level under unit
+	// time only.
+	want := sim.NoLockstep
+	if label == results.CostUnit {
+		want = sim.LockstepGrid
+	}
+	lv, simErr := sim.Compare(r.Family, tab, ComparisonShape(tab.Ranks(), r.Microbatches, 0), model, share, want)
 	out := &results.Tables{}
-	sh := ComparisonShape(tab.Ranks(), r.Microbatches, chunks)
-	if est, ok := sim.ClosedForm(r.Family, sh, share); ok {
+	if est := lv.Formula; est != nil {
 		m := base
 		m.ScheduleID, m.Level = id(results.LevelFormula), results.LevelFormula
-		m.Makespan, m.BubbleRatio, m.PeakActivations = est.Makespan, est.Bubble/est.Makespan, est.PeakActivations*cost.StageShare(tab)
+		m.Makespan, m.BubbleRatio, m.PeakActivations = est.Makespan, est.Bubble/est.Makespan, lv.FormulaPeak
 		out.Schedules = append(out.Schedules, m)
 	}
-	if label == results.CostUnit {
+	if want == sim.LockstepGrid {
 		// A table PyTorch's lowering cannot order (it reports a malformed
 		// schedule) has no lockstep level; the other levels stand.
-		if grid, err := lockstepGrid(tab); err == nil {
-			addTimed(out, id(results.LevelLockstep), results.LevelLockstep, base, sim.FromGrid(grid), nil)
-		} else if !errors.Is(err, pipeline.ErrMalformed) {
-			return nil, fmt.Errorf("lockstep level: %w", err)
+		if lv.LockstepErr == nil {
+			addTimed(out, id(results.LevelLockstep), results.LevelLockstep, base, sim.FromGrid(lv.Grid), nil)
+		} else if !errors.Is(lv.LockstepErr, pipeline.ErrMalformed) {
+			return nil, fmt.Errorf("lockstep level: %w", lv.LockstepErr)
 		}
 	}
-	tl, err := sim.Simulate(tab, model, sim.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("simulated level: %w", err)
+	if simErr != nil {
+		return nil, fmt.Errorf("simulated level: %w", simErr)
 	}
-	addTimed(out, id(results.LevelSimulated), results.LevelSimulated, base, tl, mem)
+	addTimed(out, id(results.LevelSimulated), results.LevelSimulated, base, lv.Timeline, mem)
 	return out, nil
 }
 
@@ -110,17 +116,6 @@ func scheduleComparison(id string) string {
 		return id
 	}
 	return parts[0] + "_" + parts[1]
-}
-
-// lockstepGrid drops the bubbles of tab, lowers it to explicit
-// communication as PyTorch's runtime lowers a loaded schedule, and runs
-// PyTorch's lockstep check on it (as pipelab compare does).
-func lockstepGrid(tab *pipeline.Table) (*pipeline.Table, error) {
-	low, err := pipeline.Lower(pipeline.DropBubbles(tab))
-	if err != nil {
-		return nil, err
-	}
-	return pipeline.LockstepSchedule(low)
 }
 
 // addTimed adds the metrics and the events of a timed level.

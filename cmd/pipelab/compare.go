@@ -161,8 +161,9 @@ func checkCompare(rest []string, ranks, microbatches int, kinds string, output *
 	return out, nil
 }
 
-// compareOne evaluates one family at the three levels; a family that
-// cannot be built or timed gets a note instead of values.
+// compareOne evaluates one family at the three levels (sim.Compare, as the
+// schedules measure does); a family that cannot be built or timed gets a
+// note instead of values.
 func compareOne(fam compareFamily, ranks, microbatches int, costs *costFlags) (compareRow, string) {
 	row := compareRow{Kind: fam.name}
 	sh := experiments.ComparisonShape(ranks, microbatches, fam.chunks)
@@ -173,32 +174,35 @@ func compareOne(fam compareFamily, ranks, microbatches int, costs *costFlags) (c
 	}
 	_, parts := cost.ModelParts(t)
 	row.Chunks = parts / t.Ranks()
-	share := cost.StageShare(t)
-	if _, steps, err := lockstepSteps(t, false); err == nil {
-		row.Lockstep = &steps
-	}
 	pr, err := costs.pricingFor(t)
 	if err != nil {
+		// The lockstep level needs no costs: it is kept (and ranked).
+		if _, steps, lockErr := sim.TorchLockstep(t, false); lockErr == nil {
+			row.Lockstep = &steps
+		}
 		row.Note = err.Error()
 		return row, ""
 	}
-	sh.Chunks = row.Chunks
-	if est, ok := sim.ClosedForm(fam.name, sh, pr.share); ok {
-		peak := est.PeakActivations * share
-		row.Formula, row.FormulaPeak, row.FormulaSource = &est.Makespan, &peak, est.Source
+	// Any lockstep failure, pipeline.ErrMalformed or not, is "n/a" here.
+	lv, err := sim.Compare(fam.name, t, sh, pr.cost, pr.share, sim.LockstepSteps)
+	if lv.LockstepErr == nil {
+		row.Lockstep = &lv.Steps
 	}
-	tl, err := sim.Simulate(t, pr.cost, sim.Options{})
+	if lv.Formula != nil {
+		row.Formula, row.FormulaPeak, row.FormulaSource = &lv.Formula.Makespan, &lv.FormulaPeak, lv.Formula.Source
+	}
 	if err != nil {
 		row.Note, row.failed = err.Error(), true
 		return row, pr.name
 	}
+	tl := lv.Timeline
 	makespan := sim.Makespan(tl)
 	if math.IsNaN(makespan) || math.IsInf(makespan, 0) {
 		row.Note, row.failed = fmt.Sprintf("the costs give a makespan of %g", makespan), true
 		return row, pr.name
 	}
 	row.Makespan, row.BubbleRatio = &makespan, sim.BubbleRatio(tl)
-	row.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * share
+	row.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * cost.StageShare(t)
 	if pr.memory != nil {
 		row.PeakMemoryBytes = slices.Max(sim.PeakMemory(tl, pr.memory))
 		row.OverMemory = pr.memoryLimit > 0 && row.PeakMemoryBytes > pr.memoryLimit

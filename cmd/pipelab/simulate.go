@@ -50,37 +50,6 @@ configurations.
 --iterations K the makespan's mean and spread over K iterations are
 reported too. --trace writes a Chrome trace, --gantt a PNG or SVG chart.`
 
-// lockstepSteps runs PyTorch's unit-time check: on t as it is when it has
-// SEND/RECV, after dropping bubbles and lowering it otherwise (I and W kept
-// apart, as PyTorch's runtime lowers a loaded schedule). It returns the
-// simulated grid too when grid is true (--cost-model lockstep times it).
-func lockstepSteps(t *pipeline.Table, grid bool) (*pipeline.Table, int, error) {
-	comms := t
-	if !t.HasComms() {
-		if !grid {
-			steps, err := pipeline.LowerLockstep(pipeline.DropBubbles(t))
-			return nil, steps, err
-		}
-		var err error
-		if comms, err = pipeline.Lower(pipeline.DropBubbles(t)); err != nil {
-			return nil, 0, err
-		}
-	}
-	if !grid {
-		steps, err := pipeline.Lockstep(comms)
-		return nil, steps, err
-	}
-	g, err := pipeline.LockstepSchedule(comms)
-	if err != nil {
-		return nil, 0, err
-	}
-	steps := 0
-	for _, row := range g.Rows {
-		steps = max(steps, len(row))
-	}
-	return g, steps, nil
-}
-
 type simulateFlags struct {
 	shape              shapeFlags
 	schedule           string
@@ -306,7 +275,7 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 			rep.Patience = opt.Patience.String()
 		}
 	}
-	grid, steps, lockErr := lockstepSteps(t, f.costs.kind() == "lockstep")
+	grid, steps, lockErr := sim.TorchLockstep(t, f.costs.kind() == "lockstep")
 	if lockErr == nil {
 		rep.Steps = &steps
 	} else {

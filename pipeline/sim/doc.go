@@ -4,6 +4,7 @@
 // metrics computed from the resulting Timeline (time, bubbles,
 // communication waits, activations and memory, with the Zero Bubble split
 // of activation memory under a cost.Memory), the all-reduce of replicated
-// parts' gradients as events, closed forms per family and Chrome trace
-// export. Pictures are drawn by package results, which alone draws.
+// parts' gradients as events, closed forms per family, the three-level
+// comparison of a family (Compare: closed form, PyTorch's lockstep check,
+// simulation) and Chrome trace export. Pictures are drawn by package results, which alone draws.
 package sim
