@@ -144,8 +144,8 @@ func (r Run) charLMName(kv func(k, v string)) {
 // it: the model's shape (charlm.ShakespeareConfig) and synchronous Adam's
 // recipe, which ends below 2.2 nats of validation loss at S = 4 in
 // Microbatches microbatches (docs/charlm.md, "A model that uses its
-// context"). Every LM figure on the real text takes its fields from
-// ShakespeareLM, so that they train one model.
+// context"). Every LM figure's preset file on the real text writes its
+// fields, so that they train one model (TestLMFiguresTrainShakespeareLM).
 type LMShape struct {
 	// Embed, SeqLen, Batch and BlocksPerStage are the spec keys embed,
 	// seq_len, batch_size and blocks_per_stage.
@@ -168,15 +168,6 @@ func ShakespeareLM() LMShape {
 	return LMShape{Embed: c.Embed, SeqLen: c.SeqLen, Batch: c.Batch, BlocksPerStage: c.BlocksPerStage,
 		Optimizer: OptimizerSpec{Name: "adam", LRSchedule: "cosine", Warmup: 20},
 		Step:      0.0078125, TotalMicrobatches: 4000}
-}
-
-// Apply makes s train this LM on the shipped text: it sets the objective,
-// the corpus and the model's keys; the methods, stages and run length
-// are s's own.
-func (l LMShape) Apply(s *Spec) {
-	s.Objectives = []string{"charlm"}
-	s.Corpus = charlm.CorpusTinyShakespeare
-	s.Embed, s.SeqLen, s.Batch, s.BlocksPerStage = l.Embed, l.SeqLen, l.Batch, l.BlocksPerStage
 }
 
 // Characters is the number of training characters n microbatches read
@@ -228,11 +219,16 @@ func lmTitle(experiment string, runs []results.Run) string {
 }
 
 // figureSpec returns the figure spec named name (either size: a figure's
-// specs keep their names and models across sizes), or nil.
+// specs keep their names and models across sizes), or nil (a preset file
+// that does not parse has no spec to name; TestPresetFiles).
 func figureSpec(name string) *Spec {
 	for _, f := range Figures() {
 		for _, quick := range []bool{true, false} {
-			for _, s := range f.Specs(quick) {
+			specs, err := f.Presets(quick)
+			if err != nil {
+				continue
+			}
+			for _, s := range specs {
 				if s.Name == name {
 					return s
 				}

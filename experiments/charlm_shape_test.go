@@ -42,14 +42,19 @@ func TestShakespeareLMTrainsPastTheUnigramEntropy(t *testing.T) {
 }
 
 // Every figure that trains the LM on the shipped text trains
-// ShakespeareLM's model, in both sizes; the Markov figure keeps the
-// paper's. There is no exception.
+// ShakespeareLM's model, in both sizes, and its Adam methods take
+// ShakespeareLM's recipe; the Markov figure keeps the paper's model.
+// There is no exception.
 func TestLMFiguresTrainShakespeareLM(t *testing.T) {
 	lm := ShakespeareLM()
 	found := 0
 	for _, f := range Figures() {
 		for _, quick := range []bool{true, false} {
-			for _, s := range f.Specs(quick) {
+			specs, err := f.Presets(quick)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range specs {
 				if !slices.Contains(s.Objectives, "charlm") || s.Corpus == charlm.CorpusMarkov {
 					continue
 				}
@@ -57,6 +62,13 @@ func TestLMFiguresTrainShakespeareLM(t *testing.T) {
 				if s.Embed != lm.Embed || s.SeqLen != lm.SeqLen || s.Batch != lm.Batch || s.BlocksPerStage != lm.BlocksPerStage {
 					t.Errorf("%s (quick %v): E %d, T %d, batch %d, K %d; ShakespeareLM is E %d, T %d, batch %d, K %d",
 						s.Name, quick, s.Embed, s.SeqLen, s.Batch, s.BlocksPerStage, lm.Embed, lm.SeqLen, lm.Batch, lm.BlocksPerStage)
+				}
+				for _, m := range s.Methods {
+					o, want := m.Optimizer, lm.Optimizer
+					if o.Name == want.Name && (o.LRSchedule != want.LRSchedule || o.Warmup != want.Warmup) {
+						t.Errorf("%s (quick %v): %s with %s, schedule %q after %d warm-up updates; ShakespeareLM's recipe is %q after %d",
+							s.Name, quick, m.Name, o.Name, o.LRSchedule, o.Warmup, want.LRSchedule, want.Warmup)
+					}
 				}
 			}
 		}
@@ -70,10 +82,7 @@ func TestLMFiguresTrainShakespeareLM(t *testing.T) {
 // microbatches in the lm figure's budget, and the shipped text's
 // vocabulary that LMShape.Parameters assumes.
 func TestLMFigureCounts(t *testing.T) {
-	s := figureLMText.Specs(false)[0]
-	if err := s.Validate(); err != nil {
-		t.Fatal(err)
-	}
+	s := presetSpec(t, figureLMText, false, "lm-text")
 	for _, r := range s.Expand() {
 		if r.Method != "pipedream" {
 			continue
@@ -87,12 +96,13 @@ func TestLMFigureCounts(t *testing.T) {
 		}
 	}
 	lo, hi := math.MaxInt, 0
-	for _, s := range figureRemedies.Specs(false) {
+	remedies, err := figureRemedies.Presets(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range remedies {
 		if !slices.Contains(s.Objectives, "charlm") {
 			continue
-		}
-		if err := s.Validate(); err != nil {
-			t.Fatal(err)
 		}
 		for _, r := range s.Expand() {
 			p, err := planFor(r)

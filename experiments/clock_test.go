@@ -7,8 +7,8 @@ import (
 )
 
 // TestRunsClock: runs of a preset figure, recognised by their ids, name
-// the GPU model's presets of the spec they came from (withGPU's
-// DefaultGPU); runs of a user's spec, or of two clocks, the cost model
+// the GPU model's presets of the spec they came from (the preset file's
+// cost, DefaultGPU's); runs of a user's spec, or of two clocks, the cost model
 // alone.
 func TestRunsClock(t *testing.T) {
 	f, err := LookupFigure("lm-markov") // timed in unit steps and by the GPU model

@@ -11,6 +11,7 @@
 // resumably, sharded and merged.
 //
 // Presets reproduce the figures of the PipeDream convergence paper and the
-// tabular-schedule comparison (Figures), each in a full and a quick size;
+// tabular-schedule comparison (Figures), each in a full and a quick size,
+// their specs YAML files embedded from figures/ (Figure.Presets);
 // sweep.Reproduce runs them.
 package experiments

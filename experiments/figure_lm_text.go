@@ -11,35 +11,14 @@ import "fmt"
 var figureLMText = Figure{
 	Name:    "lm",
 	Summary: lmTextSummary(),
-	Specs: func(quick bool) []*Spec {
-		lm := ShakespeareLM()
-		s := &Spec{Name: "lm-text", Seed: 1, Stages: []int{4}, LogPoints: 30,
-			Budget: []float64{pick(quick, 10.0, lmTextBudget)}, Cost: DefaultGPU,
-			// The full size's target is the remedies figure's; the quick
-			// size's, the text's unigram entropy (docs/charlm.md).
-			TargetLoss: pick(quick, 3.3128, 2.6),
-			Methods: []MethodSpec{
-				{Name: "pipedream", Optimizer: lm.Optimizer, Steps: Grid{Pow2: []int{-8, -8}}},
-				{Name: "localsgd", LocalSteps: pick(quick, []int{1, 4}, []int{1, 2, 4, 8, 16}),
-					Optimizer: lm.Optimizer, Steps: Grid{Pow2: []int{-7, -7}}},
-				{Name: "sync", Optimizer: lm.Optimizer, Steps: Grid{Pow2: []int{-7, -7}}},
-			}}
-		lm.Apply(s)
-		return []*Spec{s}
-	},
 	// Quick: 4 runs of 174 to 277 microbatches; full: 7 runs of
 	// 2,600 to 4,200, 90.4 s of CPU at load 10–14 (docs/charlm.md, "What
 	// the figures can afford").
 	Seconds: [2]float64{5, 90},
 }
 
-// lmTextBudget is the full lm figure's budget in GPU seconds: PipeDream's
-// 4,181 microbatches at S = 4, a million training characters, as many as
-// ShakespeareLM's recipe takes below 2.2 nats.
-const lmTextBudget = 150
-
-// lmTextPipeDreamMicrobatches is PipeDream's N in lmTextBudget at S = 4
-// (tested).
+// lmTextPipeDreamMicrobatches is PipeDream's N at S = 4 in the full lm
+// figure's budget of 150 GPU seconds (figures/lm.yaml; tested).
 const lmTextPipeDreamMicrobatches = 4181
 
 // lmTextSummary is the lm figure's summary, with the model's size and the

@@ -11,16 +11,4 @@ var figurePDvsLocalSGD = Figure{
 	Name: "pd-vs-localsgd",
 	Summary: "PipeDream and LocalSGD (H = 2, 5, 30) on the tridiagonal quadratic with S = 16, N = 600 microbatches each, " +
 		"cut at the shortest timeline (the paper's notebook), loss against simulated time",
-	Specs: func(quick bool) []*Spec {
-		s := &Spec{Name: "pd-vs-localsgd", Seed: 1, Select: PaperSelection, Objectives: []string{"tridiagonal"},
-			N: pick(quick, 300, 600), D: pick(quick, 128, 512), Batch: 5,
-			Stages: []int{16}, TotalMicrobatches: []int{pick(quick, 300, 600)}, Cut: CutShortest,
-			Methods: []MethodSpec{
-				{Name: "pipedream", Steps: Grid{Pow2: []int{pick(quick, -7, -9), -2}}},
-				{Name: "localsgd", LocalSteps: []int{2, 5, 30}, Steps: Grid{Pow2: []int{pick(quick, -7, -9), -2}}},
-			}}
-		// Under the GPU model the cut is again the shortest timeline of
-		// the same N, priced in seconds.
-		return withGPU(s, nil, nil)
-	},
 }

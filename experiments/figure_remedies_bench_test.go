@@ -75,18 +75,7 @@ type remedyKey struct {
 // remedyLMRuns returns the full remedies spec named name and, per stage
 // count and method, its first run at the grid's smallest step.
 func remedyLMRuns(b *testing.B, name string) (*Spec, map[remedyKey]Run) {
-	var spec *Spec
-	for _, s := range figureRemedies.Specs(false) {
-		if s.Name == name {
-			spec = s
-		}
-	}
-	if spec == nil {
-		b.Fatalf("no spec %s", name)
-	}
-	if err := spec.Validate(); err != nil {
-		b.Fatal(err)
-	}
+	spec := presetSpec(b, figureRemedies, false, name)
 	picked := map[remedyKey]Run{}
 	for _, r := range spec.Expand() {
 		if r.Replicate != 0 {

@@ -17,11 +17,16 @@ func TestRemediesQuickSameTablesWhateverTheJobs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the quick logistic sweeps twice")
 	}
+	specs, err := figureRemedies.Presets(true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var runs []Run
-	for _, s := range figureRemedies.Specs(true) {
+	for _, s := range specs {
 		if !strings.Contains(s.Name, "logistic") {
 			continue
 		}
+		s.ExtendGrid = nil // the spec's grids as written: the test compares two sweeps, not the grids' growth
 		if err := s.Validate(); err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -16,31 +17,38 @@ import (
 func gridPoints(g Grid) int { return g.Pow2[1] - g.Pow2[0] + 1 }
 
 // The staleness-law specs validate and expand in both sizes into the runs
-// their grids multiply out to: per objective, stage counts × steps × two
-// methods × seeds at K, plus, where K is varied, the other K at one S;
-// PipeDream and sync share one grid, and sync takes one microbatch per
-// update (K updates, as PipeDream's).
+// their grids multiply out to: per spec, stage counts × K × steps × two
+// methods × seeds, where a spec that varies K at one S leaves out the K of
+// its experiment's first spec (whose runs that spec has); PipeDream and
+// sync share one grid, and sync takes one microbatch per update (K
+// updates, as PipeDream's).
 func TestStalenessLawSpecs(t *testing.T) {
 	f, err := LookupFigure("staleness-law")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, quick := range []bool{true, false} {
+		specs, err := f.Presets(quick)
+		if err != nil {
+			t.Fatal(err)
+		}
 		runs, err := f.Runs(quick)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := 0
-		for _, o := range lawObjectives(quick) {
-			seeds := pick(quick, 2, 4)
-			if o.label == "lm" {
-				seeds = pick(quick, 2, 3)
+		first := map[string]*Spec{}
+		for _, s := range specs {
+			if len(s.Methods) != 2 || s.Methods[0].Name != "pipedream" || s.Methods[1].Name != "sync" ||
+				!reflect.DeepEqual(s.Methods[0].Steps, s.Methods[1].Steps) {
+				t.Errorf("quick %v: %s runs %+v, want pipedream and sync on one grid", quick, s.Name, s.Methods)
+				continue
 			}
-			n := gridPoints(lawMethods(o)[0].Steps) * 2 * seeds
-			want += len(o.stages) * n
-			if o.kStages > 0 {
-				others := slices.DeleteFunc(slices.Clone(o.ks), func(k int) bool { return k == o.k })
-				want += len(others) * n
+			want += len(s.Stages) * len(s.TotalMicrobatches) * gridPoints(s.Methods[0].Steps) * 2 * s.Seeds
+			if prev, ok := first[s.Name]; !ok {
+				first[s.Name] = s
+			} else if len(s.Stages) != 1 || slices.ContainsFunc(s.TotalMicrobatches, func(k int) bool { return slices.Contains(prev.TotalMicrobatches, k) }) {
+				t.Errorf("quick %v: %s varies K = %v at S = %v; want one S and none of K = %v", quick, s.Name, s.TotalMicrobatches, s.Stages, prev.TotalMicrobatches)
 			}
 		}
 		if len(runs) != want {
@@ -70,7 +78,20 @@ func TestOptimizersUnderDelaySpecs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := len(delayOptimizers) * 4 * 3 * len(optimizersStages[pick(quick, 0, 1)]) * pick(quick, 1, 2)
+		s := presetSpec(t, f, quick, "optimizers-under-delay")
+		methods := map[string][]string{}
+		for _, m := range s.Methods {
+			methods[m.Optimizer.Name] = append(methods[m.Optimizer.Name], m.Name)
+			if gridPoints(m.Steps) != 3 {
+				t.Errorf("quick %v: %s with %s on %d steps, want 3", quick, m.Name, m.Optimizer.Name, gridPoints(m.Steps))
+			}
+		}
+		for o, ms := range methods {
+			if !slices.Equal(ms, []string{"pipedream", "2bw", "ef", "sync"}) {
+				t.Errorf("quick %v: %s runs %v, want pipedream, 2bw, ef and sync", quick, o, ms)
+			}
+		}
+		want := len(methods) * 4 * 3 * len(s.Stages) * s.Seeds
 		if len(runs) != want {
 			t.Errorf("quick %v: %d runs, want %d", quick, len(runs), want)
 		}
@@ -121,15 +142,19 @@ func TestStalenessLawEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 48 quadratic runs")
 	}
-	o := lawObjectives(true)[0]
-	o.k, o.stages, o.steps = 200, []int{2, 4, 8}, [2]int{-8, -5}
-	dir, files := sweepAndPlot(t, lawSpec(o, true))
+	s := presetSpec(t, figureStalenessLaw, true, "staleness-law-quadratic") // its first spec: over S
+	s.Stages, s.TotalMicrobatches = []int{2, 4, 8}, []int{200}
+	for i := range s.Methods {
+		s.Methods[i].Steps = Grid{Pow2: []int{-8, -5}}
+	}
+	s.ExtendGrid = nil // the four steps as written
+	dir, files := sweepAndPlot(t, s)
 	gaps, err := results.ReadGaps(filepath.Join(dir, results.GapsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(gaps) != len(o.stages) {
-		t.Fatalf("%d gap rows, want one per S (%d)", len(gaps), len(o.stages))
+	if len(gaps) != len(s.Stages) {
+		t.Fatalf("%d gap rows, want one per S (%d)", len(gaps), len(s.Stages))
 	}
 	for _, g := range gaps {
 		if math.IsNaN(g.Mean) || math.IsInf(g.Mean, 0) || g.Replicates != 2 || g.Method != "pipedream" || g.Baseline != "sync" {
@@ -161,19 +186,22 @@ func TestOptimizersUnderDelayEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 16 LM runs")
 	}
-	s := figureOptimizersUnderDelay.Specs(true)[0]
+	s := presetSpec(t, figureOptimizersUnderDelay, true, "optimizers-under-delay")
 	s.Stages, s.TotalMicrobatches = []int{4}, []int{40}
+	optimizers := map[string]bool{}
 	for i := range s.Methods {
 		lo := s.Methods[i].Steps.Pow2[0]
 		s.Methods[i].Steps = Grid{Pow2: []int{lo + 1, lo + 1}}
+		optimizers[s.Methods[i].Optimizer.Name] = true
 	}
+	s.ExtendGrid = nil
 	dir, files := sweepAndPlot(t, s)
 	gaps, err := results.ReadGaps(filepath.Join(dir, results.GapsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(gaps) != len(delayOptimizers)*3 {
-		t.Fatalf("%d gap rows, want %d", len(gaps), len(delayOptimizers)*3)
+	if len(gaps) != len(optimizers)*3 {
+		t.Fatalf("%d gap rows, want %d", len(gaps), len(optimizers)*3)
 	}
 	for _, g := range gaps {
 		if math.IsNaN(g.Mean) || math.IsInf(g.Mean, 0) || g.Loss != results.LossValidation || g.Replicates != 1 {

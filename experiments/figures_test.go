@@ -39,10 +39,11 @@ func TestExamplesMatchPresets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := f.Specs(false)[tc.spec]
-		if err := s.Validate(); err != nil {
+		specs, err := f.Presets(false)
+		if err != nil {
 			t.Fatal(err)
 		}
+		s := specs[tc.spec]
 		if got, want := ids(parsed[tc.file]), ids(s.Expand()); !slices.Equal(got, want) {
 			t.Errorf("%s: %d runs differ from figure %s's %d", tc.file, len(got), tc.figure, len(want))
 		}

@@ -15,19 +15,13 @@ import (
 // Stable by name. BestFinal and Stable rank by the held-out loss where the
 // runs have one (docs/methods.md, "Selection"); BestFinalTraining is
 // BestFinal on the final training loss always, for a figure about
-// optimization alone (the choice made before held-out losses existed).
+// optimization alone (the choice made before held-out losses existed): the
+// rule of the presets that reproduce the PipeDream convergence paper's
+// protocol and its logistic regime (docs/methods.md, "Selection").
 const (
 	BestFinal         = "best-final"
 	Stable            = "stable"
 	BestFinalTraining = "best-final-training"
-
-	// PaperSelection is the rule of the figures that reproduce the
-	// PipeDream convergence paper's protocol and its logistic regime
-	// (pd-vs-rpd, pd-vs-localsgd, scaling, regime, delay-profiles'
-	// quadratic): their question is how fast a method optimizes the finite
-	// sum f, their tables report f, and the paper's code picks the step by
-	// f (docs/methods.md, "Selection").
-	PaperSelection = BestFinalTraining
 )
 
 // groupKey is everything that makes runs comparable except the step size

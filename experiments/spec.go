@@ -137,8 +137,8 @@ type Spec struct {
 	TargetLoss float64 `yaml:"target_loss"`
 	// ExtendGrid is how many steps each method's step-size grid may grow
 	// by beyond each edge when a group's selected step is at that edge
-	// (spec_extend.go; the figure presets' default is
-	// DefaultFigureExtendGrid, a spec file's 0: no extension).
+	// (spec_extend.go; 0 when absent: no extension; the figure presets
+	// write 3).
 	ExtendGrid *int `yaml:"extend_grid"`
 }
 

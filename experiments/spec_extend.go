@@ -2,11 +2,6 @@ package experiments
 
 import "fmt"
 
-// DefaultFigureExtendGrid is the extend_grid of the figure presets
-// (Figure.Runs): a selection at a grid's edge grows the grid by up to
-// three steps beyond that edge before it is reported as a bound.
-const DefaultFigureExtendGrid = 3
-
 // MaxExtendGrid bounds the spec key extend_grid.
 const MaxExtendGrid = 10
 

@@ -31,9 +31,10 @@ draws their plots: DIR/FIGURE/ receives the Parquet tables, the per-run
 records (so an interrupted reproduce resumes) and FIGURE plots as PNG and
 SVG. --quick runs each figure at a reduced size (all of them in minutes on
 two cores); docs/figures.md sets the results beside the papers' claims.
---print-spec prints the figures' specs instead, as a YAML stream that
-"pipelab sweep" runs into the same tables (without the figures' plots): a
-preset to copy and change.
+--print-spec prints the figures' preset files instead, as shipped in
+experiments/figures/ (experiments/figures/quick/ with --quick): commented
+YAML streams of specs that "pipelab sweep" runs into the same tables
+(without the figures' plots), presets to copy and change.
 The figures' runs share --jobs slots, the longest runs first (by an
 estimate of each run's CPU time), so the cores stay busy to the end; the
 tables do not depend on --jobs. Each
@@ -76,7 +77,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	quick := fs.Bool("quick", false, "reduced sizes (minutes for all figures)")
 	out := fs.String("out", "out", "output directory")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs in parallel")
-	printSpec := fs.Bool("print-spec", false, "print the figures' specs as the YAML stream \"pipelab sweep\" takes, and run nothing")
+	printSpec := fs.Bool("print-spec", false, "print the figures' preset files, the YAML streams \"pipelab sweep\" takes, and run nothing")
 	names, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -104,17 +105,17 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	return reproduceFigures(ctx, figs, *quick, *out, *jobs, stdout, stderr)
 }
 
-// printPresets writes the figures' specs, each figure's after a comment
-// naming it, as one YAML stream: saved to a file and swept, a figure's
-// stream gives the runs and tables of its reproduce.
+// printPresets writes the figures' preset files as shipped, comments
+// included, one after another: each starts with a header comment and a
+// "---" line, so that several make one YAML stream. Saved to a file and
+// swept, a figure's file gives the runs and tables of its reproduce.
 func printPresets(w io.Writer, figs []experiments.Figure, quick bool) error {
-	size := "full"
-	if quick {
-		size = "quick"
-	}
 	for _, f := range figs {
-		fmt.Fprintf(w, "# figure %s (%s size): pipelab sweep FILE --out DIR runs it\n---\n", f.Name, size)
-		if err := experiments.EncodeSpecs(w, f.Presets(quick)); err != nil {
+		b, err := f.PresetFile(quick)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -245,6 +246,43 @@ func TestSweepStreamIsItsSpecsTogether(t *testing.T) {
 	if code := run([]string{"sweep", bad, "--out", filepath.Join(tmp, "bad")}, &stdout, &stderr); code != 2 ||
 		!strings.Contains(stderr.String(), `bad.yaml:20: unknown key "nn"`) {
 		t.Errorf("exit %d, stderr %q; want 2 and bad.yaml:20: unknown key \"nn\"", code, stderr.String())
+	}
+}
+
+// TestPrintSpecPrintsThePresetFiles: --print-spec prints a figure's
+// preset file as shipped, comments included, at the size asked for, and
+// several figures' files one after another, which read as one stream of
+// all their specs.
+func TestPrintSpecPrintsThePresetFiles(t *testing.T) {
+	file := func(name string, quick bool) ([]byte, int) {
+		t.Helper()
+		f, err := experiments.LookupFigure(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.PresetFile(quick)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs, err := f.Presets(quick)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, len(specs)
+	}
+	full, _ := file("delays", false)
+	if got := pipelab(t, "reproduce", "delays", "--print-spec"); got != string(full) {
+		t.Errorf("reproduce delays --print-spec printed\n%s\nwant experiments/figures/delays.yaml:\n%s", got, full)
+	}
+	delays, n1 := file("delays", true)
+	schedules, n2 := file("schedules", true)
+	got := pipelab(t, "reproduce", "delays", "schedules", "--quick", "--print-spec")
+	if want := string(delays) + string(schedules); got != want {
+		t.Errorf("reproduce delays schedules --quick --print-spec printed\n%s\nwant the two quick files:\n%s", got, want)
+	}
+	specs, err := experiments.ParseSpecs("both.yaml", []byte(got))
+	if err != nil || len(specs) != n1+n2 {
+		t.Errorf("the two files read as %d specs (%v), want %d", len(specs), err, n1+n2)
 	}
 }
 

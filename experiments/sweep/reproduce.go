@@ -17,7 +17,7 @@ import (
 
 // ReproduceOptions say how Reproduce runs the figures.
 type ReproduceOptions struct {
-	// Quick runs each figure at its reduced size (experiments.Figure.Specs).
+	// Quick runs each figure at its reduced size (experiments.Figure.Presets).
 	Quick bool
 	// Out receives a folder per figure, Out/NAME: its Parquet tables, its
 	// run records (so that an interrupted reproduce resumes) and its plots.
