@@ -144,7 +144,7 @@ methods:
 	if err != nil {
 		t.Fatal(err)
 	}
-	link, _ := cost.LookupLink("nvlink")
+	link, _ := cost.LookupLink(DefaultGPU.Link) // the spec's cost: {cost_model: gpu} takes the default link
 	var avg float64
 	for s := range 4 {
 		bytes := gm.Params(s) * 2 // bf16
