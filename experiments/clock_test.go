@@ -6,9 +6,14 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
+// figureGPU is the hardware the figure files name for their GPU variants
+// (experiments/figures/*.yaml): gpt-1.3b on A100s over NVLink, the
+// schedules figure's second comparison over PCIe.
+var figureGPU = CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "nvlink", Microbatch: 1, Sequence: 2048}
+
 // TestRunsClock: runs of a preset figure, recognised by their ids, name
 // the GPU model's presets of the spec they came from (the preset file's
-// cost, DefaultGPU's); runs of a user's spec, or of two clocks, the cost model
+// cost: figureGPU); runs of a user's spec, or of two clocks, the cost model
 // alone.
 func TestRunsClock(t *testing.T) {
 	f, err := LookupFigure("lm-markov") // timed in unit steps and by the GPU model
@@ -27,7 +32,7 @@ func TestRunsClock(t *testing.T) {
 			gpu = append(gpu, row)
 		}
 	}
-	want := results.Clock{CostModel: results.CostGPU, Preset: DefaultGPU.Preset, GPU: DefaultGPU.GPU, Link: DefaultGPU.Link}
+	want := results.Clock{CostModel: results.CostGPU, Preset: figureGPU.Preset, GPU: figureGPU.GPU, Link: figureGPU.Link}
 	if len(gpu) == 0 || runsClock(gpu) != want {
 		t.Errorf("lm-markov's GPU runs (%d): clock %+v, want %+v", len(gpu), runsClock(gpu), want)
 	}
@@ -43,7 +48,7 @@ func TestRunsClock(t *testing.T) {
 // TestScheduleClock: the schedules figure's PCIe comparison is named with
 // its link, from the timing part of its schedule ids.
 func TestScheduleClock(t *testing.T) {
-	pcie := DefaultGPU
+	pcie := figureGPU
 	pcie.Link = "pcie"
 	id := scheduleID(pcie, 4, 8, "1f1b", results.LevelSimulated)
 	want := results.Clock{CostModel: results.CostGPU, Preset: pcie.Preset, GPU: pcie.GPU, Link: "pcie"}
