@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 
+	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
@@ -105,4 +106,42 @@ func shiftRounds(tl *sim.Timeline, round int, avg float64) *sim.Timeline {
 	}
 	sim.SortEvents(out.Events)
 	return out
+}
+
+// OverMemory finds the first stage of m (a model cut into stages stages)
+// whose one microbatch's activations take more than the GPU's memory: no
+// schedule can run such a workload, and a memory column would report
+// figures like a million GiB per rank. The GPU is cfg's, the hardware
+// file's when there is one. A spec (checkFits) and the command line refuse
+// the same workloads by it.
+func OverMemory(cfg cost.GPUConfig, m cost.Memory, stages int) (stage int, need float64, over bool) {
+	for s := range stages {
+		if need := m.ActivationBytes(s); need > cfg.GPU.MemoryBytes {
+			return s, need, true
+		}
+	}
+	return 0, 0, false
+}
+
+// checkFits refuses a GPU-timed convergence spec one of whose stage counts
+// cannot hold one microbatch (OverMemory), as pipelab train refuses it.
+func (s *Spec) checkFits(v validator) error {
+	if s.Cost.CostModel != "gpu" || s.Measure != Convergence {
+		return nil
+	}
+	cfg, err := s.Cost.GPUConfig()
+	if err != nil {
+		return nil // reported with its key by the cost checks
+	}
+	for i, st := range s.Stages {
+		gm, err := cost.NewGPUModel(cfg, st)
+		if err != nil {
+			continue // the run names what the model cannot be cut into
+		}
+		if stage, need, over := OverMemory(cfg, gm, st); over {
+			return v.fail(fmt.Sprintf("S = %d: one microbatch's activations on stage %d take %s, more than the %s's %s; lower microbatch_size or seq_len",
+				st, stage, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes)), "stages", i)
+		}
+	}
+	return nil
 }

@@ -156,6 +156,9 @@ func (s *Spec) check(root *yaml.Node) error {
 	if err := s.checkSizes(v); err != nil {
 		return err
 	}
+	if err := s.checkFits(v); err != nil {
+		return err
+	}
 	return s.checkDuplicates(v)
 }
 

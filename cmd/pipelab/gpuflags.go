@@ -118,16 +118,13 @@ func hardwareName(cfg cost.GPUConfig) string {
 	return s
 }
 
-// fitsOneMicrobatch refuses a workload of which a single microbatch's
-// activations on one stage exceed the GPU's memory: no schedule can run
-// it, and the memory column would report figures like a million GiB per
-// rank. The GPU named is cfg's, the hardware file's when there is one.
+// fitsOneMicrobatch refuses, naming the flags, a workload of which a
+// single microbatch's activations on one stage exceed the GPU's memory
+// (experiments.OverMemory, the check a spec makes too).
 func (p *presetFlags) fitsOneMicrobatch(cfg cost.GPUConfig, m cost.Memory, stages int) error {
-	for s := range stages {
-		if need := m.ActivationBytes(s); need > cfg.GPU.MemoryBytes {
-			return badInput{fmt.Errorf("--microbatch-size %d --seq-len %d: one microbatch's activations on stage %d take %s, more than the %s's %s; lower --microbatch-size or --seq-len",
-				p.microbatchSize, p.seqLen, s, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes))}
-		}
+	if s, need, over := experiments.OverMemory(cfg, m, stages); over {
+		return badInput{fmt.Errorf("--microbatch-size %d --seq-len %d: one microbatch's activations on stage %d take %s, more than the %s's %s; lower --microbatch-size or --seq-len",
+			p.microbatchSize, p.seqLen, s, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes))}
 	}
 	return nil
 }
