@@ -30,8 +30,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 		label = results.CostUnit
 		share cost.Stage
 	)
-	_, parts := cost.ModelParts(tab)
-	chunks := parts / tab.Ranks()
+	chunks := cost.ChunksPerRank(tab)
 	if r.Cost.CostModel == "gpu" {
 		cfg, err := gpuConfig(r.Cost)
 		if err != nil {

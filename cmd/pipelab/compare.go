@@ -172,8 +172,7 @@ func compareOne(fam compareFamily, ranks, microbatches int, costs *costFlags) (c
 		row.Note = err.Error()
 		return row, ""
 	}
-	_, parts := cost.ModelParts(t)
-	row.Chunks = parts / t.Ranks()
+	row.Chunks = cost.ChunksPerRank(t)
 	pr, err := costs.pricingFor(t)
 	if err != nil {
 		// The lockstep level needs no costs: it is kept (and ranked).

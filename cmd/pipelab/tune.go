@@ -243,12 +243,8 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	}
 }
 
-// chunks is the number of model parts per rank of t: its stages per rank,
-// except Chimera's, whose two pipelines each run one part per rank.
-func chunks(t *pipeline.Table) int {
-	_, parts := cost.ModelParts(t)
-	return parts / t.Ranks()
-}
+// chunks is the number of model parts per rank of t (cost.ChunksPerRank).
+func chunks(t *pipeline.Table) int { return cost.ChunksPerRank(t) }
 
 func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
 	var b strings.Builder

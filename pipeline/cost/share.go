@@ -48,6 +48,14 @@ func MeanShare(cfg GPUConfig, ranks int) (Stage, error) {
 	return share, nil
 }
 
+// ChunksPerRank is the number of model parts per rank of t, V: its stages
+// per rank, except Chimera's, whose two pipelines each run one part per
+// rank.
+func ChunksPerRank(t *pipeline.Table) int {
+	_, parts := ModelParts(t)
+	return parts / t.Ranks()
+}
+
 // StageShare is the part of a rank's share of the model one stage of t
 // holds: 1/V for V parts per rank, 1 for each of Chimera's replicas. A
 // count of stage activations times it is in M_B, microbatches of a rank's

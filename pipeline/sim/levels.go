@@ -51,8 +51,7 @@ func Compare(family string, t *pipeline.Table, sh pipeline.Shape, model cost.Mod
 	if want != NoLockstep {
 		lv.Grid, lv.Steps, lv.LockstepErr = TorchLockstep(t, want == LockstepGrid)
 	}
-	_, parts := cost.ModelParts(t)
-	sh.Chunks = parts / t.Ranks()
+	sh.Chunks = cost.ChunksPerRank(t)
 	if est, ok := ClosedForm(family, sh, share); ok {
 		lv.Formula, lv.FormulaPeak = &est, est.PeakActivations*cost.StageShare(t)
 	}
