@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pipelab/pipelab/objectives"
 	"github.com/pipelab/pipelab/objectives/charlm"
@@ -220,8 +221,16 @@ func lmTitle(experiment string, runs []results.Run) string {
 
 // figureSpec returns the figure spec named name (either size: a figure's
 // specs keep their names and models across sizes), or nil (a preset file
-// that does not parse has no spec to name; TestPresetFiles).
-func figureSpec(name string) *Spec {
+// that does not parse has no spec to name; TestPresetFiles). The specs are
+// read once (figureSpecs), as plot titles ask for them run after run; the
+// caller must not change the spec.
+func figureSpec(name string) *Spec { return figureSpecs()[name] }
+
+// figureSpecs maps each preset spec's name to its first spec in the order
+// of Figures, quick size first: a deterministic function of the embedded
+// files, memoized like presetClocks.
+var figureSpecs = sync.OnceValue(func() map[string]*Spec {
+	out := map[string]*Spec{}
 	for _, f := range Figures() {
 		for _, quick := range []bool{true, false} {
 			specs, err := f.Presets(quick)
@@ -229,14 +238,14 @@ func figureSpec(name string) *Spec {
 				continue
 			}
 			for _, s := range specs {
-				if s.Name == name {
-					return s
+				if _, ok := out[s.Name]; !ok {
+					out[s.Name] = s
 				}
 			}
 		}
 	}
-	return nil
-}
+	return out
+})
 
 // groupDigits writes n with commas between groups of three digits.
 func groupDigits(n int) string {
