@@ -44,10 +44,12 @@ var _ objectives.Validated = (*Model)(nil)
 // the same shape. Each split must hold at least Batch·SeqLen + 1
 // characters.
 func New(cfg Config, corpus []byte) (*Model, error) {
-	vocab, ids, heldOut, err := prepare(cfg, corpus)
+	vocab, n, cut, err := prepare(cfg, corpus)
 	if err != nil {
 		return nil, err
 	}
+	all := encode(corpus, vocab, n)
+	ids, heldOut := all[:cut:cut], all[cut:]
 	perBatch := cfg.Batch * cfg.SeqLen
 	m := &Model{
 		cfg:     cfg,
@@ -73,25 +75,25 @@ func Check(cfg Config, corpus []byte) error {
 	return err
 }
 
-// prepare validates cfg, tokenizes the corpus, bounds the workspaces'
-// memory and splits the characters.
-func prepare(cfg Config, corpus []byte) (vocab []rune, training, heldOut []int32, err error) {
+// prepare validates cfg, reads the corpus's vocabulary and length n,
+// bounds the workspaces' memory and finds where the training part ends.
+func prepare(cfg Config, corpus []byte) (vocab []rune, n, cut int, err error) {
 	if err := cfg.validate(); err != nil {
-		return nil, nil, nil, err
+		return nil, 0, 0, err
 	}
-	vocab, all, err := tokenize(corpus)
+	vocab, n, err = vocabulary(corpus)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, 0, 0, err
 	}
 	if floats := workspaceFloats(cfg, len(vocab)); floats > MaxWorkspaceBytes/8 {
-		return nil, nil, nil, fmt.Errorf("%w: the workspaces of %d GPT blocks at Batch = %d, SeqLen = %d, Embed = %d need %.3g GiB, more than %d GiB",
+		return nil, 0, 0, fmt.Errorf("%w: the workspaces of %d GPT blocks at Batch = %d, SeqLen = %d, Embed = %d need %.3g GiB, more than %d GiB",
 			ErrConfig, cfg.layers(), cfg.Batch, cfg.SeqLen, cfg.Embed, floats*8/(1<<30), MaxWorkspaceBytes>>30)
 	}
-	training, heldOut, err = split(all, cfg.Batch*cfg.SeqLen)
+	cut, err = trainingCut(n, cfg.Batch*cfg.SeqLen)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w: %w (Batch·SeqLen = %d·%d)", ErrCorpus, err, cfg.Batch, cfg.SeqLen)
+		return nil, 0, 0, fmt.Errorf("%w: %w (Batch·SeqLen = %d·%d)", ErrCorpus, err, cfg.Batch, cfg.SeqLen)
 	}
-	return vocab, training, heldOut, nil
+	return vocab, n, cut, nil
 }
 
 // spread picks k of n batches (def if k is 0, at most all of them) evenly:
