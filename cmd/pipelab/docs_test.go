@@ -33,6 +33,8 @@ var docsSkipped = map[string]string{
 	"pipelab sweep":     "runs a spec's sweep (minutes), or reads a spec file the doc only shows",
 	"pipelab serve":     "serves until stopped",
 	"pipelab merge":     "reads shard folders an earlier sweep wrote",
+	// TestTrainLMDefaults checks the run this line takes.
+	"pipelab train --objective charlm --method sync --stages 4 --optimizer adam": "trains the LM's default 8,000 microbatches (about 25 s of CPU)",
 }
 
 // readDocCommands returns the pipelab command lines of the ```, ```sh,

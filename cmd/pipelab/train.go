@@ -387,25 +387,35 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	return trainWith(context.Background(), args, nil, stdout, stderr)
 }
 
-// trainWith is pipelab train, cancelled with ctx; record, if not nil, sees
-// each logged record as the run makes it (serve streams them).
-func trainWith(ctx context.Context, args []string, record func(optim.Record) error, stdout, stderr io.Writer) error {
+// parseTrain parses and checks train's flags, fills their defaults and
+// returns the one run they describe.
+func parseTrain(args []string, stderr io.Writer) (*trainFlags, experiments.Run, error) {
 	fs := newFlags("train", trainSynopsis, trainDescription, stderr)
-	var f trainFlags
+	f := &trainFlags{}
 	f.register(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, experiments.Run{}, err
 	}
 	f.set = setFlags(fs)
 	if err := f.check(fs.Args()); err != nil {
-		return flagProblem(fs, stderr, "train", err)
+		return nil, experiments.Run{}, flagProblem(fs, stderr, "train", err)
 	}
 	if f.objective != "charlm" && f.data == "" {
 		if err := experiments.GuardData(f.n, f.d); err != nil {
-			return err
+			return nil, experiments.Run{}, err
 		}
 	}
 	r, err := f.run()
+	if err != nil {
+		return nil, experiments.Run{}, err
+	}
+	return f, r, nil
+}
+
+// trainWith is pipelab train, cancelled with ctx; record, if not nil, sees
+// each logged record as the run makes it (serve streams them).
+func trainWith(ctx context.Context, args []string, record func(optim.Record) error, stdout, stderr io.Writer) error {
+	f, r, err := parseTrain(args, stderr)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/optim"
 )
 
 // lmSmall is a fast LM run on the markov corpus: S = 3 and batches of two
@@ -89,5 +92,31 @@ func TestTrainLMShortestCorpus(t *testing.T) {
 	args := []string{"train", "--objective", "charlm", "--stages", "3", "--method", "pipedream", "--total-microbatches", "2", "--corpus", path}
 	if code := run(args, &out, &errb); code != 0 {
 		t.Errorf("exit %d: %s", code, errb.String())
+	}
+}
+
+// TestTrainLMDefaults: with no shape flags, the docs' charlm line (docs/charlm.md,
+// "pipelab train on the shipped corpus") runs N = 8,000 microbatches with a record
+// every 400 (400·S block updates) and, with Adam, ShakespeareLM's recipe: step
+// 2^-7 with a cosine schedule after 20 updates of warm-up. The docs test only
+// parses that line, as training it takes about 25 s of CPU.
+func TestTrainLMDefaults(t *testing.T) {
+	var errb bytes.Buffer
+	_, r, err := parseTrain([]string{"--objective", "charlm", "--method", "sync", "--stages", "4", "--optimizer", "adam"}, &errb)
+	if err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	o := r.Optimizer
+	if r.TotalMicrobatches != 8000 || r.LogEvery != 400*4 || r.Step != 0.0078125 ||
+		o.Algorithm != optim.Adam || o.Schedule != optim.Cosine || o.Warmup != 20 || r.Corpus != charlm.CorpusTinyShakespeare {
+		t.Errorf("N %d, log every %d, step %g, optimizer %+v, corpus %q; want 8000, 1600, 2^-7, adam with cosine after 20, tinyshakespeare",
+			r.TotalMicrobatches, r.LogEvery, r.Step, o, r.Corpus)
+	}
+	// With the SGD family: §1.7's step, and no schedule.
+	if _, r, err = parseTrain([]string{"--objective", "charlm", "--method", "pipedream", "--stages", "4"}, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if r.TotalMicrobatches != 8000 || r.Step != 0.0625 || r.Optimizer.Schedule == optim.Cosine {
+		t.Errorf("SGD: N %d, step %g, schedule %q; want 8000, 0.0625, constant", r.TotalMicrobatches, r.Step, r.Optimizer.Schedule)
 	}
 }
