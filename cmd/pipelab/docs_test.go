@@ -140,11 +140,7 @@ func TestDocsCommands(t *testing.T) {
 	if len(cmds) < 30 {
 		t.Fatalf("found %d command lines in the docs, expected the README's and docs' dozens", len(cmds))
 	}
-	bin := filepath.Join(t.TempDir(), "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "pipelab"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := filepath.Dir(buildPipelab(t))
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

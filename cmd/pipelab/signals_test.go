@@ -15,21 +15,6 @@ import (
 	"github.com/pipelab/pipelab/internal/atomicfile"
 )
 
-// buildPipelab builds the command into a temporary folder, for tests that
-// signal a real process.
-func buildPipelab(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "pipelab")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // waitFor polls until ok holds, failing the test after 60 s.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
