@@ -31,7 +31,7 @@ func (c CostSpec) Model(t *pipeline.Table) (cost.Model, error) {
 		}
 		return c.Measured.ForTable(t)
 	case "gpu":
-		cfg, err := gpuConfig(c)
+		cfg, err := c.GPUConfig()
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,7 @@ var DefaultGPU = CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "h100", Lin
 // gpuModel builds the GPU timing model of c for a pipeline of the given
 // stage count, the model's layers split evenly (cost.EvenPartition).
 func gpuModel(c CostSpec, stages int) (*cost.GPUModel, error) {
-	cfg, err := gpuConfig(c)
+	cfg, err := c.GPUConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -30,9 +30,6 @@ func gpuModel(c CostSpec, stages int) (*cost.GPUModel, error) {
 	}
 	return gm, nil
 }
-
-// gpuConfig is c.GPUConfig.
-func gpuConfig(c CostSpec) (cost.GPUConfig, error) { return c.GPUConfig() }
 
 // GPUConfig looks up the presets c names, reading the model from its
 // model_config and the GPU and links from its hardware file when it has

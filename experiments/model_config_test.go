@@ -41,7 +41,7 @@ func TestSpecModelConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := gpuConfig(s.Cost)
+	cfg, err := s.Cost.GPUConfig()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 	)
 	chunks := cost.ChunksPerRank(tab)
 	if r.Cost.CostModel == "gpu" {
-		cfg, err := gpuConfig(r.Cost)
+		cfg, err := r.Cost.GPUConfig()
 		if err != nil {
 			return nil, err
 		}

@@ -95,7 +95,7 @@ func TestParseSpecFlashAttention(t *testing.T) {
 	if plain.Cost.label() != DefaultGPU.label() {
 		t.Errorf("label without flash %q, want the default GPU's %q", plain.Cost.label(), DefaultGPU.label())
 	}
-	cfg, err := gpuConfig(flash.Cost)
+	cfg, err := flash.Cost.GPUConfig()
 	if err != nil || !cfg.FlashAttention {
 		t.Errorf("GPU config %+v, %v: want FlashAttention", cfg, err)
 	}

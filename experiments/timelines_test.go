@@ -7,13 +7,18 @@ import (
 	"testing"
 )
 
-// planFor, cutTime and timelineFor are the methods of a cache of their
-// own, for the tests that look at one run's plan or timelines.
-func planFor(r Run) (plan, error)    { return new(Timelines).planFor(r) }
-func cutTime(r Run) (float64, error) { return new(Timelines).cutTime(r) }
+// planFor, cutTime and timelineFor are the methods of one cache the
+// tests share (testTimelines), for the tests that look at runs' plans or
+// timelines: the figures' runs share their pipe keys, which a cache of
+// their own per run would time again. A test of the cache itself makes
+// its own.
+func planFor(r Run) (plan, error)    { return testTimelines.planFor(r) }
+func cutTime(r Run) (float64, error) { return testTimelines.cutTime(r) }
 func timelineFor(family string, r Run) (*pipeTimeline, error) {
-	return new(Timelines).timelineFor(family, r)
+	return testTimelines.timelineFor(family, r)
 }
+
+var testTimelines = new(Timelines)
 
 // cachedKeys lists the keys c holds.
 func (c *Timelines) cachedKeys() []pipeKey {

@@ -233,18 +233,15 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	b, base := res.Best, res.Baseline
 	return tuneReport{
 		Model: f.presets.modelName(), GPU: p.Config.GPU.Name, Link: p.Config.Link.Name, Ranks: f.ranks, MemoryLimit: limit,
-		Kind: b.Schedule.Family, Chunks: chunks(b.Table), Placement: b.Placement,
+		Kind: b.Schedule.Family, Chunks: cost.ChunksPerRank(b.Table), Placement: b.Placement,
 		Microbatches: b.Microbatches, Partition: b.Partition,
 		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,
-		BaselineKind: base.Schedule.Family, BaselineChunks: chunks(base.Table),
+		BaselineKind: base.Schedule.Family, BaselineChunks: cost.ChunksPerRank(base.Table),
 		BaselinePartition: base.Partition, BaselineMakespan: base.Makespan, BaselinePerSample: base.PerSample,
 		BaselinePeakMemory: base.PeakMemory, BaselineFits: base.Fits,
 		Speedup: res.Speedup, Simulations: res.Simulations,
 	}
 }
-
-// chunks is the number of model parts per rank of t (cost.ChunksPerRank).
-func chunks(t *pipeline.Table) int { return cost.ChunksPerRank(t) }
 
 func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
 	var b strings.Builder

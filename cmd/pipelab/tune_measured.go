@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
@@ -34,9 +35,9 @@ func (f *tuneFlags) runMeasured(fs *flag.FlagSet, stdout, stderr io.Writer) erro
 		return err
 	}
 	rep := tuneReport{Model: "measured (" + f.measured.read.Source + ")", Ranks: f.ranks,
-		Kind: res.Best.Schedule.Family, Chunks: chunks(res.Best.Table), Placement: res.Best.Placement,
+		Kind: res.Best.Schedule.Family, Chunks: cost.ChunksPerRank(res.Best.Table), Placement: res.Best.Placement,
 		Microbatches: res.Best.Microbatches, TunedMakespan: res.Best.Makespan, TunedPerSample: res.Best.PerSample,
-		BaselineKind: res.Baseline.Schedule.Family, BaselineChunks: chunks(res.Baseline.Table),
+		BaselineKind: res.Baseline.Schedule.Family, BaselineChunks: cost.ChunksPerRank(res.Baseline.Table),
 		BaselineMakespan: res.Baseline.Makespan, BaselinePerSample: res.Baseline.PerSample, BaselineFits: true,
 		Speedup: res.Speedup, Simulations: res.Simulations}
 	return f.output.write(stdout, rep, func() error { return writeTuneMeasuredText(stdout, rep, res) })
