@@ -87,6 +87,25 @@ func BenchmarkNew(b *testing.B) {
 	}
 }
 
+// BenchmarkCheck times Check, which a spec's validation calls for every
+// stage count of an LM spec, on each corpus. Run beside BenchmarkNew
+// (-bench 'Check|New'), which also encodes the text and allocates the
+// workspaces: the ratio is what Check saves by reading only the corpus's
+// vocabulary and length.
+func BenchmarkCheck(b *testing.B) {
+	for _, c := range benchCorpora {
+		text := c.text()
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Check(DefaultConfig(), text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // cpuClock measures the process CPU time spent in a benchmark loop: the
 // machine is shared, and CPU time per call varies far less with the load
 // than wall-clock time does. The loop allocates nothing, so no garbage
