@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
@@ -121,14 +122,19 @@ func OverMemory(cfg cost.GPUConfig, m cost.Memory, stages int) (stage int, need 
 }
 
 // checkFits refuses a GPU-timed convergence spec one of whose stage counts
-// cannot hold one microbatch (OverMemory), as pipelab train refuses it.
+// cannot hold one microbatch (OverMemory), as pipelab train refuses it,
+// and a GPU-timed schedules spec one of whose families cannot, at one of
+// its rank counts, as pipelab compare refuses to rank it.
 func (s *Spec) checkFits(v validator) error {
-	if s.Cost.CostModel != "gpu" || s.Measure != Convergence {
+	if s.Cost.CostModel != "gpu" || (s.Measure != Convergence && s.Measure != Schedules) {
 		return nil
 	}
 	cfg, err := s.Cost.GPUConfig()
 	if err != nil {
 		return nil // reported with its key by the cost checks
+	}
+	if s.Measure == Schedules {
+		return s.checkFamiliesFit(v, cfg)
 	}
 	for i, st := range s.Stages {
 		gm, err := cost.NewGPUModel(cfg, st)
@@ -138,6 +144,33 @@ func (s *Spec) checkFits(v validator) error {
 		if stage, need, over := OverMemory(cfg, gm, st); over {
 			return v.fail(fmt.Sprintf("S = %d: one microbatch's activations on stage %d take %s, more than the %s's %s; lower microbatch_size or seq_len",
 				st, stage, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes)), "stages", i)
+		}
+	}
+	return nil
+}
+
+// checkFamiliesFit is checkFits for the schedules measure: a family's stage
+// count at P ranks is its table's (P times its chunks per rank), so each
+// family is generated at each rank count, at the first microbatch count it
+// accepts (one microbatch's activations do not depend on M).
+func (s *Spec) checkFamiliesFit(v validator, cfg cost.GPUConfig) error {
+	for i, family := range s.Families {
+		for _, ranks := range s.Ranks {
+			for _, m := range s.Microbatches {
+				t, err := pipeline.Generate(family, ComparisonShape(ranks, m, 0))
+				if err != nil {
+					continue // the run names the refusal
+				}
+				gm, err := cost.GPUForTable(cfg, t)
+				if err != nil {
+					break // the run names what the model cannot be cut into
+				}
+				if stage, need, over := OverMemory(cfg, gm, t.Stages()); over {
+					return v.fail(fmt.Sprintf("%s at %d ranks (%d stages): one microbatch's activations on stage %d take %s, more than the %s's %s; lower microbatch_size or seq_len",
+						family, ranks, t.Stages(), stage, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes)), "kinds", i)
+				}
+				break
+			}
 		}
 	}
 	return nil

@@ -162,7 +162,8 @@ func commsOf(t *Table, a Action) (send, recv Action, ok bool) {
 	return Action{}, Action{}, false
 }
 
-// lowerStuck describes a round of Lower in which no rank could move.
+// lowerStuck describes a round of Lower in which no rank could move. It
+// wraps ErrMalformed: such a table cannot be ordered as PyTorch lowers it.
 func lowerStuck(t *Table, pending [][]Action) error {
 	var parts []string
 	for r, row := range pending {
@@ -171,7 +172,7 @@ func lowerStuck(t *Table, pending [][]Action) error {
 		}
 		parts = append(parts, fmt.Sprintf("rank %d at %s waits for %s", r, row[0], describeInputs(t, row[0])))
 	}
-	return fmt.Errorf("pipeline: lower: malformed schedule, no rank can move: %s", strings.Join(parts, "; "))
+	return fmt.Errorf("pipeline: lower: no rank can move: %s: %w", strings.Join(parts, "; "), ErrMalformed)
 }
 
 // describeInputs names what a compute action (or each part of an
