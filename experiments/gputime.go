@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/pipeline"
@@ -121,6 +122,14 @@ func OverMemory(cfg cost.GPUConfig, m cost.Memory, stages int) (stage int, need 
 	return 0, 0, false
 }
 
+// OverMemoryText says, in the words a spec, the command line and pipelab
+// compare share, that stage cannot hold one microbatch of need bytes on
+// cfg's GPU; each caller adds the settings to lower.
+func OverMemoryText(cfg cost.GPUConfig, stage int, need float64) string {
+	return fmt.Sprintf("one microbatch's activations on stage %d take %s, more than the %s's %s",
+		stage, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes))
+}
+
 // checkFits refuses a GPU-timed convergence spec one of whose stage counts
 // cannot hold one microbatch (OverMemory), as pipelab train refuses it,
 // and a GPU-timed schedules spec one of whose families cannot, at one of
@@ -142,8 +151,7 @@ func (s *Spec) checkFits(v validator) error {
 			continue // the run names what the model cannot be cut into
 		}
 		if stage, need, over := OverMemory(cfg, gm, st); over {
-			return v.fail(fmt.Sprintf("S = %d: one microbatch's activations on stage %d take %s, more than the %s's %s; lower microbatch_size or seq_len",
-				st, stage, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes)), "stages", i)
+			return v.fail(fmt.Sprintf("S = %d: %s; lower microbatch_size or seq_len", st, OverMemoryText(cfg, stage, need)), "stages", i)
 		}
 	}
 	return nil
@@ -151,25 +159,21 @@ func (s *Spec) checkFits(v validator) error {
 
 // checkFamiliesFit is checkFits for the schedules measure: a family's stage
 // count at P ranks is its table's (P times its chunks per rank), so each
-// family is generated at each rank count, at the first microbatch count it
-// accepts (one microbatch's activations do not depend on M).
+// table the runs generate (tablesOf) is generated and priced.
 func (s *Spec) checkFamiliesFit(v validator, cfg cost.GPUConfig) error {
-	for i, family := range s.Families {
-		for _, ranks := range s.Ranks {
-			for _, m := range s.Microbatches {
-				t, err := pipeline.Generate(family, ComparisonShape(ranks, m, 0))
-				if err != nil {
-					continue // the run names the refusal
-				}
-				gm, err := cost.GPUForTable(cfg, t)
-				if err != nil {
-					break // the run names what the model cannot be cut into
-				}
-				if stage, need, over := OverMemory(cfg, gm, t.Stages()); over {
-					return v.fail(fmt.Sprintf("%s at %d ranks (%d stages): one microbatch's activations on stage %d take %s, more than the %s's %s; lower microbatch_size or seq_len",
-						family, ranks, t.Stages(), stage, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes)), "kinds", i)
-				}
-				break
+	for _, ranks := range s.Ranks {
+		for _, st := range s.tablesOf(ranks) {
+			t, err := pipeline.Generate(st.family, st.shape)
+			if err != nil {
+				continue // the run names the refusal
+			}
+			gm, err := cost.GPUForTable(cfg, t)
+			if err != nil {
+				continue // the run names what the model cannot be cut into
+			}
+			if stage, need, over := OverMemory(cfg, gm, t.Stages()); over {
+				return v.fail(fmt.Sprintf("%s at %d ranks (%d stages): %s; lower microbatch_size or seq_len",
+					st.family, ranks, t.Stages(), OverMemoryText(cfg, stage, need)), "kinds", slices.Index(s.Families, st.family))
 			}
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/pipelab/pipelab/experiments"
 
-	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
@@ -123,8 +122,8 @@ func hardwareName(cfg cost.GPUConfig) string {
 // (experiments.OverMemory, the check a spec makes too).
 func (p *presetFlags) fitsOneMicrobatch(cfg cost.GPUConfig, m cost.Memory, stages int) error {
 	if s, need, over := experiments.OverMemory(cfg, m, stages); over {
-		return badInput{fmt.Errorf("--microbatch-size %d --seq-len %d: one microbatch's activations on stage %d take %s, more than the %s's %s; lower --microbatch-size or --seq-len",
-			p.microbatchSize, p.seqLen, s, budget.Format(need), cfg.GPU.Name, budget.Format(cfg.GPU.MemoryBytes))}
+		return badInput{fmt.Errorf("--microbatch-size %d --seq-len %d: %s; lower --microbatch-size or --seq-len",
+			p.microbatchSize, p.seqLen, experiments.OverMemoryText(cfg, s, need))}
 	}
 	return nil
 }
