@@ -40,6 +40,7 @@ var refusals = map[string][]string{
 	"dualpipe":         {"chunks must be 1", "even number of ranks", "M even, M >= 2P"},
 	"v-half":           {"chunks must be 2"},
 	"v-min":            {"chunks must be 2"},
+	"combined-1f1b":    {"chunks must be at least 2", "multiple of the number of rounds"},
 }
 
 // unitTimeFamilies place every action at its idealised unit-time column.
