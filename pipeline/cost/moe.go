@@ -136,9 +136,10 @@ func (g *GPUModel) overlapped(a pipeline.Action) float64 {
 
 // ExpertParallelOn returns the expert parallelism of a group of degree
 // GPUs in nodes of 8 joined by NVLink, the nodes by InfiniBand NDR (the
-// nvlink and ib-ndr link presets): a DGX H100's node, the set-up of
-// DeepSeek-V3's training (arXiv 2412.19437 §3.1: 8 GPUs a node, NVLink
-// inside, InfiniBand between). Degree 0 or 1 is none.
+// nvlink and ib-ndr link presets): a DGX H100's node, laid out as
+// DeepSeek-V3's cluster is (arXiv 2412.19437 §3.1: 8 GPUs a node, NVLink
+// inside, InfiniBand between; its H800s' NVLink is slower than the
+// preset's). Degree 0 or 1 is none.
 func ExpertParallelOn(degree int) ExpertParallel {
 	if degree <= 1 {
 		return ExpertParallel{Degree: degree}
