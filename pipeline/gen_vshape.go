@@ -65,10 +65,10 @@ func vHalfBlock(p, r int) [4]int {
 // order is the block repeated every 6 steps for microbatches 0 to M-1,
 // its Ws put in the steps the block leaves free, each the W of the oldest
 // input gradient still owing one (the Ws left at the end follow, oldest
-// first); the rows are then this order placed as early as its inputs allow
-// on the idealised unit-time grid, which is the paper's "squeeze" of the
-// warm-up and cool-down for a fixed order. The peak activations of a rank
-// are those of its order, which the squeeze does not change.
+// first). The paper then reorders and squeezes: actions move into earlier
+// free steps where the peak activations allow (reorderVShape), and the
+// rows are each rank's new order placed as early as its inputs allow on
+// the idealised unit-time grid. Neither raises a rank's peak.
 func vShape(sh Shape, block vBlock) (*Table, error) {
 	if err := checkShape(sh); err != nil {
 		return nil, err
@@ -77,22 +77,24 @@ func vShape(sh Shape, block vBlock) (*Table, error) {
 	if v := chunksOf(sh, 2); v != 2 {
 		return nil, fmt.Errorf("exactly 2 chunks per rank form the V, so chunks must be 2, got %d", v)
 	}
-	orders := make([][]Action, p)
-	for r := range orders {
+	timed := make([][]timedAction, p)
+	for r := range timed {
 		order, err := vShapeOrder(p, m, r, block(p, r))
 		if err != nil {
 			return nil, err
 		}
-		orders[r] = order
+		timed[r] = order
 	}
+	orders := reorderVShape(timed, m)
 	t := &Table{Placement: VPlacement(2*p, p), Microbatches: m, Update: Flush}
 	return placeUnitTime(t, orders, nil)
 }
 
-// vShapeOrder lays rank r's block out over M microbatches (see vShape).
-// Two of the rank's actions on one step of the period would be a block
-// that does not tile; that is a bug of the block, reported as an error.
-func vShapeOrder(p, m, r int, at [4]int) ([]Action, error) {
+// vShapeOrder lays rank r's block out over M microbatches (see vShape):
+// its actions, each with its step of the repeated block. Two of the rank's
+// actions on one step of the period would be a block that does not tile;
+// that is a bug of the block, reported as an error.
+func vShapeOrder(p, m, r int, at [4]int) ([]timedAction, error) {
 	var used [vBlockPeriod]bool
 	for _, s := range at {
 		if used[s%vBlockPeriod] {
@@ -102,34 +104,37 @@ func vShapeOrder(p, m, r int, at [4]int) ([]Action, error) {
 	}
 	stage := [2]int{r, 2*p - 1 - r}
 	kinds := [4]Action{F(stage[0], 0), F(stage[1], 0), I(stage[1], 0), I(stage[0], 0)}
-	type timed struct {
-		step int
-		a    Action
-	}
-	cells := make([]timed, 0, 4*m)
+	cells := make([]timedAction, 0, 4*m)
 	for k := range m {
 		for i, a := range kinds {
 			a.Microbatch = k
-			cells = append(cells, timed{at[i] + vBlockPeriod*k, a})
+			cells = append(cells, timedAction{at[i] + vBlockPeriod*k, a})
 		}
 	}
-	slices.SortFunc(cells, func(x, y timed) int { return x.step - y.step })
-	order := make([]Action, 0, 6*m)
+	slices.SortFunc(cells, func(x, y timedAction) int { return x.step - y.step })
+	order := make([]timedAction, 0, 6*m)
 	var owed []Action // input gradients whose W is still owed, oldest first
 	step := 0
 	for _, c := range cells {
 		for ; step < c.step && len(owed) > 0; step++ {
-			order = append(order, W(owed[0].Stage, owed[0].Microbatch))
+			order = append(order, timedAction{step, W(owed[0].Stage, owed[0].Microbatch)})
 			owed = owed[1:]
 		}
 		step = c.step + 1
-		order = append(order, c.a)
+		order = append(order, c)
 		if c.a.Kind == BackwardInput {
 			owed = append(owed, c.a)
 		}
 	}
 	for _, i := range owed {
-		order = append(order, W(i.Stage, i.Microbatch))
+		order = append(order, timedAction{step, W(i.Stage, i.Microbatch)})
+		step++
 	}
 	return order, nil
+}
+
+// timedAction is an action at its step of the repeated block.
+type timedAction struct {
+	step int
+	a    Action
 }
