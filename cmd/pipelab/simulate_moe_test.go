@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline/cost"
@@ -35,5 +37,16 @@ func TestSimulateCommandMoE(t *testing.T) {
 	}
 	if want := 48 * 4 * 8 * a2a; math.Abs(added-want) > 1e-9*want {
 		t.Errorf("expert parallelism adds %v s of busy time, want %v", added, want)
+	}
+}
+
+// An expert-parallel degree that does not split a model's experts evenly
+// is refused naming the flag: Mixtral's 8 experts over 16 GPUs.
+func TestSimulateCommandExpertParallelRefused(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8",
+		"--model-config", "../../pipeline/cost/testdata/hf/mixtral-8x7b-v0.1.json", "--expert-parallel", "16"}
+	if code := run(args, &out, &errb); code == 0 || !strings.Contains(errb.String(), "--expert-parallel: expert-parallel degree 16 does not divide the 8 routed experts") {
+		t.Errorf("exit %d, stderr %q: want a refusal naming --expert-parallel", code, errb.String())
 	}
 }

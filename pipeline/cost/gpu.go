@@ -73,7 +73,7 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 	if c.RanksPerNode < 0 || c.RanksPerNode > 0 && (c.InterNode.Bandwidth <= 0 || c.InterNode.Latency < 0) {
 		return nil, fmt.Errorf("cost: %d ranks per node need an inter-node link with a positive bandwidth and a non-negative latency", c.RanksPerNode)
 	}
-	if err := c.ExpertParallel.validate(); err != nil {
+	if err := c.ExpertParallel.Check(c.Network); err != nil {
 		return nil, fmt.Errorf("cost: %w", err)
 	}
 	return c.Network.layers(c.Microbatch, c.Sequence, c.FlashAttention)

@@ -29,7 +29,17 @@ type ExpertParallel struct {
 // on reports whether the experts are spread over more than one GPU.
 func (e ExpertParallel) on() bool { return e.Degree > 1 }
 
-func (e ExpertParallel) validate() error {
+// Check checks the group against itself and against the network: a
+// degree of at least 0, a node size and links when it is above 1, and
+// every MoE layer's routed experts split evenly over the group's GPUs.
+func (e ExpertParallel) Check(net Network) error {
+	if e.on() {
+		for i, blk := range net.Blocks {
+			if blk.Kind == MoE && blk.Experts%e.Degree != 0 {
+				return fmt.Errorf("expert-parallel degree %d does not divide the %d routed experts of block %d of %s", e.Degree, blk.Experts, i, net.Name)
+			}
+		}
+	}
 	switch {
 	case e.Degree < 0:
 		return fmt.Errorf("expert-parallel degree %d must not be negative", e.Degree)

@@ -164,3 +164,34 @@ func TestHFConfigLatestArchitectures(t *testing.T) {
 		t.Errorf("layer 4 of 4: error %v, want one naming the file and the field", err)
 	}
 }
+
+// TestExpertParallelRefused checks the groups the model refuses, each with
+// what is wrong named: a degree that does not divide a layer's routed
+// experts (Mixtral's 8 over 16 GPUs), a negative degree, and a group
+// without its node size or links.
+func TestExpertParallelRefused(t *testing.T) {
+	net, err := ReadHFConfig("testdata/hf/mixtral-8x7b-v0.1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu, _ := LookupGPU("h100")
+	link, _ := LookupLink("ib-ndr")
+	for _, tc := range []struct {
+		ep   ExpertParallel
+		want string
+	}{
+		{ExpertParallelOn(16), "degree 16 does not divide the 8 routed experts"},
+		{ExpertParallel{Degree: -2}, "degree -2 must not be negative"},
+		{ExpertParallel{Degree: 4}, "needs the GPUs per node"},
+		{ExpertParallel{Degree: 8, GPUsPerNode: 4, IntraNode: link}, "needs an inter-node link"},
+	} {
+		c := GPUConfig{Network: net, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048, ExpertParallel: tc.ep}
+		if _, err := c.Layers(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want one saying %q", tc.ep, err, tc.want)
+		}
+	}
+	c := GPUConfig{Network: net, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048, ExpertParallel: ExpertParallelOn(8)}
+	if _, err := c.Layers(); err != nil {
+		t.Errorf("8 experts over 8 GPUs: %v", err)
+	}
+}
