@@ -394,6 +394,9 @@ func (c CostSpec) label() string {
 	if c.Efficiency != 0 {
 		label += fmt.Sprintf("/eff%g", c.Efficiency) // likewise
 	}
+	if c.ExpertParallel > 1 {
+		label += fmt.Sprintf("/ep%d", c.ExpertParallel) // likewise
+	}
 	return label
 }
 

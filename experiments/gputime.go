@@ -49,6 +49,13 @@ func (c CostSpec) GPUConfig() (cost.GPUConfig, error) {
 		return cost.GPUConfig{}, &CostKeyError{"model", err}
 	}
 	cfg := cost.GPUConfig{Network: m, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}
+	if c.ExpertParallel < 0 {
+		return cost.GPUConfig{}, &CostKeyError{"expert_parallel", fmt.Errorf("want 0 (none) or a number of GPUs, got %d", c.ExpertParallel)}
+	}
+	cfg.ExpertParallel = cost.ExpertParallelOn(c.ExpertParallel)
+	if err := cfg.ExpertParallel.Check(m); err != nil {
+		return cost.GPUConfig{}, &CostKeyError{"expert_parallel", err}
+	}
 	if c.Hardware != "" {
 		h, err := cost.ReadHardware(c.hardwareFile())
 		if err != nil {

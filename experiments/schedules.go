@@ -104,6 +104,9 @@ func scheduleID(c CostSpec, ranks, microbatches int, family, level string) strin
 		if c.Efficiency != 0 {
 			timing += fmt.Sprintf("-eff%g", c.Efficiency)
 		}
+		if c.ExpertParallel > 1 {
+			timing += fmt.Sprintf("-ep%d", c.ExpertParallel)
+		}
 	}
 	return fmt.Sprintf("%s_p%d-m%d_%s_%s", timing, ranks, microbatches, family, level)
 }

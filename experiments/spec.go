@@ -344,6 +344,10 @@ type CostSpec struct {
 	// FlashAttention prices attention as FlashAttention runs it
 	// (cost.GPUConfig.FlashAttention).
 	FlashAttention bool `yaml:"flash_attention"`
+	// ExpertParallel spreads the routed experts of MoE layers over this
+	// many GPUs (cost.ExpertParallelOn: nodes of 8 on NVLink, InfiniBand
+	// between), the command line's --expert-parallel; 0 or 1 is none.
+	ExpertParallel int `yaml:"expert_parallel"`
 	// Efficiency is the achieved share of the GPU's peak in (0, 1], the
 	// command line's --efficiency; 0 takes the hardware file's, or
 	// cost.DefaultEfficiency.

@@ -441,7 +441,7 @@ func (c *CostSpec) validate(v validator) error {
 			set bool
 		}{{"model", c.Preset != ""}, {"model_config", c.ModelConfig != ""}, {"gpu", c.GPU != ""}, {"link", c.Link != ""},
 			{"hardware", c.Hardware != ""}, {"microbatch_size", c.Microbatch != 0}, {"seq_len", c.Sequence != 0},
-			{"flash_attention", c.FlashAttention}, {"efficiency", c.Efficiency != 0}} {
+			{"flash_attention", c.FlashAttention}, {"efficiency", c.Efficiency != 0}, {"expert_parallel", c.ExpertParallel != 0}} {
 			if k.set {
 				return v.fail("needs cost_model: gpu (the unit cost model times every action one step)", "cost", k.key)
 			}

@@ -44,7 +44,7 @@ type Family struct {
 // familyOrder is the order "pipelab kinds" lists the families in.
 var familyOrder = []string{
 	"gpipe", "1f1b", "interleaved-1f1b", "looped-bfs", "zb-h1", "zb-h2", "zb-v", "dualpipev",
-	"interleaved-zb", "chimera", "hanayo", "pipedream", "localsgd",
+	"dualpipe", "v-half", "v-min", "combined-1f1b", "interleaved-zb", "chimera", "hanayo", "pipedream", "localsgd",
 }
 
 var families = map[string]Family{}

@@ -69,6 +69,14 @@ func dualPipeV(sh Shape) (*Table, error) {
 // dualPipeVOrder is rank r's order of compute actions (see dualPipeV).
 func dualPipeVOrder(p, m, r int) []Action {
 	d := dpvRank{stage: [2]int{r, 2*p - 1 - r}}
+	return d.phases(p, m, r)
+}
+
+// phases emits the eight phases of dualPipeV for rank r of p with m
+// microbatches per chunk and returns the order. Full DualPipe runs the
+// same phases with p its half rank count, m its microbatches per
+// direction and r the rank's distance from the nearer end (dualPipe).
+func (d *dpvRank) phases(p, m, r int) []Action {
 	last := r == p-1
 	for range 2 * (p - r - 1) {
 		d.forward(0)
@@ -116,10 +124,11 @@ func dualPipeVOrder(p, m, r int) []Action {
 	return d.order
 }
 
-// dpvRank builds one rank's DualPipeV order: the stages of its two chunks,
-// per chunk the next microbatch to forward and to backward (B and I share
-// one count: a microbatch is backwarded once, either way), and the Is whose
-// W is still owed, oldest first.
+// dpvRank builds one rank's DualPipeV (or DualPipe) order: the stages of
+// its two chunks, per chunk the next microbatch to forward and to backward
+// (B and I share one count: a microbatch is backwarded once, either way;
+// DualPipe starts a chunk of the second direction's pipeline at its first
+// microbatch), and the Is whose W is still owed, oldest first.
 type dpvRank struct {
 	stage        [2]int
 	nextF, nextB [2]int

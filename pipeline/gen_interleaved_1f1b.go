@@ -64,29 +64,43 @@ func interleaved1F1B(sh Shape) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	total := m * v
 	orders := make([][]Action, p)
 	for r := range orders {
-		forwardStage := func(k int) int { return (k/g%v)*p + r }
-		backwardStage := func(k int) int { return (v-1-k/g%v)*p + r }
-		nextF, nextB := make(stageCounter, p*v), make(stageCounter, p*v)
-		fwd := func(k int) Action { s := forwardStage(k); return F(s, nextF.next(s)) }
-		bwd := func(k int) Action { s := backwardStage(k); return B(s, nextB.next(s)) }
-		warmup := interleavedWarmup(p, r, v, m, g)
-		order := make([]Action, 0, 2*total)
-		for k := range warmup {
-			order = append(order, fwd(k))
-		}
-		for k := range total - warmup {
-			order = append(order, fwd(warmup+k), bwd(k))
-		}
-		for k := total - warmup; k < total; k++ {
-			order = append(order, bwd(k))
-		}
-		orders[r] = order
+		orders[r] = interleavedOrder(p, m, v, g, r, 0, false)
 	}
 	t := &Table{Placement: LoopPlacement(p*v, p), Microbatches: m, Update: Flush}
 	return placeUnitTime(t, orders, nil)
+}
+
+// interleavedOrder is rank r's interleaved 1F1B order (see
+// interleaved1F1B) with extra more warm-up forwards, at most all M·V;
+// combined merges each steady-state pair, a forward then a backward, into
+// one OVERLAP_F_B (combined1F1B).
+func interleavedOrder(p, m, v, g, r, extra int, combined bool) []Action {
+	total := m * v
+	forwardStage := func(k int) int { return (k/g%v)*p + r }
+	backwardStage := func(k int) int { return (v-1-k/g%v)*p + r }
+	nextF, nextB := make(stageCounter, p*v), make(stageCounter, p*v)
+	fwd := func(k int) Action { s := forwardStage(k); return F(s, nextF.next(s)) }
+	bwd := func(k int) Action { s := backwardStage(k); return B(s, nextB.next(s)) }
+	warmup := min(interleavedWarmup(p, r, v, m, g)+extra, total)
+	order := make([]Action, 0, 2*total)
+	for k := range warmup {
+		order = append(order, fwd(k))
+	}
+	for k := range total - warmup {
+		f, b := fwd(warmup+k), bwd(k)
+		if combined {
+			order = append(order, Action{Kind: OverlapFB, Stage: f.Stage, Microbatch: f.Microbatch,
+				BackStage: b.Stage, BackMicrobatch: b.Microbatch})
+			continue
+		}
+		order = append(order, f, b)
+	}
+	for k := total - warmup; k < total; k++ {
+		order = append(order, bwd(k))
+	}
+	return order
 }
 
 // interleavedGroup returns the microbatches per round of PyTorch's

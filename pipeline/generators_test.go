@@ -37,6 +37,10 @@ var refusals = map[string][]string{
 	"localsgd":         {"chunks must be 1"},
 	"interleaved-zb":   {"multiple of the number of rounds"},
 	"dualpipev":        {"chunks must be 2", "M >= 2P"},
+	"dualpipe":         {"chunks must be 1", "even number of ranks", "M even, M >= 2P"},
+	"v-half":           {"chunks must be 2"},
+	"v-min":            {"chunks must be 2"},
+	"combined-1f1b":    {"chunks must be at least 2", "multiple of the number of rounds"},
 }
 
 // unitTimeFamilies place every action at its idealised unit-time column.
@@ -44,7 +48,7 @@ var refusals = map[string][]string{
 // dualpipev's OVERLAP_F_B cells are checked by TestDualPipeVUnitGrid.)
 var unitTimeFamilies = map[string]bool{
 	"gpipe": true, "1f1b": true, "interleaved-1f1b": true, "looped-bfs": true, "zb-h1": true, "zb-h2": true,
-	"zb-v": true, "chimera": true, "hanayo": true, "pipedream": true, "localsgd": true,
+	"zb-v": true, "chimera": true, "hanayo": true, "pipedream": true, "localsgd": true, "v-half": true, "v-min": true,
 }
 
 // TestGeneratorsGrid generates every registered family on every shape of

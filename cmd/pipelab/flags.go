@@ -354,6 +354,9 @@ type pricing struct {
 	// memoryLimit is the GPU's memory in bytes under the GPU model (0
 	// otherwise): a rank whose peak exceeds it is marked, as tune does.
 	memoryLimit float64
+	// params and activeParams are the GPU model's total parameters and
+	// those a token runs through (0 otherwise).
+	params, activeParams float64
 }
 
 // pricingFor builds the cost model of the flags for table t (not for
@@ -389,6 +392,7 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 		return pricing{}, err
 	}
 	return pricing{cost: gm, memory: gm, sizer: gm, share: share, memoryLimit: cfg.GPU.MemoryBytes,
+		params: cfg.Network.Params(), activeParams: cfg.Network.ActiveParams(),
 		name: fmt.Sprintf("GPU model (%s on %s, b=%d, s=%d%s; seconds)", c.presets.modelName(), hardwareName(cfg), c.presets.microbatchSize, c.presets.seqLen, c.costNote())}, nil
 }
 
@@ -408,6 +412,9 @@ func (c *costFlags) costNote() string {
 	var note string
 	if c.presets.flash {
 		note += ", flash attention"
+	}
+	if c.presets.expertParallel > 1 {
+		note += fmt.Sprintf(", expert parallel %d", c.presets.expertParallel)
 	}
 	if c.partition != nil {
 		parts := make([]string, len(c.partition))

@@ -20,6 +20,7 @@ type presetFlags struct {
 	microbatchSize, seqLen int
 	flash                  bool
 	efficiency             float64
+	expertParallel         int
 	fs                     *flag.FlagSet
 	// fromHardware is what check read from --hardware.
 	fromHardware cost.Hardware
@@ -39,6 +40,7 @@ func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.IntVar(&p.microbatchSize, "microbatch-size", experiments.DefaultGPU.Microbatch, "samples per microbatch b"+note)
 	fs.IntVar(&p.seqLen, "seq-len", experiments.DefaultGPU.Sequence, "sequence length s in tokens"+note)
 	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
+	fs.IntVar(&p.expertParallel, "expert-parallel", 0, "spread the routed experts of MoE layers over this many GPUs and price their all-to-alls (nodes of 8 on nvlink, ib-ndr between; overlapped within OVERLAP_F_B pairs); 0 is none"+note)
 	fs.Float64Var(&p.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak in (0, 1]; 0 takes the hardware file's, or %g", cost.DefaultEfficiency)+note)
 	p.fs = fs
 }
@@ -104,7 +106,8 @@ func (p *presetFlags) config() (cost.GPUConfig, error) {
 // spec is the flags as a cost spec's GPU keys.
 func (p *presetFlags) spec() experiments.CostSpec {
 	return experiments.CostSpec{CostModel: "gpu", Preset: p.model, ModelConfig: p.modelConfig, GPU: p.gpu, Link: p.link,
-		Hardware: p.hardware, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash, Efficiency: p.efficiency}
+		Hardware: p.hardware, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash, Efficiency: p.efficiency,
+		ExpertParallel: p.expertParallel}
 }
 
 // hardwareName says which GPU and links the model runs on: the presets'

@@ -87,6 +87,11 @@ type simulateReport struct {
 	Iterations   *iterationReport `json:"iterations,omitempty"`
 	// MemoryLimit is the GPU's memory in bytes under the GPU model.
 	MemoryLimit float64 `json:"memory_limit_bytes,omitempty"`
+	// Params and ActiveParams are the model's total parameters and those
+	// a token runs through (MoE: the routed experts it visits), under the
+	// GPU model.
+	Params       float64 `json:"params,omitempty"`
+	ActiveParams float64 `json:"active_params,omitempty"`
 }
 
 type rankReport struct {
@@ -312,6 +317,7 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 	vol := sim.Communication(tl, pr.sizer)
 	rep.Messages, rep.CommBytes = vol.Messages, vol.Bytes
 	rep.MemoryLimit = pr.memoryLimit
+	rep.Params, rep.ActiveParams = pr.params, pr.activeParams
 	share := cost.StageShare(t)
 	for _, st := range sim.RankStats(tl, pr.memory) {
 		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, Bubble: max(st.Idle-st.CommWait, 0), CommWait: st.CommWait,

@@ -5,7 +5,9 @@
 // explicit per-stage costs; and the communication-aware GPU timing model,
 // built from a Network (per-layer FLOPs, parameters and activations of
 // dense, mixture-of-experts and vision-language transformers, with
-// FlashAttention as an option), a GPU and a Link, with its presets and the
+// FlashAttention as an option, DeepSeek's latent attention (MLA) and the
+// all-to-alls of expert parallelism, hidden in overlapped F&B pairs:
+// ExpertParallel), a GPU and a Link, with its presets and the
 // pricing of tables whose stages replicate model parts (ModelParts,
 // GPUForTable). Its inputs come from presets, HuggingFace config.json files
 // (ReadHFConfig), hardware files (ReadHardware: a GPU, and the links within

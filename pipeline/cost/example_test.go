@@ -74,7 +74,7 @@ func ExampleReadHFConfig() {
 	// Output:
 	// embedding, 32×moe, head
 	// 46.70B parameters
-	// t5/config.json: field "model_type": architecture "t5" is not supported (known: llama, mistral, qwen2, gpt2, gpt_neox, mixtral, deepseek)
+	// t5/config.json: field "model_type": architecture "t5" is not supported (known: llama, mistral, qwen2, qwen3, gpt2, gpt_neox, mixtral, deepseek, qwen3_moe, deepseek_v3)
 }
 
 func ExampleParseHardware() {

@@ -44,6 +44,9 @@ type GPUConfig struct {
 	// them (Network.LayersFlash): no stored attention scores, a recomputation
 	// in the backward.
 	FlashAttention bool
+	// ExpertParallel spreads the routed experts of MoE layers over a group
+	// of GPUs and prices their all-to-alls (moe.go); zero means none.
+	ExpertParallel ExpertParallel
 }
 
 // Throughput returns the achieved FLOP/s: peak × efficiency.
@@ -70,6 +73,9 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 	if c.RanksPerNode < 0 || c.RanksPerNode > 0 && (c.InterNode.Bandwidth <= 0 || c.InterNode.Latency < 0) {
 		return nil, fmt.Errorf("cost: %d ranks per node need an inter-node link with a positive bandwidth and a non-negative latency", c.RanksPerNode)
 	}
+	if err := c.ExpertParallel.Check(c.Network); err != nil {
+		return nil, fmt.Errorf("cost: %w", err)
+	}
 	return c.Network.layers(c.Microbatch, c.Sequence, c.FlashAttention)
 }
 
@@ -90,6 +96,7 @@ type gpuStage struct {
 	forward, backwardInput, weight float64 // seconds
 	params, activation, weightGrad float64
 	output                         float64 // bytes sent to the next stage
+	experts                        expertTimes
 }
 
 // NewGPUModel builds the timing model with the layers split over the
@@ -129,7 +136,8 @@ func newGPUModel(c GPUConfig, layers []Layer, partition []int) (*GPUModel, error
 			st.forward += l.Forward / rate
 			st.backwardInput += l.BackwardInput / rate
 			st.weight += l.BackwardWeight / rate
-			st.params += l.Params
+			st.params += l.Params - c.ExpertParallel.notHeld(l.RoutedParams)
+			st.addExperts(c.ExpertParallel, l)
 			st.activation += l.Activation
 			st.weightGrad += l.WeightGrad
 			st.output = l.Output
@@ -209,9 +217,15 @@ func (g *GPUModel) Stage(s int) Stage {
 
 // Compute returns the time of a compute action in seconds: a full B is the
 // input- plus the weight-gradient time, an OVERLAP_F_B its forward plus its
-// backward. A stage the model does not have gives NaN, so that a table
+// backward, less the expert-parallel all-to-alls the pair hides
+// (overlapped, moe.go). A stage the model does not have gives NaN, so that a table
 // that does not fit the model shows in every time derived from it.
-func (g *GPUModel) Compute(a pipeline.Action) float64 { return stageComputeTime(a, g.Stage) }
+func (g *GPUModel) Compute(a pipeline.Action) float64 {
+	if a.Kind == pipeline.OverlapFB {
+		return g.overlapped(a)
+	}
+	return stageComputeTime(a, g.Stage)
+}
 
 // Transfer returns latency + bytes/bandwidth for the message a sends
 // between two ranks over the link that joins them (LinkBetween), 0 on one

@@ -12,14 +12,15 @@ import (
 
 // HFArchitectures lists the HuggingFace model_type values ReadHFConfig
 // reads.
-var HFArchitectures = []string{"llama", "mistral", "qwen2", "gpt2", "gpt_neox", "mixtral", "deepseek"}
+var HFArchitectures = []string{"llama", "mistral", "qwen2", "qwen3", "gpt2", "gpt_neox", "mixtral", "deepseek", "qwen3_moe", "deepseek_v3"}
 
 // ReadHFConfig reads a HuggingFace config.json into a Network: the
 // Llama/Mistral/Qwen2 family (gated decoders, grouped-query attention,
 // Qwen2's Q/K/V biases), GPT-2 and GPT-NeoX (LayerNorms and linear layers
-// with biases, GPT-2's learned positions) and the mixture-of-experts
-// Mixtral and DeepSeekMoE (routed experts, top-k, shared experts, dense
-// first layers). The fields read per model_type are in docs/presets.md.
+// with biases, GPT-2's learned positions), Qwen3 (heads of head_dim) and
+// the mixture-of-experts Mixtral, DeepSeekMoE, Qwen3-MoE and DeepSeek-V3
+// (routed experts, top-k, shared experts, dense first layers, DeepSeek-V3's
+// latent attention; hfconfig_moe.go). The fields read per model_type are in docs/presets.md.
 // A missing or ill-typed field, a value the timing model cannot
 // represent, a size outside its range (hfMax), or an unknown model_type
 // is an error naming the file and the field; so is a file over
@@ -105,8 +106,11 @@ var hfMax = map[string]int{
 	// Gemma's 256000 tokens; context of millions of tokens.
 	"vocab_size": 1 << 22, "n_positions": 1 << 24,
 	// DeepSeek-V3: 256 routed experts, 8 active, 1 shared.
-	"num_local_experts": 1 << 16, "n_routed_experts": 1 << 16,
-	"num_experts_per_tok": 1 << 10, "n_shared_experts": 1 << 10,
+	"num_local_experts": 1 << 16, "n_routed_experts": 1 << 16, "num_experts": 1 << 16,
+	"num_experts_per_tok": 1 << 10, "n_shared_experts": 1 << 10, "decoder_sparse_step": hfMaxLayers,
+	// DeepSeek-V3's latent attention: ranks 1536 and 512, heads of 192.
+	"q_lora_rank": 1 << 17, "kv_lora_rank": 1 << 17,
+	"qk_nope_head_dim": 1 << 12, "qk_rope_head_dim": 1 << 12, "v_head_dim": 1 << 12,
 }
 
 func (c *hfConfig) integer(field string, least int) (int, error) {
@@ -204,7 +208,7 @@ func (c *hfConfig) attention(hiddenField, headsField string) (hidden, heads, kvH
 	if heads%kvHeads != 0 {
 		return 0, 0, 0, c.fail("num_key_value_heads", "%d key/value heads do not divide %d heads", kvHeads, heads)
 	}
-	if c.has("head_dim") {
+	if c.has("head_dim") && !c.headDimFree() {
 		d, err := c.integer("head_dim", 1)
 		if err != nil {
 			return 0, 0, 0, err
@@ -243,9 +247,10 @@ func (c *hfConfig) decoderShape() (decoderShape, error) {
 	return d, err
 }
 
-// llamaFamily reads Llama, Mistral, Qwen2 (dense, gated MLP, RMSNorm),
-// Mixtral (every layer MoE) and DeepSeekMoE (dense first layers, then MoE
-// every moe_layer_freq layers, with shared experts).
+// llamaFamily reads Llama, Mistral, Qwen2, Qwen3 (dense, gated MLP,
+// RMSNorm), Mixtral (every layer MoE), DeepSeekMoE and DeepSeek-V3 (dense
+// first layers, then MoE every moe_layer_freq layers, with shared experts)
+// and Qwen3-MoE (MoE every decoder_sparse_step layers but mlp_only_layers).
 func (c *hfConfig) llamaFamily() ([]Block, error) {
 	d, err := c.decoderShape()
 	if err != nil {
@@ -261,6 +266,9 @@ func (c *hfConfig) llamaFamily() ([]Block, error) {
 	if dense.KVHeads == dense.Heads {
 		dense.KVHeads = 0
 	}
+	if dense, err = c.attentionShape(dense); err != nil {
+		return nil, err
+	}
 	kinds := make([]Block, layers)
 	for i := range kinds {
 		kinds[i] = dense
@@ -274,8 +282,12 @@ func (c *hfConfig) llamaFamily() ([]Block, error) {
 		for i := range kinds {
 			kinds[i] = moe
 		}
-	case "deepseek":
+	case "deepseek", "deepseek_v3":
 		if err := c.deepseekLayers(dense, kinds); err != nil {
+			return nil, err
+		}
+	case "qwen3_moe":
+		if err := c.qwen3MoELayers(dense, kinds); err != nil {
 			return nil, err
 		}
 	}

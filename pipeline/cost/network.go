@@ -64,6 +64,12 @@ type Block struct {
 	// routed experts each token visits (top-k), and shared experts every
 	// token visits.
 	Experts, Active, Shared int
+	// HeadDim is the width of an attention head when it is not
+	// Hidden/Heads (Qwen3's head_dim); 0 means Hidden/Heads. MLA, when
+	// set, replaces the attention's projections with DeepSeek's latent
+	// ones (attention.go).
+	HeadDim int
+	MLA     MLA
 	// Vocab is the vocabulary of an Embedding or a Head.
 	Vocab int
 	// Tokens fixes the sequence length of vision kinds (patch tokens per
@@ -113,6 +119,11 @@ type Layer struct {
 	// splits the two. It never exceeds Activation.
 	WeightGrad float64
 	Output     float64
+	// AllToAll is the bytes one expert-parallel all-to-all of an MoE
+	// layer moves per GPU, and RoutedParams the layer's routed-expert
+	// parameters, which an expert-parallel group shares (moe.go); zero for
+	// other kinds.
+	AllToAll, RoutedParams float64
 }
 
 // BytesPerElement is the size of one activation or weight element in the
@@ -207,6 +218,14 @@ func (blk Block) validate() error {
 		if blk.KVHeads < 0 || blk.KVHeads > 0 && blk.Heads%blk.KVHeads != 0 {
 			return fmt.Errorf("heads %d, kv heads %d: the key/value heads must divide the heads", blk.Heads, blk.KVHeads)
 		}
+		if blk.HeadDim < 0 {
+			return fmt.Errorf("head dim %d must not be negative", blk.HeadDim)
+		}
+		if blk.MLA != (MLA{}) {
+			if err := blk.MLA.validate(); err != nil {
+				return err
+			}
+		}
 	case VisionEmbedding, Projector:
 		if blk.Hidden < 1 || blk.In < 1 || blk.Tokens < 1 {
 			return fmt.Errorf("hidden %d, in %d, tokens %d must be positive", blk.Hidden, blk.In, blk.Tokens)
@@ -228,7 +247,8 @@ func (blk Block) tokens(s float64) float64 {
 // layer prices one layer of the block. For transformer layers (Zero Bubble
 // paper, arXiv 2401.10241, and docs/reference.md §2): with linear FLOPs
 // L = 2·t·b·(attention and MLP weights) and attention-core FLOPs
-// A = 4·t²·b·h (scores and the weighted sum), F = L + A, B = L + 2A (both
+// A = 4·t²·b·h (scores and the weighted sum; attentionCore for other head
+// widths and MLA), F = L + A, B = L + 2A (both
 // operands of each attention product need gradients) and W = L. With
 // h×h Q/K/V/O and a 4h two-matrix MLP, L = 24tbh² and this is the paper's
 // F = tbh(24h + 4t), B = tbh(24h + 8t), W = 24tbh². With flash attention
@@ -260,13 +280,14 @@ func (blk Block) layer(b, s float64, flash bool) Layer {
 			widthVisited *= visited
 		}
 		lin := 2 * t * b * weights
-		attn := 4 * t * t * b * h
+		attn := blk.attentionCore(t, b)
 		l.Forward, l.BackwardInput, l.BackwardWeight = lin+attn, lin+2*attn, lin
 		if flash {
 			l.BackwardInput += attn / 2
 		}
 		l.Activation = blk.activation(b, t, widthVisited, flash)
 		l.WeightGrad = blk.weightGrad(b, t, widthVisited, l.Activation)
+		blk.moeLayer(&l, b, t)
 	case VisionEmbedding:
 		lin := 2 * t * b * float64(blk.In) * h
 		// The pixels need no gradient: B is empty.

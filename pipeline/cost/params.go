@@ -6,7 +6,7 @@ func (blk Block) kvWidth() float64 {
 	if kv == 0 {
 		kv = blk.Heads
 	}
-	return float64(kv * (blk.Hidden / blk.Heads))
+	return float64(kv * blk.headDim())
 }
 
 func (blk Block) mlpMatrices() float64 {
@@ -16,10 +16,15 @@ func (blk Block) mlpMatrices() float64 {
 	return 2
 }
 
-// attentionParams: Q and O are h×h, K and V are h×kv.
+// attentionParams: Q and O are h×(a·d) (h×h when the head size d is
+// h/a), K and V are h×kv; MLA's weights are its own (attention.go).
 func (blk Block) attentionParams() float64 {
 	h := float64(blk.Hidden)
-	return 2*h*h + 2*h*blk.kvWidth()
+	if blk.MLA.on() {
+		return blk.MLA.params(h, float64(blk.Heads))
+	}
+	q := float64(blk.Heads * blk.headDim())
+	return 2*h*q + 2*h*blk.kvWidth()
 }
 
 // mlpParams is one MLP of width FFN.

@@ -77,6 +77,32 @@ func ClosedForm(family string, sh pipeline.Shape, c cost.Stage) (e Estimate, ok 
 		f, b, w := c.TF/2, c.TB/2, c.TW/2
 		return withBubble(max(0, (p-1)*((f+b+w)+(b+w)-3*w)), 2*p+1,
 			"DualPipeV: bubble (PP/2 - 1)(F&B + B - 3W) per chunk with PP = 2P stages, F&B = F + B, PP + 1 chunk activations (DualPipe README, arXiv 2412.19437)")
+	case "dualpipe":
+		// DualPipe's README gives the full DualPipe the same bubble as
+		// DualPipeV, (PP/2 - 1)(F&B + B - 3W), on PP ranks of one stage of
+		// each pipeline: here PP = P and F, B (full), W are times of a rank's
+		// share, F&B = F + B. Activations: PP + 1 of one stage, P + 1 rank
+		// shares, which the simulator's count reaches on the two middle
+		// ranks (they run their first F and B apart).
+		f, b, w := c.TF, c.TB+c.TW, c.TW
+		return withBubble(max(0, (p/2-1)*((f+b)+b-3*w)), p+1,
+			"DualPipe: bubble (PP/2 - 1)(F&B + B - 3W) with PP = P stages, F&B = F + B, PP + 1 activations (DualPipe README, arXiv 2412.19437)")
+	case "v-min", "v-half":
+		// The controllable-memory paper (Qi et al., arXiv 2405.15362)
+		// tabulates, with T_F = T_B = T_W only, a bubble rate of about
+		// 2P/3M (V-Min) and P/2M (V-Half) of the iteration, i.e. a bubble
+		// of about 2P/3 and P/2 microbatches' work, and peak activations of
+		// (P + 4) // 3 and (P + 2) // 2 rank shares, 2(P + 4)//3 and
+		// 2(P + 2)//2 chunk activations.
+		if c.TF != c.TB || c.TB != c.TW {
+			return Estimate{}, false
+		}
+		if family == "v-min" {
+			return withBubble(2*p/3*work, float64(2*((sh.Ranks+4)/3)),
+				"V-Min: bubble rate ~2P/3M, (P + 4) // 3 activations of a rank share when T_F = T_B = T_W (arXiv 2405.15362)")
+		}
+		return withBubble(p/2*work, float64(2*((sh.Ranks+2)/2)),
+			"V-Half: bubble rate ~P/2M, (P + 2) // 2 activations of a rank share when T_F = T_B = T_W (arXiv 2405.15362)")
 	case "chimera":
 		// Bubble ratio (D - 2)/(2N + D - 2) of the iteration (arXiv
 		// 2107.06925, Table 1), i.e. (P - 2)/2 slots of one microbatch's work.

@@ -69,8 +69,8 @@ func TestMemoryFloorBelowPeak(t *testing.T) {
 			for _, sc := range DefaultSchedules {
 				for _, m := range []int{ranks, 2 * ranks} {
 					tab, err := defaultScheduleTable(c, sc, pipeline.Shape{Ranks: ranks, Microbatches: m, Chunks: sc.Chunks})
-					if err != nil && sc.Family == "dualpipev" && m < 2*ranks {
-						continue // DualPipeV needs M >= 2P, and refuses M = P
+					if err != nil && (sc.Family == "dualpipev" || sc.Family == "dualpipe") && m < 2*ranks {
+						continue // DualPipeV and DualPipe need M >= 2P, and refuse M = P
 					}
 					if err != nil {
 						t.Fatalf("%s: %v", sc, err)
@@ -94,9 +94,10 @@ func TestMemoryFloorBelowPeak(t *testing.T) {
 			}
 		}
 	}
-	// 3 models × 2 depths × 12 schedules × 2 counts × 4 options × 2
-	// partitions, less DualPipeV at M = P (3 × 2 × 4 × 2 cases).
-	if want := 3*2*len(DefaultSchedules)*2*4*2 - 3*2*4*2; checked != want {
+	// 3 models × 2 depths × the default schedules × 2 counts × 4 options
+	// × 2 partitions, less DualPipeV and DualPipe at M = P (2 × 3 × 2 × 4
+	// × 2 cases).
+	if want := 3*2*len(DefaultSchedules)*2*4*2 - 2*3*2*4*2; checked != want {
 		t.Errorf("checked %d cases, want %d", checked, want)
 	}
 }

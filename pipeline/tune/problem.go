@@ -25,19 +25,22 @@ func (s Schedule) String() string {
 
 // DefaultSchedules are the synchronous (flush) families the tuner tries
 // when a Problem names none: one stage per rank, interleaved in loop
-// placement with 2 and 4 chunks, V-shaped (ZB-V and DualPipeV, which
-// needs M >= 2P and skips smaller counts), and Chimera's two pipelines
-// (one stage per rank in each: the layers are cut into P parts, each
-// replicated on two ranks, cost.ModelParts; it needs an even P and M a
-// multiple of P, and other shapes are skipped with the generator's
-// reason), and the Zero Bubble paper's automatic schedule (zb-auto, built
+// placement with 2 and 4 chunks (and Megatron-LM's combined 1F1B with 2),
+// V-shaped (ZB-V, V-Half, V-Min and
+// DualPipeV, which needs M >= 2P and skips smaller counts), the two
+// pipelines of Chimera and DualPipe (one stage per rank in each: the layers
+// are cut into P parts, each replicated on two ranks, cost.ModelParts;
+// Chimera needs an even P and M a multiple of P, DualPipe an even P and an
+// even M >= 2P, and other shapes are skipped with the generator's reason),
+// and the Zero Bubble paper's automatic schedule (zb-auto, built
 // for each partition from its costs within the memory limit, see
 // search.tableFor). The asynchronous families are left out because they
 // change the optimizer, not only the time.
 var DefaultSchedules = []Schedule{
 	{"gpipe", 1}, {"1f1b", 1}, {"zb-h1", 1}, {"zb-h2", 1}, {ZBAutoFamily, 1},
-	{"interleaved-1f1b", 2}, {"interleaved-1f1b", 4}, {"looped-bfs", 2},
-	{"interleaved-zb", 2}, {"zb-v", 2}, {"dualpipev", 2}, {"hanayo", 2}, {"chimera", 1},
+	{"interleaved-1f1b", 2}, {"interleaved-1f1b", 4}, {"combined-1f1b", 2}, {"looped-bfs", 2},
+	{"interleaved-zb", 2}, {"zb-v", 2}, {"dualpipev", 2}, {"v-half", 2}, {"v-min", 2}, {"hanayo", 2},
+	{"chimera", 1}, {"dualpipe", 1},
 }
 
 // Problem is what to tune: a model on GPUs joined by a link, in a
