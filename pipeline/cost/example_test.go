@@ -136,5 +136,5 @@ func ExampleWriteHardwarePresets() {
 	gpus, links, err := cost.ParseHardwarePresets([]byte(b.String()), "presets.yaml")
 	fmt.Println(len(gpus), len(links), gpus[0].Name, links[0].Name, err)
 	// Output:
-	// 3 3 a100 nvlink <nil>
+	// 3 5 a100 nvlink <nil>
 }

@@ -44,6 +44,11 @@ type GPUConfig struct {
 	// them (Network.LayersFlash): no stored attention scores, a recomputation
 	// in the backward.
 	FlashAttention bool
+	// Parallel is the tensor and data parallelism around each stage and
+	// the activation recomputation (parallel.go). With it, Link is the
+	// link inside a node, which tensor parallelism uses, and RanksPerNode
+	// counts GPUs: a node holds RanksPerNode / (T·D) pipeline ranks.
+	Parallel Parallelism
 }
 
 // Throughput returns the achieved FLOP/s: peak × efficiency.
@@ -69,6 +74,12 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 	}
 	if c.RanksPerNode < 0 || c.RanksPerNode > 0 && (c.InterNode.Bandwidth <= 0 || c.InterNode.Latency < 0) {
 		return nil, fmt.Errorf("cost: %d ranks per node need an inter-node link with a positive bandwidth and a non-negative latency", c.RanksPerNode)
+	}
+	if err := c.Parallel.check(c.RanksPerNode); err != nil {
+		return nil, err
+	}
+	if c.Parallel.ElementwisePasses > 0 && c.GPU.MemoryBandwidth <= 0 {
+		return nil, fmt.Errorf("cost: GPU %q has no memory bandwidth to price the element-wise passes with", c.GPU.Name)
 	}
 	return c.Network.layers(c.Microbatch, c.Sequence, c.FlashAttention)
 }
@@ -121,22 +132,60 @@ func newGPUModel(c GPUConfig, layers []Layer, partition []int) (*GPUModel, error
 		return nil, fmt.Errorf("cost: model %s: %w", c.Network.Name, err)
 	}
 	g := &GPUModel{config: c, partition: append([]int(nil), partition...), stages: make([]gpuStage, len(partition))}
-	rate := c.Throughput()
 	next := 0
 	for s, n := range partition {
 		st := &g.stages[s]
 		for _, l := range layers[next : next+n] {
-			st.forward += l.Forward / rate
-			st.backwardInput += l.BackwardInput / rate
-			st.weight += l.BackwardWeight / rate
-			st.params += l.Params
-			st.activation += l.Activation
-			st.weightGrad += l.WeightGrad
+			p := c.priceLayer(l)
+			st.forward += p.forward
+			st.backwardInput += p.backwardInput
+			st.weight += p.weight
+			st.params += p.params
+			st.activation += p.activation
+			st.weightGrad += p.weightGrad
 			st.output = l.Output
 		}
 		next += n
 	}
 	return g, nil
+}
+
+// priceLayer is what one layer costs one GPU of its stage, per
+// microbatch: the FLOPs of its tensor-parallel shard at the achieved
+// throughput, the element-wise passes over its activation at the memory
+// bandwidth (Parallelism.ElementwisePasses), the tensor-parallel
+// collectives, the recomputation in the backward, and the parameters and
+// activations the GPU holds. Every per-layer price of the GPU model goes
+// through it.
+func (c GPUConfig) priceLayer(l Layer) gpuStage {
+	s := c.shardedLayer(l)
+	rate := c.Throughput()
+	elementwise := func(bytes float64) float64 {
+		if c.Parallel.ElementwisePasses == 0 {
+			return 0
+		}
+		return c.Parallel.ElementwisePasses * bytes / c.GPU.MemoryBandwidth
+	}
+	fwdComm, bwdComm := c.tensorCollectives(l)
+	p := gpuStage{
+		forward:       s.Forward/rate + elementwise(s.Activation) + fwdComm,
+		backwardInput: s.BackwardInput/rate + elementwise(s.Activation) + bwdComm,
+		weight:        s.BackwardWeight / rate,
+		params:        s.Params,
+		activation:    s.Activation,
+		weightGrad:    s.WeightGrad,
+	}
+	if !isTransformer(l.Kind) {
+		return p
+	}
+	switch c.Parallel.Recompute {
+	case RecomputeFull:
+		p.backwardInput += p.forward
+	case RecomputeSelective:
+		p.backwardInput += s.Attention/rate + elementwise(s.Scores)
+	}
+	p.activation, p.weightGrad = c.storedActivation(s)
+	return p
 }
 
 // CheckPartition checks that partition gives every stage at least one
@@ -225,16 +274,41 @@ func (g *GPUModel) Transfer(a pipeline.Action, from, to int) float64 {
 		return 0
 	}
 	l := g.config.LinkBetween(from, to)
-	return l.Latency + g.MessageBytes(a)/l.Bandwidth
+	bytes := g.MessageBytes(a)
+	t := g.config.Parallel.tensor()
+	if t == 1 {
+		return l.Latency + bytes/l.Bandwidth
+	}
+	// Megatron-LM's scatter-gather (SC21 §4.1): each of the T GPUs of
+	// the stage sends its 1/T of the message over its own link, and the
+	// receiving node all-gathers it; with sequence parallelism the next
+	// stage takes the activation split, so nothing is gathered.
+	d := l.Latency + bytes/float64(t)/l.Bandwidth
+	if !g.config.Parallel.SequenceParallel {
+		d += RingAllGather(bytes, t, g.config.Link)
+	}
+	return d
 }
 
-// LinkBetween returns the link that joins ranks from and to: InterNode
-// when RanksPerNode puts them on different nodes, Link otherwise.
+// LinkBetween returns the link that joins pipeline ranks from and to:
+// InterNode when they sit on different nodes, Link otherwise. A node holds
+// RanksPerNode / (T·D) pipeline ranks under tensor and data parallelism
+// (Megatron-LM orders GPUs tensor first, then data, then pipeline), and
+// at least one.
 func (c GPUConfig) LinkBetween(from, to int) Link {
-	if c.RanksPerNode > 0 && from/c.RanksPerNode != to/c.RanksPerNode {
+	if n := c.pipelineRanksPerNode(); n > 0 && from/n != to/n {
 		return c.InterNode
 	}
 	return c.Link
+}
+
+// pipelineRanksPerNode is how many pipeline ranks share a node, 0 without
+// nodes.
+func (c GPUConfig) pipelineRanksPerNode() int {
+	if c.RanksPerNode <= 0 {
+		return 0
+	}
+	return max(1, c.RanksPerNode/(c.Parallel.tensor()*c.Parallel.data()))
 }
 
 // MessageBytes returns the bytes of the message a carries. PyTorch names

@@ -25,6 +25,7 @@ import (
 //	  peak_flops: 312e12      # dense bf16, FLOP/s
 //	  efficiency: 0.45        # achieved share of the peak; default DefaultEfficiency
 //	  memory_bytes: 40e9
+//	  memory_bandwidth: 1.555e12  # bytes per second; optional
 //	link:                     # between ranks of one node (every two ranks without nodes)
 //	  name: nvlink3
 //	  latency: 3e-6           # seconds
@@ -251,7 +252,7 @@ func (p *hwParser) physical(s section, key string, q quantity, positive bool) (f
 }
 
 var (
-	gpuKeys  = []string{"name", "peak_flops", "efficiency", "memory_bytes", "source"}
+	gpuKeys  = []string{"name", "peak_flops", "efficiency", "memory_bytes", "memory_bandwidth", "source"}
 	linkKeys = []string{"name", "latency", "bandwidth", "source"}
 )
 
@@ -280,6 +281,11 @@ func (p *hwParser) gpuEntry(m section) (GPU, float64, error) {
 	}
 	if g.MemoryBytes, err = p.physical(m, "memory_bytes", gpuMemory, true); err != nil {
 		return GPU{}, 0, err
+	}
+	if _, ok := m.values["memory_bandwidth"]; ok {
+		if g.MemoryBandwidth, err = p.physical(m, "memory_bandwidth", memoryBandwidth, true); err != nil {
+			return GPU{}, 0, err
+		}
 	}
 	eff, err := p.number(m, "efficiency", "DefaultEfficiency", true)
 	if err != nil {
@@ -337,7 +343,7 @@ func WriteHardwarePresets(w io.Writer) error {
 		linkList.Content = append(linkList.Content, linkNode(l))
 	}
 	doc := &yaml.Node{Kind: yaml.MappingNode, HeadComment: "The GPU and link presets, each entry in the form a --hardware file takes under gpu: and link:\n" +
-		"(peak_flops in FLOP/s, dense bf16; memory_bytes in bytes; latency in seconds; bandwidth in bytes per second, each direction)."}
+		"(peak_flops in FLOP/s, dense bf16; memory_bytes in bytes; memory_bandwidth in bytes per second; latency in seconds; bandwidth in bytes per second, each direction)."}
 	doc.Content = append(doc.Content, str("gpus"), gpuList, str("links"), linkList)
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
@@ -402,7 +408,7 @@ func num(x float64) *yaml.Node {
 func gpuNode(g GPU) *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		str("name"), str(g.Name), str("peak_flops"), num(g.PeakFLOPS), str("memory_bytes"), num(g.MemoryBytes),
-		str("source"), str(g.Source),
+		str("memory_bandwidth"), num(g.MemoryBandwidth), str("source"), str(g.Source),
 	}}
 }
 
