@@ -10,27 +10,75 @@ import (
 )
 
 // The calibration makes the 1.5B middle stage take exactly the measured
-// T_F + T_B + T_W (Appendix D, docs/reference.md §5), and the activation
+// T_W and T_F + T_B (Appendix D, docs/reference.md §5), and the activation
 // rows equal their formulas.
 func TestValidateTimingModel(t *testing.T) {
 	v, err := ValidateTimingModel()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := map[string]float64{}
+	got := map[string]float64{}
 	for _, r := range v.Rows {
-		if r.Section == "stage" && r.Quantity != "T_comm" {
-			sum[r.Config] += r.Predicted
+		if r.Section == "stage" && r.Config == "1.5B (p 8, b 6)" {
+			got[r.Quantity] = r.Predicted
 		}
 		if r.Section == "activations" && r.Predicted != r.Published {
 			t.Errorf("%s: peak %g, formula %g", r.Quantity, r.Predicted, r.Published)
 		}
 	}
-	if got, want := sum["1.5B (p 8, b 6)"], 18.522+18.086+9.337; math.Abs(got-want) > 1e-9 {
-		t.Errorf("calibrated 1.5B stage: %g ms, want the measured %g", got, want)
+	if math.Abs(got["T_W"]-9.337) > 1e-9 || math.Abs(got["T_F"]+got["T_B"]-(18.522+18.086)) > 1e-9 {
+		t.Errorf("calibrated 1.5B stage: T_W %g, T_F + T_B %g ms, want the measured 9.337 and %g", got["T_W"], got["T_F"]+got["T_B"], 18.522+18.086)
 	}
-	if v.Efficiency <= 0 || v.Efficiency > 1 {
-		t.Errorf("efficiency %g", v.Efficiency)
+	if v.Efficiency <= 0 || v.Efficiency > 1 || v.ElementwisePasses < 0 {
+		t.Errorf("efficiency %g, passes %g", v.Efficiency, v.ElementwisePasses)
+	}
+}
+
+// TestSC21Rows recomputes each SC21 row's teraFLOP/s from its iteration
+// time independently of the model: equation 3 of Narayanan et al.,
+// 96·B·s·l·h²·(1 + s/6h + V/16lh), over the GPUs and the iteration time
+// the note gives, and checks the out-of-sample summary against the rows.
+func TestSC21Rows(t *testing.T) {
+	v, err := ValidateTimingModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum, worst float64
+	n := 0
+	byName := map[string]sc21Run{}
+	for _, r := range sc21Runs {
+		byName[r.name] = r
+	}
+	for _, row := range v.Rows {
+		if row.Section != "sc21" {
+			continue
+		}
+		name, _, _ := strings.Cut(row.Config, " ")
+		r, ok := byName[name]
+		if !ok {
+			t.Fatalf("row %s is not a Table 1 run", row.Config)
+		}
+		if row.Published != r.teraFLOPsPerGPU || (row.Calibration == "in") != r.calibrates {
+			t.Errorf("%s: published %g, calibration %q", name, row.Published, row.Calibration)
+		}
+		it, err := r.iteration(clusterKnobs{v.Cluster.Efficiency, v.Cluster.ElementwisePasses})
+		if err != nil {
+			t.Fatal(err)
+		}
+		B, s, l, h, V := float64(r.batch), 2048.0, float64(r.layers), float64(r.hidden), 51200.0
+		want := 96 * B * s * l * h * h * (1 + s/(6*h) + V/(16*l*h)) / (it * float64(r.gpus)) / 1e12
+		if math.Abs(row.Predicted-want) > 1e-9*want {
+			t.Errorf("%s: %g TFLOP/s, equation 3 over %g s gives %g", name, row.Predicted, it, want)
+		}
+		if row.Calibration == "out" {
+			n++
+			sum += math.Abs(row.Error)
+			worst = max(worst, math.Abs(row.Error))
+		}
+	}
+	c := v.Cluster
+	if n != 6 || c.OutOfSampleRows != n || math.Abs(c.OutOfSampleMAE-sum/float64(n)) > 1e-12 || c.OutOfSampleMax != worst {
+		t.Errorf("summary %+v, rows give %d out of sample, MAE %g, max %g", c, n, sum/float64(n), worst)
 	}
 }
 
