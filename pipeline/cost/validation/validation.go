@@ -336,13 +336,10 @@ func (s zbSetup) rows(hw cost.Hardware, knobs clusterKnobs) ([]ValidationRow, er
 	return out, nil
 }
 
-// megatronRows checks what Megatron-LM's SC21 paper (Narayanan et al.,
-// arXiv 2104.04473) publishes that a pipeline-only model can: the
-// achieved share of the A100's peak (163 of 312 TFLOP/s on 3072 GPUs,
-// with tensor and data parallelism pipelab does not model) against the
-// efficiency calibrated here, and the interleaved schedule's speed-up over
-// 1F1B (SC21: about 10%), here the ratio of the two throughputs the Zero
-// Bubble paper measured beside the ratio pipelab predicts.
+// megatronRows checks the interleaved schedule's speed-up over 1F1B
+// (Megatron-LM's SC21 paper, Narayanan et al., arXiv 2104.04473: about
+// 10%), here the ratio of the two throughputs the Zero Bubble paper
+// measured beside the ratio pipelab predicts.
 func megatronRows(v *TimingValidation) []ValidationRow {
 	var out []ValidationRow
 	by := map[string]float64{}
