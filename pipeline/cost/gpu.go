@@ -75,7 +75,7 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 	if c.RanksPerNode < 0 || c.RanksPerNode > 0 && (c.InterNode.Bandwidth <= 0 || c.InterNode.Latency < 0) {
 		return nil, fmt.Errorf("cost: %d ranks per node need an inter-node link with a positive bandwidth and a non-negative latency", c.RanksPerNode)
 	}
-	if err := c.Parallel.check(c.RanksPerNode); err != nil {
+	if err := c.Parallel.Check(c.RanksPerNode); err != nil {
 		return nil, err
 	}
 	if c.Parallel.ElementwisePasses > 0 && c.GPU.MemoryBandwidth <= 0 {

@@ -82,8 +82,9 @@ type Parallelism struct {
 func (p Parallelism) tensor() int { return max(p.Tensor, 1) }
 func (p Parallelism) data() int   { return max(p.Data, 1) }
 
-// check refuses degrees the model cannot run, naming the field.
-func (p Parallelism) check(gpusPerNode int) error {
+// Check refuses degrees a cluster of nodes of gpusPerNode GPUs (0: no
+// nodes) cannot run, naming the degree.
+func (p Parallelism) Check(gpusPerNode int) error {
 	switch {
 	case p.Tensor < 0 || p.Data < 0:
 		return fmt.Errorf("cost: tensor-parallel %d and data-parallel %d must not be negative", p.Tensor, p.Data)
