@@ -210,3 +210,31 @@ func TestParallelismRefused(t *testing.T) {
 		t.Errorf("ParseRecompute(partial) = %v, want an error", r)
 	}
 }
+
+// TestIteration checks one step of 1F1B on 2 stages, T 8, D 4: the
+// makespan plus the slowest rank's gradient sync and Adam step, and
+// equation 3's FLOPs over the 4 replicas' 8 microbatches, per second and
+// per GPU of the 2·8·4 = 64.
+func TestIteration(t *testing.T) {
+	c := clusterConfig(t, Parallelism{Tensor: 8, Data: 4})
+	g, err := NewGPUModel(c, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: 2, Microbatches: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := g.Iteration(tab, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail := max(g.GradientSync(0)+g.OptimizerStep(0), g.GradientSync(1)+g.OptimizerStep(1))
+	flops, err := c.IterationFLOPs(8 * 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it.GPUs != 64 || math.Abs(it.Seconds-(10+tail)) > 1e-12 || math.Abs(it.ModelFLOPsPerGPU-flops/(10+tail)/64) > 1e-6 {
+		t.Errorf("iteration %+v, want 64 GPUs, %g s, %g FLOP/s", it, 10+tail, flops/(10+tail)/64)
+	}
+}

@@ -101,3 +101,33 @@ func (c GPUConfig) IterationFLOPs(batch int) (float64, error) {
 	}
 	return perSample * float64(batch), nil
 }
+
+// Iteration is one training step of a pipeline timed under the GPU model
+// on all its GPUs.
+type Iteration struct {
+	// Seconds is the whole step: the pipeline's makespan, then the
+	// gradient reduction and the optimizer step (StepTail).
+	Seconds float64
+	// GPUs is T × P × D: the pipeline's ranks, each T GPUs, D times.
+	GPUs int
+	// ModelFLOPsPerGPU is the achieved FLOP/s of one GPU as Narayanan et
+	// al. count it (IterationFLOPs over the batch of all D replicas,
+	// divided by Seconds and GPUs).
+	ModelFLOPsPerGPU float64
+}
+
+// Iteration times one step of table t, whose pipeline finished after
+// makespan seconds, on all the GPUs of the configuration: each of the D
+// replicas runs t's microbatches of Microbatch samples.
+func (g *GPUModel) Iteration(t *pipeline.Table, makespan float64) (Iteration, error) {
+	c := g.config
+	it := Iteration{Seconds: makespan + g.StepTail(t), GPUs: c.Parallel.tensor() * t.Ranks() * c.Parallel.data()}
+	flops, err := c.IterationFLOPs(t.Microbatches * c.Microbatch * c.Parallel.data())
+	if err != nil {
+		return Iteration{}, err
+	}
+	if it.Seconds > 0 {
+		it.ModelFLOPsPerGPU = flops / it.Seconds / float64(it.GPUs)
+	}
+	return it, nil
+}
