@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+)
+
+// sc21Config is a GPT-2 config.json of SC21 Table 1's 18.4B model
+// (hidden 6144, 40 layers, 48 heads, vocabulary 51200, sequence 2048).
+const sc21Config = `{"model_type": "gpt2", "n_embd": 6144, "n_layer": 40, "n_head": 48, "n_inner": null,
+"n_positions": 2048, "vocab_size": 51200}`
+
+// simulate --format json of SC21's 18.4B run (t 8, p 1, d 32, b 8, 4
+// microbatches, full recomputation) on Selene's nodes reports the whole
+// step and its FLOP/s per GPU, which times the step and the 256 GPUs give
+// back equation 3 of Narayanan et al.: 96·B·s·l·h²·(1 + s/6h + V/16lh)
+// with B = 4·8·32 = 1024.
+func TestSimulateClusterReport(t *testing.T) {
+	cfg := writeFile(t, "gpt-18b.json", sc21Config)
+	var rep simulateReport
+	runJSON(t, []string{"simulate", "--kind", "1f1b", "--ranks", "1", "--microbatches", "4", "--model-config", cfg,
+		"--microbatch-size", "8", "--seq-len", "2048", "--gpu", "a100", "--link", "ib-hdr", "--gpus-per-node", "8",
+		"--node-link", "nvlink3", "--tp", "8", "--dp", "32", "--recompute", "full", "--format", "json"}, &rep)
+	if rep.GPUs != 256 {
+		t.Errorf("%d GPUs, want 8·1·32 = 256", rep.GPUs)
+	}
+	if !(rep.IterationSeconds > rep.Makespan) {
+		t.Errorf("iteration %g s is not after the makespan %g s (the gradient all-reduce and Adam follow)", rep.IterationSeconds, rep.Makespan)
+	}
+	const B, s, l, h, V = 1024.0, 2048.0, 40.0, 6144.0, 51200.0
+	want := 96 * B * s * l * h * h * (1 + s/(6*h) + V/(16*l*h))
+	if got := rep.ModelFLOPsPerGPU * rep.IterationSeconds * 256; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("FLOP/s × step × GPUs = %.6g, equation 3 gives %.6g", got, want)
+	}
+}
+
+// Full recomputation runs the forward again: the same run takes longer
+// than without it, and selective recomputation falls between.
+func TestSimulateRecomputeOrders(t *testing.T) {
+	args := []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--tp", "2", "--format", "json"}
+	step := map[string]float64{}
+	for _, r := range []string{"none", "selective", "full"} {
+		var rep simulateReport
+		runJSON(t, append(slicesClone(args), "--recompute", r), &rep)
+		step[r] = rep.Makespan
+	}
+	if !(step["none"] < step["selective"] && step["selective"] < step["full"]) {
+		t.Errorf("makespans %v: want none < selective < full", step)
+	}
+}
+
+// Bad cluster flags: exit 2 and one line naming the flag.
+func TestClusterFlagErrors(t *testing.T) {
+	base := []string{"--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model", "gpt-1.3b"}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tp", "16", "--gpus-per-node", "8", "--node-link", "nvlink3"}, "--tp: tensor-parallel 16 is more than the 8 GPUs of a node"},
+		{[]string{"--tp", "0"}, "--tp and --dp must be at least 1"},
+		{[]string{"--recompute", "some"}, "--recompute: unknown recomputation"},
+		{[]string{"--sequence-parallel"}, "--sequence-parallel"},
+		{[]string{"--node-link", "nvlink3"}, "--gpus-per-node and --node-link come together"},
+		{[]string{"--gpus-per-node", "8", "--node-link", "warp"}, "--node-link: unknown link preset"},
+	}
+	for _, cmd := range []string{"simulate", "compare"} {
+		for _, tt := range tests {
+			var out, errb bytes.Buffer
+			code := run(append(append([]string{cmd}, base...), tt.args...), &out, &errb)
+			if code != 2 || !strings.Contains(errb.String(), tt.want) || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 {
+				t.Errorf("%s %v: exit %d, stderr %q; want exit 2 and one line with %q", cmd, tt.args, code, errb.String(), tt.want)
+			}
+		}
+	}
+}
