@@ -361,11 +361,17 @@ func (g *GPUModel) WeightGradBytes(s int) float64 {
 	return g.stages[s].weightGrad
 }
 
-// StaticBytes returns stage s's weights, gradients and Adam state:
-// parameters × (WeightBytesPerParam + GradientBytesPerParam +
-// OptimizerBytesPerParam) (NaN for a stage the model does not have).
+// StaticBytes returns what one GPU of stage s holds for the whole run:
+// its parameters (its tensor-parallel shard) × (WeightBytesPerParam +
+// GradientBytesPerParam + OptimizerBytesPerParam), the Adam state split
+// over the D replicas with the distributed optimizer (NaN for a stage the
+// model does not have).
 func (g *GPUModel) StaticBytes(s int) float64 {
-	return g.Params(s) * (WeightBytesPerParam + GradientBytesPerParam + OptimizerBytesPerParam)
+	opt := float64(OptimizerBytesPerParam)
+	if p := g.config.Parallel; p.DistributedOptimizer {
+		opt /= float64(p.data())
+	}
+	return g.Params(s) * (WeightBytesPerParam + GradientBytesPerParam + opt)
 }
 
 // Params returns the parameters held by stage s (NaN for a stage the model

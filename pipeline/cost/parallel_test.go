@@ -238,3 +238,28 @@ func TestIteration(t *testing.T) {
 		t.Errorf("iteration %+v, want 64 GPUs, %g s, %g FLOP/s", it, 10+tail, flops/(10+tail)/64)
 	}
 }
+
+// TestStaticBytesSharded checks a GPU's static bytes: 16 per parameter of
+// its T-way shard, and 2 + 2 + 12/D with the distributed optimizer
+// (ZeRO stage 1, Rajbhandari et al. §5: the optimizer state split over
+// the data-parallel replicas).
+func TestStaticBytesSharded(t *testing.T) {
+	whole, err := NewGPUModel(clusterConfig(t, Parallelism{}), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Parallelism{{Tensor: 8}, {Tensor: 4, Data: 8, DistributedOptimizer: true}} {
+		g, err := NewGPUModel(clusterConfig(t, p), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per := 16.0
+		if p.DistributedOptimizer {
+			per = 4 + 12/float64(p.Data)
+		}
+		want := whole.Params(0) / float64(p.Tensor) * per
+		if got := g.StaticBytes(0); math.Abs(got-want) > 1e-6*want {
+			t.Errorf("%+v: %.6g static bytes, want %.6g", p, got, want)
+		}
+	}
+}
