@@ -75,3 +75,36 @@ func TestClusterFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// tune --gpus reports every split of the GPUs with T·P·D = GPUs, and its
+// best is the split with the shortest step.
+func TestTuneClusterCommand(t *testing.T) {
+	var rep clusterTuneReport
+	runJSON(t, []string{"tune", "--gpus", "16", "--batch-size", "32", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "ib-hdr",
+		"--gpus-per-node", "8", "--node-link", "nvlink3", "--kind", "1f1b", "--format", "json"}, &rep)
+	if len(rep.Splits) == 0 {
+		t.Fatal("no splits")
+	}
+	for _, s := range rep.Splits {
+		if s.TP*s.Ranks*s.DP != 16 {
+			t.Errorf("split %d·%d·%d is not 16 GPUs", s.TP, s.Ranks, s.DP)
+		}
+		if s.Why == "" && s.IterationSeconds < rep.Best.IterationSeconds {
+			t.Errorf("split t %d p %d d %d takes %g s, less than the best's %g s", s.TP, s.Ranks, s.DP, s.IterationSeconds, rep.Best.IterationSeconds)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gpus", "16"}, "--gpus needs --batch-size"},
+		{[]string{"--batch-size", "16"}, "--batch-size goes with --gpus"},
+		{[]string{"--gpus", "16", "--batch-size", "16", "--ranks", "2"}, "drop --ranks"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"tune", "--model", "gpt-1.3b"}, tt.args...), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("tune %v: exit %d, %q; want exit 2 with %q", tt.args, code, errb.String(), tt.want)
+		}
+	}
+}

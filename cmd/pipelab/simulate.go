@@ -372,7 +372,7 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 	}
 	if rep.cluster {
 		fmt.Fprintf(&b, "iteration:    %.6g (makespan, then gradient sync and optimizer step)\n", rep.IterationSeconds)
-		fmt.Fprintf(&b, "model FLOP/s: %.4g per GPU on %d GPUs (Narayanan et al. eq. 3)\n", rep.ModelFLOPsPerGPU, rep.GPUs)
+		fmt.Fprintf(&b, "model FLOP/s: %.4g per GPU on %d GPUs (Narayanan et al. eq. 3, a recomputed forward counted)\n", rep.ModelFLOPsPerGPU, rep.GPUs)
 	}
 	fmt.Fprintf(&b, "bubble ratio: %.4f\n", rep.BubbleRatio)
 	if rep.Steps != nil {
