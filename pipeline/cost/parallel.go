@@ -141,7 +141,11 @@ func replicatedActivation(l Layer) float64 { return 5 * l.Output }
 // and runs it, FLOPs and bytes per GPU, before recomputation: the
 // transformer, embedding and head layers are split T ways (Megatron-LM
 // splits the vocabulary of both); the replicated part of a transformer
-// layer's activation stays whole without sequence parallelism.
+// layer's activation stays whole without sequence parallelism. M_W is
+// split T ways whole, an approximation: without sequence parallelism the
+// inputs of the QKV and MLP-up projections (4tbh bytes) are in fact
+// replicated. The layer norms' and biases' parameters, replicated in
+// Megatron-LM, are split with the rest (under 0.1% of a layer's).
 func (c GPUConfig) shardedLayer(l Layer) Layer {
 	t := float64(c.Parallel.tensor())
 	if t == 1 {
