@@ -45,7 +45,7 @@ func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.IntVar(&p.seqLen, "seq-len", experiments.DefaultGPU.Sequence, "sequence length s in tokens"+note)
 	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
 	fs.Float64Var(&p.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak in (0, 1]; 0 takes the hardware file's, or %g", cost.DefaultEfficiency)+note)
-	fs.IntVar(&p.tp, "tp", 1, "tensor-parallel GPUs T per stage, inside one node"+note)
+	fs.IntVar(&p.tp, "tp", 1, "tensor-parallel GPUs T per stage, inside one node: their all-reduces take --node-link (--link without nodes)"+note)
 	fs.IntVar(&p.dp, "dp", 1, "data-parallel replicas D of the pipeline"+note)
 	fs.IntVar(&p.gpusPerNode, "gpus-per-node", 0, "GPUs G a node; --link then joins nodes and --node-link the GPUs of a node"+note)
 	fs.StringVar(&p.nodeLink, "node-link", "", "link preset inside a node, with --gpus-per-node"+note)
