@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // The calibration makes the 1.5B middle stage take exactly the measured
@@ -103,5 +105,30 @@ func TestValidationDocMatchesCommand(t *testing.T) {
 	}
 	if block != b.String() {
 		t.Errorf("docs/validation.md's tables differ from the command's output; regenerate them with make validate:\n%s", b.String())
+	}
+}
+
+// examples/selene-a100.yaml carries the SC21 calibration, rounded to the
+// digits it prints, and otherwise the presets' A100, NVLink 3 and HDR.
+func TestSeleneHardwareFile(t *testing.T) {
+	h, err := cost.ReadHardware(filepath.Join("..", "..", "..", "examples", "selene-a100.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ValidateTimingModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(h.Efficiency-v.Cluster.Efficiency) > 5e-5 || math.Abs(h.ElementwisePasses-v.Cluster.ElementwisePasses) > 5e-3 {
+		t.Errorf("the file has efficiency %g and %g passes; the calibration gives %.4f and %.2f", h.Efficiency, h.ElementwisePasses,
+			v.Cluster.Efficiency, v.Cluster.ElementwisePasses)
+	}
+	want, err := sc21Hardware()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.GPU.PeakFLOPS != want.GPU.PeakFLOPS || h.GPU.MemoryBandwidth != want.GPU.MemoryBandwidth || h.RanksPerNode != want.RanksPerNode ||
+		h.Link.Bandwidth != want.Link.Bandwidth || h.InterNode.Bandwidth != want.InterNode.Bandwidth {
+		t.Errorf("the file's hardware %+v differs from the presets' %+v", h, want)
 	}
 }
