@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/pipeline/cost/validation"
 )
 
 // sc21Config is a GPT-2 config.json of SC21 Table 1's 18.4B model
@@ -106,5 +109,30 @@ func TestTuneClusterCommand(t *testing.T) {
 		if code != 2 || !strings.Contains(errb.String(), tt.want) {
 			t.Errorf("tune %v: exit %d, %q; want exit 2 with %q", tt.args, code, errb.String(), tt.want)
 		}
+	}
+}
+
+// The command line prices SC21's 39.1B row as "pipelab validate" does: a
+// GPT-2 config.json of its size on examples/selene-a100.yaml (the
+// calibrated hardware) with t 8, d 32, full recomputation gives the
+// validation row's teraFLOP/s per GPU, to the file's rounding of the
+// calibration.
+func TestSimulateSeleneMatchesValidation(t *testing.T) {
+	v, err := validation.ValidateTimingModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := math.NaN()
+	for _, r := range v.Rows {
+		if r.Section == "sc21" && strings.HasPrefix(r.Config, "39.1B ") {
+			want = r.Predicted
+		}
+	}
+	cfg := writeFile(t, "gpt-39b.json", `{"model_type": "gpt2", "n_embd": 8192, "n_layer": 48, "n_head": 64, "n_positions": 2048, "vocab_size": 51200}`)
+	var rep simulateReport
+	runJSON(t, []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "12", "--model-config", cfg, "--microbatch-size", "4",
+		"--hardware", filepath.Join("..", "..", "examples", "selene-a100.yaml"), "--tp", "8", "--dp", "32", "--recompute", "full", "--format", "json"}, &rep)
+	if got := rep.ModelFLOPsPerGPU / 1e12; !(math.Abs(got-want) < 2e-3*want) {
+		t.Errorf("simulate gives %.4g TFLOP/s per GPU, pipelab validate's 39.1B row %.4g", got, want)
 	}
 }
