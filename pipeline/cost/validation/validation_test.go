@@ -108,10 +108,10 @@ func TestValidationDocMatchesCommand(t *testing.T) {
 	}
 }
 
-// examples/selene-a100.yaml carries the SC21 calibration, rounded to the
+// examples/hardware/selene-a100.yaml carries the SC21 calibration, rounded to the
 // digits it prints, and otherwise the presets' A100, NVLink 3 and HDR.
 func TestSeleneHardwareFile(t *testing.T) {
-	h, err := cost.ReadHardware(filepath.Join("..", "..", "..", "examples", "selene-a100.yaml"))
+	h, err := cost.ReadHardware(filepath.Join("..", "..", "..", "examples", "hardware", "selene-a100.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
