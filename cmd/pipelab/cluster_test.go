@@ -113,7 +113,7 @@ func TestTuneClusterCommand(t *testing.T) {
 }
 
 // The command line prices SC21's 39.1B row as "pipelab validate" does: a
-// GPT-2 config.json of its size on examples/selene-a100.yaml (the
+// GPT-2 config.json of its size on examples/hardware/selene-a100.yaml (the
 // calibrated hardware) with t 8, d 32, full recomputation gives the
 // validation row's teraFLOP/s per GPU, to the file's rounding of the
 // calibration.
@@ -131,7 +131,7 @@ func TestSimulateSeleneMatchesValidation(t *testing.T) {
 	cfg := writeFile(t, "gpt-39b.json", `{"model_type": "gpt2", "n_embd": 8192, "n_layer": 48, "n_head": 64, "n_positions": 2048, "vocab_size": 51200}`)
 	var rep simulateReport
 	runJSON(t, []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "12", "--model-config", cfg, "--microbatch-size", "4",
-		"--hardware", filepath.Join("..", "..", "examples", "selene-a100.yaml"), "--tp", "8", "--dp", "32", "--recompute", "full", "--format", "json"}, &rep)
+		"--hardware", filepath.Join("..", "..", "examples", "hardware", "selene-a100.yaml"), "--tp", "8", "--dp", "32", "--recompute", "full", "--format", "json"}, &rep)
 	if got := rep.ModelFLOPsPerGPU / 1e12; !(math.Abs(got-want) < 2e-3*want) {
 		t.Errorf("simulate gives %.4g TFLOP/s per GPU, pipelab validate's 39.1B row %.4g", got, want)
 	}
