@@ -2,6 +2,7 @@ package validation
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -246,6 +247,23 @@ func row(section, config, quantity, unit string, published, predicted float64, n
 	return ValidationRow{Section: section, Config: config, Quantity: quantity, Unit: unit,
 		Published: published, Predicted: predicted, Error: predicted/published - 1, Note: note,
 		Calibration: "out", Source: sectionSources[section]}
+}
+
+// MarshalJSON writes a missing published figure, and so its error, as
+// null: JSON has no NaN.
+func (r ValidationRow) MarshalJSON() ([]byte, error) {
+	type row ValidationRow // without the method
+	orNull := func(x float64) *float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return &x
+	}
+	return json.Marshal(struct {
+		row
+		Published *float64 `json:"published"`
+		Error     *float64 `json:"error"`
+	}{row(r), orNull(r.Published), orNull(r.Error)})
 }
 
 // sectionSources is where each section's published figures come from.

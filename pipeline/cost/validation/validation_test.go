@@ -2,6 +2,7 @@ package validation
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -130,5 +131,39 @@ func TestSeleneHardwareFile(t *testing.T) {
 	if h.GPU.PeakFLOPS != want.GPU.PeakFLOPS || h.GPU.MemoryBandwidth != want.GPU.MemoryBandwidth || h.RanksPerNode != want.RanksPerNode ||
 		h.Link.Bandwidth != want.Link.Bandwidth || h.InterNode.Bandwidth != want.InterNode.Bandwidth {
 		t.Errorf("the file's hardware %+v differs from the presets' %+v", h, want)
+	}
+}
+
+// The validation writes as JSON, a missing published figure and its error
+// as null, the others as numbers.
+func TestValidationJSON(t *testing.T) {
+	v, err := ValidateTimingModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Rows []struct {
+			Config    string   `json:"config"`
+			Quantity  string   `json:"quantity"`
+			Published *float64 `json:"published"`
+			Error     *float64 `json:"error"`
+			Source    string   `json:"source"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Rows) != len(v.Rows) {
+		t.Fatalf("%d rows read back, %d written", len(back.Rows), len(v.Rows))
+	}
+	for i, r := range back.Rows {
+		want := v.Rows[i]
+		if (r.Published == nil) != math.IsNaN(want.Published) || (r.Error == nil) != math.IsNaN(want.Error) || r.Source != want.Source {
+			t.Errorf("row %s %s: published %v, error %v, source %q; want %g, %g, %q", r.Config, r.Quantity, r.Published, r.Error, r.Source, want.Published, want.Error, want.Source)
+		}
 	}
 }
