@@ -85,11 +85,13 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 }
 
 // GPUModel is the communication-aware GPU timing model: it prices each
-// stage's F, B (input gradient) and W from the FLOPs of the layers it
-// holds at the achieved throughput, each transfer as the link's latency
-// plus the boundary activation's bytes over its bandwidth, and each stage's
-// memory. It implements Model and WeightGradMemory; times are in
-// seconds.
+// stage's F, B (input gradient) and W on one GPU of the stage from the
+// layers it holds (priceLayer: FLOPs at the achieved throughput,
+// element-wise passes, tensor-parallel collectives, recomputation), each
+// transfer as the link's latency plus the boundary activation's bytes over
+// its bandwidth, each stage's memory, and what a step adds after the
+// pipeline (StepTail, Iteration). It implements Model and
+// WeightGradMemory; times are in seconds.
 type GPUModel struct {
 	config    GPUConfig
 	partition []int
