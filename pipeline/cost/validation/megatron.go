@@ -229,19 +229,19 @@ func sc21Validation() (*ClusterFit, []ValidationRow, error) {
 			ddp = "all-reduce overlapped"
 		}
 		note := fmt.Sprintf("b %d, m %d, %s, %s; iteration %.3g s", r.microbatch, r.microbatches(), sched, ddp, it)
-		row := row("sc21", config, "teraFLOP/s per GPU", "TFLOP/s", r.teraFLOPsPerGPU, tf, note)
-		row.Source = fmt.Sprintf("Narayanan et al. SC21, Table 1, row %s", r.name)
+		vr := row("sc21", config, "teraFLOP/s per GPU", "TFLOP/s", r.teraFLOPsPerGPU, tf, note)
+		vr.Source = fmt.Sprintf("Narayanan et al. SC21, Table 1, row %s", r.name)
 		if r.calibrates {
-			row.Calibration = "in"
+			vr.Calibration = "in"
 		} else {
 			fit.OutOfSampleRows++
-			e := math.Abs(row.Error)
+			e := math.Abs(vr.Error)
 			fit.OutOfSampleMAE += e
 			if e > fit.OutOfSampleMax {
 				fit.OutOfSampleMax, fit.WorstRow = e, r.name
 			}
 		}
-		rows = append(rows, row)
+		rows = append(rows, vr)
 	}
 	if fit.OutOfSampleRows > 0 {
 		fit.OutOfSampleMAE /= float64(fit.OutOfSampleRows)
