@@ -167,3 +167,28 @@ func TestValidationJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestSC21Transcription checks the transcribed Table 1 rows against the
+// table's other columns: the parameters in billions (the run's GPT as
+// pipelab builds it, tied head and learned positions, against the
+// table's 1.7 to 1008.0) and the model-parallel size (tp·pp against the
+// table's 1, 2, 4, 8, 16, 32, 64, 128, 280, 512), and that every row
+// divides as Megatron-LM needs.
+func TestSC21Transcription(t *testing.T) {
+	params := []float64{1.7, 3.6, 7.5, 18.4, 39.1, 76.1, 145.6, 310.1, 529.6, 1008.0}
+	modelParallel := []int{1, 2, 4, 8, 16, 32, 64, 128, 280, 512}
+	if len(sc21Runs) != len(params) {
+		t.Fatalf("%d runs, Table 1 has %d rows", len(sc21Runs), len(params))
+	}
+	for i, r := range sc21Runs {
+		if got := r.network().Params() / 1e9; math.Abs(got-params[i]) > 0.05+0.001*params[i] {
+			t.Errorf("%s: %.2fB parameters, Table 1 says %.1fB", r.name, got, params[i])
+		}
+		if r.tp*r.pp != modelParallel[i] {
+			t.Errorf("%s: tp·pp = %d, Table 1's model-parallel size is %d", r.name, r.tp*r.pp, modelParallel[i])
+		}
+		if err := r.check(); err != nil {
+			t.Errorf("%s: %v", r.name, err)
+		}
+	}
+}
