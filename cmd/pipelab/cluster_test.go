@@ -136,3 +136,29 @@ func TestSimulateSeleneMatchesValidation(t *testing.T) {
 		t.Errorf("simulate gives %.4g TFLOP/s per GPU, pipelab validate's 39.1B row %.4g", got, want)
 	}
 }
+
+// --overlap-grad-reduce hides the gradient reduction behind the last
+// backward, so the step shortens and the makespan does not change;
+// --distributed-optimizer splits the Adam state, so every rank's peak
+// memory falls (by how much, cost's TestStaticBytesSharded checks).
+func TestSimulateDataParallelOptions(t *testing.T) {
+	args := []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--gpu", "a100",
+		"--link", "ib-hdr", "--gpus-per-node", "8", "--node-link", "nvlink3", "--tp", "2", "--dp", "8", "--format", "json"}
+	var plain, overlap, dist simulateReport
+	runJSON(t, args, &plain)
+	runJSON(t, append(slicesClone(args), "--overlap-grad-reduce"), &overlap)
+	runJSON(t, append(slicesClone(args), "--distributed-optimizer"), &dist)
+	if overlap.Makespan != plain.Makespan || !(overlap.IterationSeconds < plain.IterationSeconds) {
+		t.Errorf("overlap: makespan %g (plain %g), step %g (plain %g); want the same makespan and a shorter step",
+			overlap.Makespan, plain.Makespan, overlap.IterationSeconds, plain.IterationSeconds)
+	}
+	for i := range plain.Ranks {
+		if !(dist.Ranks[i].PeakMemoryBytes < plain.Ranks[i].PeakMemoryBytes) {
+			t.Errorf("rank %d: peak %g with the distributed optimizer, %g without", i, dist.Ranks[i].PeakMemoryBytes, plain.Ranks[i].PeakMemoryBytes)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model", "gpt-1.3b", "--distributed-optimizer"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "give --dp above 1") {
+		t.Errorf("--distributed-optimizer without --dp: exit %d, %q", code, errb.String())
+	}
+}

@@ -25,6 +25,8 @@ type presetFlags struct {
 	tp, dp, gpusPerNode int
 	nodeLink, recompute string
 	sequenceParallel    bool
+	distOptimizer       bool
+	overlapGradReduce   bool
 	fs                  *flag.FlagSet
 	// fromHardware is what check read from --hardware.
 	fromHardware cost.Hardware
@@ -51,6 +53,8 @@ func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.StringVar(&p.nodeLink, "node-link", "", "link preset inside a node, with --gpus-per-node"+note)
 	fs.StringVar(&p.recompute, "recompute", "none", "activation recomputation: none, selective or full"+note)
 	fs.BoolVar(&p.sequenceParallel, "sequence-parallel", false, "split layer norms and dropouts over the T GPUs too (Megatron-LM's sequence parallelism)"+note)
+	fs.BoolVar(&p.distOptimizer, "distributed-optimizer", false, "split the Adam state over the --dp replicas: reduce-scatter the gradients, all-gather the weights"+note)
+	fs.BoolVar(&p.overlapGradReduce, "overlap-grad-reduce", false, "hide the gradient reduction behind each stage's last backward"+note)
 	p.fs = fs
 }
 
@@ -124,6 +128,8 @@ func (p *presetFlags) checkCluster() error {
 		return fmt.Errorf("--gpus-per-node must not be negative, got %d", p.gpusPerNode)
 	case p.sequenceParallel && p.tp < 2:
 		return fmt.Errorf("--sequence-parallel splits along the sequence what --tp splits: give --tp above 1")
+	case (p.distOptimizer || p.overlapGradReduce) && p.dp < 2:
+		return fmt.Errorf("--distributed-optimizer and --overlap-grad-reduce concern the gradients of --dp replicas: give --dp above 1")
 	case p.hardware != "" && (p.gpusPerNode != 0 || p.nodeLink != ""):
 		return fmt.Errorf("--hardware gives the nodes (ranks_per_node, link, inter_node_link): drop --gpus-per-node and --node-link")
 	case (p.gpusPerNode > 0) != (p.nodeLink != ""):
@@ -140,7 +146,8 @@ func (p *presetFlags) spec() experiments.CostSpec {
 	r, _ := cost.ParseRecompute(p.recompute) // check has refused a bad one
 	return experiments.CostSpec{CostModel: "gpu", Preset: p.model, ModelConfig: p.modelConfig, GPU: p.gpu, Link: p.link,
 		Hardware: p.hardware, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash, Efficiency: p.efficiency,
-		Parallel:    cost.Parallelism{Tensor: p.tp, Data: p.dp, SequenceParallel: p.sequenceParallel, Recompute: r},
+		Parallel: cost.Parallelism{Tensor: p.tp, Data: p.dp, SequenceParallel: p.sequenceParallel, Recompute: r,
+			DistributedOptimizer: p.distOptimizer, OverlapGradReduce: p.overlapGradReduce},
 		GPUsPerNode: p.gpusPerNode, NodeLink: p.nodeLink}
 }
 
@@ -164,6 +171,12 @@ func hardwareName(cfg cost.GPUConfig) string {
 	}
 	if p.Recompute != cost.RecomputeNone {
 		s += fmt.Sprintf(", %s recomputation", p.Recompute)
+	}
+	if p.DistributedOptimizer {
+		s += ", distributed optimizer"
+	}
+	if p.OverlapGradReduce {
+		s += ", gradient reduction overlapped"
 	}
 	return s
 }
