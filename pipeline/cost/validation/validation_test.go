@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline/cost"
@@ -16,10 +17,7 @@ import (
 // T_W and T_F + T_B (Appendix D, docs/reference.md §5), and the activation
 // rows equal their formulas.
 func TestValidateTimingModel(t *testing.T) {
-	v, err := ValidateTimingModel()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := validated(t)
 	got := map[string]float64{}
 	for _, r := range v.Rows {
 		if r.Section == "stage" && r.Config == "1.5B (p 8, b 6)" {
@@ -42,10 +40,7 @@ func TestValidateTimingModel(t *testing.T) {
 // 96·B·s·l·h²·(1 + s/6h + V/16lh), over the GPUs and the iteration time
 // the note gives, and checks the out-of-sample summary against the rows.
 func TestSC21Rows(t *testing.T) {
-	v, err := ValidateTimingModel()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := validated(t)
 	var sum, worst float64
 	n := 0
 	byName := map[string]sc21Run{}
@@ -87,10 +82,7 @@ func TestSC21Rows(t *testing.T) {
 
 // docs/validation.md shows what "pipelab validate" prints.
 func TestValidationDocMatchesCommand(t *testing.T) {
-	v, err := ValidateTimingModel()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := validated(t)
 	var b bytes.Buffer
 	if err := v.WriteText(&b); err != nil {
 		t.Fatal(err)
@@ -116,10 +108,7 @@ func TestSeleneHardwareFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := ValidateTimingModel()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := validated(t)
 	if math.Abs(h.Efficiency-v.Cluster.Efficiency) > 5e-5 || math.Abs(h.ElementwisePasses-v.Cluster.ElementwisePasses) > 5e-3 {
 		t.Errorf("the file has efficiency %g and %g passes; the calibration gives %.4f and %.2f", h.Efficiency, h.ElementwisePasses,
 			v.Cluster.Efficiency, v.Cluster.ElementwisePasses)
@@ -137,10 +126,7 @@ func TestSeleneHardwareFile(t *testing.T) {
 // The validation writes as JSON, a missing published figure and its error
 // as null, the others as numbers.
 func TestValidationJSON(t *testing.T) {
-	v, err := ValidateTimingModel()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := validated(t)
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -192,3 +178,19 @@ func TestSC21Transcription(t *testing.T) {
 		}
 	}
 }
+
+// validated is ValidateTimingModel, run once for the package's tests (it
+// is deterministic, and about a second).
+var validated = func() func(*testing.T) *TimingValidation {
+	var once sync.Once
+	var v *TimingValidation
+	var err error
+	return func(t *testing.T) *TimingValidation {
+		t.Helper()
+		once.Do(func() { v, err = ValidateTimingModel() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}()
