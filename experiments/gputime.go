@@ -48,7 +48,7 @@ func (c CostSpec) GPUConfig() (cost.GPUConfig, error) {
 	} else if m, err = cost.LookupNetwork(c.Preset); err != nil {
 		return cost.GPUConfig{}, &CostKeyError{"model", err}
 	}
-	cfg := cost.GPUConfig{Network: m, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention}
+	cfg := cost.GPUConfig{Network: m, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention, Parallel: c.Parallel}
 	if c.ExpertParallel < 0 {
 		return cost.GPUConfig{}, &CostKeyError{"expert_parallel", fmt.Errorf("want 0 (none) or a number of GPUs, got %d", c.ExpertParallel)}
 	}
@@ -57,11 +57,14 @@ func (c CostSpec) GPUConfig() (cost.GPUConfig, error) {
 		return cost.GPUConfig{}, &CostKeyError{"expert_parallel", err}
 	}
 	if c.Hardware != "" {
+		if c.GPUsPerNode != 0 || c.NodeLink != "" {
+			return cost.GPUConfig{}, &CostKeyError{"gpus_per_node", fmt.Errorf("the hardware file gives the nodes (ranks_per_node, link, inter_node_link)")}
+		}
 		h, err := cost.ReadHardware(c.hardwareFile())
 		if err != nil {
 			return cost.GPUConfig{}, &CostKeyError{"hardware", err}
 		}
-		return c.withEfficiency(h.Apply(cfg)), nil
+		return c.checked(c.withEfficiency(h.Apply(cfg)))
 	}
 	if cfg.GPU, err = cost.LookupGPU(c.GPU); err != nil {
 		return cost.GPUConfig{}, &CostKeyError{"gpu", err}
@@ -69,7 +72,46 @@ func (c CostSpec) GPUConfig() (cost.GPUConfig, error) {
 	if cfg.Link, err = cost.LookupLink(c.Link); err != nil {
 		return cost.GPUConfig{}, &CostKeyError{"link", err}
 	}
-	return c.withEfficiency(cfg), nil
+	if err := c.applyNodes(&cfg); err != nil {
+		return cost.GPUConfig{}, err
+	}
+	return c.checked(c.withEfficiency(cfg))
+}
+
+// applyNodes puts the GPUs into nodes of GPUsPerNode: NodeLink joins the
+// GPUs of a node and Link, already in cfg, becomes the link between
+// nodes. The two come together or not at all.
+func (c CostSpec) applyNodes(cfg *cost.GPUConfig) error {
+	switch {
+	case c.GPUsPerNode < 0:
+		return &CostKeyError{"gpus_per_node", fmt.Errorf("must not be negative, got %d", c.GPUsPerNode)}
+	case c.GPUsPerNode == 0 && c.NodeLink != "":
+		return &CostKeyError{"node_link", fmt.Errorf("needs the GPUs per node (gpus_per_node)")}
+	case c.GPUsPerNode > 0 && c.NodeLink == "":
+		return &CostKeyError{"gpus_per_node", fmt.Errorf("needs the link inside a node (node_link)")}
+	case c.GPUsPerNode == 0:
+		return nil
+	}
+	inside, err := cost.LookupLink(c.NodeLink)
+	if err != nil {
+		return &CostKeyError{"node_link", err}
+	}
+	cfg.InterNode, cfg.Link, cfg.RanksPerNode = cfg.Link, inside, c.GPUsPerNode
+	return nil
+}
+
+// checked refuses parallel degrees the nodes cannot hold (a tensor degree
+// beyond a node's GPUs or not dividing them). Where the configuration has
+// nodes (gpus_per_node and node_link, or a hardware file's), an expert-
+// parallel group takes them, not ExpertParallelOn's default nodes.
+func (c CostSpec) checked(cfg cost.GPUConfig) (cost.GPUConfig, error) {
+	if err := cfg.Parallel.Check(cfg.RanksPerNode); err != nil {
+		return cost.GPUConfig{}, &CostKeyError{"tp", err}
+	}
+	if cfg.ExpertParallel.Degree > 1 && cfg.RanksPerNode > 0 {
+		cfg.ExpertParallel.GPUsPerNode, cfg.ExpertParallel.IntraNode, cfg.ExpertParallel.InterNode = cfg.RanksPerNode, cfg.Link, cfg.InterNode
+	}
+	return cfg, nil
 }
 
 // CostKeyError is a cost spec's unusable value: its key (model,

@@ -359,6 +359,15 @@ type CostSpec struct {
 	// --profile set them.
 	Explicit ExplicitCosts  `yaml:"-"`
 	Measured *cost.Measured `yaml:"-"`
+	// Parallel is the tensor and data parallelism and the recomputation
+	// around each stage (cost.Parallelism); GPUsPerNode and NodeLink put
+	// the GPUs into nodes of GPUsPerNode joined inside by the NodeLink
+	// preset, Link then joining the nodes. None has a spec key: the
+	// command line's --tp, --dp, --recompute, --sequence-parallel,
+	// --gpus-per-node and --node-link set them.
+	Parallel    cost.Parallelism `yaml:"-"`
+	GPUsPerNode int              `yaml:"-"`
+	NodeLink    string           `yaml:"-"`
 }
 
 // ExplicitCosts are T_F, T_B and T_W of one rank's share of the model and

@@ -318,7 +318,9 @@ func (c *costFlags) kind() string {
 // check names the cost flag that is wrong.
 func (c *costFlags) check() error {
 	explicit := c.set["fwd"] || c.set["bwd"] || c.set["wgrad"] || c.set["comm"]
-	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["hardware"] || c.set["microbatch-size"] || c.set["seq-len"] || c.set["efficiency"]
+	gpuOnly := c.set["gpu"] || c.set["link"] || c.set["hardware"] || c.set["microbatch-size"] || c.set["seq-len"] || c.set["efficiency"] ||
+		c.set["tp"] || c.set["dp"] || c.set["gpus-per-node"] || c.set["node-link"] || c.set["recompute"] || c.set["sequence-parallel"] ||
+		c.set["distributed-optimizer"] || c.set["overlap-grad-reduce"]
 	switch {
 	case c.cost != "unit" && c.cost != "lockstep":
 		return fmt.Errorf("--cost-model must be unit or lockstep, got %q", c.cost)
@@ -327,7 +329,7 @@ func (c *costFlags) check() error {
 	case explicit && c.presets.given():
 		return fmt.Errorf("explicit costs (--fwd, --bwd, --wgrad, --comm) and --model exclude each other")
 	case gpuOnly && !c.presets.given():
-		return fmt.Errorf("--gpu, --link, --hardware, --microbatch-size, --seq-len and --efficiency need --model")
+		return fmt.Errorf("--gpu, --link, --hardware, --microbatch-size, --seq-len, --efficiency and the cluster flags (--tp, --dp, --gpus-per-node, --node-link, --recompute, --sequence-parallel, --distributed-optimizer, --overlap-grad-reduce) need --model")
 	case explicit && (c.fwd <= 0 || c.bwd <= 0):
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.fwd, c.bwd)
 	case c.wgrad < 0 || c.comm < 0:

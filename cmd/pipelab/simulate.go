@@ -85,6 +85,13 @@ type simulateReport struct {
 	CommBytes    float64          `json:"comm_bytes,omitempty"`
 	Ranks        []rankReport     `json:"per_rank"` // as delays' per_stage
 	Iterations   *iterationReport `json:"iterations,omitempty"`
+	// IterationSeconds and ModelFLOPsPerGPU, under the GPU model: the
+	// whole step (makespan, gradient sync, optimizer) and equation 3's
+	// FLOP/s per GPU over T × P × D GPUs (cost.GPUModel.Iteration).
+	IterationSeconds float64 `json:"iteration_seconds,omitempty"`
+	ModelFLOPsPerGPU float64 `json:"model_flops_per_gpu,omitempty"`
+	GPUs             int     `json:"gpus,omitempty"`
+	cluster          bool    // a cluster flag was given: the text shows the step
 	// MemoryLimit is the GPU's memory in bytes under the GPU model.
 	MemoryLimit float64 `json:"memory_limit_bytes,omitempty"`
 	// Params and ActiveParams are the model's total parameters and those
@@ -314,6 +321,14 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 		}
 	}
 	rep.Makespan, rep.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
+	if g, ok := pr.cost.(*cost.GPUModel); ok {
+		it, err := g.Iteration(t, rep.Makespan)
+		if err != nil {
+			return rep, nil, err
+		}
+		rep.IterationSeconds, rep.ModelFLOPsPerGPU, rep.GPUs = it.Seconds, it.ModelFLOPsPerGPU, it.GPUs
+		rep.cluster = g.Config().Parallel != cost.Parallelism{} || g.Config().RanksPerNode > 0
+	}
 	vol := sim.Communication(tl, pr.sizer)
 	rep.Messages, rep.CommBytes = vol.Messages, vol.Bytes
 	rep.MemoryLimit = pr.memoryLimit
@@ -360,6 +375,10 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 		fmt.Fprintf(&b, "iterations:   %d (seed %d): mean %.6g, spread %.3g\n", it.Count, it.Seed, it.Mean, it.Spread)
 	} else {
 		fmt.Fprintf(&b, "makespan:     %.6g\n", rep.Makespan)
+	}
+	if rep.cluster {
+		fmt.Fprintf(&b, "iteration:    %.6g (makespan, then gradient sync and optimizer step)\n", rep.IterationSeconds)
+		fmt.Fprintf(&b, "model FLOP/s: %.4g per GPU on %d GPUs (Narayanan et al. eq. 3, a recomputed forward counted)\n", rep.ModelFLOPsPerGPU, rep.GPUs)
 	}
 	fmt.Fprintf(&b, "bubble ratio: %.4f\n", rep.BubbleRatio)
 	if rep.Steps != nil {

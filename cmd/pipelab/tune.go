@@ -45,6 +45,13 @@ count grows, so it picks the largest that fits. "pipelab presets" lists the
 models, GPUs and links; --model-config and --hardware take a HuggingFace
 config.json and a hardware file instead.
 
+With --gpus N and --batch-size B the tuner also splits the N GPUs into
+tensor-parallel groups inside a node (--tp), pipeline ranks (--ranks) and
+data-parallel replicas (--dp), runs the search above for every split at the
+microbatch count the batch leaves, and keeps the shortest whole step
+(pipeline, gradient all-reduce, optimizer step); --gpus-per-node and
+--node-link give the nodes.
+
 With --costs or --profile (measured per-stage times) the stages are fixed:
 the tuner chooses the schedule and the microbatch count among the families
 whose tables have the measured number of stages, with no memory model.`
@@ -84,10 +91,11 @@ type tuneFlags struct {
 	out, gantt, baselineGantt string
 	output                    outputFlag
 	measured                  measuredFlags
+	gpus, batchSize           int // --gpus searches the tensor × pipeline × data split
 }
 
 func runTune(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tune", "(--model M | --model-config FILE.json) --gpu G --link L --ranks P [--microbatches M] [--gpu-memory SIZE] [--out FILE.csv] [--format text|json]",
+	fs := newFlags("tune", "(--model M | --model-config FILE.json) --gpu G --link L (--ranks P [--microbatches M] | --gpus N --batch-size B) [--gpu-memory SIZE] [--out FILE.csv] [--format text|json]",
 		tuneDescription, stderr)
 	var f tuneFlags
 	f.presets.register(fs, "model preset (pipelab presets lists them)", "")
@@ -104,11 +112,19 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
 	f.output.register(fs)
 	f.measured.register(fs)
+	fs.IntVar(&f.gpus, "gpus", 0, "GPUs T·P·D: search the split into --tp, --ranks and --dp too (with --batch-size)")
+	fs.IntVar(&f.batchSize, "batch-size", 0, "with --gpus: samples of one iteration over all data-parallel replicas")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if f.measured.given() {
 		return f.runMeasured(fs, stdout, stderr)
+	}
+	if f.gpus != 0 || f.batchSize != 0 {
+		if f.gpus < 1 {
+			return flagProblem(fs, stderr, "tune", fmt.Errorf("--batch-size goes with --gpus, at least 1; got --gpus %d", f.gpus))
+		}
+		return f.runCluster(fs, stdout, stderr)
 	}
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "tune", err)

@@ -9,7 +9,10 @@
 // all-to-alls of expert parallelism, hidden in overlapped F&B pairs:
 // ExpertParallel), a GPU and a Link, with its presets and the
 // pricing of tables whose stages replicate model parts (ModelParts,
-// GPUForTable). Its inputs come from presets, HuggingFace config.json files
+// GPUForTable); at cluster scale (Parallelism) each stage runs on T
+// tensor-parallel GPUs of a node, the pipeline D times over, with
+// activation recomputation, and a step ends with the gradient reduction
+// and the optimizer (Iteration). Its inputs come from presets, HuggingFace config.json files
 // (ReadHFConfig), hardware files (ReadHardware: a GPU, and the links within
 // and between nodes), and measurements (Measured, from a costs CSV or a
 // PyTorch profiler trace: ReadCostsCSV, ReadProfile). It knows tables, not

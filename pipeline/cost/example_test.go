@@ -136,5 +136,43 @@ func ExampleWriteHardwarePresets() {
 	gpus, links, err := cost.ParseHardwarePresets([]byte(b.String()), "presets.yaml")
 	fmt.Println(len(gpus), len(links), gpus[0].Name, links[0].Name, err)
 	// Output:
-	// 3 3 a100 nvlink <nil>
+	// 3 5 a100 nvlink <nil>
+}
+
+// SC21 Table 1's 18.4B GPT on 256 A100s: each stage split 8 ways inside a
+// node, 32 data-parallel replicas across nodes, full recomputation; one
+// step of 4 microbatches of 8 samples on the one pipeline stage, and its
+// FLOP/s per GPU as Narayanan et al. count them.
+func ExampleGPUModel_Iteration() {
+	a100, _ := cost.LookupGPU("a100")
+	nv, _ := cost.LookupLink("nvlink3")
+	ib, _ := cost.LookupLink("ib-hdr")
+	net := cost.Network{Name: "gpt-18.4b", Blocks: []cost.Block{
+		{Kind: cost.Embedding, Count: 1, Hidden: 6144, Vocab: 51200, Positions: 2048},
+		{Kind: cost.Decoder, Count: 40, Hidden: 6144, Heads: 48, FFN: 4 * 6144, Bias: true},
+		{Kind: cost.Head, Count: 1, Hidden: 6144, Vocab: 51200, Bias: true, Tied: true},
+	}}
+	cfg := cost.GPUConfig{Network: net, GPU: a100, Link: nv, InterNode: ib, RanksPerNode: 8,
+		Microbatch: 8, Sequence: 2048, Efficiency: 0.6,
+		Parallel: cost.Parallelism{Tensor: 8, Data: 32, Recompute: cost.RecomputeFull, OverlapGradReduce: true}}
+	g, err := cost.NewGPUModel(cfg, 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tab, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: 1, Microbatches: 4})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	st := g.Stage(0)
+	makespan := 4 * (st.TF + st.TB + st.TW) // one stage: the microbatches back to back
+	it, err := g.Iteration(tab, makespan)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("step %.2f s on %d GPUs, %.0f TFLOP/s per GPU\n", it.Seconds, it.GPUs, it.ModelFLOPsPerGPU/1e12)
+	// Output:
+	// step 7.99 s on 256 GPUs, 159 TFLOP/s per GPU
 }

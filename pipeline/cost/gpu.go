@@ -47,6 +47,11 @@ type GPUConfig struct {
 	// ExpertParallel spreads the routed experts of MoE layers over a group
 	// of GPUs and prices their all-to-alls (moe.go); zero means none.
 	ExpertParallel ExpertParallel
+	// Parallel is the tensor and data parallelism around each stage and
+	// the activation recomputation (parallel.go). With it, Link is the
+	// link inside a node, which tensor parallelism uses, and RanksPerNode
+	// counts GPUs: a node holds RanksPerNode / (T·D) pipeline ranks.
+	Parallel Parallelism
 }
 
 // Throughput returns the achieved FLOP/s: peak × efficiency.
@@ -76,15 +81,23 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 	if err := c.ExpertParallel.Check(c.Network); err != nil {
 		return nil, fmt.Errorf("cost: %w", err)
 	}
+	if err := c.Parallel.Check(c.RanksPerNode); err != nil {
+		return nil, err
+	}
+	if c.Parallel.ElementwisePasses > 0 && c.GPU.MemoryBandwidth <= 0 {
+		return nil, fmt.Errorf("cost: GPU %q has no memory bandwidth to price the element-wise passes with", c.GPU.Name)
+	}
 	return c.Network.layers(c.Microbatch, c.Sequence, c.FlashAttention)
 }
 
 // GPUModel is the communication-aware GPU timing model: it prices each
-// stage's F, B (input gradient) and W from the FLOPs of the layers it
-// holds at the achieved throughput, each transfer as the link's latency
-// plus the boundary activation's bytes over its bandwidth, and each stage's
-// memory. It implements Model and WeightGradMemory; times are in
-// seconds.
+// stage's F, B (input gradient) and W on one GPU of the stage from the
+// layers it holds (priceLayer: FLOPs at the achieved throughput,
+// element-wise passes, tensor-parallel collectives, recomputation), each
+// transfer as the link's latency plus the boundary activation's bytes over
+// its bandwidth, each stage's memory, and what a step adds after the
+// pipeline (StepTail, Iteration). It implements Model and
+// WeightGradMemory; times are in seconds.
 type GPUModel struct {
 	config    GPUConfig
 	partition []int
@@ -128,23 +141,63 @@ func newGPUModel(c GPUConfig, layers []Layer, partition []int) (*GPUModel, error
 		return nil, fmt.Errorf("cost: model %s: %w", c.Network.Name, err)
 	}
 	g := &GPUModel{config: c, partition: append([]int(nil), partition...), stages: make([]gpuStage, len(partition))}
-	rate := c.Throughput()
 	next := 0
 	for s, n := range partition {
 		st := &g.stages[s]
 		for _, l := range layers[next : next+n] {
-			st.forward += l.Forward / rate
-			st.backwardInput += l.BackwardInput / rate
-			st.weight += l.BackwardWeight / rate
-			st.params += l.Params - c.ExpertParallel.notHeld(l.RoutedParams)
-			st.addExperts(c.ExpertParallel, l)
-			st.activation += l.Activation
-			st.weightGrad += l.WeightGrad
+			p := c.priceLayer(l)
+			st.forward += p.forward
+			st.backwardInput += p.backwardInput
+			st.weight += p.weight
+			st.params += p.params
+			st.activation += p.activation
+			st.weightGrad += p.weightGrad
+			st.experts.forward += p.experts.forward
+			st.experts.backward += p.experts.backward
 			st.output = l.Output
 		}
 		next += n
 	}
 	return g, nil
+}
+
+// priceLayer is what one layer costs one GPU of its stage, per
+// microbatch: the FLOPs of its tensor-parallel shard at the achieved
+// throughput, the element-wise passes over its activation at the memory
+// bandwidth (Parallelism.ElementwisePasses), the tensor-parallel
+// collectives, the recomputation in the backward, the expert-parallel
+// all-to-alls of an MoE layer (moe.go), and the parameters and activations
+// the GPU holds. Every per-layer price of the GPU model goes through it.
+func (c GPUConfig) priceLayer(l Layer) gpuStage {
+	s := c.shardedLayer(l)
+	rate := c.Throughput()
+	elementwise := func(bytes float64) float64 {
+		if c.Parallel.ElementwisePasses == 0 {
+			return 0
+		}
+		return c.Parallel.ElementwisePasses * bytes / c.GPU.MemoryBandwidth
+	}
+	fwdComm, bwdComm := c.tensorCollectives(l)
+	p := gpuStage{
+		forward:       s.Forward/rate + elementwise(s.Activation) + fwdComm,
+		backwardInput: s.BackwardInput/rate + elementwise(s.Activation) + bwdComm,
+		weight:        s.BackwardWeight / rate,
+		params:        s.Params - c.ExpertParallel.notHeld(s.RoutedParams),
+		activation:    s.Activation,
+		weightGrad:    s.WeightGrad,
+	}
+	p.addExperts(c.ExpertParallel, l)
+	if !isTransformer(l.Kind) {
+		return p
+	}
+	switch c.Parallel.Recompute {
+	case RecomputeFull:
+		p.backwardInput += p.forward
+	case RecomputeSelective:
+		p.backwardInput += s.Attention/rate + elementwise(s.Scores)
+	}
+	p.activation, p.weightGrad = c.storedActivation(s)
+	return p
 }
 
 // CheckPartition checks that partition gives every stage at least one
@@ -239,16 +292,41 @@ func (g *GPUModel) Transfer(a pipeline.Action, from, to int) float64 {
 		return 0
 	}
 	l := g.config.LinkBetween(from, to)
-	return l.Latency + g.MessageBytes(a)/l.Bandwidth
+	bytes := g.MessageBytes(a)
+	t := g.config.Parallel.tensor()
+	if t == 1 {
+		return l.Latency + bytes/l.Bandwidth
+	}
+	// Megatron-LM's scatter-gather (SC21 §4.1): each of the T GPUs of
+	// the stage sends its 1/T of the message over its own link, and the
+	// receiving node all-gathers it; with sequence parallelism the next
+	// stage takes the activation split, so nothing is gathered.
+	d := l.Latency + bytes/float64(t)/l.Bandwidth
+	if !g.config.Parallel.SequenceParallel {
+		d += RingAllGather(bytes, t, g.config.Link)
+	}
+	return d
 }
 
-// LinkBetween returns the link that joins ranks from and to: InterNode
-// when RanksPerNode puts them on different nodes, Link otherwise.
+// LinkBetween returns the link that joins pipeline ranks from and to:
+// InterNode when they sit on different nodes, Link otherwise. A node holds
+// RanksPerNode / (T·D) pipeline ranks under tensor and data parallelism
+// (Megatron-LM orders GPUs tensor first, then data, then pipeline), and
+// at least one.
 func (c GPUConfig) LinkBetween(from, to int) Link {
-	if c.RanksPerNode > 0 && from/c.RanksPerNode != to/c.RanksPerNode {
+	if n := c.pipelineRanksPerNode(); n > 0 && from/n != to/n {
 		return c.InterNode
 	}
 	return c.Link
+}
+
+// pipelineRanksPerNode is how many pipeline ranks share a node, 0 without
+// nodes.
+func (c GPUConfig) pipelineRanksPerNode() int {
+	if c.RanksPerNode <= 0 {
+		return 0
+	}
+	return max(1, c.RanksPerNode/(c.Parallel.tensor()*c.Parallel.data()))
 }
 
 // MessageBytes returns the bytes of the message a carries. PyTorch names
@@ -301,11 +379,17 @@ func (g *GPUModel) WeightGradBytes(s int) float64 {
 	return g.stages[s].weightGrad
 }
 
-// StaticBytes returns stage s's weights, gradients and Adam state:
-// parameters × (WeightBytesPerParam + GradientBytesPerParam +
-// OptimizerBytesPerParam) (NaN for a stage the model does not have).
+// StaticBytes returns what one GPU of stage s holds for the whole run:
+// its parameters (its tensor-parallel shard) × (WeightBytesPerParam +
+// GradientBytesPerParam + OptimizerBytesPerParam), the Adam state split
+// over the D replicas with the distributed optimizer (NaN for a stage the
+// model does not have).
 func (g *GPUModel) StaticBytes(s int) float64 {
-	return g.Params(s) * (WeightBytesPerParam + GradientBytesPerParam + OptimizerBytesPerParam)
+	opt := float64(OptimizerBytesPerParam)
+	if p := g.config.Parallel; p.DistributedOptimizer {
+		opt /= float64(p.data())
+	}
+	return g.Params(s) * (WeightBytesPerParam + GradientBytesPerParam + opt)
 }
 
 // Params returns the parameters held by stage s (NaN for a stage the model

@@ -25,6 +25,8 @@ import (
 //	  peak_flops: 312e12      # dense bf16, FLOP/s
 //	  efficiency: 0.45        # achieved share of the peak; default DefaultEfficiency
 //	  memory_bytes: 40e9
+//	  memory_bandwidth: 1.555e12  # bytes per second; optional
+//	  elementwise_passes: 2.4     # optional, needs memory_bandwidth
 //	link:                     # between ranks of one node (every two ranks without nodes)
 //	  name: nvlink3
 //	  latency: 3e-6           # seconds
@@ -42,7 +44,10 @@ type Hardware struct {
 	// Efficiency is the achieved share of the peak, in (0, 1]; zero
 	// means DefaultEfficiency.
 	Efficiency float64
-	Link       Link
+	// ElementwisePasses is Parallelism.ElementwisePasses, as calibrated
+	// with Efficiency (docs/validation.md); zero leaves them out.
+	ElementwisePasses float64
+	Link              Link
 	// RanksPerNode and InterNode are GPUConfig's: zero for one node.
 	RanksPerNode int
 	InterNode    Link
@@ -52,9 +57,11 @@ type Hardware struct {
 	Warnings []string
 }
 
-// Apply returns c with the hardware's GPU, efficiency and links.
+// Apply returns c with the hardware's GPU, efficiency, element-wise
+// passes and links.
 func (h Hardware) Apply(c GPUConfig) GPUConfig {
 	c.GPU, c.Efficiency, c.Link = h.GPU, h.Efficiency, h.Link
+	c.Parallel.ElementwisePasses = h.ElementwisePasses
 	c.RanksPerNode, c.InterNode = h.RanksPerNode, h.InterNode
 	return c
 }
@@ -81,7 +88,7 @@ func ParseHardware(data []byte, name string) (Hardware, error) {
 		return Hardware{}, err
 	}
 	var h Hardware
-	if h.GPU, h.Efficiency, err = p.gpu(top, "gpu", true); err != nil {
+	if h.GPU, h.Efficiency, h.ElementwisePasses, err = p.gpu(top, "gpu"); err != nil {
 		return Hardware{}, err
 	}
 	if h.Link, err = p.link(top, "link"); err != nil {
@@ -251,22 +258,31 @@ func (p *hwParser) physical(s section, key string, q quantity, positive bool) (f
 }
 
 var (
-	gpuKeys  = []string{"name", "peak_flops", "efficiency", "memory_bytes", "source"}
+	gpuKeys  = []string{"name", "peak_flops", "efficiency", "memory_bytes", "memory_bandwidth", "source"}
 	linkKeys = []string{"name", "latency", "bandwidth", "source"}
 )
 
-// gpu reads the GPU under key; efficiency says whether the key may carry
-// one (a hardware file's gpu may, a preset's may not).
-func (p *hwParser) gpu(s section, key string, efficiency bool) (GPU, float64, error) {
-	allowed := gpuKeys
-	if !efficiency {
-		allowed = slices.DeleteFunc(slices.Clone(gpuKeys), func(k string) bool { return k == "efficiency" })
-	}
-	m, err := p.sub(s, key, allowed)
+// gpu reads a hardware file's GPU under key: a preset's entry with, beside
+// it, the efficiency and the element-wise passes the GPU achieves (a
+// preset has neither). Passes need the memory bandwidth they run at.
+func (p *hwParser) gpu(s section, key string) (GPU, float64, float64, error) {
+	m, err := p.sub(s, key, append(slices.Clone(gpuKeys), "elementwise_passes"))
 	if err != nil {
-		return GPU{}, 0, err
+		return GPU{}, 0, 0, err
 	}
-	return p.gpuEntry(m)
+	g, eff, err := p.gpuEntry(m)
+	if err != nil {
+		return GPU{}, 0, 0, err
+	}
+	passes, err := p.number(m, "elementwise_passes", "0", false)
+	if err != nil {
+		return GPU{}, 0, 0, err
+	}
+	if passes > 0 && g.MemoryBandwidth == 0 {
+		return GPU{}, 0, 0, p.fail(m.values["elementwise_passes"], join(m.path, "elementwise_passes"),
+			"the passes run at the memory bandwidth: give %s too", join(m.path, "memory_bandwidth"))
+	}
+	return g, eff, passes, nil
 }
 
 func (p *hwParser) gpuEntry(m section) (GPU, float64, error) {
@@ -280,6 +296,11 @@ func (p *hwParser) gpuEntry(m section) (GPU, float64, error) {
 	}
 	if g.MemoryBytes, err = p.physical(m, "memory_bytes", gpuMemory, true); err != nil {
 		return GPU{}, 0, err
+	}
+	if _, ok := m.values["memory_bandwidth"]; ok {
+		if g.MemoryBandwidth, err = p.physical(m, "memory_bandwidth", memoryBandwidth, true); err != nil {
+			return GPU{}, 0, err
+		}
 	}
 	eff, err := p.number(m, "efficiency", "DefaultEfficiency", true)
 	if err != nil {
@@ -337,7 +358,7 @@ func WriteHardwarePresets(w io.Writer) error {
 		linkList.Content = append(linkList.Content, linkNode(l))
 	}
 	doc := &yaml.Node{Kind: yaml.MappingNode, HeadComment: "The GPU and link presets, each entry in the form a --hardware file takes under gpu: and link:\n" +
-		"(peak_flops in FLOP/s, dense bf16; memory_bytes in bytes; latency in seconds; bandwidth in bytes per second, each direction)."}
+		"(peak_flops in FLOP/s, dense bf16; memory_bytes in bytes; memory_bandwidth in bytes per second; latency in seconds; bandwidth in bytes per second, each direction)."}
 	doc.Content = append(doc.Content, str("gpus"), gpuList, str("links"), linkList)
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
@@ -402,7 +423,7 @@ func num(x float64) *yaml.Node {
 func gpuNode(g GPU) *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		str("name"), str(g.Name), str("peak_flops"), num(g.PeakFLOPS), str("memory_bytes"), num(g.MemoryBytes),
-		str("source"), str(g.Source),
+		str("memory_bandwidth"), num(g.MemoryBandwidth), str("source"), str(g.Source),
 	}}
 }
 

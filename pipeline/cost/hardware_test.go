@@ -132,6 +132,9 @@ func TestHardwareErrors(t *testing.T) {
 		{gpu + link + "ranks_per_node: 2.5\ninter_node_link: {name: x, latency: 1e-6, bandwidth: 1e9}\n", "hw.yaml:3: ranks_per_node: want a whole number"},
 		{gpu + link + "ranks_per_node: 4\ninter_node_link: {name: x, latency: 1e-6}\n", "hw.yaml:4: inter_node_link.bandwidth: missing"},
 		{gpu + link + "nodes: 2\n", "hw.yaml:3: nodes: unknown key"},
+		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, elementwise_passes: 2}\n" + link, "hw.yaml:1: gpu.elementwise_passes: the passes run at the memory bandwidth"},
+		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, memory_bandwidth: 2e12, elementwise_passes: -2}\n" + link, "hw.yaml:1: gpu.elementwise_passes: must not be negative"},
+		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, memory_bandwidth: 2e16}\n" + link, "hw.yaml:1: gpu.memory_bandwidth:"},
 		{"", "hw.yaml: empty hardware file"},
 	}
 	for _, tt := range tests {
@@ -139,5 +142,19 @@ func TestHardwareErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: error %v, want one line with %q", tt.file, err, tt.want)
 		}
+	}
+}
+
+// A hardware file's memory bandwidth and element-wise passes reach the GPU
+// model (Hardware.Apply).
+func TestHardwareElementwisePasses(t *testing.T) {
+	h, err := ParseHardware([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, memory_bandwidth: 2e12, elementwise_passes: 2.5}\n"+
+		"link: {name: l, latency: 1e-6, bandwidth: 1e10}\n"), "hw.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := h.Apply(GPUConfig{})
+	if c.GPU.MemoryBandwidth != 2e12 || c.Parallel.ElementwisePasses != 2.5 {
+		t.Errorf("applied memory bandwidth %g, passes %g; want 2e12 and 2.5", c.GPU.MemoryBandwidth, c.Parallel.ElementwisePasses)
 	}
 }

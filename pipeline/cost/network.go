@@ -124,6 +124,14 @@ type Layer struct {
 	// parameters, which an expert-parallel group shares (moe.go); zero for
 	// other kinds.
 	AllToAll, RoutedParams float64
+	// Attention is the forward FLOPs of a transformer layer's attention
+	// core (the scores QKᵀ and their weighted sum, 4t²bh), part of
+	// Forward: what selective recomputation runs again in the backward.
+	Attention float64
+	// Scores is the bytes of Activation that the attention core keeps
+	// (the softmax output and its dropout, 5at²b, or FlashAttention's
+	// log-sum-exp): what selective recomputation does not store.
+	Scores float64
 }
 
 // BytesPerElement is the size of one activation or weight element in the
@@ -282,6 +290,8 @@ func (blk Block) layer(b, s float64, flash bool) Layer {
 		lin := 2 * t * b * weights
 		attn := blk.attentionCore(t, b)
 		l.Forward, l.BackwardInput, l.BackwardWeight = lin+attn, lin+2*attn, lin
+		l.Attention = attn
+		l.Scores = blk.scores(b, t, flash)
 		if flash {
 			l.BackwardInput += attn / 2
 		}
@@ -318,18 +328,25 @@ func (blk Block) layer(b, s float64, flash bool) Layer {
 // fp32 log-sum-exp of its rows instead, 4atb (the attention output, the
 // output projection's input, is kept either way).
 func (blk Block) activation(b, t, f float64, flash bool) float64 {
-	h, a, kv := float64(blk.Hidden), float64(blk.Heads), blk.kvWidth()
-	scores := 5 * a * t * t * b
-	if flash {
-		scores = 4 * a * t * b
-	}
-	attention := 7*t*b*h + 4*t*b*kv + scores
+	h, kv := float64(blk.Hidden), blk.kvWidth()
+	attention := 7*t*b*h + 4*t*b*kv + blk.scores(b, t, flash)
 	intermediates := 4.0
 	if blk.Gated {
 		intermediates = 6
 	}
 	mlp := 3*t*b*h + intermediates*t*b*f
 	return attention + mlp + 4*t*b*h
+}
+
+// scores is the part of activation the attention core keeps: the softmax
+// output and its dropout, 5at²b, or with flash attention each head's fp32
+// log-sum-exp, 4atb.
+func (blk Block) scores(b, t float64, flash bool) float64 {
+	a := float64(blk.Heads)
+	if flash {
+		return 4 * a * t * b
+	}
+	return 5 * a * t * t * b
 }
 
 // weightGrad returns M_W, what a layer still holds between its input-

@@ -13,7 +13,10 @@ type GPU struct {
 	PeakFLOPS float64
 	// MemoryBytes is the device memory, bytes (datasheet GB, 10⁹ bytes).
 	MemoryBytes float64
-	Source      string
+	// MemoryBandwidth is the device memory's bandwidth, bytes per
+	// second: what element-wise work and the optimizer step run at.
+	MemoryBandwidth float64
+	Source          string
 }
 
 // Link is the interconnect between two pipeline ranks.
@@ -29,12 +32,12 @@ type Link struct {
 // The GPU presets. Peaks are the datasheets' dense bf16 tensor-core
 // figures (the datasheets print twice these "with sparsity").
 var gpus = []GPU{
-	{Name: "a100", PeakFLOPS: 312e12, MemoryBytes: 80e9,
-		Source: "NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB): BF16 312 TFLOPS dense, 80GB HBM2e"},
-	{Name: "h100", PeakFLOPS: 989e12, MemoryBytes: 80e9,
-		Source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5): BF16 1,979 TFLOPS with sparsity, so 989 dense; 80GB HBM3"},
-	{Name: "h200", PeakFLOPS: 989e12, MemoryBytes: 141e9,
-		Source: "NVIDIA H200 Tensor Core GPU datasheet (SXM): BF16 1,979 TFLOPS with sparsity, so 989 dense; 141GB HBM3e"},
+	{Name: "a100", PeakFLOPS: 312e12, MemoryBytes: 80e9, MemoryBandwidth: 2039e9,
+		Source: "NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB): BF16 312 TFLOPS dense, 80GB HBM2e at 2,039 GB/s"},
+	{Name: "h100", PeakFLOPS: 989e12, MemoryBytes: 80e9, MemoryBandwidth: 3.35e12,
+		Source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5): BF16 1,979 TFLOPS with sparsity, so 989 dense; 80GB HBM3 at 3.35 TB/s"},
+	{Name: "h200", PeakFLOPS: 989e12, MemoryBytes: 141e9, MemoryBandwidth: 4.8e12,
+		Source: "NVIDIA H200 Tensor Core GPU datasheet (SXM): BF16 1,979 TFLOPS with sparsity, so 989 dense; 141GB HBM3e at 4.8 TB/s"},
 }
 
 // The link presets. Bandwidths are per direction from the datasheets;
@@ -48,6 +51,11 @@ var links = []Link{
 		Source: "PCI Express 4.0 x16: 16 GT/s × 16 lanes, 128b/130b coding, about 32 GB/s each direction; latency assumed 10 µs"},
 	{Name: "ib-ndr", Latency: 5e-6, Bandwidth: 50e9,
 		Source: "NVIDIA ConnectX-7 / Quantum-2 InfiniBand NDR: 400 Gb/s per port = 50 GB/s each direction; latency assumed 5 µs"},
+	{Name: "nvlink3", Latency: 3e-6, Bandwidth: 300e9,
+		Source: "NVIDIA A100 datasheet (SXM4): third-generation NVLink 600 GB/s total, 300 GB/s each direction; latency assumed 3 µs"},
+	{Name: "ib-hdr", Latency: 5e-6, Bandwidth: 25e9,
+		Source: "NVIDIA DGX A100 datasheet (Selene's nodes): 8 single-port ConnectX-6 HDR InfiniBand at 200 Gb/s, one a GPU, " +
+			"so 25 GB/s each direction per GPU; latency assumed 5 µs"},
 }
 
 // transformer builds an embedding, n identical decoder layers and a head.

@@ -80,10 +80,11 @@ type quantity struct {
 }
 
 var (
-	peakFLOPS = quantity{what: "a GPU's dense peak", unit: "FLOP/s", unitWords: "FLOP per second", lo: 1e9, hi: 1e18, warnLo: 1e12, warnHi: 2e16, exp: 12, hint: "TFLOP/s"}
-	gpuMemory = quantity{what: "a GPU's memory", unit: "B", unitWords: "bytes", lo: 1e6, hi: 1e14, warnLo: 1e9, warnHi: 2e12, exp: 9, hint: "GB"}
-	bandwidth = quantity{what: "a GPU link's bandwidth", unit: "B/s", unitWords: "bytes per second", lo: 1e6, hi: 1e14, warnLo: 1e8, warnHi: 1e13, exp: 9, hint: "GB/s"}
-	latency   = quantity{what: "a GPU link's latency", unit: "s", unitWords: "seconds", lo: 0, hi: 1, warnLo: 1e-7, warnHi: 1e-3, exp: -6, hint: "µs"}
+	peakFLOPS       = quantity{what: "a GPU's dense peak", unit: "FLOP/s", unitWords: "FLOP per second", lo: 1e9, hi: 1e18, warnLo: 1e12, warnHi: 2e16, exp: 12, hint: "TFLOP/s"}
+	gpuMemory       = quantity{what: "a GPU's memory", unit: "B", unitWords: "bytes", lo: 1e6, hi: 1e14, warnLo: 1e9, warnHi: 2e12, exp: 9, hint: "GB"}
+	bandwidth       = quantity{what: "a GPU link's bandwidth", unit: "B/s", unitWords: "bytes per second", lo: 1e6, hi: 1e14, warnLo: 1e8, warnHi: 1e13, exp: 9, hint: "GB/s"}
+	memoryBandwidth = quantity{what: "a GPU's memory bandwidth", unit: "B/s", unitWords: "bytes per second", lo: 1e6, hi: 1e14, warnLo: 1e8, warnHi: 1e13, exp: 9, hint: "GB/s"}
+	latency         = quantity{what: "a GPU link's latency", unit: "s", unitWords: "seconds", lo: 0, hi: 1, warnLo: 1e-7, warnHi: 1e-3, exp: -6, hint: "µs"}
 )
 
 // check returns an error (impossible) or a warning (implausible) for x;

@@ -15,6 +15,11 @@
 // the limit is dropped without simulating. The result is set against a Megatron-LM baseline that splits
 // the layers evenly by count.
 //
+// TuneCluster goes one level up: it splits a number of GPUs into
+// tensor-parallel groups inside a node, pipeline ranks and data-parallel
+// replicas, tunes each split with Tune at the microbatch count a fixed
+// batch leaves, and keeps the shortest whole step (cost.GPUModel.Iteration).
+//
 // ZBAuto builds the Zero Bubble paper's automatic schedule (zb-auto) from
 // plain per-stage times (StageTimes: T_F, T_B, T_W and the transfer time)
 // within a limit on the activations a rank holds; the tuner builds it for

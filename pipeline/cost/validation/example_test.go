@@ -19,5 +19,5 @@ func ExampleValidateTimingModel() {
 		}
 	}
 	// Output:
-	// efficiency 0.528 from 1.5B; 28.3B T_F: published 10.419 ms, predicted 11.579 ms (+11%)
+	// efficiency 0.806 from 1.5B; 28.3B T_F: published 10.419 ms, predicted 9.573 ms (-8%)
 }

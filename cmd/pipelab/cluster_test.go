@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pipelab/pipelab/pipeline/cost/validation"
+)
+
+// sc21Config is a GPT-2 config.json of SC21 Table 1's 18.4B model
+// (hidden 6144, 40 layers, 48 heads, vocabulary 51200, sequence 2048).
+const sc21Config = `{"model_type": "gpt2", "n_embd": 6144, "n_layer": 40, "n_head": 48, "n_inner": null,
+"n_positions": 2048, "vocab_size": 51200}`
+
+// simulate --format json of SC21's 18.4B run (t 8, p 1, d 32, b 8, 4
+// microbatches, full recomputation) on Selene's nodes reports the whole
+// step and its FLOP/s per GPU, which times the step and the 256 GPUs give
+// back equation 3 of Narayanan et al.: 96·B·s·l·h²·(1 + s/6h + V/16lh)
+// with B = 4·8·32 = 1024.
+func TestSimulateClusterReport(t *testing.T) {
+	cfg := writeFile(t, "gpt-18b.json", sc21Config)
+	var rep simulateReport
+	runJSON(t, []string{"simulate", "--kind", "1f1b", "--ranks", "1", "--microbatches", "4", "--model-config", cfg,
+		"--microbatch-size", "8", "--seq-len", "2048", "--gpu", "a100", "--link", "ib-hdr", "--gpus-per-node", "8",
+		"--node-link", "nvlink3", "--tp", "8", "--dp", "32", "--recompute", "full", "--format", "json"}, &rep)
+	if rep.GPUs != 256 {
+		t.Errorf("%d GPUs, want 8·1·32 = 256", rep.GPUs)
+	}
+	if !(rep.IterationSeconds > rep.Makespan) {
+		t.Errorf("iteration %g s is not after the makespan %g s (the gradient all-reduce and Adam follow)", rep.IterationSeconds, rep.Makespan)
+	}
+	const B, s, l, h, V = 1024.0, 2048.0, 40.0, 6144.0, 51200.0
+	want := 96 * B * s * l * h * h * (1 + s/(6*h) + V/(16*l*h))
+	if got := rep.ModelFLOPsPerGPU * rep.IterationSeconds * 256; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("FLOP/s × step × GPUs = %.6g, equation 3 gives %.6g", got, want)
+	}
+}
+
+// Full recomputation runs the forward again: the same run takes longer
+// than without it, and selective recomputation falls between.
+func TestSimulateRecomputeOrders(t *testing.T) {
+	args := []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--tp", "2", "--format", "json"}
+	step := map[string]float64{}
+	for _, r := range []string{"none", "selective", "full"} {
+		var rep simulateReport
+		runJSON(t, append(slicesClone(args), "--recompute", r), &rep)
+		step[r] = rep.Makespan
+	}
+	if !(step["none"] < step["selective"] && step["selective"] < step["full"]) {
+		t.Errorf("makespans %v: want none < selective < full", step)
+	}
+}
+
+// Bad cluster flags: exit 2 and one line naming the flag.
+func TestClusterFlagErrors(t *testing.T) {
+	base := []string{"--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model", "gpt-1.3b"}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tp", "16", "--gpus-per-node", "8", "--node-link", "nvlink3"}, "--tp: tensor-parallel 16 is more than the 8 GPUs of a node"},
+		{[]string{"--tp", "0"}, "--tp and --dp must be at least 1"},
+		{[]string{"--recompute", "some"}, "--recompute: unknown recomputation"},
+		{[]string{"--sequence-parallel"}, "--sequence-parallel"},
+		{[]string{"--node-link", "nvlink3"}, "--gpus-per-node and --node-link come together"},
+		{[]string{"--gpus-per-node", "8", "--node-link", "warp"}, "--node-link: unknown link preset"},
+	}
+	for _, cmd := range []string{"simulate", "compare"} {
+		for _, tt := range tests {
+			var out, errb bytes.Buffer
+			code := run(append(append([]string{cmd}, base...), tt.args...), &out, &errb)
+			if code != 2 || !strings.Contains(errb.String(), tt.want) || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 {
+				t.Errorf("%s %v: exit %d, stderr %q; want exit 2 and one line with %q", cmd, tt.args, code, errb.String(), tt.want)
+			}
+		}
+	}
+}
+
+// tune --gpus reports every split of the GPUs with T·P·D = GPUs, and its
+// best is the split with the shortest step.
+func TestTuneClusterCommand(t *testing.T) {
+	var rep clusterTuneReport
+	runJSON(t, []string{"tune", "--gpus", "16", "--batch-size", "32", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "ib-hdr",
+		"--gpus-per-node", "8", "--node-link", "nvlink3", "--kind", "1f1b", "--format", "json"}, &rep)
+	if len(rep.Splits) == 0 {
+		t.Fatal("no splits")
+	}
+	for _, s := range rep.Splits {
+		if s.TP*s.Ranks*s.DP != 16 {
+			t.Errorf("split %d·%d·%d is not 16 GPUs", s.TP, s.Ranks, s.DP)
+		}
+		if s.Why == "" && s.IterationSeconds < rep.Best.IterationSeconds {
+			t.Errorf("split t %d p %d d %d takes %g s, less than the best's %g s", s.TP, s.Ranks, s.DP, s.IterationSeconds, rep.Best.IterationSeconds)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gpus", "16"}, "--gpus needs --batch-size"},
+		{[]string{"--batch-size", "16"}, "--batch-size goes with --gpus"},
+		{[]string{"--gpus", "16", "--batch-size", "16", "--ranks", "2"}, "drop --ranks"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"tune", "--model", "gpt-1.3b"}, tt.args...), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("tune %v: exit %d, %q; want exit 2 with %q", tt.args, code, errb.String(), tt.want)
+		}
+	}
+}
+
+// The command line prices SC21's 39.1B row as "pipelab validate" does: a
+// GPT-2 config.json of its size on examples/hardware/selene-a100.yaml (the
+// calibrated hardware) with t 8, d 32, full recomputation gives the
+// validation row's teraFLOP/s per GPU, to the file's rounding of the
+// calibration.
+func TestSimulateSeleneMatchesValidation(t *testing.T) {
+	v, err := validation.ValidateTimingModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := math.NaN()
+	for _, r := range v.Rows {
+		if r.Section == "sc21" && strings.HasPrefix(r.Config, "39.1B ") {
+			want = r.Predicted
+		}
+	}
+	cfg := writeFile(t, "gpt-39b.json", `{"model_type": "gpt2", "n_embd": 8192, "n_layer": 48, "n_head": 64, "n_positions": 2048, "vocab_size": 51200}`)
+	var rep simulateReport
+	runJSON(t, []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "12", "--model-config", cfg, "--microbatch-size", "4",
+		"--hardware", filepath.Join("..", "..", "examples", "hardware", "selene-a100.yaml"), "--tp", "8", "--dp", "32", "--recompute", "full", "--format", "json"}, &rep)
+	if got := rep.ModelFLOPsPerGPU / 1e12; !(math.Abs(got-want) < 2e-3*want) {
+		t.Errorf("simulate gives %.4g TFLOP/s per GPU, pipelab validate's 39.1B row %.4g", got, want)
+	}
+}
+
+// --overlap-grad-reduce hides the gradient reduction behind the last
+// backward, so the step shortens and the makespan does not change;
+// --distributed-optimizer splits the Adam state, so every rank's peak
+// memory falls (by how much, cost's TestStaticBytesSharded checks).
+func TestSimulateDataParallelOptions(t *testing.T) {
+	args := []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--gpu", "a100",
+		"--link", "ib-hdr", "--gpus-per-node", "8", "--node-link", "nvlink3", "--tp", "2", "--dp", "8", "--format", "json"}
+	var plain, overlap, dist simulateReport
+	runJSON(t, args, &plain)
+	runJSON(t, append(slicesClone(args), "--overlap-grad-reduce"), &overlap)
+	runJSON(t, append(slicesClone(args), "--distributed-optimizer"), &dist)
+	if overlap.Makespan != plain.Makespan || !(overlap.IterationSeconds < plain.IterationSeconds) {
+		t.Errorf("overlap: makespan %g (plain %g), step %g (plain %g); want the same makespan and a shorter step",
+			overlap.Makespan, plain.Makespan, overlap.IterationSeconds, plain.IterationSeconds)
+	}
+	for i := range plain.Ranks {
+		if !(dist.Ranks[i].PeakMemoryBytes < plain.Ranks[i].PeakMemoryBytes) {
+			t.Errorf("rank %d: peak %g with the distributed optimizer, %g without", i, dist.Ranks[i].PeakMemoryBytes, plain.Ranks[i].PeakMemoryBytes)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "2", "--model", "gpt-1.3b", "--distributed-optimizer"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "give --dp above 1") {
+		t.Errorf("--distributed-optimizer without --dp: exit %d, %q", code, errb.String())
+	}
+}

@@ -1,0 +1,41 @@
+package experiments
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pipelab/pipelab/pipeline/cost"
+)
+
+// TestCostSpecNodes checks that GPUsPerNode and NodeLink put the GPUs into
+// nodes (NodeLink inside, Link between them), that the two come together,
+// and that a tensor degree beyond a node is refused under its key.
+func TestCostSpecNodes(t *testing.T) {
+	c := CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "ib-hdr", Microbatch: 1, Sequence: 2048,
+		GPUsPerNode: 8, NodeLink: "nvlink3", Parallel: cost.Parallelism{Tensor: 8, Data: 2}}
+	cfg, err := c.GPUConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Link.Name != "nvlink3" || cfg.InterNode.Name != "ib-hdr" || cfg.RanksPerNode != 8 || cfg.Parallel.Tensor != 8 {
+		t.Errorf("nodes: link %s, inter-node %s, %d a node, T %d; want nvlink3, ib-hdr, 8, 8", cfg.Link.Name, cfg.InterNode.Name, cfg.RanksPerNode, cfg.Parallel.Tensor)
+	}
+	for _, tt := range []struct {
+		change func(*CostSpec)
+		key    string
+	}{
+		{func(c *CostSpec) { c.NodeLink = "" }, "gpus_per_node"},
+		{func(c *CostSpec) { c.GPUsPerNode = 0 }, "node_link"},
+		{func(c *CostSpec) { c.NodeLink = "warp" }, "node_link"},
+		{func(c *CostSpec) { c.Parallel.Tensor = 16 }, "tp"},
+	} {
+		bad := c
+		tt.change(&bad)
+		_, err := bad.GPUConfig()
+		var ke *CostKeyError
+		if !errors.As(err, &ke) || ke.Key != tt.key || !strings.Contains(err.Error(), tt.key) {
+			t.Errorf("want an error under %s, got %v", tt.key, err)
+		}
+	}
+}
