@@ -150,7 +150,7 @@ func (p *presetFlags) spec() experiments.CostSpec {
 		Hardware: p.hardware, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash, Efficiency: p.efficiency,
 		Parallel: cost.Parallelism{Tensor: p.tp, Data: p.dp, SequenceParallel: p.sequenceParallel, Recompute: r,
 			DistributedOptimizer: p.distOptimizer, OverlapGradReduce: p.overlapGradReduce},
-		GPUsPerNode: p.gpusPerNode, NodeLink: p.nodeLink}
+		GPUsPerNode: p.gpusPerNode, NodeLink: p.nodeLink, ExpertParallel: p.expertParallel}
 }
 
 // hardwareName says which GPU and links the model runs on (the presets'
