@@ -1,0 +1,45 @@
+package results
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestReferenceLossesDrawnAndHeld: a loss plot with three reference
+// losses adds a legend entry for each and a loss axis that holds them,
+// one below and one above the curves' range (lossRuns: 2·ρ^t from 2 down
+// to about 2·0.985^400 ≈ 0.0048); PlotLossVsTime, PlotLossVsUpdates and
+// PlotFinalVsStages write their files with them.
+func TestReferenceLossesDrawnAndHeld(t *testing.T) {
+	runs, curves := lossRuns()
+	refs := WithReferenceLosses(ReferenceLoss{"unigram", 3.5}, ReferenceLoss{"bigram", 1}, ReferenceLoss{"tiny", 0.001})
+	plain, n, err := curvePanel("x.svg", runs, curves, false, "loss", true, func(string) string { return "t" },
+		func(p *CurvePoint) float64 { return p.Time }, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, m, err := curvePanel("x.svg", runs, curves, false, "loss", true, func(string) string { return "t" },
+		func(p *CurvePoint) float64 { return p.Time }, []PlotOption{refs}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m != n+3 {
+		t.Errorf("legend entries %d with three references, %d without: want 3 more", m, n)
+	}
+	if with.Y.Min != 0.001 || with.Y.Max != 3.5 {
+		t.Errorf("loss axis [%g, %g], want [0.001, 3.5] to hold the references", with.Y.Min, with.Y.Max)
+	}
+	if plain.Y.Max != 2 {
+		t.Errorf("loss axis without references ends at %g, want the curves' 2", plain.Y.Max)
+	}
+	dir := t.TempDir()
+	if err := PlotLossVsTime(filepath.Join(dir, "a.svg"), runs, curves, refs); err != nil {
+		t.Error(err)
+	}
+	if err := PlotLossVsUpdates(filepath.Join(dir, "b.svg"), runs, curves, refs); err != nil {
+		t.Error(err)
+	}
+	if err := PlotFinalVsStages(filepath.Join(dir, "c.svg"), scalingRuns(), refs); err != nil {
+		t.Error(err)
+	}
+}
