@@ -30,8 +30,9 @@ type Config struct {
 	EvalBatches int
 	// ValidationBatches is how many windows of Batch sequences of the
 	// held-out text ValidationLoss averages over, spread evenly over it;
-	// 0 means DefaultValidationBatches, and it is capped at the number of
-	// windows the held-out text holds.
+	// 0 means every window (the whole held-out split but the last
+	// Batch·SeqLen characters at most, too few to fill a window), and it
+	// is capped at the number of windows the held-out text holds.
 	ValidationBatches int
 	// Seed seeds the initial point (Init).
 	Seed uint64
@@ -41,10 +42,6 @@ type Config struct {
 // Config.EvalBatches is 0.
 const DefaultEvalBatches = 8
 
-// DefaultValidationBatches is the number of held-out windows
-// ValidationLoss averages over when Config.ValidationBatches is 0: as many
-// forward passes as Loss costs.
-const DefaultValidationBatches = 8
 
 // DefaultConfig returns the small LM of docs/reference.md §1.7: four stages
 // with one GPT block on each middle stage, embedding width 64, 4 heads,

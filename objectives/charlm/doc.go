@@ -18,8 +18,9 @@
 // (TrainingCharacters). Batch b is the b-th run of Batch·SeqLen
 // consecutive training characters, cut into Batch rows; batches are
 // visited cyclically (b mod Batches). Loss averages a fixed, evenly spread
-// set of training batches (EvalBatches), ValidationLoss a fixed, evenly
-// spread set of held-out windows of the same shape (ValidationBatches).
+// set of training batches (EvalBatches), ValidationLoss every held-out
+// window of the same shape by default, or a fixed, evenly spread subset
+// of them (ValidationBatches).
 //
 // TinyShakespeare returns the shipped corpus, the default (data/README.md
 // gives its provenance); MarkovCorpus generates text from a seeded sparse
