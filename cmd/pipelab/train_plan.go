@@ -24,7 +24,7 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		r.Noise, r.L2 = f.noise, &l2
 	}
 	if f.objective == "charlm" {
-		r.Corpus, r.BlocksPerStage = f.lm.corpus, f.lm.blocksPerStage
+		r.Corpus, r.BlocksPerStage, r.Embed, r.SeqLen = f.lm.corpus, f.lm.blocksPerStage, f.lm.embed, f.lm.seqLen
 	}
 	switch f.method {
 	case "localsgd":
@@ -134,7 +134,7 @@ func (f *trainFlags) checkLMCorpus() error {
 	if err != nil {
 		return err
 	}
-	cfg := experiments.LMConfig(f.lm.corpus, 0, 0)
+	cfg := experiments.LMConfig(f.lm.corpus, f.lm.embed, f.lm.seqLen)
 	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = f.stages, f.lm.blocksPerStage, f.batchSize, f.seed
 	if err := charlm.Check(cfg, text); err != nil {
 		return fmt.Errorf("--corpus %s: %w", f.lm.corpus, err)
