@@ -42,7 +42,6 @@ type Config struct {
 // Config.EvalBatches is 0.
 const DefaultEvalBatches = 8
 
-
 // DefaultConfig returns the small LM of docs/reference.md §1.7: four stages
 // with one GPT block on each middle stage, embedding width 64, 4 heads,
 // sequences of 32 characters, batches of 16 sequences. (The step 0.0625
