@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/objectives/charlm"
@@ -25,6 +26,8 @@ func (f *trainFlags) run() (experiments.Run, error) {
 	}
 	if f.objective == "charlm" {
 		r.Corpus, r.BlocksPerStage, r.Embed, r.SeqLen = f.lm.corpus, f.lm.blocksPerStage, f.lm.embed, f.lm.seqLen
+		// The validation loss printed is over the whole held-out split.
+		r.ValidationWindows = math.MaxInt32
 	}
 	switch f.method {
 	case "localsgd":
