@@ -31,14 +31,13 @@ const (
 	lmMicrobatches = 5600
 	// lmAdamStepSize, lmAdamBeta2 and lmSyncMicrobatches are Adam's recipe
 	// at train's shape (docs/charlm.md, "pipelab train on the shipped
-	// corpus"): step 0.005 with the cosine after 20 updates of warm-up,
+	// corpus"): step 0.0035 with the cosine after 20 updates of warm-up,
 	// β2 0.99 (nanoGPT's for its character model: few tokens per
-	// update), and sync averaging 2 microbatches per update, not S: at
-	// the same characters, more updates of fewer sequences trained
-	// further.
-	lmAdamStepSize     = 0.005
+	// update), and sync updating after every microbatch, not S: at the
+	// same characters, more updates of fewer sequences trained further.
+	lmAdamStepSize     = 0.0035
 	lmAdamBeta2        = 0.99
-	lmSyncMicrobatches = 2
+	lmSyncMicrobatches = 1
 	// lmEmbed and lmSeqLen are the default shape on the shipped text and
 	// on a user's file: embedding width 64 and context 32 (110,464
 	// parameters at S = 4), the shape that reaches nanoGPT's CPU level
@@ -48,8 +47,8 @@ const (
 	// microbatches (S block updates each): a record costs the forward
 	// passes of Loss (8) and of ValidationLoss over the whole held-out
 	// split (217 windows at train's shape, about 1.3 s of CPU), so the
-	// default run keeps 5 records.
-	lmRecordMicrobatches = 1400
+	// default run keeps 3 records.
+	lmRecordMicrobatches = 2800
 )
 
 // lmFlags are the character LM's own flags of "pipelab train".

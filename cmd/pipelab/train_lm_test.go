@@ -97,10 +97,10 @@ func TestTrainLMShortestCorpus(t *testing.T) {
 
 // TestTrainLMDefaults: with no shape flags, the docs' charlm line (docs/charlm.md,
 // "pipelab train on the shipped corpus") trains E 64, T 32 on the shipped text
-// for N = 5,600 microbatches with a record every 1,400 (1,400·S block
-// updates) and, with Adam, train's recipe: step 0.005 with a cosine schedule
-// after 20 updates of warm-up, β2 0.99, sync averaging 2 microbatches per
-// update. The docs test only parses that line, as training it takes about
+// for N = 5,600 microbatches with a record every 2,800 (2,800·S block
+// updates) and, with Adam, train's recipe: step 0.0035 with a cosine
+// schedule after 20 updates of warm-up, β2 0.99, sync updating after every
+// microbatch. The docs test only parses that line, as training it takes about
 // two minutes of CPU. The markov corpus keeps the paper's shape (E and T 0:
 // DefaultConfig's) and ShakespeareLM's step 2^-7 and β2 0.999.
 func TestTrainLMDefaults(t *testing.T) {
@@ -110,9 +110,9 @@ func TestTrainLMDefaults(t *testing.T) {
 		t.Fatalf("%v: %s", err, errb.String())
 	}
 	o := r.Optimizer
-	if r.TotalMicrobatches != 5600 || r.LogEvery != 1400*4 || r.Step != 0.005 || r.Embed != 64 || r.SeqLen != 32 || r.Microbatches != 2 ||
+	if r.TotalMicrobatches != 5600 || r.LogEvery != 2800*4 || r.Step != 0.0035 || r.Embed != 64 || r.SeqLen != 32 || r.Microbatches != 1 ||
 		o.Algorithm != optim.Adam || o.Beta2 != 0.99 || o.Schedule != optim.Cosine || o.Warmup != 20 || r.Corpus != charlm.CorpusTinyShakespeare {
-		t.Errorf("N %d, log every %d, step %g, E %d, T %d, sync microbatches %d, optimizer %+v, corpus %q; want 5600, 5600, 0.005, 64, 32, 2, adam β2 0.99 with cosine after 20, tinyshakespeare",
+		t.Errorf("N %d, log every %d, step %g, E %d, T %d, sync microbatches %d, optimizer %+v, corpus %q; want 5600, 11200, 0.0035, 64, 32, 1, adam β2 0.99 with cosine after 20, tinyshakespeare",
 			r.TotalMicrobatches, r.LogEvery, r.Step, r.Embed, r.SeqLen, r.Microbatches, o, r.Corpus)
 	}
 	// With the SGD family: §1.7's step, and no schedule.
