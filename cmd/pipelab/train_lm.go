@@ -10,10 +10,10 @@ import (
 )
 
 // The character LM's defaults in "pipelab train" (docs/charlm.md): with
-// them, sync with --optimizer adam on the shipped corpus with S = 4
-// (charlm.ShakespeareConfig's shape) ends at 2.03 nats of validation
-// loss, well below 2.2 and the text's unigram entropy 3.3128, in about
-// 25 s of one core.
+// them, sync with --optimizer adam on the shipped corpus with S = 4 (E 64,
+// T 32, 110,464 parameters) ends at 1.882 nats of validation loss on the
+// whole held-out split, below the text's trigram count model (2.049), in
+// about 112 s of one core.
 const (
 	// lmStepSize is the step size of docs/reference.md §1.7, for the
 	// SGD family.
