@@ -26,7 +26,10 @@
 // gives its provenance); MarkovCorpus generates text from a seeded sparse
 // Markov chain whose entropy rate, returned with the text, is the loss
 // floor of a perfect predictor; ReadCorpus reads a user's file, and
-// OpenCorpus picks one of the three by name.
+// OpenCorpus picks one of the three by name. CountModelLosses gives a
+// corpus's unigram, bigram and trigram count models' held-out losses
+// (counted on the training split, Witten–Bell interpolated), the levels an
+// LM's validation loss is read against.
 //
 // The dense products keep tiles of sums in registers, each sum formed in
 // a fixed order; the GELU's erf is math.Erf, its operations lane by lane;
