@@ -21,7 +21,7 @@ type ReferenceLoss struct {
 // WithReferenceLosses draws each reference as a thin grey horizontal line
 // across a loss plot (the curves of PlotLossVsTime and PlotLossVsUpdates,
 // the finals of PlotFinalVsStages), named with its value in the legend;
-// the loss axis grows to hold every one.
+// the loss axis grows to hold every one, 2 % beyond it.
 func WithReferenceLosses(refs ...ReferenceLoss) PlotOption {
 	return func(o *plotOptions) { o.references = refs }
 }
@@ -29,6 +29,10 @@ func WithReferenceLosses(refs ...ReferenceLoss) PlotOption {
 // referenceGrey is the reference lines' colour, lighter than any line
 // style's.
 var referenceGrey = color.Gray{Y: 140}
+
+// referencePad is the factor by which a reference line that widens the
+// loss axis stays inside the axis's new end.
+const referencePad = 1.02
 
 // addReferenceLosses draws opts' reference losses on p and widens its Y
 // range to hold them; it returns the legend entries added.
@@ -49,7 +53,9 @@ func addReferenceLosses(p *plot.Plot, opts []PlotOption) int {
 		line.Dashes = []vg.Length{vg.Points(1 + float64(i)), vg.Points(2)}
 		p.Add(line)
 		p.Legend.Add(fmt.Sprintf("%s %.3f", r.Label, r.Loss), line)
-		p.Y.Min, p.Y.Max = math.Min(p.Y.Min, level), math.Max(p.Y.Max, level)
+		// A line that widens the axis sits 2 % inside its new end, off
+		// the axis line.
+		p.Y.Min, p.Y.Max = math.Min(p.Y.Min, level/referencePad), math.Max(p.Y.Max, level*referencePad)
 		n++
 	}
 	return n

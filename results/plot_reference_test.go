@@ -6,8 +6,8 @@ import (
 )
 
 // TestReferenceLossesDrawnAndHeld: a loss plot with three reference
-// losses adds a legend entry for each and a loss axis that holds them,
-// one below and one above the curves' range (lossRuns: 2·ρ^t from 2 down
+// losses adds a legend entry for each and a loss axis that holds them
+// with 2 % to spare, one below and one above the curves' range (lossRuns: 2·ρ^t from 2 down
 // to about 2·0.985^400 ≈ 0.0048); PlotLossVsTime, PlotLossVsUpdates and
 // PlotFinalVsStages write their files with them.
 func TestReferenceLossesDrawnAndHeld(t *testing.T) {
@@ -26,8 +26,8 @@ func TestReferenceLossesDrawnAndHeld(t *testing.T) {
 	if m != n+3 {
 		t.Errorf("legend entries %d with three references, %d without: want 3 more", m, n)
 	}
-	if with.Y.Min != 0.001 || with.Y.Max != 3.5 {
-		t.Errorf("loss axis [%g, %g], want [0.001, 3.5] to hold the references", with.Y.Min, with.Y.Max)
+	if lo, hi := 0.001/referencePad, 3.5*referencePad; with.Y.Min != lo || with.Y.Max != hi {
+		t.Errorf("loss axis [%g, %g], want [%g, %g]: the references 2 %% inside its ends", with.Y.Min, with.Y.Max, lo, hi)
 	}
 	if plain.Y.Max != 2 {
 		t.Errorf("loss axis without references ends at %g, want the curves' 2", plain.Y.Max)
