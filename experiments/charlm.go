@@ -93,12 +93,14 @@ func buildCharLM(r Run) (objectives.Objective, error) {
 	}
 	cfg := LMConfig(r.Corpus, r.Embed, r.SeqLen)
 	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = r.Stages, r.BlocksPerStage, r.Batch, r.DataSeed
+	cfg.ValidationBatches = cmp.Or(r.ValidationWindows, LMValidationWindows)
 	return charlm.New(cfg, text)
 }
 
 // LMConfig is the corpus's LM with the spec's embedding width and context
-// length where they are set (0: the corpus's default), the one choice of
-// the LM's shape that sweeps and pipelab train share: on the markov corpus the paper's small LM
+// length where they are set (0: the corpus's default; pipelab train sets
+// its own, E 64 and T 32 on real text), the one choice of the LM's shape
+// that sweeps and pipelab train share: on the markov corpus the paper's small LM
 // (charlm.DefaultConfig), whose figure reproduces the paper's settings;
 // on the shipped text and on a user's file charlm.ShakespeareConfig, the
 // LM shape of every figure on real text (ShakespeareLM), which trains past

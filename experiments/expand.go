@@ -73,6 +73,12 @@ type Run struct {
 	BlocksPerStage int
 	// Embed and SeqLen are charlm's E and T; 0 means the default.
 	Embed, SeqLen int
+	// ValidationWindows is how many held-out windows charlm's
+	// ValidationLoss reads, spread evenly over the held-out split: 0
+	// means LMValidationWindows, the sample a sweep's records take; a
+	// number at least the split's windows (pipelab train's
+	// math.MaxInt32) reads them all (charlm_validation.go).
+	ValidationWindows int
 	// Optimizer is the per-stage optimizer; Accumulate (2bw), PipeMare's
 	// warm-up T and decay D, and DC's λ parameterize the remedies.
 	Optimizer      optim.Optimizer

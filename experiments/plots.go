@@ -127,8 +127,9 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 			}
 			continue
 		}
+		refs := lmReferences(g.experiment, g.runs) // charlm_reference.go
 		if results.HasMeasuredDelays(g.runs) {
-			if err := add(prefix+"-delay-models", func(p string) error { return results.PlotDelayModels(p, g.runs, t.Curves) }); err != nil {
+			if err := add(prefix+"-delay-models", func(p string) error { return results.PlotDelayModels(p, g.runs, t.Curves, refs...) }); err != nil {
 				return files, err
 			}
 		}
@@ -139,13 +140,13 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		hasRPD := slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == results.MethodRPD })
 		if len(stages) <= 2 && !hasRPD {
 			if err := add(prefix+"-loss-vs-time", func(p string) error {
-				return results.PlotLossVsTime(p, g.runs, t.Curves, results.WithClock(runsClock(g.runs)), model)
+				return results.PlotLossVsTime(p, g.runs, t.Curves, append(refs, results.WithClock(runsClock(g.runs)), model)...)
 			}); err != nil {
 				return files, err
 			}
 		}
 		if hasRPD && len(stages) == 1 {
-			if err := add(prefix+"-loss-vs-updates", func(p string) error { return results.PlotLossVsUpdates(p, g.runs, t.Curves) }); err != nil {
+			if err := add(prefix+"-loss-vs-updates", func(p string) error { return results.PlotLossVsUpdates(p, g.runs, t.Curves, refs...) }); err != nil {
 				return files, err
 			}
 		}
@@ -158,7 +159,7 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		}
 		if len(stages) > 1 {
 			if err := add(prefix+"-final-vs-stages", func(p string) error {
-				return results.PlotFinalVsStages(p, g.runs, results.WithClock(runsClock(g.runs)), model)
+				return results.PlotFinalVsStages(p, g.runs, append(refs, results.WithClock(runsClock(g.runs)), model)...)
 			}); err != nil {
 				return files, err
 			}

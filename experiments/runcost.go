@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -67,8 +68,16 @@ func replaySeconds(r Run) float64 {
 		e := float64(cfg.Embed)
 		params := layers*12*e*e + lmVocab*e
 		tokens := float64(r.Batch * cfg.SeqLen)
-		// A record evaluates the training and the held-out batches.
-		evals := float64(charlm.DefaultEvalBatches + charlm.DefaultValidationBatches)
+		// A record evaluates the training batches and the held-out
+		// windows (LMValidationWindows, or up to all of the held-out
+		// text: about a ninth of the training characters, the shipped
+		// text's or the markov corpus's n).
+		held := float64(charlm.TinyShakespeareBytes) / 10
+		if r.Corpus == charlm.CorpusMarkov {
+			held = float64(r.N) / 9
+		}
+		windows := math.Min(float64(cmp.Or(r.ValidationWindows, LMValidationWindows)), math.Floor(held/tokens))
+		evals := float64(charlm.DefaultEvalBatches) + windows
 		return (3*grads+evals*records)*tokens*params/lmRate + visits
 	}
 	d, b := float64(r.D), float64(r.Batch)

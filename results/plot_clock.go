@@ -29,8 +29,9 @@ func (c Clock) String() string {
 type PlotOption func(*plotOptions)
 
 type plotOptions struct {
-	clock *Clock
-	model string
+	clock      *Clock
+	model      string
+	references []ReferenceLoss // plot_reference.go
 }
 
 // WithModel names the model the runs train after their objective in the

@@ -165,7 +165,7 @@ func delayModelLabel(r *Run) string {
 // block updates, one line per method and delay model, the mean over its
 // replicates at the block updates every replicate logged. The runs are one
 // objective at one stage count; PipeDream must have a selected run.
-func PlotDelayModels(path string, runs []Run, curves []CurvePoint) error {
+func PlotDelayModels(path string, runs []Run, curves []CurvePoint, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
 		return err
 	}
@@ -262,6 +262,6 @@ func PlotDelayModels(path string, runs []Run, curves []CurvePoint) error {
 		return fmt.Errorf("results: %s: no finite losses: %w", path, ErrNoData)
 	}
 	p.Y.Min, p.Y.Max = lo, hi
-	legendRoom(p, len(models))
+	legendRoom(p, len(models)+addReferenceLosses(p, opts))
 	return savePlot(path, p, plotWidth, plotHeight)
 }

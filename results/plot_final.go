@@ -137,10 +137,11 @@ func finalPanel(path string, runs []Run, series []stageSeries, split bool, opts 
 	}
 	// Room for the points' glyphs at the ends of both axes, then above
 	// the data for the legend.
+	refs := addReferenceLosses(p, opts)
 	p.X.Min, p.X.Max = logMargin(p.X.Min, p.X.Max)
 	p.Y.Min, p.Y.Max = logMargin(p.Y.Min, p.Y.Max)
 	p.Legend.Left = true
-	return p, len(layers) + len(lost), nil
+	return p, len(layers) + len(lost) + refs, nil
 }
 
 // stageSeries is one line of the final-loss-vs-stages plot: a method (and

@@ -38,10 +38,10 @@ func PlotLossVsTime(path string, runs []Run, curves []CurvePoint, opts ...PlotOp
 // delay bounds δ are compared. Block updates are the same under every
 // clock, so the title names none. Run selection, line styles, diverged runs
 // and errors are as for PlotLossVsTime.
-func PlotLossVsUpdates(path string, runs []Run, curves []CurvePoint) error {
+func PlotLossVsUpdates(path string, runs []Run, curves []CurvePoint, opts ...PlotOption) error {
 	return plotCurves(path, runs, curves, "loss vs block updates", false,
 		func(string) string { return "block updates" },
-		func(p *CurvePoint) float64 { return float64(p.BlockUpdates) }, nil)
+		func(p *CurvePoint) float64 { return float64(p.BlockUpdates) }, opts)
 }
 
 // curveLine is one line of a loss plot, ready to draw.
@@ -130,7 +130,7 @@ func curvePanel(path string, runs []Run, curves []CurvePoint, validated bool, wh
 		p.Legend.Add(l.Label, line)
 	}
 	p.Y.Min, p.Y.Max = lossRange(lines)
-	return p, len(lines), nil
+	return p, len(lines) + addReferenceLosses(p, opts), nil
 }
 
 // lossLabel names the loss axis: f(x) for the convex objectives, and the

@@ -85,13 +85,14 @@ tridiagonal (n 600, d 512, batch 5, μ 0.01), logistic (n 600, d 512, batch
 10, --l2 1e-4, --noise 0.5), generated from --seed, or read from --data X.csv
 --labels y.csv; charlm, the character language
 model (S ≥ 3, --blocks-per-stage K GPT blocks on each middle stage, default 1;
-4 heads, batch 16, embed 32 and sequence 16 (markov: 64 and 32), step 0.0625
-(adam, adamw: 2^-7 with a cosine schedule, docs/charlm.md), N 8000) on --corpus:
+4 heads, batch 16, embed 64 and sequence 32, step 0.0625 (adam, adamw: 0.0035
+with a cosine schedule and β2 0.99, sync updating every microbatch; markov:
+2^-7, β2 0.999, S microbatches; docs/charlm.md), N 5600) on --corpus:
 tinyshakespeare (the default, shipped with pipelab), markov (a generated chain
 with a known loss floor, n training characters, default 100000) or a UTF-8 text
 FILE; it trains on the first 90% of the text and prints its validation loss on
 the last 10%. The loss is logged every --log-every block updates (default: 100
-points; charlm: every 400 microbatches, 400·S updates); rpd has no timeline, so
+points; charlm: every 2800 microbatches, 2800·S updates); rpd has no timeline, so
 its time is its iteration count.`
 
 // trainFlags holds the flags of "pipelab train".

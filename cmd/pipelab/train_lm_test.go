@@ -62,11 +62,11 @@ func TestTrainLMErrors(t *testing.T) {
 		{"corpus on logistic", []string{"--objective", "logistic", "--stages", "2", "--method", "pipedream", "--total-microbatches", "2", "--step-size", "0.1", "--corpus", "markov"}, "apply to charlm only"},
 		{"empty file", with("--corpus", file("empty.txt", "")), "empty.txt: empty"},
 		{"not UTF-8", with("--corpus", file("latin1.txt", "na\xefve text")), "latin1.txt: invalid UTF-8 at byte offset 2"},
-		// The run's shape on a user's file (experiments.LMConfig: batch 16 ×
-		// sequence 16): at least 10·257 - 9 = 2561 characters. The check
-		// once used the markov shape's sequence 32 (5121) and refused
-		// files the run would take.
-		{"too short", with("--corpus", file("short.txt", strings.Repeat("x", 2560))), "--corpus " + filepath.Join(dir, "short.txt") + ": invalid corpus: 2560 characters, need at least 2561"},
+		// The run's shape on a user's file (train's default, batch 16 ×
+		// sequence 32): at least 10·513 - 9 = 5121 characters. The check
+		// must use the shape the run builds: it once used another and
+		// refused files the run would take.
+		{"too short", with("--corpus", file("short.txt", strings.Repeat("x", 5120))), "--corpus " + filepath.Join(dir, "short.txt") + ": invalid corpus: 5120 characters, need at least 5121"},
 		{"too many blocks", with("--blocks-per-stage", "100000"), "invalid config: the workspaces of 100000 GPT blocks"},
 		{"missing file", with("--corpus", filepath.Join(dir, "nothing.txt")), "nothing.txt: no such file"},
 	}
@@ -81,11 +81,11 @@ func TestTrainLMErrors(t *testing.T) {
 }
 
 // TestTrainLMShortestCorpus: the shortest file the run's shape takes
-// (2561 characters at batch 16 × sequence 16, TestTrainLMErrors' closed
+// (5121 characters at batch 16 × sequence 32, TestTrainLMErrors' closed
 // form) trains.
 func TestTrainLMShortestCorpus(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shortest.txt")
-	if err := os.WriteFile(path, []byte(strings.Repeat("ab", 1280)+"c"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(strings.Repeat("ab", 2560)+"c"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
@@ -96,10 +96,13 @@ func TestTrainLMShortestCorpus(t *testing.T) {
 }
 
 // TestTrainLMDefaults: with no shape flags, the docs' charlm line (docs/charlm.md,
-// "pipelab train on the shipped corpus") runs N = 8,000 microbatches with a record
-// every 400 (400·S block updates) and, with Adam, ShakespeareLM's recipe: step
-// 2^-7 with a cosine schedule after 20 updates of warm-up. The docs test only
-// parses that line, as training it takes about 25 s of CPU.
+// "pipelab train on the shipped corpus") trains E 64, T 32 on the shipped text
+// for N = 5,600 microbatches with a record every 2,800 (2,800·S block
+// updates) and, with Adam, train's recipe: step 0.0035 with a cosine
+// schedule after 20 updates of warm-up, β2 0.99, sync updating after every
+// microbatch. The docs test only parses that line, as training it takes about
+// two minutes of CPU. The markov corpus keeps the paper's shape (E and T 0:
+// DefaultConfig's) and ShakespeareLM's step 2^-7 and β2 0.999.
 func TestTrainLMDefaults(t *testing.T) {
 	var errb bytes.Buffer
 	_, r, err := parseTrain([]string{"--objective", "charlm", "--method", "sync", "--stages", "4", "--optimizer", "adam"}, &errb)
@@ -107,16 +110,23 @@ func TestTrainLMDefaults(t *testing.T) {
 		t.Fatalf("%v: %s", err, errb.String())
 	}
 	o := r.Optimizer
-	if r.TotalMicrobatches != 8000 || r.LogEvery != 400*4 || r.Step != 0.0078125 ||
-		o.Algorithm != optim.Adam || o.Schedule != optim.Cosine || o.Warmup != 20 || r.Corpus != charlm.CorpusTinyShakespeare {
-		t.Errorf("N %d, log every %d, step %g, optimizer %+v, corpus %q; want 8000, 1600, 2^-7, adam with cosine after 20, tinyshakespeare",
-			r.TotalMicrobatches, r.LogEvery, r.Step, o, r.Corpus)
+	if r.TotalMicrobatches != 5600 || r.LogEvery != 2800*4 || r.Step != 0.0035 || r.Embed != 64 || r.SeqLen != 32 || r.Microbatches != 1 ||
+		o.Algorithm != optim.Adam || o.Beta2 != 0.99 || o.Schedule != optim.Cosine || o.Warmup != 20 || r.Corpus != charlm.CorpusTinyShakespeare {
+		t.Errorf("N %d, log every %d, step %g, E %d, T %d, sync microbatches %d, optimizer %+v, corpus %q; want 5600, 11200, 0.0035, 64, 32, 1, adam β2 0.99 with cosine after 20, tinyshakespeare",
+			r.TotalMicrobatches, r.LogEvery, r.Step, r.Embed, r.SeqLen, r.Microbatches, o, r.Corpus)
 	}
 	// With the SGD family: §1.7's step, and no schedule.
 	if _, r, err = parseTrain([]string{"--objective", "charlm", "--method", "pipedream", "--stages", "4"}, &errb); err != nil {
 		t.Fatal(err)
 	}
-	if r.TotalMicrobatches != 8000 || r.Step != 0.0625 || r.Optimizer.Schedule == optim.Cosine {
-		t.Errorf("SGD: N %d, step %g, schedule %q; want 8000, 0.0625, constant", r.TotalMicrobatches, r.Step, r.Optimizer.Schedule)
+	if r.TotalMicrobatches != 5600 || r.Step != 0.0625 || r.Optimizer.Schedule == optim.Cosine {
+		t.Errorf("SGD: N %d, step %g, schedule %q; want 5600, 0.0625, constant", r.TotalMicrobatches, r.Step, r.Optimizer.Schedule)
+	}
+	// The markov corpus: the paper's shape and ShakespeareLM's Adam step.
+	if _, r, err = parseTrain([]string{"--objective", "charlm", "--method", "sync", "--stages", "4", "--optimizer", "adam", "--corpus", "markov"}, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if r.Embed != 0 || r.SeqLen != 0 || r.Step != 0.0078125 || r.Optimizer.Beta2 != 0.999 || r.Microbatches != 4 {
+		t.Errorf("markov: E %d, T %d, step %g, β2 %g, sync microbatches %d; want 0, 0, 2^-7, 0.999, 4", r.Embed, r.SeqLen, r.Step, r.Optimizer.Beta2, r.Microbatches)
 	}
 }

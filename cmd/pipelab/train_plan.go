@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/objectives/charlm"
@@ -24,7 +25,9 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		r.Noise, r.L2 = f.noise, &l2
 	}
 	if f.objective == "charlm" {
-		r.Corpus, r.BlocksPerStage = f.lm.corpus, f.lm.blocksPerStage
+		r.Corpus, r.BlocksPerStage, r.Embed, r.SeqLen = f.lm.corpus, f.lm.blocksPerStage, f.lm.embed, f.lm.seqLen
+		// The validation loss printed is over the whole held-out split.
+		r.ValidationWindows = math.MaxInt32
 	}
 	switch f.method {
 	case "localsgd":
@@ -134,7 +137,7 @@ func (f *trainFlags) checkLMCorpus() error {
 	if err != nil {
 		return err
 	}
-	cfg := experiments.LMConfig(f.lm.corpus, 0, 0)
+	cfg := experiments.LMConfig(f.lm.corpus, f.lm.embed, f.lm.seqLen)
 	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = f.stages, f.lm.blocksPerStage, f.batchSize, f.seed
 	if err := charlm.Check(cfg, text); err != nil {
 		return fmt.Errorf("--corpus %s: %w", f.lm.corpus, err)

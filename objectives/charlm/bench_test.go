@@ -47,7 +47,7 @@ func BenchmarkGradient(b *testing.B) {
 }
 
 // BenchmarkLoss times one Loss call (DefaultEvalBatches forward passes)
-// and one ValidationLoss call (DefaultValidationBatches) at the default
+// and one ValidationLoss call (every held-out window) at the default
 // configuration on each corpus.
 func BenchmarkLoss(b *testing.B) {
 	for _, c := range benchCorpora {

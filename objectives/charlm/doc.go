@@ -18,14 +18,18 @@
 // (TrainingCharacters). Batch b is the b-th run of Batch·SeqLen
 // consecutive training characters, cut into Batch rows; batches are
 // visited cyclically (b mod Batches). Loss averages a fixed, evenly spread
-// set of training batches (EvalBatches), ValidationLoss a fixed, evenly
-// spread set of held-out windows of the same shape (ValidationBatches).
+// set of training batches (EvalBatches), ValidationLoss every held-out
+// window of the same shape by default, or a fixed, evenly spread subset
+// of them (ValidationBatches).
 //
 // TinyShakespeare returns the shipped corpus, the default (data/README.md
 // gives its provenance); MarkovCorpus generates text from a seeded sparse
 // Markov chain whose entropy rate, returned with the text, is the loss
 // floor of a perfect predictor; ReadCorpus reads a user's file, and
-// OpenCorpus picks one of the three by name.
+// OpenCorpus picks one of the three by name. CountModelLosses gives a
+// corpus's unigram, bigram and trigram count models' held-out losses
+// (counted on the training split, Witten–Bell interpolated), the levels an
+// LM's validation loss is read against.
 //
 // The dense products keep tiles of sums in registers, each sum formed in
 // a fixed order; the GELU's erf is math.Erf, its operations lane by lane;

@@ -50,14 +50,15 @@ func ExampleTinyShakespeare() {
 	train, heldOut := m.Characters()
 	fmt.Printf("%d characters: %d to train on, %d held out\n", len(text), train, heldOut)
 	// Stages: (65 + 16)·16 = 1296 embedding parameters, 2·(12·16² + 13·16)
-	// = 6560 in the two blocks, 2·16 + 16·65 = 1072 in the head; the 871
-	// held-out windows of 8·16 characters are sampled at ⌊i·871/8⌋.
+	// = 6560 in the two blocks, 2·16 + 16·65 = 1072 in the head; the
+	// held-out text fills ⌊111539/128⌋ = 871 windows of 8·16 characters,
+	// all of which ValidationLoss reads by default.
 	fmt.Printf("vocabulary %d characters, stages %v\n", len(m.Vocabulary()), m.Blocks())
-	fmt.Printf("validation windows %v\n", m.ValidationBatches())
+	fmt.Printf("validation windows %d\n", len(m.ValidationBatches()))
 	fmt.Printf("validation loss at Init %.3f nats (log 65 = 4.174)\n", m.ValidationLoss(m.Init()))
 	// Output:
 	// 1115394 characters: 1003854 to train on, 111540 held out
 	// vocabulary 65 characters, stages [0 1296 7856 8928]
-	// validation windows [0 108 217 326 435 544 653 762]
-	// validation loss at Init 4.175 nats (log 65 = 4.174)
+	// validation windows 871
+	// validation loss at Init 4.176 nats (log 65 = 4.174)
 }

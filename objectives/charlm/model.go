@@ -62,7 +62,8 @@ func New(cfg Config, corpus []byte) (*Model, error) {
 		head:    head{tokens: perBatch, embed: cfg.Embed, vocab: len(vocab)},
 	}
 	m.eval = spread(m.batches, cfg.EvalBatches, DefaultEvalBatches)
-	m.validation = spread((len(heldOut)-1)/perBatch, cfg.ValidationBatches, DefaultValidationBatches)
+	windows := (len(heldOut) - 1) / perBatch
+	m.validation = spread(windows, cfg.ValidationBatches, windows)
 	m.offsets = m.stageOffsets()
 	m.ws = m.newWorkspace()
 	return m, nil
