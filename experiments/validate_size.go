@@ -6,6 +6,7 @@ import (
 
 	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // Memory of one run per cell of its table (pipeline.CellBound) and per
@@ -51,7 +52,7 @@ func (s *Spec) checkSizes(v validator) error {
 	}
 	for si, st := range counts {
 		for _, t := range s.tablesOf(st) {
-			// A shape the family refuses passes: the run names the refusal.
+			// A shape the family refuses is refused here, naming the key.
 			if err := GuardShape(t.family, t.shape, runCellBytes); err != nil {
 				path := t.key
 				if path == nil {
@@ -115,15 +116,37 @@ const (
 
 // GuardShape refuses, before anything is allocated, work on the table
 // family would generate for sh when it would need more memory than the
-// limit (budget.Check), cellBytes a cell: the one guard of a sweep's runs
-// (checkSizes) and the command line's tables. A shape the family refuses
-// is left to pipeline.Generate to explain.
+// limit (budget.Check), cellBytes a cell (ShapeBytes): the one guard of a
+// sweep's runs (checkSizes) and the command line's tables. It fails
+// closed: a table it cannot bound (an unknown family, options the family
+// refuses) is refused with the reason, as bad input.
 func GuardShape(family string, sh pipeline.Shape, cellBytes float64) error {
-	cells, err := pipeline.CellBound(family, sh)
+	bytes, err := ShapeBytes(family, sh, cellBytes)
 	if err != nil {
-		return nil
+		return err
 	}
-	return budget.Check(fmt.Sprintf("a %d × %d %s table", sh.Ranks, sh.Microbatches, family), cells*cellBytes)
+	return budget.Check(fmt.Sprintf("a %d × %d %s table", sh.Ranks, sh.Microbatches, family), bytes)
+}
+
+// ShapeBytes is what GuardShape holds work on family's table for sh to:
+// its cells (pipeline.CellBound) times cellBytes, what the work holds a
+// cell. zb-auto, which pipeline/tune builds from costs, is bounded by
+// tune.ZBAutoCellBound, and its building (tune.ZBAutoCellBytes a cell)
+// comes on top of the work. An error, which matches ErrBadInput, says why
+// the table cannot be bounded.
+func ShapeBytes(family string, sh pipeline.Shape, cellBytes float64) (float64, error) {
+	var cells float64
+	var err error
+	if family == tune.ZBAutoFamily {
+		cells, err = tune.ZBAutoCellBound(sh.Ranks, sh.Microbatches)
+		cellBytes += tune.ZBAutoCellBytes
+	} else {
+		cells, err = pipeline.CellBound(family, sh)
+	}
+	if err != nil {
+		return 0, badInputf("a %d × %d %s table cannot be sized: %v", sh.Ranks, sh.Microbatches, family, err)
+	}
+	return cells * cellBytes, nil
 }
 
 // GuardData refuses a generated data set of n rows and d columns that
