@@ -27,10 +27,8 @@ func readScheduleFile(path string) (*pipeline.Table, error) {
 }
 
 // scheduleReadBytes is the most memory one byte of a schedule file can
-// take once read: an empty cell is one byte (",") and becomes an Action of
-// five words (40 bytes), held in a row slice that append may have grown
-// to twice its length.
-const scheduleReadBytes = 80
+// take once read (pipeline.CSVReadBytes).
+const scheduleReadBytes = pipeline.CSVReadBytes
 
 // readScheduleInput reads a schedule CSV from r, refusing it before it is
 // read when its size (a regular file's) times scheduleReadBytes is over

@@ -111,7 +111,7 @@ func TestScheduleFileShortErrors(t *testing.T) {
 	}
 	lines := writeFile(t, "lines.csv", strings.Repeat("\n", 1<<20))
 	code, _, stderr = runCode("check", lines, "--max-memory", "10M")
-	if code != 2 || !strings.Contains(stderr, "the schedule file "+lines+" (1 MiB) needs about 84 MB; the limit is 10 MB") {
+	if code != 2 || !strings.Contains(stderr, "the schedule file "+lines+" (1 MiB) needs about 252 MB; the limit is 10 MB") {
 		t.Errorf("a schedule file over the memory limit: exit %d, %q", code, stderr)
 	}
 }
