@@ -10,11 +10,13 @@ import (
 )
 
 // Memory of one run per cell of its table (pipeline.CellBound) and per
-// entry of its generated data set, as the commands that do the same work
-// measure them (cmd/pipelab/size.go: 455 B per cell for a PipeDream
-// replay, 578 for a simulation; 16 B per data entry), rounded up.
+// entry of its generated data set. A run does with its table at most what
+// compare does with one family (price it at the three levels: 830 B a cell
+// at its peak, TestSizeEstimatesCoverThePeak) or a replay (120 B a cell), so
+// it is held to compare's CompareCellBytes; 16 B per data entry measured,
+// rounded up.
 const (
-	runCellBytes   = 600
+	runCellBytes   = CompareCellBytes
 	dataEntryBytes = 20
 )
 
