@@ -87,7 +87,10 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "# %s as pipelab sweep runs it, every default written out\n---\n", pos[0])
 		return experiments.EncodeSpecs(stdout, specs)
 	}
-	name := experiments.StreamName(pos[0], specs)
+	name, err := experiments.StreamName(pos[0], specs)
+	if err != nil {
+		return err
+	}
 	all, err := experiments.ExpandAll(specs)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
