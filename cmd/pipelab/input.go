@@ -11,8 +11,8 @@ import (
 )
 
 // readScheduleFile reads the PyTorch schedule CSV that --schedule names.
-// A file that cannot be opened or parsed is bad input (exit 2), named by
-// the flag.
+// A file that cannot be opened, parsed or validated is bad input (exit 2),
+// named by the flag, an invalid action by its line and cell.
 func readScheduleFile(path string) (*pipeline.Table, error) {
 	file, err := os.Open(path)
 	if err != nil {
@@ -20,6 +20,9 @@ func readScheduleFile(path string) (*pipeline.Table, error) {
 	}
 	defer file.Close()
 	t, err := readScheduleInput(file, path)
+	if err == nil {
+		err = t.ValidateFile(path)
+	}
 	if err != nil {
 		return nil, badInput{err}
 	}

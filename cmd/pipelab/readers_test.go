@@ -125,3 +125,17 @@ func TestTuneMeasuredZBAuto(t *testing.T) {
 		t.Errorf("exit %d, out %q, stderr %q", code, out, stderr)
 	}
 }
+
+// TestScheduleFileOutOfOrderIsNamed: simulate and delays --schedule name a
+// file that breaks a stage's order by its line and cell, counted from 1 as
+// check counts them, exit status 2 (issue 39: exit 1, "rank 1 cell 1", no
+// file).
+func TestScheduleFileOutOfOrderIsNamed(t *testing.T) {
+	bad := writeFile(t, "bad.csv", "0F0,,,,0B0\n,1B0,1F0\n")
+	for _, cmd := range []string{"simulate", "delays"} {
+		code, _, stderr := runCode(cmd, "--schedule", bad)
+		if code != 2 || !strings.Contains(stderr, bad+":2: cell 2: 1B0: ") {
+			t.Errorf("%s --schedule: exit %d, %q; want 2 and %s:2: cell 2", cmd, code, stderr, bad)
+		}
+	}
+}
