@@ -129,6 +129,12 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Families = append(rep.Families, row)
 	}
+	if rep.Cost == "" && failed == nil {
+		// No family could be built or priced: the rows say why, and the
+		// command fails rather than print an empty comparison.
+		rep.Cost = "none (no family could be built)"
+		failed = badInput{fmt.Errorf("no family of --kind could be built for P = %d ranks and M = %d microbatches; each row says why", ranks, microbatches)}
+	}
 	rankRows(rep.Families)
 	if err := output.write(stdout, rep, func() error { return writeCompareText(stdout, rep) }); err != nil {
 		return err

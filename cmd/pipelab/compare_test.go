@@ -133,3 +133,13 @@ func chimeraLine(text string) string {
 	}
 	return ""
 }
+
+// TestCompareWithNoFamilyBuiltFails: a comparison in which no family can be
+// built exits 2 and says so, with each row's reason (issue 39: exit 0 and
+// an empty "cost:" header).
+func TestCompareWithNoFamilyBuiltFails(t *testing.T) {
+	code, stdout, stderr := runCode("compare", "--kind", "chimera", "--ranks", "3", "--microbatches", "1")
+	if code != 2 || !strings.Contains(stderr, "no family of --kind could be built") || !strings.Contains(stdout, "even number of ranks") || strings.Contains(stdout, "cost: \n") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, the row's reason and a refusal", code, stdout, stderr)
+	}
+}
