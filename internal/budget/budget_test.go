@@ -62,3 +62,18 @@ func TestLimitPrecedence(t *testing.T) {
 		t.Errorf("default limit %d from %s", b, src)
 	}
 }
+
+// TestParseBytesBareSmallNumberNeedsAUnit: a number without a unit below
+// 1 MiB is refused with the unit it most likely meant (issue 39: tune
+// --gpu-memory 40 was 40 bytes, and nothing fitted, with no hint).
+func TestParseBytesBareSmallNumberNeedsAUnit(t *testing.T) {
+	for _, in := range []string{"40", "80", "1048575"} {
+		_, err := ParseBytes(in)
+		if err == nil || !strings.Contains(err.Error(), in+"GB") {
+			t.Errorf("ParseBytes(%q) = %v, want a refusal suggesting %sGB", in, err, in)
+		}
+	}
+	if got, err := ParseBytes("1048576"); err != nil || got != 1<<20 {
+		t.Errorf("ParseBytes(1048576) = %d, %v; want 1 MiB", got, err)
+	}
+}
