@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/internal/atomicfile"
@@ -102,7 +103,33 @@ func readDataset(dir string) (d Dataset, ok bool, err error) {
 	if err := json.Unmarshal(b, &d); err != nil {
 		return d, false, fmt.Errorf("experiments: %s: %w", filepath.Join(dir, DatasetFile), err)
 	}
+	if err := d.check(); err != nil {
+		return Dataset{}, false, badInputf("experiments: %s: %v; pipelab sweep and merge write no such file", filepath.Join(dir, DatasetFile), err)
+	}
 	return d, true, nil
+}
+
+// check refuses a data set no sweep writes: an unusable spec name, a
+// spec_id that is not 16 hex digits, no runs, a shard outside the sweep.
+func (d Dataset) check() error {
+	switch {
+	case d.Spec != "" && !experiments.IsSafeName(d.Spec):
+		return fmt.Errorf("spec %q is not a usable name", d.Spec)
+	case len(d.SpecID) != 16 || strings.Trim(d.SpecID, "0123456789abcdef") != "":
+		return fmt.Errorf("spec_id %q is not 16 hex digits", d.SpecID)
+	case d.Runs < 1:
+		return fmt.Errorf("runs is %d, want at least 1", d.Runs)
+	case d.ShardCount == 0 && d.ShardIndex != 0,
+		d.ShardCount != 0 && (d.ShardCount < 1 || d.ShardIndex < 0 || d.ShardIndex >= d.ShardCount):
+		return fmt.Errorf("shard %d/%d of %d runs is not a shard", d.ShardIndex, d.ShardCount, d.Runs)
+	}
+	for _, in := range d.Inputs {
+		if in.Key == "" || in.Path == "" || (in.SHA256 == "") == (in.Unreadable == "") ||
+			in.SHA256 != "" && (len(in.SHA256) != 64 || strings.Trim(in.SHA256, "0123456789abcdef") != "") {
+			return fmt.Errorf("input %q is not a file with either a SHA-256 or a reason it was not read", in.Key)
+		}
+	}
+	return nil
 }
 
 // writeDatasetFile records d as what dir holds.
