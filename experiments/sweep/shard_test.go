@@ -83,3 +83,16 @@ func TestShardFromEnv(t *testing.T) {
 		t.Errorf("ParseShard(1/2) = %v, %v", s, err)
 	}
 }
+
+// FuzzParseShard: ParseShard never panics and accepts only 0 <= I < N.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"0/1", "1/2", "2/2", "a/b", "", "/", "-1/3", " 1 / 4 "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := ParseShard(s)
+		if err == nil && (sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count) {
+			t.Fatalf("ParseShard(%q) = %+v", s, sh)
+		}
+	})
+}

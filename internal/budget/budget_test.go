@@ -2,6 +2,7 @@ package budget
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -76,4 +77,22 @@ func TestParseBytesBareSmallNumberNeedsAUnit(t *testing.T) {
 	if got, err := ParseBytes("1048576"); err != nil || got != 1<<20 {
 		t.Errorf("ParseBytes(1048576) = %d, %v; want 1 MiB", got, err)
 	}
+}
+
+// FuzzParseBytes: ParseBytes never panics, and a size it accepts is at
+// least 1 MiB without a unit, at least 1 byte with one, and at most half
+// the largest int64.
+func FuzzParseBytes(f *testing.F) {
+	for _, s := range []string{"16G", "1.5GiB", "1073741824", "40", "", "1e400", "-1G", "0x10G", "1_000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseBytes(s)
+		if err != nil {
+			return
+		}
+		if v < 1 || v > math.MaxInt64/2 {
+			t.Fatalf("ParseBytes(%q) = %d", s, v)
+		}
+	})
 }
