@@ -30,6 +30,9 @@ type folderLock struct {
 // liveness cannot be seen from here), is an error naming the holder; a
 // lock left by a process that no longer runs is taken over.
 func lockFolder(dir string) (*folderLock, error) {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, badInputf("%s is a file, not a folder: the output (--out) is a folder pipelab writes into", dir)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

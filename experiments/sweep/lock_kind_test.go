@@ -3,12 +3,15 @@
 package sweep
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pipelab/pipelab/experiments"
 )
 
 // TestLockIsARegularFileNotFollowed: a symlink planted at OUT/pipelab.lock
@@ -64,5 +67,19 @@ func TestLockIsARegularFileNotFollowed(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("a %s at the lock: lockFolder still waiting after 10 s", tc.kind)
 		}
+	}
+}
+
+// TestOutThatIsAFileIsBadInput: a sweep or merge whose output folder is a
+// file is refused as bad input, naming it (issue 39: "mkdir FILE: not a
+// directory", exit status 1).
+func TestOutThatIsAFileIsBadInput(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(file, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := lockFolder(file)
+	if !errors.Is(err, experiments.ErrBadInput) || !strings.Contains(err.Error(), file+" is a file") {
+		t.Errorf("lockFolder(a file) = %v, want bad input naming %s as a file", err, file)
 	}
 }
