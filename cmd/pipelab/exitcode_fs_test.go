@@ -2,6 +2,7 @@ package main
 
 import (
 	"io/fs"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -18,5 +19,20 @@ func TestReadOnlyAndDeniedExitAlike(t *testing.T) {
 				t.Errorf("%s: %v is not bad input", op, errno)
 			}
 		}
+	}
+}
+
+// TestBadPartitionAndOutAreBadInput: a --partition of the wrong length and
+// a sweep whose --out is a file exit with status 2, naming what is wrong
+// (issue 39: both exited 1).
+func TestBadPartitionAndOutAreBadInput(t *testing.T) {
+	code, _, stderr := runCode("simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--partition", "1,2,3")
+	if code != 2 || !strings.Contains(stderr, "--partition") {
+		t.Errorf("a 3-entry --partition on 2 stages: exit %d, %q; want 2 naming --partition", code, stderr)
+	}
+	file := writeFile(t, "notes.txt", "keep\n")
+	code, _, stderr = runCode("sweep", writeSpec(t, tinySpec), "--out", file)
+	if code != 2 || !strings.Contains(stderr, file+" is a file") {
+		t.Errorf("sweep --out FILE: exit %d, %q; want 2 naming the file", code, stderr)
 	}
 }
