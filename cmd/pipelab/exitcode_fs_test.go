@@ -36,3 +36,16 @@ func TestBadPartitionAndOutAreBadInput(t *testing.T) {
 		t.Errorf("sweep --out FILE: exit %d, %q; want 2 naming the file", code, stderr)
 	}
 }
+
+// TestScheduleWarnsWhenPyTorchRefusesTheCSV: Chimera's CSV is written with
+// a warning that PyTorch's loader refuses it; 1F1B's without one (issue 39:
+// no word).
+func TestScheduleWarnsWhenPyTorchRefusesTheCSV(t *testing.T) {
+	code, _, stderr := runCode("schedule", "--kind", "chimera", "--ranks", "4", "--microbatches", "8", "--format", "csv")
+	if code != 0 || !strings.Contains(stderr, "warning: PyTorch's schedule validation") || !strings.Contains(stderr, "forwards 4 of its 8") {
+		t.Errorf("chimera: exit %d, %q; want 0 and the warning", code, stderr)
+	}
+	if code, _, stderr := runCode("schedule", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--format", "csv"); code != 0 || stderr != "" {
+		t.Errorf("1f1b: exit %d, %q; want 0 and no warning", code, stderr)
+	}
+}
