@@ -32,6 +32,7 @@ func FuzzParseSpecs(f *testing.F) {
 	// that an execution takes milliseconds (the validator sizes the runs
 	// against it).
 	budget.SetLimit(64 << 20)
+	f.Cleanup(func() { budget.SetLimit(0) })
 	f.Fuzz(func(t *testing.T, data []byte) {
 		specs, err := ParseSpecs("fuzz.yaml", data)
 		if err != nil {
