@@ -98,9 +98,10 @@ func (s *Spec) tablesOf(st int) []specTable {
 // Peak memory per cell of a command's generated table (pipeline.CellBound):
 // the peak resident set above that of the same command on a 2 × 2 table,
 // measured by TestSizeEstimatesCoverThePeak (cmd/pipelab) for every family
-// at 8 × 2000 and 16 × 6000, divided by the bound, at its largest:
+// at two shapes, divided by the bound, at its largest over two runs (at
+// 8 × 2000 and 16 × 6000, then at 8 × 4000 and 16 × 8000):
 //
-//	schedule (text or csv)  345 B/cell  zb-v --format csv at 8 × 2000; chimera, interleaved-zb and hanayo above 300
+//	schedule (text or csv)  382 B/cell  chimera --format csv at 16 × 8000; zb-v, interleaved-zb and hanayo above 300
 //	simulate                588 B/cell  hanayo at 8 × 2000
 //	compare                 830 B/cell  16 × 6000, of its largest family's bound
 //	delays (a replay)       120 B/cell  pipedream

@@ -86,7 +86,7 @@ type peakCase struct {
 // and hanayo passed --max-memory 500M and exceeded it).
 func TestSizeEstimatesCoverThePeak(t *testing.T) {
 	bin := buildPipelab(t)
-	shapes := [][2]int{{8, 2000}, {16, 6000}}
+	shapes := [][2]int{{8, 4000}, {16, 8000}}
 	families := append(pipeline.Families(), pipeline.Family{Name: tune.ZBAutoFamily})
 	var cases []peakCase
 	shapeBytes := func(family string, sh pipeline.Shape, cellBytes float64) float64 {
