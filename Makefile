@@ -40,6 +40,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzProfile$$' -fuzztime 60s ./pipeline/cost
 	$(GO) test -run '^$$' -fuzz '^FuzzParseHardware$$' -fuzztime 60s ./pipeline/cost
 	$(GO) test -run '^$$' -fuzz '^FuzzParseHFConfig$$' -fuzztime 60s ./pipeline/cost
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHardwarePresets$$' -fuzztime 60s ./pipeline/cost
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSpecs$$' -fuzztime 60s ./experiments
+	$(GO) test -run '^$$' -fuzz '^FuzzReadDataset$$' -fuzztime 60s ./experiments/sweep
+	$(GO) test -run '^$$' -fuzz '^FuzzParseShard$$' -fuzztime 60s ./experiments/sweep
+	$(GO) test -run '^$$' -fuzz '^FuzzParseBytes$$' -fuzztime 60s ./internal/budget
 
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab

@@ -411,7 +411,7 @@ func ReadSpecFile(path string) (*Spec, error) {
 func ParseSpec(file string, src []byte) (*Spec, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, syntaxErrorLine(src, err))
 	}
 	// The integers are checked once the decoder has accepted the tree's
 	// aliases (it refuses excessive aliasing, which the walk would

@@ -20,13 +20,20 @@ func ReadSpecsFile(path string) ([]*Spec, error) {
 }
 
 // StreamName names the sweep of a file's specs: the one spec's name, or
-// for a stream of several the file's name without its extension.
-func StreamName(path string, specs []*Spec) string {
+// for a stream of several the file's name without its extension, which
+// must be a usable name (IsSafeName) as an experiment key must: it names
+// the data set and its files.
+func StreamName(path string, specs []*Spec) (string, error) {
 	if len(specs) == 1 {
-		return specs[0].Name
+		return specs[0].Name, nil
 	}
 	base := filepath.Base(path)
-	return strings.TrimSuffix(base, filepath.Ext(base))
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	if !IsSafeName(name) {
+		return "", badInputf("%s: a stream of %d specs is named after its file, and %s is not a usable name (letters, digits, '.', '_' and '-', at most 100, not starting with '.' or '-'); rename the file",
+			path, len(specs), quoteShort(name))
+	}
+	return name, nil
 }
 
 // ExpandAll expands validated specs into one list of runs, indexed in

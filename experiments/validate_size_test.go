@@ -72,3 +72,28 @@ func TestRunBoundCountsExpand(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardShapeFailsClosed: a family the guard cannot bound is refused,
+// not let through (issue 39: zb-auto, which pipeline.CellBound does not
+// generate, passed every limit and ran past 3 GB under --max-memory 1M),
+// and zb-auto is bounded and refused at that size.
+func TestGuardShapeFailsClosed(t *testing.T) {
+	budget.SetLimit(1 << 20)
+	defer budget.SetLimit(0)
+	for _, tc := range []struct {
+		family string
+		want   string
+	}{
+		{"zb-auto", "a 100 × 100000 zb-auto table needs about"},
+		{"no-such-family", "no-such-family"},
+	} {
+		err := GuardShape(tc.family, pipeline.Shape{Ranks: 100, Microbatches: 100000}, ScheduleCellBytes)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a refusal containing %q", tc.family, err, tc.want)
+		}
+	}
+	budget.SetLimit(1 << 40)
+	if err := GuardShape("zb-auto", pipeline.Shape{Ranks: 4, Microbatches: 8}, ScheduleCellBytes); err != nil {
+		t.Errorf("a 4 × 8 zb-auto table under 1 TiB: %v", err)
+	}
+}

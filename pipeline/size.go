@@ -52,3 +52,14 @@ func longestRow(t *Table) int {
 	}
 	return n
 }
+
+// CSVReadBytes is the memory ReadCSV may hold per byte of a schedule
+// file, what a command's guard multiplies a file's size by before reading
+// it. An empty cell is one byte (",") and becomes a 40-byte Action in a row
+// that append grows by a quarter at a time, the old array live beside the
+// new one, and the garbage collector lets the heap grow to twice what was
+// live at its last collection: 8 MB of commas on one line peaked at 145 B a
+// byte, 30 MB at 120 (issue 39), on 8 lines at 79
+// (TestSizeEstimatesCoverThePeak in cmd/pipelab). 80, the estimate before,
+// admitted a 30 MB file under a 3 GB limit that peaked at 3.59 GB.
+const CSVReadBytes = 240

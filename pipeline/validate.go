@@ -21,7 +21,51 @@ func invalidf(format string, args ...any) error {
 // cellError names the cell of an invalid action: its rank, its position in
 // the row (counted from 0, as grid columns are) and the action.
 func cellError(r, i int, a Action, format string, args ...any) error {
-	return invalidf("pipeline: rank %d cell %d (%s): %s", r, i, a, fmt.Sprintf(format, args...))
+	return &invalidCell{rank: r, cell: i, action: a, reason: fmt.Sprintf(format, args...)}
+}
+
+// invalidCell is a Validate error at one cell.
+type invalidCell struct {
+	rank, cell int
+	action     Action
+	reason     string
+}
+
+func (e *invalidCell) Error() string {
+	return fmt.Sprintf("pipeline: rank %d cell %d (%s): %s", e.rank, e.cell, e.action, e.reason)
+}
+func (e *invalidCell) Unwrap() error { return ErrInvalid }
+
+// ValidateFile is Validate for a table read from the schedule file file
+// (ReadCSV), whose lines are its ranks and cells its cells: an invalid
+// action is named as the file holds it, a *ParseError "FILE:LINE: cell N:
+// ACTION: reason" with line and cell counted from 1, as ValidateCSV and
+// pipelab check name them. It matches ErrInvalid (and ErrMalformed).
+func (t *Table) ValidateFile(file string) error {
+	err := t.Validate()
+	var c *invalidCell
+	if errors.As(err, &c) {
+		return &invalidInFile{ParseError{File: file, Line: c.rank + 1, Cell: c.cell + 1, Reason: c.action.String() + ": " + c.reason}}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	return nil
+}
+
+// invalidInFile is ValidateFile's error at a cell: a ParseError that also
+// matches ErrInvalid.
+type invalidInFile struct{ ParseError }
+
+func (e *invalidInFile) Is(target error) bool { return target == ErrInvalid }
+
+// As gives the ParseError.
+func (e *invalidInFile) As(target any) bool {
+	if p, ok := target.(**ParseError); ok {
+		*p = &e.ParseError
+		return true
+	}
+	return false
 }
 
 // Validate checks that t is a well-formed schedule and returns the first

@@ -10,6 +10,7 @@ import (
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline/tune"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -129,6 +130,12 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Families = append(rep.Families, row)
 	}
+	if rep.Cost == "" && failed == nil {
+		// No family could be built or priced: the rows say why, and the
+		// command fails rather than print an empty comparison.
+		rep.Cost = "none (no family could be built)"
+		failed = badInput{fmt.Errorf("no family of --kind could be built for P = %d ranks and M = %d microbatches; each row says why", ranks, microbatches)}
+	}
 	rankRows(rep.Families)
 	if err := output.write(stdout, rep, func() error { return writeCompareText(stdout, rep) }); err != nil {
 		return err
@@ -201,7 +208,7 @@ func compareOne(fam compareFamily, ranks, microbatches int, costs *costFlags) (c
 		return row, pr.name
 	}
 	row.Makespan, row.BubbleRatio = &makespan, sim.BubbleRatio(tl)
-	row.PeakActivations = float64(slices.Max(sim.PeakActivations(tl))) * cost.StageShare(t)
+	row.PeakActivations = slices.Max(peakHeld(tl, pr.memory)) * cost.StageShare(t)
 	if pr.memory != nil {
 		row.PeakMemoryBytes = slices.Max(sim.PeakMemory(tl, pr.memory))
 		row.OverMemory = pr.memoryLimit > 0 && row.PeakMemoryBytes > pr.memoryLimit
@@ -279,4 +286,17 @@ func writeCompareText(w io.Writer, rep compareReport) error {
 	b.WriteString("\n#k: rank among the families at that level; peak act: simulated (formula) in M_B, one rank share's activation\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// peakHeld is the most activations each rank holds, in M_B: under a memory
+// model that prices the Zero Bubble split (cost.WeightGradMemory), a split
+// microbatch holds only M_W between its I and its W, as its peak memory
+// counts it (sim.PeakHeld); otherwise a microbatch counts whole until its
+// W.
+func peakHeld(tl *sim.Timeline, mem cost.Memory) []float64 {
+	share := 1.0
+	if mem != nil {
+		share = tune.WeightGradShareOf(mem, tl.Table.Stages())
+	}
+	return sim.PeakHeld(tl, share)
 }

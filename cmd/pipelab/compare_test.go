@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -132,4 +133,40 @@ func chimeraLine(text string) string {
 		}
 	}
 	return ""
+}
+
+// TestCompareWithNoFamilyBuiltFails: a comparison in which no family can be
+// built exits 2 and says so, with each row's reason (issue 39: exit 0 and
+// an empty "cost:" header).
+func TestCompareWithNoFamilyBuiltFails(t *testing.T) {
+	code, stdout, stderr := runCode("compare", "--kind", "chimera", "--ranks", "3", "--microbatches", "1")
+	if code != 2 || !strings.Contains(stderr, "no family of --kind could be built") || !strings.Contains(stdout, "even number of ranks") || strings.Contains(stdout, "cost: \n") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, the row's reason and a refusal", code, stdout, stderr)
+	}
+}
+
+// TestCompareZBAutoPeakInMB: under the GPU model, whose memory prices the
+// Zero Bubble split (M_W < M_B), zb-auto's peak activations are counted in
+// M_B as its peak memory counts them: at most P, 1F1B's, which its limit
+// sets and its memory equals (issue 39: 14 M_B beside 1F1B's 8 and the same
+// memory).
+func TestCompareZBAutoPeakInMB(t *testing.T) {
+	code, stdout, stderr := runCode("compare", "--ranks", "8", "--microbatches", "32", "--model", "llama-7b", "--kind", "1f1b,zb-auto", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Kinds []struct {
+			Kind            string  `json:"kind"`
+			PeakActivations float64 `json:"peak_activations"`
+			PeakMemoryBytes float64 `json:"peak_memory_bytes"`
+		} `json:"kinds"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Kinds) != 2 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	f, z := rep.Kinds[0], rep.Kinds[1]
+	if z.PeakActivations > f.PeakActivations || f.PeakActivations != 8 {
+		t.Errorf("peak activations 1f1b %g, zb-auto %g M_B; want 8 and at most 8", f.PeakActivations, z.PeakActivations)
+	}
 }

@@ -381,7 +381,7 @@ func (c *costFlags) pricingFor(t *pipeline.Table) (pricing, error) {
 	var gm cost.StageModel
 	if c.partition != nil {
 		if gm, err = cost.GPUForTablePartition(cfg, t, c.partition); err != nil {
-			return pricing{}, fmt.Errorf("--partition: %w", err)
+			return pricing{}, badInput{fmt.Errorf("--partition: %w", err)}
 		}
 	} else if gm, err = cost.GPUForTable(cfg, t); err != nil {
 		return pricing{}, err

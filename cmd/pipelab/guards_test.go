@@ -75,9 +75,13 @@ func TestSizesAreRefusedBeforeAllocating(t *testing.T) {
 		{[]string{"train", "--objective", "quadratic", "--method", "pipedream", "--stages", "4", "--d", "2000000", "--total-microbatches", "100", "--step-size", "0.01"},
 			"a 2000 × 2000000 data set needs about 80 GB"},
 		{[]string{"tune", "--model", "gpt-1.3b", "--ranks", "8", "--microbatches", "10000000"}, "a 8 × 10000000 gpipe table needs about"},
-		// 4 rows × (2·10000 + 3·4) cells (CellBound's 1F1B) × 200 B.
+		// 4 rows × (2·10000 + 3·4) cells (CellBound's 1F1B) × 500 B.
 		{[]string{"schedule", "--kind", "1f1b", "--ranks", "4", "--microbatches", "10000", "--max-memory", "1M"},
-			"a 4 × 10000 1f1b table needs about 16 MB; the limit is 1.0 MB, set by --max-memory or PIPELAB_MAX_MEMORY"},
+			"a 4 × 10000 1f1b table needs about 40 MB; the limit is 1.0 MB, set by --max-memory or PIPELAB_MAX_MEMORY"},
+		// Issue 39: zb-auto passed every limit (schedule ran past 3 GB).
+		{[]string{"schedule", "--kind", "zb-auto", "--ranks", "100", "--microbatches", "100000", "--max-memory", "1M"}, "a 100 × 100000 zb-auto table needs about"},
+		{[]string{"compare", "--kind", "zb-auto", "--ranks", "100", "--microbatches", "100000", "--max-memory", "1M"}, "a 100 × 100000 zb-auto table needs about"},
+		{[]string{"tune", "--model", "gpt-1.3b", "--kind", "zb-auto", "--ranks", "100", "--microbatches", "100000", "--max-memory", "1M"}, "a 100 × 100000 zb-auto table needs about"},
 	} {
 		code, stderr := runCommand(t, tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.what) || !strings.Contains(stderr, "set by --max-memory or PIPELAB_MAX_MEMORY") {

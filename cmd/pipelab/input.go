@@ -11,8 +11,8 @@ import (
 )
 
 // readScheduleFile reads the PyTorch schedule CSV that --schedule names.
-// A file that cannot be opened or parsed is bad input (exit 2), named by
-// the flag.
+// A file that cannot be opened, parsed or validated is bad input (exit 2),
+// named by the flag, an invalid action by its line and cell.
 func readScheduleFile(path string) (*pipeline.Table, error) {
 	file, err := os.Open(path)
 	if err != nil {
@@ -20,6 +20,9 @@ func readScheduleFile(path string) (*pipeline.Table, error) {
 	}
 	defer file.Close()
 	t, err := readScheduleInput(file, path)
+	if err == nil {
+		err = t.ValidateFile(path)
+	}
 	if err != nil {
 		return nil, badInput{err}
 	}
@@ -27,10 +30,8 @@ func readScheduleFile(path string) (*pipeline.Table, error) {
 }
 
 // scheduleReadBytes is the most memory one byte of a schedule file can
-// take once read: an empty cell is one byte (",") and becomes an Action of
-// five words (40 bytes), held in a row slice that append may have grown
-// to twice its length.
-const scheduleReadBytes = 80
+// take once read (pipeline.CSVReadBytes).
+const scheduleReadBytes = pipeline.CSVReadBytes
 
 // readScheduleInput reads a schedule CSV from r, refusing it before it is
 // read when its size (a regular file's) times scheduleReadBytes is over

@@ -103,7 +103,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 // isBadInput reports whether err is about the input (exit status 2)
 // rather than a run that failed (1): a refused value, a size over the
 // memory limit, a spec or input file that is wrong or missing, a missing
-// output folder.
+// output folder, a file or folder that may not be written (EACCES, EPERM,
+// EROFS).
 func isBadInput(err error) bool {
 	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.As(err, new(badInput)) {
 		return true
@@ -112,8 +113,13 @@ func isBadInput(err error) bool {
 		return true
 	}
 	var pe *fs.PathError
+	if errors.As(err, &pe) && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+		// A file or folder that may not be written, by its permissions or
+		// a read-only file system, whatever the operation.
+		return true
+	}
 	return errors.As(err, &pe) && (pe.Op == "open" || pe.Op == "read" || pe.Op == "stat") &&
-		(errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EISDIR))
+		(errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.EISDIR))
 }
 
 // oneLine joins a message of several lines into one, so that every error

@@ -24,8 +24,15 @@ func TestProfileFlagRoundTrip(t *testing.T) {
 	}
 	for r := range gpu.Ranks {
 		g, p := gpu.Ranks[r], profiled.Ranks[r]
-		if !close(p.Busy, g.Busy) || !close(p.Idle, g.Idle) || !close(p.CommWait, g.CommWait) || p.PeakActivations != g.PeakActivations {
+		if !close(p.Busy, g.Busy) || !close(p.Idle, g.Idle) || !close(p.CommWait, g.CommWait) {
 			t.Errorf("rank %d: profile %+v, GPU model %+v", r, p, g)
+		}
+		// A profile has no memory model, so a split microbatch counts whole
+		// until its W: ZB-H1 holds P on every rank. The GPU model counts
+		// the M_W it keeps between its I and its W, as its memory does: at
+		// most that.
+		if p.PeakActivations != 4 || g.PeakActivations > p.PeakActivations || g.PeakActivations <= 0 {
+			t.Errorf("rank %d: peak activations %g measured, %g under the GPU model; want P = 4 and at most 4", r, p.PeakActivations, g.PeakActivations)
 		}
 	}
 	if !strings.HasPrefix(profiled.Cost, "measured (") {

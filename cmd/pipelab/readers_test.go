@@ -111,7 +111,7 @@ func TestScheduleFileShortErrors(t *testing.T) {
 	}
 	lines := writeFile(t, "lines.csv", strings.Repeat("\n", 1<<20))
 	code, _, stderr = runCode("check", lines, "--max-memory", "10M")
-	if code != 2 || !strings.Contains(stderr, "the schedule file "+lines+" (1 MiB) needs about 84 MB; the limit is 10 MB") {
+	if code != 2 || !strings.Contains(stderr, "the schedule file "+lines+" (1 MiB) needs about 252 MB; the limit is 10 MB") {
 		t.Errorf("a schedule file over the memory limit: exit %d, %q", code, stderr)
 	}
 }
@@ -123,5 +123,19 @@ func TestTuneMeasuredZBAuto(t *testing.T) {
 	code, out, stderr := runCode("tune", "--costs", costs, "--ranks", "4", "--kind", "zb-auto,1f1b")
 	if code != 0 || strings.Contains(out+stderr, "unknown schedule family") || strings.Contains(out, "not run: zb-auto") {
 		t.Errorf("exit %d, out %q, stderr %q", code, out, stderr)
+	}
+}
+
+// TestScheduleFileOutOfOrderIsNamed: simulate and delays --schedule name a
+// file that breaks a stage's order by its line and cell, counted from 1 as
+// check counts them, exit status 2 (issue 39: exit 1, "rank 1 cell 1", no
+// file).
+func TestScheduleFileOutOfOrderIsNamed(t *testing.T) {
+	bad := writeFile(t, "bad.csv", "0F0,,,,0B0\n,1B0,1F0\n")
+	for _, cmd := range []string{"simulate", "delays"} {
+		code, _, stderr := runCode(cmd, "--schedule", bad)
+		if code != 2 || !strings.Contains(stderr, bad+":2: cell 2: 1B0: ") {
+			t.Errorf("%s --schedule: exit %d, %q; want 2 and %s:2: cell 2", cmd, code, stderr, bad)
+		}
 	}
 }

@@ -100,6 +100,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		return printPresets(stdout, figs, *quick)
 	}
 	lowerGCHeadroom()
+	resumeHint.Store(fmt.Sprintf("run the same command again to resume: the runs recorded in %s/FIGURE/runs are kept", *out))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return reproduceFigures(ctx, figs, *quick, *out, *jobs, stdout, stderr)

@@ -71,7 +71,11 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 		if !f.comms {
 			t = pipeline.TorchOrder(t)
 		}
-		return pipeline.WriteCSV(stdout, t)
+		if err := pipeline.WriteCSV(stdout, t); err != nil {
+			return err
+		}
+		warnTorchRefuses(t, stderr)
+		return nil
 	}
 	style := pipeline.TorchStyle
 	if paper {
@@ -135,4 +139,12 @@ func onePerRank(t *pipeline.Table) bool {
 		}
 	}
 	return true
+}
+
+// warnTorchRefuses warns, on stderr, when PyTorch's loader would refuse
+// the CSV just written (pipeline.ValidateTorch), as it refuses Chimera's.
+func warnTorchRefuses(t *pipeline.Table, stderr io.Writer) {
+	if err := pipeline.ValidateTorch(t, "the CSV"); err != nil {
+		fmt.Fprintf(stderr, "pipelab schedule: warning: PyTorch's schedule validation (_validate_schedule) refuses this file, which runs every microbatch on every stage: %s\n", err)
+	}
 }

@@ -334,9 +334,10 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 	rep.MemoryLimit = pr.memoryLimit
 	rep.Params, rep.ActiveParams = pr.params, pr.activeParams
 	share := cost.StageShare(t)
+	held := peakHeld(tl, pr.memory)
 	for _, st := range sim.RankStats(tl, pr.memory) {
 		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, Bubble: max(st.Idle-st.CommWait, 0), CommWait: st.CommWait,
-			PeakActivations: float64(st.PeakActivations) * share, PeakMemoryBytes: st.PeakMemoryBytes,
+			PeakActivations: held[st.Rank] * share, PeakMemoryBytes: st.PeakMemoryBytes,
 			OverMemory: pr.memoryLimit > 0 && st.PeakMemoryBytes > pr.memoryLimit})
 	}
 	return rep, tl, nil

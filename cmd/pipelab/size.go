@@ -21,8 +21,8 @@ const (
 var guardShape = experiments.GuardShape
 
 // guardTune refuses a search whose largest candidate would need more
-// memory than the limit: tune simulates each schedule of --kind (every
-// family without it) at each microbatch count (4P the largest without
+// memory than the limit: tune simulates each schedule of --kind
+// (tune.DefaultSchedules without it) at each microbatch count (4P the largest without
 // --microbatches).
 func guardTune(p tune.Problem) error {
 	counts := p.Microbatches
@@ -31,9 +31,7 @@ func guardTune(p tune.Problem) error {
 	}
 	schedules := p.Schedules
 	if len(schedules) == 0 {
-		for _, f := range pipeline.Families() {
-			schedules = append(schedules, tune.Schedule{Family: f.Name})
-		}
+		schedules = tune.DefaultSchedules
 	}
 	for _, sc := range schedules {
 		for _, m := range counts {

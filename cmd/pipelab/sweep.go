@@ -62,7 +62,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sweep", "SPEC.yaml --out DIR [--jobs N] [--shard I/N] | SPEC.yaml --print-spec", sweepDescription, stderr)
 	out := fs.String("out", "", "output directory (required)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs in parallel")
-	shardFlag := fs.String("shard", "", "run shard I of N (I/N); default from the Slurm or Kubernetes environment")
+	shardFlag := fs.String("shard", "", "run shard I of N (I/N); default from the environment of a Slurm, Kubernetes, AWS Batch, Google Cloud Batch or Cloud Run array task")
 	shards := fs.Int("shards", 0, "shard count for a Kubernetes indexed Job (else PIPELAB_SHARDS)")
 	printSpec := fs.Bool("print-spec", false, "print the specs with every default written out, and run nothing")
 	pos, err := parseInterspersed(fs, args)
@@ -87,7 +87,10 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "# %s as pipelab sweep runs it, every default written out\n---\n", pos[0])
 		return experiments.EncodeSpecs(stdout, specs)
 	}
-	name := experiments.StreamName(pos[0], specs)
+	name, err := experiments.StreamName(pos[0], specs)
+	if err != nil {
+		return err
+	}
 	all, err := experiments.ExpandAll(specs)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
@@ -96,7 +99,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if *shardFlag != "" {
 		shard, err = sweep.ParseShard(*shardFlag)
 	} else {
-		shard, err = sweep.ShardFromEnv(os.Getenv, *shards)
+		shard, err = sweep.ShardFromEnv(os.LookupEnv, *shards)
 	}
 	if err != nil {
 		return err

@@ -281,7 +281,7 @@ func writeTuneText(w io.Writer, rep tuneReport, res *tune.Result) error {
 		if !c.Fits {
 			fits = "  over the limit"
 		}
-		fmt.Fprintf(&b, "  %-22s %8.2f  %6.1f  --partition %s%s\n", c.Schedule, 1e3*c.PerSample, c.PeakMemory/(1<<30), partitionFlag(c.Partition), fits)
+		fmt.Fprintf(&b, "  %-22s %8.2f  %6.1f  --partition %s%s\n", c.Schedule, 1e3*c.PerSample, c.PeakMemory/1e9, partitionFlag(c.Partition), fits)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

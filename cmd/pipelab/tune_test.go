@@ -227,3 +227,24 @@ func readScheduleCSV(t *testing.T, path string) *pipeline.Table {
 	}
 	return tab
 }
+
+// TestTunePeakInOneUnit: the tuned schedule's peak memory is printed in the
+// same unit (GB, 10⁹ bytes) on its line and in the "best per schedule"
+// table, which repeats the one choice (issue 39: 72.9 on the tuned line and
+// 67.9, GiB, in the table).
+func TestTunePeakInOneUnit(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"tune", "--model", "gpt-1.3b", "--ranks", "4", "--microbatches", "8", "--kind", "1f1b"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	_, after, _ := strings.Cut(out, "peak memory ")
+	tuned, _, _ := strings.Cut(after, " GB")
+	_, table, _ := strings.Cut(out, "best per schedule")
+	_, row, _ := strings.Cut(table, "\n  1f1b ")
+	fields := strings.Fields(row)
+	if tuned == "" || len(fields) < 2 || fields[1] != tuned {
+		t.Errorf("tuned line's peak %q GB, table's row %q: want one number\n%s", tuned, fields, out)
+	}
+}

@@ -20,10 +20,16 @@ const wgradMemoryUsage = "zb-auto with explicit or unit costs: the activations M
 const zbAutoSummary = "zero bubble automatic schedule (arXiv 2401.10241, §3): built from the costs in force, Ws placed in the bubbles they leave, within --max-activations (default P)"
 
 // generateFor builds the flags' schedule; zb-auto is built from the cost
-// flags, every other family from the shape alone.
+// flags, every other family from the shape alone. zb-auto's building and
+// the command's work on its table are guarded together.
 func (s *shapeFlags) generateFor(costs *costFlags) (*pipeline.Table, error) {
 	if s.kind != tune.ZBAutoFamily {
 		return s.generate()
+	}
+	if s.cellBytes > 0 {
+		if err := guardShape(s.kind, pipeline.Shape{Ranks: s.ranks, Microbatches: s.microbatches}, s.cellBytes); err != nil {
+			return nil, err
+		}
 	}
 	return zbAutoTable(s.ranks, s.microbatches, s.chunks, zbAutoLimits{s.maxActivations, s.wgradMemory}, costs)
 }

@@ -13,7 +13,7 @@ import (
 // A Kubernetes indexed Job's pod finds its shard in its environment.
 func ExampleShardFromEnv() {
 	env := map[string]string{"JOB_COMPLETION_INDEX": "2", "PIPELAB_SHARDS": "4"}
-	shard, err := sweep.ShardFromEnv(func(k string) string { return env[k] }, 0)
+	shard, err := sweep.ShardFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }, 0)
 	fmt.Println(shard, err)
 	// Output:
 	// 2/4 <nil>

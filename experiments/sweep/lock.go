@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,6 +30,9 @@ type folderLock struct {
 // liveness cannot be seen from here), is an error naming the holder; a
 // lock left by a process that no longer runs is taken over.
 func lockFolder(dir string) (*folderLock, error) {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, badInputf("%s is a file, not a folder: the output (--out) is a folder pipelab writes into", dir)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -66,4 +70,28 @@ func inUse(dir, path string, pid int, host, thisHost string) error {
 			dir, pid, host, path)
 	}
 	return fmt.Errorf("%s is in use by pid %d on host %s (lock %s); wait for it to finish", dir, pid, host, path)
+}
+
+// notALock is the error for a path that holds something other than a lock
+// file: a symbolic link, a FIFO, a folder. It is the user's to remove;
+// nothing is written through it.
+func notALock(path, what string) error {
+	return fmt.Errorf("the lock %s is %s; remove it and run again (a lock is a regular file pipelab writes)", path, what)
+}
+
+// fileKind names the type of a file that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "of type " + m.Type().String()
 }

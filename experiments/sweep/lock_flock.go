@@ -22,7 +22,7 @@ import (
 // holds the flock (unlock).
 func (l *folderLock) acquire(dir, host string) error {
 	for range 1000 {
-		f, err := os.OpenFile(l.path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := openLock(l.path)
 		if err != nil {
 			return err
 		}
@@ -52,6 +52,34 @@ func (l *folderLock) acquire(dir, host string) error {
 	return fmt.Errorf("%s: the lock %s changed hands too often to be taken; try again", dir, l.path)
 }
 
+// openLock opens or creates the lock file at path without following a
+// symbolic link there and without waiting on a FIFO (O_NOFOLLOW,
+// O_NONBLOCK), and refuses anything but a regular file: a link planted at
+// the path would have the sweep write its pid line into the link's target,
+// and reading a FIFO would wait for a writer that never comes.
+func openLock(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0o644)
+	if errors.Is(err, unix.ELOOP) {
+		return nil, notALock(path, "a symbolic link")
+	}
+	if errors.Is(err, unix.EISDIR) {
+		return nil, notALock(path, "not a regular file (a folder)")
+	}
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, notALock(path, "not a regular file ("+fileKind(fi.Mode())+")")
+	}
+	return f, nil
+}
+
 // claim writes this process into the lock file f, whose flock it holds,
 // and tracks the file, so that a signal handler removes it
 // (atomicfile.RemoveTracked). A lock naming another host is left alone:
@@ -77,7 +105,7 @@ func (l *folderLock) claim(f *os.File, dir, host string) error {
 // isLockFile reports whether the open file f is the file at path.
 func isLockFile(f *os.File, path string) bool {
 	open, err1 := f.Stat()
-	there, err2 := os.Stat(path)
+	there, err2 := os.Lstat(path)
 	return err1 == nil && err2 == nil && os.SameFile(open, there)
 }
 

@@ -19,6 +19,9 @@ import (
 func (l *folderLock) acquire(dir, host string) error {
 	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
+		if fi, lerr := os.Lstat(l.path); lerr == nil && !fi.Mode().IsRegular() {
+			return notALock(l.path, "not a regular file ("+fileKind(fi.Mode())+")")
+		}
 		for range 200 {
 			b, rerr := os.ReadFile(l.path)
 			if pid, h, ok := parseLock(b); rerr == nil && ok {

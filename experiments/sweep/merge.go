@@ -167,6 +167,8 @@ func readInputs(dirs []string, problem func(string) error) ([]mergeInput, error)
 		}
 		if first == nil {
 			first = in
+		} else if c := changedInput(first.ds, in.ds); in.ds.Spec == first.ds.Spec && c != "" {
+			return nil, badInputf("the inputs were made from different input files: %s was made %s in %s", first.dir, c, in.dir)
 		} else if !in.ds.sameSweep(first.ds) {
 			return nil, badInputf("the inputs come from different specs: %s holds %s, %s holds %s",
 				first.dir, first.ds, in.dir, in.ds)
@@ -305,7 +307,7 @@ func prepareOutput(out string, ds Dataset, force bool) error {
 		return err
 	}
 	switch {
-	case ok && have == ds:
+	case ok && have.same(ds):
 		return nil
 	case (ok || occupied) && !force:
 		what := "records or tables of an unknown data set"

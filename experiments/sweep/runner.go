@@ -127,7 +127,11 @@ func (rn *Runner) Sweep(ctx context.Context, runs []experiments.Run) (Summary, e
 			return sum, err
 		}
 		if len(more) == 0 {
-			return sum, experiments.WriteDataset(rn.Dir, ds)
+			if err := experiments.WriteDataset(rn.Dir, ds); err != nil {
+				return sum, err
+			}
+			rn.warnAtEdge(ds.Runs)
+			return sum, nil
 		}
 		if rn.Progress != nil {
 			runs := "runs"
@@ -268,4 +272,20 @@ func rerunLine(foreign, unreadable int) string {
 		return fmt.Sprintf("rerunning %s whose record could not be read", runs(unreadable))
 	}
 	return fmt.Sprintf("rerunning %s recorded by another build of pipelab and %d whose record could not be read", runs(foreign), unreadable)
+}
+
+// warnAtEdge says on the progress output how many selected runs chose a
+// step at an edge of its grid (WriteDataset has selected them; the runs
+// table's selection_bound marks them): their best step may lie beyond
+// the grid, which extend_grid lets a sweep grow.
+func (rn *Runner) warnAtEdge(rows []results.Run) {
+	n := 0
+	for _, r := range rows {
+		if r.Selected && r.SelectionBound != "" {
+			n++
+		}
+	}
+	if n > 0 && rn.Progress != nil {
+		fmt.Fprintf(rn.Progress, "warning: %d selected runs chose the step at an edge of its grid (selection_bound in %s): the best step may lie beyond it; extend_grid grows the grids\n", n, results.RunsFile)
+	}
 }

@@ -43,40 +43,75 @@ func newShard(idx, cnt int, what string) (Shard, error) {
 	return Shard{Index: idx, Count: cnt}, nil
 }
 
-// ShardFromEnv derives the shard from a batch system's environment:
-// SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT (a Slurm array job
-// numbered from 0, as deploy/slurm/sweep.sbatch submits it), or
-// JOB_COMPLETION_INDEX (a Kubernetes indexed Job) with the count from
-// PIPELAB_SHARDS, or count when PIPELAB_SHARDS is unset. It returns the
-// zero Shard when neither system's variables are set.
-func ShardFromEnv(getenv func(string) string, count int) (Shard, error) {
-	if id := getenv("SLURM_ARRAY_TASK_ID"); id != "" {
-		n := getenv("SLURM_ARRAY_TASK_COUNT")
-		idx, err1 := strconv.Atoi(id)
-		cnt, err2 := strconv.Atoi(n)
-		if err1 != nil || err2 != nil {
-			return Shard{}, badInputf("SLURM_ARRAY_TASK_ID=%q SLURM_ARRAY_TASK_COUNT=%q are not integers", id, n)
+// arraySystem is a batch system whose array tasks find their place in two
+// environment variables: the task's index, from 0, and the task count.
+type arraySystem struct {
+	name, index, count string
+}
+
+// arraySystems are the batch systems ShardFromEnv reads. Kubernetes'
+// indexed Job sets only the index (JOB_COMPLETION_INDEX); its count is
+// PIPELAB_SHARDS or --shards.
+var arraySystems = []arraySystem{
+	{"Slurm", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT"},
+	{"Kubernetes", "JOB_COMPLETION_INDEX", "PIPELAB_SHARDS"},
+	{"AWS Batch", "AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE"},
+	{"Google Cloud Batch", "BATCH_TASK_INDEX", "BATCH_TASK_COUNT"},
+	{"Cloud Run jobs", "CLOUD_RUN_TASK_INDEX", "CLOUD_RUN_TASK_COUNT"},
+}
+
+// ShardFromEnv derives the shard from a batch system's environment, read
+// with lookup (os.LookupEnv): a Slurm array job numbered from 0
+// (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT; deploy/slurm/sweep.sbatch
+// submits one), a Kubernetes indexed Job (JOB_COMPLETION_INDEX, with the
+// count from PIPELAB_SHARDS, else count, the --shards flag), an AWS Batch
+// array job (AWS_BATCH_JOB_ARRAY_INDEX, AWS_BATCH_JOB_ARRAY_SIZE), Google
+// Cloud Batch (BATCH_TASK_INDEX, BATCH_TASK_COUNT) or a Cloud Run job
+// (CLOUD_RUN_TASK_INDEX, CLOUD_RUN_TASK_COUNT). It returns the zero Shard,
+// the whole sweep, only when none of these variables is set: a variable
+// set but empty, an index without its count or a count without its index,
+// and the variables of two systems at once are errors, as running the
+// whole sweep in every task would be.
+func ShardFromEnv(lookup func(string) (string, bool), count int) (Shard, error) {
+	var found []arraySystem
+	for _, sys := range arraySystems {
+		_, hasIndex := lookup(sys.index)
+		_, hasCount := lookup(sys.count)
+		if hasIndex || hasCount {
+			found = append(found, sys)
 		}
-		return newShard(idx, cnt, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
 	}
-	if id := getenv("JOB_COMPLETION_INDEX"); id != "" {
-		idx, err := strconv.Atoi(id)
+	switch len(found) {
+	case 0:
+		return Shard{}, nil
+	case 1:
+	default:
+		return Shard{}, badInputf("the variables of both %s (%s) and %s (%s) are set: give --shard I/N to say which shard this is",
+			found[0].name, found[0].index, found[1].name, found[1].index)
+	}
+	sys := found[0]
+	id, hasIndex := lookup(sys.index)
+	if !hasIndex {
+		return Shard{}, badInputf("%s is set but %s is not: a %s task needs both", sys.count, sys.index, sys.name)
+	}
+	idx, err := strconv.Atoi(id)
+	if err != nil {
+		return Shard{}, badInputf("%s=%q is not an integer", sys.index, id)
+	}
+	n, hasCount := lookup(sys.count)
+	switch {
+	case hasCount:
+		c, err := strconv.Atoi(n)
 		if err != nil {
-			return Shard{}, badInputf("JOB_COMPLETION_INDEX=%q is not an integer", id)
+			return Shard{}, badInputf("%s=%q is not an integer", sys.count, n)
 		}
-		if n := getenv("PIPELAB_SHARDS"); n != "" {
-			c, err := strconv.Atoi(n)
-			if err != nil {
-				return Shard{}, badInputf("PIPELAB_SHARDS=%q is not an integer", n)
-			}
-			count = c
-		}
-		if count == 0 {
-			return Shard{}, badInputf("JOB_COMPLETION_INDEX=%s needs a shard count (--shards or PIPELAB_SHARDS)", id)
-		}
-		return newShard(idx, count, "JOB_COMPLETION_INDEX")
+		count = c
+	case sys.name != "Kubernetes":
+		return Shard{}, badInputf("%s is set but %s is not: a %s task needs both", sys.index, sys.count, sys.name)
+	case count == 0:
+		return Shard{}, badInputf("%s=%s needs a shard count (--shards or %s)", sys.index, id, sys.count)
 	}
-	return Shard{}, nil
+	return newShard(idx, count, sys.index+"/"+sys.count)
 }
 
 // Select returns the runs of this shard, in expansion order.

@@ -2,6 +2,7 @@ package budget
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -61,4 +62,37 @@ func TestLimitPrecedence(t *testing.T) {
 	if b, src, _ := Limit(); src != "default" || b <= 0 {
 		t.Errorf("default limit %d from %s", b, src)
 	}
+}
+
+// TestParseBytesBareSmallNumberNeedsAUnit: a number without a unit below
+// 1 MiB is refused with the unit it most likely meant (issue 39: tune
+// --gpu-memory 40 was 40 bytes, and nothing fitted, with no hint).
+func TestParseBytesBareSmallNumberNeedsAUnit(t *testing.T) {
+	for _, in := range []string{"40", "80", "1048575"} {
+		_, err := ParseBytes(in)
+		if err == nil || !strings.Contains(err.Error(), in+"GB") {
+			t.Errorf("ParseBytes(%q) = %v, want a refusal suggesting %sGB", in, err, in)
+		}
+	}
+	if got, err := ParseBytes("1048576"); err != nil || got != 1<<20 {
+		t.Errorf("ParseBytes(1048576) = %d, %v; want 1 MiB", got, err)
+	}
+}
+
+// FuzzParseBytes: ParseBytes never panics, and a size it accepts is at
+// least 1 MiB without a unit, at least 1 byte with one, and at most half
+// the largest int64.
+func FuzzParseBytes(f *testing.F) {
+	for _, s := range []string{"16G", "1.5GiB", "1073741824", "40", "", "1e400", "-1G", "0x10G", "1_000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseBytes(s)
+		if err != nil {
+			return
+		}
+		if v < 1 || v > math.MaxInt64/2 {
+			t.Fatalf("ParseBytes(%q) = %d", s, v)
+		}
+	})
 }

@@ -103,12 +103,14 @@ var units = []struct {
 }
 
 // ParseBytes reads a size: a positive number of bytes with an optional
-// unit, "16G", "1.5GiB", "512MB", "1073741824".
+// unit, "16G", "1.5GiB", "512MB", "1073741824". A number without a unit
+// below 1 MiB is refused with the unit it most likely lacks ("40" is not
+// 40 bytes but a forgotten "GB").
 func ParseBytes(s string) (int64, error) {
-	num, factor := strings.TrimSpace(s), 1.0
+	num, factor, unit := strings.TrimSpace(s), 1.0, false
 	for _, u := range units {
 		if rest, ok := strings.CutSuffix(num, u.suffix); ok {
-			num, factor = strings.TrimSpace(rest), u.factor
+			num, factor, unit = strings.TrimSpace(rest), u.factor, true
 			break
 		}
 	}
@@ -116,6 +118,10 @@ func ParseBytes(s string) (int64, error) {
 	v := x * factor
 	if err != nil || !(v >= 1) || v > math.MaxInt64/2 {
 		return 0, fmt.Errorf("want a positive size such as 16G, 512MiB or 1073741824, got %q", s)
+	}
+	if !unit && v < 1<<20 {
+		// No memory limit is a few bytes: the unit was left out.
+		return 0, fmt.Errorf("%q without a unit is %s bytes, less than 1 MiB: give a unit, such as %sGB or %sGiB", s, num, num, num)
 	}
 	return int64(v), nil
 }

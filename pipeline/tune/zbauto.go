@@ -97,9 +97,14 @@ func (c ZBAutoCandidate) beats(o ZBAutoCandidate) bool {
 // the limit, so the result is never slower than either under the same
 // times. Between equal makespans the shorter longest rank span (the
 // paper's cost) wins, and then the candidate tried first (the
-// heuristic's).
+// heuristic's). A problem whose tables would need more memory than the
+// limit (ZBAutoCellBound cells of ZBAutoCellBytes, budget.Check) is
+// refused before any is built.
 func ZBAuto(p ZBAutoProblem) (*ZBAutoSchedule, error) {
 	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if err := p.checkSize(); err != nil {
 		return nil, err
 	}
 	limit := p.limit()
