@@ -65,25 +65,41 @@ func TestReadTimelineRoundTrip(t *testing.T) {
 
 func TestRequestArgs(t *testing.T) {
 	dir := t.TempDir()
+	flags := map[string]Flag{"ranks": {}, "kind": {}, "chunks": {}, "schedule": {File: true}, "delays": {File: true, Keywords: []string{"exact"}},
+		"trace": {Refused: true}, "format": {Refused: true}}
 	req := request{
-		Flags: map[string]string{"ranks": " 4 ", "kind": "1f1b", "chunks": ""},
+		Flags: map[string]string{"ranks": " 4 ", "kind": "1f1b", "chunks": "", "delays": "exact"},
 		Files: map[string]upload{"schedule": {Name: "../../etc/x.csv", Text: "0F0\n"}},
 	}
-	args, err := req.args("simulate", dir)
-	if err != nil {
-		t.Fatal(err)
+	args, re := req.args("simulate", dir, flags)
+	if re != nil {
+		t.Fatal(re)
 	}
-	want := []string{"simulate", "--kind=1f1b", "--ranks=4", "--schedule=" + filepath.Join(dir, "schedule", "x.csv")}
+	want := []string{"simulate", "--delays=exact", "--kind=1f1b", "--ranks=4", "--schedule=" + filepath.Join(dir, "schedule", "x.csv")}
 	if strings.Join(args, " ") != strings.Join(want, " ") {
 		t.Errorf("args %q, want %q (flags in name order, empty ones left out, the file under its base name)", args, want)
 	}
-	if got := commandLine(args, dir); got != "pipelab simulate --kind=1f1b --ranks=4 --schedule=x.csv" {
+	if got := commandLine(args, dir, req); got != "pipelab simulate --delays=exact --kind=1f1b --ranks=4 --schedule=x.csv" {
 		t.Errorf("command line %q", got)
 	}
-	for _, bad := range []map[string]string{{"trace": "/tmp/t.json"}, {"out": "x.csv"}, {"schedule": "/etc/passwd"}, {"Kind": "x"}} {
-		if _, err := (request{Flags: bad}).args("simulate", dir); err == nil {
-			t.Errorf("flags %v accepted", bad)
+	// A flag that writes a file, one the server sets, a path for a file
+	// flag (its keywords aside), a flag the command does not have and a
+	// name that is no flag's are each refused, naming the flag.
+	for _, bad := range []map[string]string{{"trace": "/tmp/t.json"}, {"format": "text"}, {"schedule": "/etc/passwd"}, {"delays": "/etc/os-release"},
+		{"help": "true"}, {"Kind": "x"}} {
+		_, re := (request{Flags: bad}).args("simulate", dir, flags)
+		if re == nil || re.status != 400 {
+			t.Errorf("flags %v accepted (%v)", bad, re)
+			continue
 		}
+		for n := range bad {
+			if re.p.Flag != n {
+				t.Errorf("flags %v: refused beside %q, want %q", bad, re.p.Flag, n)
+			}
+		}
+	}
+	if _, re := (request{Files: map[string]upload{"ranks": {Name: "x", Text: "4"}}}).args("simulate", dir, flags); re == nil {
+		t.Errorf("a file for --ranks accepted")
 	}
 	p := problemOf("pipelab simulate: "+filepath.Join(dir, "schedule", "x.csv")+":2: cell 1: bad\nsee pipelab simulate --help\n", dir, req)
 	if p.Error != "pipelab simulate: x.csv:2: cell 1: bad" || p.Flag != "schedule" {

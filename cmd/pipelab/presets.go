@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -69,7 +70,7 @@ type presetList struct {
 	Models []presetModel `json:"models"`
 }
 
-func runPresets(args []string, stdout, stderr io.Writer) error {
+func runPresets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("presets", "[--format text|json|yaml]", presetsDescription, stderr)
 	var output outputFlag
 	output.registerFormats(fs, formatText, formatJSON, formatYAML)

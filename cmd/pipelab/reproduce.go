@@ -72,7 +72,7 @@ func wrapWords(text string, width int) []string {
 	return lines
 }
 
-func runReproduce(args []string, stdout, stderr io.Writer) error {
+func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("reproduce", "[FIGURE ...] [--quick] [--out DIR] [--jobs N]", reproduceDescription(), stderr)
 	quick := fs.Bool("quick", false, "reduced sizes (minutes for all figures)")
 	out := fs.String("out", "out", "output directory")
@@ -100,7 +100,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		return printPresets(stdout, figs, *quick)
 	}
 	lowerGCHeadroom()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return reproduceFigures(ctx, figs, *quick, *out, *jobs, stdout, stderr)
 }

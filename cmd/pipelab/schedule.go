@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -40,7 +41,7 @@ type scheduleFlags struct {
 	set    map[string]bool // flags given on the command line
 }
 
-func runSchedule(args []string, stdout, stderr io.Writer) error {
+func runSchedule(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("schedule", "--kind KIND --ranks P (--microbatches M | --total-microbatches N) [flags]", scheduleDescription, stderr)
 	var f scheduleFlags
 	f.shapeFlags.register(fs)
@@ -59,6 +60,9 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 	f.cellBytes = scheduleCellBytes
 	t, err := f.generateFor(&f.costs)
 	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	paper := onePerRank(t) && !f.comms

@@ -24,13 +24,7 @@ import (
 
 func newExplorer(t *testing.T) *httptest.Server {
 	t.Helper()
-	srv := &explorer.Server{
-		Run: func(a []string, out, errOut io.Writer) int { return run(a, out, errOut) },
-		Train: func(ctx context.Context, a []string, record func(any), out, errOut io.Writer) int {
-			return runRecorded(ctx, a, record, out, errOut)
-		},
-	}
-	hs := httptest.NewServer(srv.Handler())
+	hs := httptest.NewServer(newServer(false).Handler())
 	t.Cleanup(hs.Close)
 	return hs
 }
@@ -361,8 +355,7 @@ func BenchmarkServeSimulate64x1024(b *testing.B) {
 		}
 	})
 	b.Run("api", func(b *testing.B) {
-		srv := &explorer.Server{Run: func(a []string, out, errOut io.Writer) int { return run(a, out, errOut) }}
-		h := srv.Handler()
+		h := newServer(false).Handler()
 		body, _ := json.Marshal(map[string]any{"flags": flagsOf(args)})
 		for b.Loop() {
 			req := httptest.NewRequest("POST", "http://127.0.0.1/api/simulate", bytes.NewReader(body))

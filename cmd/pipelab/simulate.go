@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -112,7 +113,7 @@ type iterationReport struct {
 	Spread    float64   `json:"spread"`
 }
 
-func runSimulate(args []string, stdout, stderr io.Writer) error {
+func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("simulate", "(--kind KIND --ranks P --microbatches M [--chunks V] | --schedule FILE.csv) [cost flags] [--policy fixed|ready] [flags]",
 		simulateDescription, stderr)
 	f := simulateFlags{stragglers: map[int]float64{}}
@@ -132,6 +133,8 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	f.output.register(fs)
 	fs.StringVar(&f.trace, "trace", "", "write the timeline as a Chrome trace (JSON) to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the timeline to this .png or .svg")
+	markFiles(fs, readsFile, nil, "schedule")
+	markFiles(fs, writesFile, nil, "trace", "gantt")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -147,6 +150,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := f.costs.measured.fits(t); err != nil {
 		return flagProblem(fs, stderr, "simulate", err)
 	}
+	opt.Context = ctx
 	rep, tl, err := f.simulate(t, opt)
 	if err != nil {
 		return err
@@ -280,6 +284,9 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 		rep.Steps = &steps
 	} else {
 		rep.StepsNote = "lockstep n/a: " + lockErr.Error()
+	}
+	if opt.Context != nil && opt.Context.Err() != nil {
+		return rep, nil, opt.Context.Err()
 	}
 	var tl *sim.Timeline
 	var pr pricing

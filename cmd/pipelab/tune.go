@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/pipelab/pipelab/internal/budget"
@@ -86,7 +87,7 @@ type tuneFlags struct {
 	measured                  measuredFlags
 }
 
-func runTune(args []string, stdout, stderr io.Writer) error {
+func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tune", "(--model M | --model-config FILE.json) --gpu G --link L --ranks P [--microbatches M] [--gpu-memory SIZE] [--out FILE.csv] [--format text|json]",
 		tuneDescription, stderr)
 	var f tuneFlags
@@ -102,13 +103,14 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
+	markFiles(fs, writesFile, nil, "out", "gantt", "baseline-gantt")
 	f.output.register(fs)
 	f.measured.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if f.measured.given() {
-		return f.runMeasured(fs, stdout, stderr)
+		return f.runMeasured(ctx, fs, stdout, stderr)
 	}
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "tune", err)
@@ -120,6 +122,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err := guardTune(p); err != nil {
 		return err
 	}
+	p.Sim.Context = ctx
 	res, err := tune.Tune(p)
 	if errors.Is(err, tune.ErrNothingFits) {
 		return badInput{err} // a workload the GPUs cannot hold

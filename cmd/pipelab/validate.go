@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/pipelab/pipelab/pipeline/cost/validation"
@@ -23,7 +24,7 @@ model can check, and the activation formulas of the Zero Bubble and
 DualPipe schedules. The GPU model's efficiency is calibrated on the
 smallest configuration only. docs/validation.md is this output, explained.`
 
-func runValidate(args []string, stdout, stderr io.Writer) error {
+func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", "[--format text|json]", validateDescription, stderr)
 	var output outputFlag
 	output.register(fs)
