@@ -2,16 +2,17 @@ package explorer
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/pipelab/pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // answer is the API's reply to a command: the command line it ran (for the
@@ -94,18 +95,14 @@ func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 }
 
 // runCall runs c's command line with --format json where the command
-// writes it, and for simulate with withTimeline a Chrome trace read back
-// into the answer's timeline, once a slot is free, cancelled with ctx.
+// writes it, and for simulate with withTimeline the simulated timeline in
+// the answer, once a slot is free, cancelled with ctx.
 func (s *Server) runCall(ctx context.Context, command string, c *call, withTimeline bool) (answer, *refusal) {
 	args := c.args
 	if slices.Contains(jsonCommands, command) {
 		args = append(args, "--format=json")
 	}
-	trace := filepath.Join(c.dir, "trace.json")
-	if withTimeline {
-		args = append(args, "--trace="+trace)
-	}
-	stdout, re := s.run(ctx, c, args)
+	stdout, tl, re := s.run(ctx, c, args, withTimeline)
 	if re != nil {
 		return answer{}, re
 	}
@@ -116,35 +113,37 @@ func (s *Server) runCall(ctx context.Context, command string, c *call, withTimel
 		ans.Text = string(stdout)
 	}
 	if withTimeline {
-		f, err := os.Open(trace)
-		if err != nil {
-			return answer{}, refuse(http.StatusInternalServerError, "", "%v", err)
-		}
-		defer f.Close()
-		if ans.Timeline, err = ReadTimeline(f); err != nil {
-			return answer{}, refuse(http.StatusInternalServerError, "", "%v", err)
-		}
+		ans.Timeline = TimelineOf(tl)
 	}
 	return ans, nil
 }
 
 // run runs args once a slot is free, cancelled with ctx, and returns the
-// command's output, or its error as a problem with the HTTP status of its
-// exit status (statusOf).
-func (s *Server) run(ctx context.Context, c *call, args []string) ([]byte, *refusal) {
+// command's output and, with timeline (a simulate), its timeline; or its
+// error as a problem with the HTTP status of its exit status (statusOf).
+func (s *Server) run(ctx context.Context, c *call, args []string, timeline bool) ([]byte, *sim.Timeline, *refusal) {
+	if timeline && s.Simulate == nil {
+		return nil, nil, refuse(http.StatusNotImplemented, "", "this server draws no timelines")
+	}
 	if err := s.queue.acquire(ctx, nil); err != nil {
-		return nil, refuse(statusClientGone, "", "%v", err)
+		return nil, nil, refuse(statusClientGone, "", "%v", err)
 	}
 	defer s.queue.release()
 	var stdout, stderr bytes.Buffer
-	code := s.Run(ctx, args, &stdout, &stderr)
+	var code int
+	var tl *sim.Timeline
+	if timeline {
+		code, tl = s.Simulate(ctx, args, &stdout, &stderr)
+	} else {
+		code = s.Run(ctx, args, &stdout, &stderr)
+	}
 	if ctx.Err() != nil {
-		return nil, refuse(statusClientGone, "", "%v", ctx.Err())
+		return nil, nil, refuse(statusClientGone, "", "%v", ctx.Err())
 	}
-	if code != 0 {
-		return nil, &refusal{statusOf(code), problemOf(stderr.String(), c.dir, c.req)}
+	if code != 0 || timeline && tl == nil {
+		return nil, nil, &refusal{statusOf(code), problemOf(stderr.String(), c.dir, c.req)}
 	}
-	return stdout.Bytes(), nil
+	return stdout.Bytes(), tl, nil
 }
 
 // statusClientGone is nginx's 499, "client closed request": nobody reads
@@ -204,24 +203,20 @@ func (s *Server) serveDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer c.done()
-	args := c.args
-	trace := filepath.Join(c.dir, "trace.json")
-	if d.format == "" {
-		args = append(args, "--format=json", "--trace="+trace)
-	} else {
-		args = append(args, "--format="+d.format)
-	}
-	body, re := s.run(r.Context(), c, args)
+	format := cmp.Or(d.format, "json")
+	body, tl, re := s.run(r.Context(), c, append(c.args, "--format="+format), d.format == "")
 	if re != nil {
 		s.writeJSON(w, re.status, re.p)
 		return
 	}
 	if d.format == "" {
-		var err error
-		if body, err = os.ReadFile(trace); err != nil {
+		// The Chrome trace, as simulate --trace writes it.
+		var buf bytes.Buffer
+		if err := sim.WriteChromeTrace(&buf, tl); err != nil {
 			s.writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})
 			return
 		}
+		body = buf.Bytes()
 	}
 	s.writeFile(w, d.file, d.mime, body)
 }
@@ -255,7 +250,7 @@ func (s *Server) serveScheduleCSV(w http.ResponseWriter, r *http.Request, file, 
 		s.writeJSON(w, re.status, re.p)
 		return
 	}
-	body, re := s.run(r.Context(), &call{req: kept}, append(args, "--format=csv"))
+	body, _, re := s.run(r.Context(), &call{req: kept}, append(args, "--format=csv"), false)
 	if re != nil {
 		s.writeJSON(w, re.status, re.p)
 		return

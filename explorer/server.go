@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 //go:embed assets
@@ -24,6 +26,11 @@ type Server struct {
 	// soon after ctx ends, the request's context: a page closed or a
 	// request given up frees its CPU.
 	Run func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	// Simulate runs a "pipelab simulate" command line as Run does and
+	// returns, beside the exit status, the timeline it simulated (nil
+	// unless the status is 0), which the page draws and the trace
+	// download writes.
+	Simulate func(ctx context.Context, args []string, stdout, stderr io.Writer) (int, *sim.Timeline)
 	// Train runs a replay, streaming its loss records; nil refuses
 	// replays.
 	Train Train

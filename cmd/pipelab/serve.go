@@ -14,6 +14,7 @@ import (
 	"github.com/pipelab/pipelab/explorer"
 	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 func init() {
@@ -71,11 +72,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // at once.
 func newServer(remote bool) *explorer.Server {
 	return &explorer.Server{
-		Run:    runArgs,
-		Train:  runRecorded,
-		Flags:  servedFlags,
-		Slots:  runtime.GOMAXPROCS(0),
-		Remote: remote,
+		Run:      runArgs,
+		Simulate: runSimulateKeeping,
+		Train:    runRecorded,
+		Flags:    servedFlags,
+		Slots:    runtime.GOMAXPROCS(0),
+		Remote:   remote,
 	}
 }
 
@@ -127,6 +129,18 @@ func flagSetOf(command string) (*flag.FlagSet, error) {
 		return nil, fmt.Errorf("pipelab %s --help gave no flag set", command)
 	}
 	return h.fs, nil
+}
+
+// runSimulateKeeping is runArgs for a "simulate" command line that also
+// returns the timeline it simulated, for the page to draw.
+func runSimulateKeeping(ctx context.Context, args []string, stdout, stderr io.Writer) (int, *sim.Timeline) {
+	if len(args) == 0 || args[0] != "simulate" {
+		fmt.Fprintln(stderr, "pipelab serve: only simulate gives a timeline")
+		return 2, nil
+	}
+	var tl *sim.Timeline
+	code := statusOf("simulate", simulateKeeping(ctx, args[1:], stdout, stderr, func(t *sim.Timeline) { tl = t }), stdout, stderr)
+	return code, tl
 }
 
 // runRecorded is runArgs for a "train" command line that passes each

@@ -114,6 +114,12 @@ type iterationReport struct {
 }
 
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return simulateKeeping(ctx, args, stdout, stderr, nil)
+}
+
+// simulateKeeping is pipelab simulate, handing the simulated timeline to
+// keep, if not nil, once the report is written (serve draws it).
+func simulateKeeping(ctx context.Context, args []string, stdout, stderr io.Writer, keep func(*sim.Timeline)) error {
 	fs := newFlags("simulate", "(--kind KIND --ranks P --microbatches M [--chunks V] | --schedule FILE.csv) [cost flags] [--policy fixed|ready] [flags]",
 		simulateDescription, stderr)
 	f := simulateFlags{stragglers: map[int]float64{}}
@@ -158,7 +164,13 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := writeTimelineFiles(tl, f.trace, f.gantt, rep.Cost, f.costs.unit()); err != nil {
 		return err
 	}
-	return f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) })
+	if err := f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) }); err != nil {
+		return err
+	}
+	if keep != nil {
+		keep(tl)
+	}
+	return nil
 }
 
 // setPartition parses --partition L0,L1,...
