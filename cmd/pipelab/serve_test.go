@@ -303,16 +303,15 @@ func TestServeTrainStreamsTheCommandLinesCurve(t *testing.T) {
 }
 
 // The API's cost over the command line's for the 64 × 1024 schedule the
-// page must draw: "cli" runs simulate with its Chrome trace as the API does,
-// "api" posts the page's request (the same run, the trace read back and
-// encoded as the timeline's columns).
+// page must draw: "cli" runs simulate --format json, "api" posts the page's
+// request (the same run, its timeline's columns encoded as JSON beside the
+// report).
 func BenchmarkServeSimulate64x1024(b *testing.B) {
 	args := []string{"--kind", "1f1b", "--ranks", "64", "--microbatches", "1024"}
 	b.Run("cli", func(b *testing.B) {
-		trace := b.TempDir() + "/trace.json"
 		for b.Loop() {
 			var out, errb bytes.Buffer
-			if code := run(append([]string{"simulate"}, append(args, "--format", "json", "--trace", trace)...), &out, &errb); code != 0 {
+			if code := run(append([]string{"simulate"}, append(args, "--format", "json")...), &out, &errb); code != 0 {
 				b.Fatal(errb.String())
 			}
 		}
