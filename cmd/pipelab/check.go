@@ -10,12 +10,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline"
 )
 
-func init() {
-	register(command{
-		name:    "check",
-		summary: "read a PyTorch schedule CSV, lower it and count PyTorch's lockstep steps",
-		run:     runCheck,
-	})
+// checkCommand is "pipelab check"; main.go lists it.
+var checkCommand = command{
+	name:    "check",
+	summary: "read a PyTorch schedule CSV, lower it and count PyTorch's lockstep steps",
+	run:     runCheck,
 }
 
 const checkDescription = `

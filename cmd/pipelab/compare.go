@@ -14,12 +14,11 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-func init() {
-	register(command{
-		name:    "compare",
-		summary: "compare schedule families at three levels: formula, lockstep table, simulation",
-		run:     runCompare,
-	})
+// compareCommand is "pipelab compare"; main.go lists it.
+var compareCommand = command{
+	name:    "compare",
+	summary: "compare schedule families at three levels: formula, lockstep table, simulation",
+	run:     runCompare,
 }
 
 const compareDescription = `

@@ -12,12 +12,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
-func init() {
-	register(command{
-		name:    "delays",
-		summary: "measure the weight delays k - j_k^(s) of a schedule replayed as asynchronous PipeDream, overall and per stage",
-		run:     runDelays,
-	})
+// delaysCommand is "pipelab delays"; main.go lists it.
+var delaysCommand = command{
+	name:    "delays",
+	summary: "measure the weight delays k - j_k^(s) of a schedule replayed as asynchronous PipeDream, overall and per stage",
+	run:     runDelays,
 }
 
 const delaysDescription = `

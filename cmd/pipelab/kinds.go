@@ -9,12 +9,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
-func init() {
-	register(command{
-		name:    "kinds",
-		summary: "list the schedule families pipelab can generate",
-		run:     runKinds,
-	})
+// kindsCommand is "pipelab kinds"; main.go lists it.
+var kindsCommand = command{
+	name:    "kinds",
+	summary: "list the schedule families pipelab can generate",
+	run:     runKinds,
 }
 
 const kindsDescription = `

@@ -18,15 +18,29 @@ import (
 	"github.com/pipelab/pipelab/internal/budget"
 )
 
-// command is one subcommand. Each lives in its own file and registers
-// itself from an init function, so the dispatcher knows none of them.
+// command is one subcommand: each lives in its own file as a value
+// (simulateCommand in simulate.go, ...), and init below lists them all,
+// the one place that does, as cmd/go's main does.
 type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
+// commands are the subcommands by name, filled by init from the list;
+// a map without an initializer, so that the commands' own code may look
+// them up (serve, help) without an initialization cycle.
 var commands = map[string]command{}
+
+func init() {
+	for _, c := range []command{
+		checkCommand, compareCommand, delaysCommand, kindsCommand, mergeCommand, plotCommand, presetsCommand,
+		reproduceCommand, scheduleCommand, serveCommand, simulateCommand, sweepCommand, trainCommand, tuneCommand,
+		validateCommand,
+	} {
+		register(c)
+	}
+}
 
 func register(c command) {
 	if _, dup := commands[c.name]; dup {

@@ -9,12 +9,11 @@ import (
 	"github.com/pipelab/pipelab/experiments/sweep"
 )
 
-func init() {
-	register(command{
-		name:    "merge",
-		summary: "join sweep directories (shards) into one data set",
-		run:     runMerge,
-	})
+// mergeCommand is "pipelab merge"; main.go lists it.
+var mergeCommand = command{
+	name:    "merge",
+	summary: "join sweep directories (shards) into one data set",
+	run:     runMerge,
 }
 
 const mergeDescription = `

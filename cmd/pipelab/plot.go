@@ -11,12 +11,11 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-func init() {
-	register(command{
-		name:    "plot",
-		summary: "redraw the plots of a results directory from its Parquet tables",
-		run:     runPlot,
-	})
+// plotCommand is "pipelab plot"; main.go lists it.
+var plotCommand = command{
+	name:    "plot",
+	summary: "redraw the plots of a results directory from its Parquet tables",
+	run:     runPlot,
 }
 
 const plotDescription = `

@@ -9,12 +9,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
-func init() {
-	register(command{
-		name:    "presets",
-		summary: "list the GPU, link and model presets of the GPU timing model, with their numbers",
-		run:     runPresets,
-	})
+// presetsCommand is "pipelab presets"; main.go lists it.
+var presetsCommand = command{
+	name:    "presets",
+	summary: "list the GPU, link and model presets of the GPU timing model, with their numbers",
+	run:     runPresets,
 }
 
 const presetsDescription = `

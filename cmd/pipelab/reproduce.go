@@ -15,12 +15,11 @@ import (
 	"github.com/pipelab/pipelab/experiments/sweep"
 )
 
-func init() {
-	register(command{
-		name:    "reproduce",
-		summary: "reproduce the papers' figures: Parquet tables and PNG/SVG plots per figure",
-		run:     runReproduce,
-	})
+// reproduceCommand is "pipelab reproduce"; main.go lists it.
+var reproduceCommand = command{
+	name:    "reproduce",
+	summary: "reproduce the papers' figures: Parquet tables and PNG/SVG plots per figure",
+	run:     runReproduce,
 }
 
 func reproduceDescription() string {

@@ -9,12 +9,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline"
 )
 
-func init() {
-	register(command{
-		name:    "schedule",
-		summary: "generate a schedule table and print its grid or its PyTorch CSV",
-		run:     runSchedule,
-	})
+// scheduleCommand is "pipelab schedule"; main.go lists it.
+var scheduleCommand = command{
+	name:    "schedule",
+	summary: "generate a schedule table and print its grid or its PyTorch CSV",
+	run:     runSchedule,
 }
 
 const scheduleDescription = `

@@ -17,12 +17,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
-func init() {
-	register(command{
-		name:    "serve",
-		summary: "serve the schedule explorer, an interactive page in the browser (docs/explorer.md)",
-		run:     runServe,
-	})
+// serveCommand is "pipelab serve"; main.go lists it.
+var serveCommand = command{
+	name:    "serve",
+	summary: "serve the schedule explorer, an interactive page in the browser (docs/explorer.md)",
+	run:     runServe,
 }
 
 const serveDescription = `

@@ -13,12 +13,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
-func init() {
-	register(command{
-		name:    "simulate",
-		summary: "time a schedule with a cost model: makespan, bubbles, per-rank busy, idle, comm wait and memory",
-		run:     runSimulate,
-	})
+// simulateCommand is "pipelab simulate"; main.go lists it.
+var simulateCommand = command{
+	name:    "simulate",
+	summary: "time a schedule with a cost model: makespan, bubbles, per-rank busy, idle, comm wait and memory",
+	run:     runSimulate,
 }
 
 const simulateDescription = `

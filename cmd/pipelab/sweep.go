@@ -13,12 +13,11 @@ import (
 	"github.com/pipelab/pipelab/experiments/sweep"
 )
 
-func init() {
-	register(command{
-		name:    "sweep",
-		summary: "run a YAML sweep spec in parallel, sharded and resumable, into Parquet tables",
-		run:     runSweep,
-	})
+// sweepCommand is "pipelab sweep"; main.go lists it.
+var sweepCommand = command{
+	name:    "sweep",
+	summary: "run a YAML sweep spec in parallel, sharded and resumable, into Parquet tables",
+	run:     runSweep,
 }
 
 const sweepDescription = `

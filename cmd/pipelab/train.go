@@ -17,12 +17,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
-func init() {
-	register(command{
-		name:    "train",
-		summary: "replay a schedule with real optimizer math on an objective and print the loss curve",
-		run:     runTrain,
-	})
+// trainCommand is "pipelab train"; main.go lists it.
+var trainCommand = command{
+	name:    "train",
+	summary: "replay a schedule with real optimizer math on an objective and print the loss curve",
+	run:     runTrain,
 }
 
 const trainSynopsis = `--objective quadratic|tridiagonal|logistic|charlm

@@ -15,12 +15,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
-func init() {
-	register(command{
-		name:    "tune",
-		summary: "choose partition, placement, schedule and microbatches for a model on a GPU pipeline",
-		run:     runTune,
-	})
+// tuneCommand is "pipelab tune"; main.go lists it.
+var tuneCommand = command{
+	name:    "tune",
+	summary: "choose partition, placement, schedule and microbatches for a model on a GPU pipeline",
+	run:     runTune,
 }
 
 const tuneDescription = `

@@ -7,12 +7,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/cost/validation"
 )
 
-func init() {
-	register(command{
-		name:    "validate",
-		summary: "check the timing model against published measurements (docs/validation.md)",
-		run:     runValidate,
-	})
+// validateCommand is "pipelab validate"; main.go lists it.
+var validateCommand = command{
+	name:    "validate",
+	summary: "check the timing model against published measurements (docs/validation.md)",
+	run:     runValidate,
 }
 
 const validateDescription = `
