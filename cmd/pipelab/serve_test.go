@@ -321,6 +321,7 @@ func BenchmarkServeSimulate64x1024(b *testing.B) {
 		body, _ := json.Marshal(map[string]any{"flags": flagsOf(args)})
 		for b.Loop() {
 			req := httptest.NewRequest("POST", "http://127.0.0.1/api/simulate", bytes.NewReader(body))
+			req.RemoteAddr = "127.0.0.1:5555" // the guard wants a loopback peer
 			req.Header.Set("Content-Type", "application/json")
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
