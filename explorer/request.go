@@ -96,6 +96,7 @@ func decodeRequest(w http.ResponseWriter, r *http.Request) (request, *refusal) {
 		return req, refuse(http.StatusRequestEntityTooLarge, "", "request body: %d bytes; the API takes at most %d (the flags and the uploaded files)", r.ContentLength, maxRequestBytes)
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxRequestBytes))
+	dec.DisallowUnknownFields() // in an uploaded file's object
 	if err := readRequest(dec, &req); err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
