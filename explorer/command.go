@@ -46,7 +46,7 @@ func (c *call) done() {
 
 // prepare decodes the request of command and writes its uploads.
 func (s *Server) prepare(w http.ResponseWriter, r *http.Request, command string) (*call, *refusal) {
-	req, re := decodeRequest(w, r)
+	req, re := s.decode(w, r)
 	if re != nil {
 		return nil, re
 	}
@@ -225,7 +225,7 @@ func (s *Server) serveDownload(w http.ResponseWriter, r *http.Request) {
 // flags of the page's request that schedule takes (the page sends the
 // whole panel), the others dropped.
 func (s *Server) serveScheduleCSV(w http.ResponseWriter, r *http.Request, file, mime string) {
-	req, re := decodeRequest(w, r)
+	req, re := s.decode(w, r)
 	if re != nil {
 		s.writeJSON(w, re.status, re.p)
 		return

@@ -78,6 +78,18 @@ func refuse(status int, flag, format string, a ...any) *refusal {
 	return &refusal{status, problem{Error: fmt.Sprintf(format, a...), Flag: flag}}
 }
 
+// decode is decodeRequest once one of the decoding slots is free, so
+// that the bodies decoded at once, and the memory they take, are bounded.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request) (request, *refusal) {
+	select {
+	case s.decoding <- struct{}{}:
+		defer func() { <-s.decoding }()
+	case <-r.Context().Done():
+		return request{}, refuse(statusClientGone, "", "%v", r.Context().Err())
+	}
+	return decodeRequest(w, r)
+}
+
 // decodeRequest reads the body of a JSON post within the bounds above:
 // a body too long is refused (413) before it is read or as soon as it
 // passes maxRequestBytes, and too many or too long flags as soon as they

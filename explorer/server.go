@@ -55,6 +55,9 @@ type Server struct {
 
 	once  sync.Once
 	queue *queue
+	// decoding bounds the request bodies decoded at once (two per slot):
+	// a body costs up to about five times its bytes while it is decoded.
+	decoding chan struct{}
 }
 
 // The defaults of Server's timeouts, the time a request's headers may take
@@ -75,6 +78,7 @@ func (s *Server) init() {
 			n = runtime.GOMAXPROCS(0)
 		}
 		s.queue = newQueue(n)
+		s.decoding = make(chan struct{}, 2*n)
 		s.ReadTimeout = cmp.Or(s.ReadTimeout, DefaultReadTimeout)
 		s.WriteTimeout = cmp.Or(s.WriteTimeout, DefaultWriteTimeout)
 		s.IdleTimeout = cmp.Or(s.IdleTimeout, DefaultIdleTimeout)

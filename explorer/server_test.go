@@ -305,3 +305,72 @@ func TestLimitListener(t *testing.T) {
 		t.Errorf("%d connections accepted, want 2 (the limit)", n)
 	}
 }
+
+// signalBody is a request body that says when it is first read and then
+// gives its text once released.
+type signalBody struct {
+	read    chan struct{}
+	release chan struct{}
+	r       io.Reader
+}
+
+func newSignalBody(text string) *signalBody {
+	return &signalBody{read: make(chan struct{}), release: make(chan struct{}), r: strings.NewReader(text)}
+}
+
+func (b *signalBody) Read(p []byte) (int, error) {
+	select {
+	case <-b.read:
+	default:
+		close(b.read)
+	}
+	<-b.release
+	return b.r.Read(p)
+}
+
+// At most two bodies per slot are decoded at once: with one slot, a third
+// body is not read until one of the first two is done.
+func TestDecodingBounded(t *testing.T) {
+	s := &Server{Flags: fakeFlags, Slots: 1, Run: func(context.Context, []string, io.Writer, io.Writer) int { return 0 }}
+	h := s.Handler()
+	bodies := []*signalBody{newSignalBody(`{"flags":{}}`), newSignalBody(`{"flags":{}}`), newSignalBody(`{"flags":{}}`)}
+	done := make(chan int, 3)
+	for i, body := range bodies {
+		req := httptest.NewRequest("POST", "http://127.0.0.1/api/kinds", body)
+		req.RemoteAddr = "127.0.0.1:5555"
+		req.Header.Set("Content-Type", "application/json")
+		go func() {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			done <- rec.Code
+		}()
+		if i < 2 {
+			select {
+			case <-body.read: // decoding, in order of arrival
+			case <-time.After(20 * time.Second):
+				t.Fatalf("body %d not read with a decoding slot free", i)
+			}
+		}
+	}
+	select {
+	case <-bodies[2].read:
+		t.Fatal("a third body read while two were being decoded on one slot")
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(bodies[0].release)
+	if code := <-done; code != http.StatusOK {
+		t.Fatalf("status %d", code)
+	}
+	select {
+	case <-bodies[2].read:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the third body was not read once a decoding slot was free")
+	}
+	close(bodies[1].release)
+	close(bodies[2].release)
+	for range 2 {
+		if code := <-done; code != http.StatusOK {
+			t.Errorf("status %d", code)
+		}
+	}
+}
