@@ -46,8 +46,7 @@ func waitQueue(t *testing.T, hs *httptest.Server, within time.Duration, ok func(
 // whose run can be long. Each workload runs for several seconds or more
 // if left alone (on the 2-core build machine: the simulate's 10⁵
 // iterations and the tune each more than 15 s at load 6, the compare 3.7 s
-// at load 6 and 7.8 s at load 12, the
-// replay of d = 1024 over 20 s).
+// at load 6 and 7.8 s at load 12, the replay of d = 1024 over 20 s).
 func TestServeCancelFreesTheSlot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs five long commands for a moment each")
