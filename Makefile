@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: run test race bench lint fuzz build test-slurm duckdb-check tables-equal
+.PHONY: run test race race-concurrent check-quick bench lint fuzz build test-slurm duckdb-check tables-equal
 
 # The main job: the paper's figures, small enough to finish in minutes, into ./out.
 run:
@@ -12,6 +12,15 @@ test:
 
 race:
 	$(GO) test -race ./...
+
+# The race detector on the packages whose code runs concurrently (CI runs it; make race runs every package).
+race-concurrent:
+	$(GO) test -race -short ./explorer ./experiments/sweep ./pipeline/tune ./internal/atomicfile ./internal/budget
+	$(GO) test -race -run 'Serve|Signal' ./cmd/pipelab
+
+# The checks that need a quick reproduce's tables: make run, then make check-quick OUT=out.
+check-quick:
+	PIPELAB_QUICK_OUT=$(or $(OUT),out) $(GO) test -count=1 -run '^TestQuickFiguresBracket$$' ./experiments
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -103,7 +103,7 @@ func (c *Timelines) Train(ctx context.Context, r Run) (*Trained, error) {
 			}
 			return ctx.Err()
 		}),
-		Optimizer: r.Optimizer, TargetLoss: r.TargetLoss, Progress: r.Progress}
+		Optimizer: r.Optimizer, TargetLoss: r.TargetLoss, Progress: r.Progress, Context: ctx}
 	if r.Method != "rpd" {
 		set.Budget = r.Budget
 	}

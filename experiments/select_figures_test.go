@@ -1,9 +1,9 @@
 package experiments
 
 import (
-	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -101,17 +101,26 @@ func checkBracketed(t *testing.T, rows []results.Run, spec map[string]Run) (grou
 	return groups, bounds
 }
 
-// TestQuickFiguresBracket sweeps every quick figure as reproduce does (Figure.Runs, extension on) and checks its runs table:
+// quickOutEnv names the folder of a quick reproduce of this build
+// ("pipelab reproduce --quick --out DIR", what make run writes into out)
+// whose tables TestQuickFiguresBracket checks. .ci/run sets it after make
+// run; without it the test is skipped, as sweeping every quick figure
+// takes minutes (437 s of go test ./... at load 16 to 23 when the test
+// swept them itself).
+const quickOutEnv = "PIPELAB_QUICK_OUT"
+
+// TestQuickFiguresBracket checks the runs table of every quick figure of
+// the reproduce in $PIPELAB_QUICK_OUT (swept as reproduce does:
+// Figure.Runs, extension on): every run of the figure's spec is there,
 // no selected run sits at an edge of its grid unless selection_bound says
 // so, and a bound is reported only after the grid grew by extend_grid
 // steps (checkBracketed). It logs, per figure, the groups, the bounds and
 // the runs the extension added, and the selections that moved from the
-// training-loss choice over the spec's grid (movedSelections). It takes
-// about 190 s on the loaded 2-core machine (remedies 89 s, lm 47 s), so
-// -short skips it; go test ./... runs it.
+// training-loss choice over the spec's grid (movedSelections).
 func TestQuickFiguresBracket(t *testing.T) {
-	if testing.Short() {
-		t.Skip("sweeps every quick figure: about 190 s")
+	out := os.Getenv(quickOutEnv)
+	if out == "" {
+		t.Skipf("needs a quick reproduce: %s=DIR after pipelab reproduce --quick --out DIR (make run; .ci/run does both)", quickOutEnv)
 	}
 	for _, f := range Figures() {
 		t.Run(f.Name, func(t *testing.T) {
@@ -123,22 +132,28 @@ func TestQuickFiguresBracket(t *testing.T) {
 			for _, r := range runs {
 				spec[r.ID] = r
 			}
-			dir := t.TempDir()
-			rn := testRunner{Dir: dir, Jobs: 2}
-			sum, err := rn.Sweep(context.Background(), runs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows, err := results.ReadRuns(filepath.Join(dir, results.RunsFile))
+			rows, err := results.ReadRuns(filepath.Join(out, f.Name, results.RunsFile))
 			if err != nil {
 				if len(runs) > 0 && runs[0].Objective == "" {
 					return // a figure without runs rows (schedules)
 				}
 				t.Fatal(err)
 			}
+			have, added := map[string]bool{}, map[string]bool{}
+			for _, r := range rows {
+				have[r.RunID] = true
+				if _, ok := spec[r.RunID]; !ok {
+					added[r.RunID] = true
+				}
+			}
+			for id := range spec {
+				if !have[id] {
+					t.Fatalf("%s holds no row of run %s: not a quick reproduce of this build's %s", out, id, f.Name)
+				}
+			}
 			groups, bounds := checkBracketed(t, rows, spec)
 			t.Logf("%s: %d runs of the spec, %d added by extension; %d selected groups, %d bounds",
-				f.Name, len(runs), sum.Runs-len(runs), groups, bounds)
+				f.Name, len(runs), len(added), groups, bounds)
 			for _, b := range describeBounds(rows) {
 				t.Logf("bound: %s", b)
 			}

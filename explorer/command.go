@@ -2,13 +2,17 @@ package explorer
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/pipelab/pipelab/internal/atomicfile"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // answer is the API's reply to a command: the command line it ran (for the
@@ -24,89 +28,144 @@ type answer struct {
 // jsonCommands write --format json; the others print text.
 var jsonCommands = []string{"simulate", "compare", "tune", "delays", "check", "train", "presets"}
 
+// call is one request's command line, ready to run: its arguments, the
+// command line to show, and the private folder its uploads and trace are
+// written to, removed by done (or, if the process is stopped by a signal
+// first, by the signal's handler: atomicfile.RemoveTracked).
+type call struct {
+	args []string
+	line string
+	dir  string
+	req  request
+}
+
+func (c *call) done() {
+	os.RemoveAll(c.dir)
+	atomicfile.Untrack(c.dir)
+}
+
+// prepare decodes the request of command and writes its uploads.
+func (s *Server) prepare(w http.ResponseWriter, r *http.Request, command string) (*call, *refusal) {
+	req, re := s.decode(w, r)
+	if re != nil {
+		return nil, re
+	}
+	if s.Flags == nil {
+		return nil, refuse(http.StatusNotImplemented, "", "this server knows no command's flags")
+	}
+	flags, err := s.Flags(command)
+	if err != nil {
+		return nil, refuse(http.StatusInternalServerError, "", "%v", err)
+	}
+	dir, err := os.MkdirTemp("", "pipelab-serve-")
+	if err != nil {
+		return nil, refuse(http.StatusInternalServerError, "", "%v", err)
+	}
+	if err := atomicfile.Track(dir); err != nil {
+		os.RemoveAll(dir)
+		return nil, refuse(http.StatusServiceUnavailable, "", "pipelab serve is stopping")
+	}
+	c := &call{dir: dir, req: req}
+	if c.args, re = req.args(command, dir, flags); re != nil {
+		c.done()
+		return nil, re
+	}
+	c.line = commandLine(c.args, dir, req)
+	return c, nil
+}
+
 func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 	command := r.PathValue("command")
 	if !slices.Contains(commands, command) {
-		writeJSON(w, http.StatusNotFound, problem{Error: fmt.Sprintf("pipelab: unknown command %q", command)})
+		s.writeJSON(w, http.StatusNotFound, problem{Error: fmt.Sprintf("pipelab: unknown command %q", command)})
 		return
 	}
-	req, err := decodeRequest(w, r)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, problem{Error: err.Error()})
+	c, re := s.prepare(w, r, command)
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
 		return
 	}
-	ans, p, status := s.runRequest(command, req, command == "simulate")
-	if p != nil {
-		writeJSON(w, status, p)
+	defer c.done()
+	ans, re := s.runCall(r.Context(), command, c, command == "simulate")
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
 		return
 	}
-	writeJSON(w, http.StatusOK, ans)
+	s.writeJSON(w, http.StatusOK, ans)
 }
 
-// runRequest runs command with req's flags in a private folder, with
-// --format json where the command writes it, and for simulate with
-// withTimeline a Chrome trace read back into the answer's timeline.
-func (s *Server) runRequest(command string, req request, withTimeline bool) (answer, *problem, int) {
-	dir, err := os.MkdirTemp("", "pipelab-serve-")
-	if err != nil {
-		return answer{}, &problem{Error: err.Error()}, http.StatusInternalServerError
-	}
-	defer os.RemoveAll(dir)
-	args, err := req.args(command, dir)
-	if err != nil {
-		if pe, ok := err.(problemError); ok {
-			return answer{}, &pe.p, http.StatusBadRequest
-		}
-		return answer{}, &problem{Error: err.Error()}, http.StatusInternalServerError
-	}
-	ans := answer{Command: commandLine(args, dir)}
+// runCall runs c's command line with --format json where the command
+// writes it, and for simulate with withTimeline the simulated timeline in
+// the answer, once a slot is free, cancelled with ctx.
+func (s *Server) runCall(ctx context.Context, command string, c *call, withTimeline bool) (answer, *refusal) {
+	args := c.args
 	if slices.Contains(jsonCommands, command) {
 		args = append(args, "--format=json")
 	}
-	trace := filepath.Join(dir, "trace.json")
-	if withTimeline {
-		args = append(args, "--trace="+trace)
+	stdout, tl, re := s.run(ctx, c, args, withTimeline)
+	if re != nil {
+		return answer{}, re
 	}
-	var stdout, stderr bytes.Buffer
-	if code := s.run(args, &stdout, &stderr); code != 0 {
-		p := problemOf(stderr.String(), dir, req)
-		status := http.StatusBadRequest // exit status 2: bad input
-		if code != 2 {
-			status = http.StatusUnprocessableEntity
-		}
-		return answer{}, &p, status
-	}
+	ans := answer{Command: c.line}
 	if slices.Contains(jsonCommands, command) {
-		ans.Report = json.RawMessage(stripDir(string(bytes.TrimSpace(stdout.Bytes())), dir))
+		ans.Report = json.RawMessage(stripDir(string(bytes.TrimSpace(stdout)), c.dir, c.req))
 	} else {
-		ans.Text = stdout.String()
+		ans.Text = string(stdout)
 	}
 	if withTimeline {
-		f, err := os.Open(trace)
-		if err != nil {
-			return answer{}, &problem{Error: err.Error()}, http.StatusInternalServerError
-		}
-		defer f.Close()
-		if ans.Timeline, err = ReadTimeline(f); err != nil {
-			return answer{}, &problem{Error: err.Error()}, http.StatusInternalServerError
-		}
+		ans.Timeline = TimelineOf(tl)
 	}
-	return ans, nil, 0
+	return ans, nil
 }
 
-// run runs one command line at a time.
-func (s *Server) run(args []string, stdout, stderr *bytes.Buffer) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.Run(args, stdout, stderr)
+// run runs args once a slot is free, cancelled with ctx, and returns the
+// command's output and, with timeline (a simulate), its timeline; or its
+// error as a problem with the HTTP status of its exit status (statusOf).
+func (s *Server) run(ctx context.Context, c *call, args []string, timeline bool) ([]byte, *sim.Timeline, *refusal) {
+	if timeline && s.Simulate == nil {
+		return nil, nil, refuse(http.StatusNotImplemented, "", "this server draws no timelines")
+	}
+	if err := s.queue.acquire(ctx, nil); err != nil {
+		return nil, nil, refuse(statusClientGone, "", "%v", err)
+	}
+	defer s.queue.release()
+	var stdout, stderr bytes.Buffer
+	var code int
+	var tl *sim.Timeline
+	if timeline {
+		code, tl = s.Simulate(ctx, args, &stdout, &stderr)
+	} else {
+		code = s.Run(ctx, args, &stdout, &stderr)
+	}
+	if ctx.Err() != nil {
+		return nil, nil, refuse(statusClientGone, "", "%v", ctx.Err())
+	}
+	if code != 0 || timeline && tl == nil {
+		return nil, nil, &refusal{statusOf(code), problemOf(stderr.String(), c.dir, c.req)}
+	}
+	return stdout.Bytes(), tl, nil
+}
+
+// statusClientGone is nginx's 499, "client closed request": nobody reads
+// it, but it is what the log of a cancelled request should say.
+const statusClientGone = 499
+
+// statusOf is the one mapping of a command's exit status to the API's
+// HTTP status: 2, bad input or a size refused, is 400; 1, a run that
+// failed, 422.
+func statusOf(code int) int {
+	if code == 2 {
+		return http.StatusBadRequest
+	}
+	return http.StatusUnprocessableEntity
 }
 
 // commandLine is args as the user would type them, the uploaded files by
 // their own names.
-func commandLine(args []string, dir string) string {
+func commandLine(args []string, dir string, req request) string {
 	quoted := make([]string, len(args))
 	for i, a := range args {
-		a = stripDir(a, dir)
+		a = stripDir(a, dir, req)
 		if strings.ContainsAny(a, " '\"$`\\") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
@@ -128,76 +187,80 @@ var downloads = map[string]struct {
 	"compare.txt":  {"compare", "text", "compare.txt", "text/plain"},
 }
 
-// scheduleFlags are the flags of a generated table that "schedule" takes.
-var scheduleFlags = []string{"kind", "ranks", "microbatches", "total-microbatches", "chunks", "max-activations", "local-steps",
-	"cost-model", "fwd", "bwd", "wgrad", "comm", "model", "gpu", "link", "microbatch-size", "seq-len", "flash-attention", "efficiency", "max-memory"}
-
 func (s *Server) serveDownload(w http.ResponseWriter, r *http.Request) {
 	d, ok := downloads[r.PathValue("what")]
 	if !ok {
-		writeJSON(w, http.StatusNotFound, problem{Error: fmt.Sprintf("no download %q", r.PathValue("what"))})
-		return
-	}
-	req, err := decodeRequest(w, r)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, problem{Error: err.Error()})
+		s.writeJSON(w, http.StatusNotFound, problem{Error: fmt.Sprintf("no download %q", r.PathValue("what"))})
 		return
 	}
 	if d.command == "schedule" {
-		kept := map[string]string{}
-		for n, v := range req.Flags {
-			if slices.Contains(scheduleFlags, n) {
-				kept[n] = v
-			}
-		}
-		req.Flags = kept
-		if _, ok := req.Files["schedule"]; ok {
-			writeJSON(w, http.StatusBadRequest, problem{Error: "the schedule came from a file: it is its own CSV", Flag: "schedule"})
-			return
-		}
-	}
-	body, p, status := s.download(d.command, d.format, req)
-	if p != nil {
-		writeJSON(w, status, p)
+		s.serveScheduleCSV(w, r, d.file, d.mime)
 		return
 	}
-	w.Header().Set("Content-Type", d.mime)
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", d.file))
-	_, _ = w.Write(body)
+	c, re := s.prepare(w, r, d.command)
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
+		return
+	}
+	defer c.done()
+	format := cmp.Or(d.format, "json")
+	body, tl, re := s.run(r.Context(), c, append(c.args, "--format="+format), d.format == "")
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
+		return
+	}
+	if d.format == "" {
+		// The Chrome trace, as simulate --trace writes it.
+		var buf bytes.Buffer
+		if err := sim.WriteChromeTrace(&buf, tl); err != nil {
+			s.writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})
+			return
+		}
+		body = buf.Bytes()
+	}
+	s.writeFile(w, d.file, d.mime, body)
 }
 
-// download runs command for a file: its output in format, or the Chrome
-// trace when format is empty.
-func (s *Server) download(command, format string, req request) ([]byte, *problem, int) {
-	dir, err := os.MkdirTemp("", "pipelab-serve-")
-	if err != nil {
-		return nil, &problem{Error: err.Error()}, http.StatusInternalServerError
+// serveScheduleCSV is the csv download: "schedule --format csv" with the
+// flags of the page's request that schedule takes (the page sends the
+// whole panel), the others dropped.
+func (s *Server) serveScheduleCSV(w http.ResponseWriter, r *http.Request, file, mime string) {
+	req, re := s.decode(w, r)
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
+		return
 	}
-	defer os.RemoveAll(dir)
-	args, err := req.args(command, dir)
+	if _, ok := req.Files["schedule"]; ok {
+		s.writeJSON(w, http.StatusBadRequest, problem{Error: "the schedule came from a file: it is its own CSV", Flag: "schedule"})
+		return
+	}
+	flags, err := s.Flags("schedule")
 	if err != nil {
-		if pe, ok := err.(problemError); ok {
-			return nil, &pe.p, http.StatusBadRequest
+		s.writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})
+		return
+	}
+	kept := request{Flags: map[string]string{}}
+	for n, v := range req.Flags {
+		if fl, ok := flags[n]; ok && !fl.Refused && !fl.File {
+			kept.Flags[n] = v
 		}
-		return nil, &problem{Error: err.Error()}, http.StatusInternalServerError
 	}
-	trace := filepath.Join(dir, "trace.json")
-	if format == "" {
-		args = append(args, "--format=json", "--trace="+trace)
-	} else {
-		args = append(args, "--format="+format)
+	args, re := kept.args("schedule", "", flags)
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
+		return
 	}
-	var stdout, stderr bytes.Buffer
-	if code := s.run(args, &stdout, &stderr); code != 0 {
-		p := problemOf(stderr.String(), dir, req)
-		return nil, &p, http.StatusBadRequest
+	body, _, re := s.run(r.Context(), &call{req: kept}, append(args, "--format=csv"), false)
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
+		return
 	}
-	if format != "" {
-		return stdout.Bytes(), nil, 0
-	}
-	b, err := os.ReadFile(trace)
-	if err != nil {
-		return nil, &problem{Error: err.Error()}, http.StatusInternalServerError
-	}
-	return b, nil, 0
+	s.writeFile(w, file, mime, body)
+}
+
+func (s *Server) writeFile(w http.ResponseWriter, name, mime string, body []byte) {
+	s.writeDeadline(w)
+	w.Header().Set("Content-Type", mime)
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	_, _ = w.Write(body)
 }

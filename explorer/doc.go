@@ -10,4 +10,13 @@
 // command line's are therefore one computation, the one-line errors are the
 // command line's, and a request too large for the memory limit is refused by
 // the command's own size guard before anything is allocated.
+//
+// Commands run side by side, one per slot (one per core by default), the
+// others queued in order of arrival (queue.go); each runs with its
+// request's context, so a request given up stops its command. A request
+// is bounded before it is decoded (request.go), may set only the flags the
+// command's own flag set lets the page set (Server.Flags: no path on the
+// server), and passes the guard (guard.go) first. A replay streams its
+// records through a writer of its own, so that a client that stops reading
+// holds up nothing but itself (train.go).
 package explorer

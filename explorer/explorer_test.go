@@ -3,7 +3,6 @@ package explorer
 import (
 	"regexp"
 
-	"bytes"
 	"github.com/pipelab/pipelab/experiments"
 	"path/filepath"
 	"strings"
@@ -25,65 +24,84 @@ func TestLoopbackHost(t *testing.T) {
 	}
 }
 
-// ReadTimeline gives back every event of the Chrome trace of a simulated
-// timeline: with unit costs its times are integers, which the trace's
-// microseconds carry exactly.
-func TestReadTimelineRoundTrip(t *testing.T) {
+// TimelineOf gives every event of a simulated timeline, compute events
+// first, each with its times as the simulator computed them, bit for bit
+// (under the GPU model too, whose times in seconds a trace's microseconds
+// would round), and the table's ranks.
+func TestTimelineOfKeepsEveryEvent(t *testing.T) {
 	tab, err := pipeline.Generate("zb-h1", pipeline.Shape{Ranks: 4, Microbatches: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl, err := sim.Simulate(tab, cost.Unit{}, sim.Options{})
+	model, _ := cost.LookupNetwork("llama-7b")
+	device, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	gpu, err := cost.NewGPUModel(cost.GPUConfig{Network: model, GPU: device, Link: link, Microbatch: 1, Sequence: 2048}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := sim.WriteChromeTrace(&buf, tl); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ReadTimeline(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var compute, comm int
-	for _, e := range tl.Events {
-		ev, i := &got.Comm, comm
-		if e.Action.Kind.IsCompute() {
-			ev, i = &got.Compute, compute
-			compute++
-		} else {
-			comm++
+	for _, model := range []cost.Model{cost.Unit{}, gpu} {
+		tl, err := sim.Simulate(tab, model, sim.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if ev.Rank[i] != e.Rank || ev.Start[i] != e.Start || ev.End[i] != e.End || ev.Kind[i] != e.Action.Kind.String() || ev.Stage[i] != e.Action.Stage || ev.Name[i] != e.Action.String() {
-			t.Fatalf("event %v read back as rank %d [%v, %v] %s", e, ev.Rank[i], ev.Start[i], ev.End[i], ev.Name[i])
+		got := TimelineOf(tl)
+		var compute, comm int
+		for _, e := range tl.Events {
+			ev, i := &got.Comm, comm
+			if e.Action.Kind.IsCompute() {
+				ev, i = &got.Compute, compute
+				compute++
+			} else {
+				comm++
+			}
+			if ev.Rank[i] != e.Rank || ev.Start[i] != e.Start || ev.End[i] != e.End || ev.Kind[i] != e.Action.Kind.String() || ev.Stage[i] != e.Action.Stage || ev.Name[i] != e.Action.String() {
+				t.Fatalf("event %v given as rank %d [%v, %v] %s", e, ev.Rank[i], ev.Start[i], ev.End[i], ev.Name[i])
+			}
 		}
-	}
-	if got.Ranks != 4 || len(got.Compute.Rank) != compute || len(got.Comm.Rank) != comm || compute != 4*8*3 {
-		t.Errorf("%d ranks, %d compute and %d comm events read; want 4, %d (3 per microbatch and stage) and %d", got.Ranks, len(got.Compute.Rank), len(got.Comm.Rank), compute, comm)
+		if got.Ranks != 4 || len(got.Compute.Rank) != compute || len(got.Comm.Rank) != comm || compute != 4*8*3 {
+			t.Errorf("%d ranks, %d compute and %d comm events; want 4, %d (3 per microbatch and stage) and %d", got.Ranks, len(got.Compute.Rank), len(got.Comm.Rank), compute, comm)
+		}
 	}
 }
 
 func TestRequestArgs(t *testing.T) {
 	dir := t.TempDir()
+	flags := map[string]Flag{"ranks": {}, "kind": {}, "chunks": {}, "schedule": {File: true}, "delays": {File: true, Keywords: []string{"exact"}},
+		"trace": {Refused: true}, "format": {Refused: true}}
 	req := request{
-		Flags: map[string]string{"ranks": " 4 ", "kind": "1f1b", "chunks": ""},
+		Flags: map[string]string{"ranks": " 4 ", "kind": "1f1b", "chunks": "", "delays": "exact"},
 		Files: map[string]upload{"schedule": {Name: "../../etc/x.csv", Text: "0F0\n"}},
 	}
-	args, err := req.args("simulate", dir)
-	if err != nil {
-		t.Fatal(err)
+	args, re := req.args("simulate", dir, flags)
+	if re != nil {
+		t.Fatal(re)
 	}
-	want := []string{"simulate", "--kind=1f1b", "--ranks=4", "--schedule=" + filepath.Join(dir, "schedule", "x.csv")}
+	want := []string{"simulate", "--delays=exact", "--kind=1f1b", "--ranks=4", "--schedule=" + filepath.Join(dir, "schedule", "x.csv")}
 	if strings.Join(args, " ") != strings.Join(want, " ") {
 		t.Errorf("args %q, want %q (flags in name order, empty ones left out, the file under its base name)", args, want)
 	}
-	if got := commandLine(args, dir); got != "pipelab simulate --kind=1f1b --ranks=4 --schedule=x.csv" {
+	if got := commandLine(args, dir, req); got != "pipelab simulate --delays=exact --kind=1f1b --ranks=4 --schedule=x.csv" {
 		t.Errorf("command line %q", got)
 	}
-	for _, bad := range []map[string]string{{"trace": "/tmp/t.json"}, {"out": "x.csv"}, {"schedule": "/etc/passwd"}, {"Kind": "x"}} {
-		if _, err := (request{Flags: bad}).args("simulate", dir); err == nil {
-			t.Errorf("flags %v accepted", bad)
+	// A flag that writes a file, one the server sets, a path for a file
+	// flag (its keywords aside), a flag the command does not have and a
+	// name that is no flag's are each refused, naming the flag.
+	for _, bad := range []map[string]string{{"trace": "/tmp/t.json"}, {"format": "text"}, {"schedule": "/etc/passwd"}, {"delays": "/etc/os-release"},
+		{"help": "true"}, {"Kind": "x"}} {
+		_, re := (request{Flags: bad}).args("simulate", dir, flags)
+		if re == nil || re.status != 400 {
+			t.Errorf("flags %v accepted (%v)", bad, re)
+			continue
 		}
+		for n := range bad {
+			if re.p.Flag != n {
+				t.Errorf("flags %v: refused beside %q, want %q", bad, re.p.Flag, n)
+			}
+		}
+	}
+	if _, re := (request{Files: map[string]upload{"ranks": {Name: "x", Text: "4"}}}).args("simulate", dir, flags); re == nil {
+		t.Errorf("a file for --ranks accepted")
 	}
 	p := problemOf("pipelab simulate: "+filepath.Join(dir, "schedule", "x.csv")+":2: cell 1: bad\nsee pipelab simulate --help\n", dir, req)
 	if p.Error != "pipelab simulate: x.csv:2: cell 1: bad" || p.Flag != "schedule" {

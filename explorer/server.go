@@ -1,13 +1,18 @@
 package explorer
 
 import (
+	"cmp"
+	"context"
 	"embed"
 	"io"
 	"io/fs"
 	"net"
 	"net/http"
-	"strings"
+	"runtime"
 	"sync"
+	"time"
+
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 //go:embed assets
@@ -16,51 +21,134 @@ var assets embed.FS
 // Server serves the page and its API.
 type Server struct {
 	// Run runs one pipelab command line (args[0] is the command) as the
-	// binary would, writing its output and its errors, and returns the
-	// exit status (0 ok, 2 bad input, 1 failure).
-	Run func(args []string, stdout, stderr io.Writer) int
+	// binary would, in this process, writing its output and its errors,
+	// and returns the exit status (0 ok, 2 bad input, 1 failure). It stops
+	// soon after ctx ends, the request's context: a page closed or a
+	// request given up frees its CPU.
+	Run func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	// Simulate runs a "pipelab simulate" command line as Run does and
+	// returns, beside the exit status, the timeline it simulated (nil
+	// unless the status is 0), which the page draws and the trace
+	// download writes.
+	Simulate func(ctx context.Context, args []string, stdout, stderr io.Writer) (int, *sim.Timeline)
 	// Train runs a replay, streaming its loss records; nil refuses
 	// replays.
 	Train Train
+	// Flags says how the page may set each flag of a command (see Flag);
+	// a flag it does not list is refused.
+	Flags func(command string) (map[string]Flag, error)
+	// Slots is how many commands run at once, the others waiting in
+	// order of arrival; 0 means one per core (runtime.GOMAXPROCS).
+	Slots int
+	// Remote, set when the server listens on an address other hosts can
+	// reach, accepts requests from them; otherwise both the Host a
+	// request names and the peer it comes from must be loopback.
+	Remote bool
+	// ReadTimeout bounds the time from a request's start to the end of
+	// its body (a slow body is dropped; the handler lifts the deadline
+	// once the body is read, so that a long command is not cut short),
+	// WriteTimeout each write to a client (an answer, one event of a
+	// stream: a client that reads nothing for that long is dropped and
+	// its command cancelled), and IdleTimeout a kept-alive connection
+	// with no request. 0 means the Default of each.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 
-	// mu serialises the commands: they share the process's memory limit,
-	// and the size guards assume one command at a time.
-	mu sync.Mutex
+	once  sync.Once
+	queue *queue
+	// decoding bounds the request bodies decoded at once (two per slot):
+	// a body costs up to about five times its bytes while it is decoded.
+	decoding chan struct{}
 }
 
-// Handler returns the page and the API. Requests whose Host is not a
-// loopback name are refused, so that a web page elsewhere cannot reach the
-// API through a name that resolves to 127.0.0.1 (DNS rebinding).
-func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	static, _ := fs.Sub(assets, "assets")
-	mux.Handle("GET /", http.FileServerFS(static))
-	mux.HandleFunc("POST /api/{command}", s.serveCommand)
-	mux.HandleFunc("POST /api/download/{what}", s.serveDownload)
-	mux.HandleFunc("POST /api/train/stream", s.serveTrain)
-	return loopbackOnly(mux)
-}
+// The defaults of Server's timeouts, the time a request's headers may take
+// (ReadHeaderTimeout), and the most connections open at once (MaxConns:
+// more wait to be accepted; see LimitListener).
+const (
+	DefaultReadTimeout  = 60 * time.Second
+	DefaultWriteTimeout = 30 * time.Second
+	DefaultIdleTimeout  = 60 * time.Second
+	ReadHeaderTimeout   = 10 * time.Second
+	MaxConns            = 256
+)
 
-func loopbackOnly(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !loopbackHost(r.Host) {
-			http.Error(w, "pipelab serve answers on a loopback address only (127.0.0.1, ::1 or localhost)", http.StatusForbidden)
-			return
+func (s *Server) init() {
+	s.once.Do(func() {
+		n := s.Slots
+		if n <= 0 {
+			n = runtime.GOMAXPROCS(0)
 		}
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		next.ServeHTTP(w, r)
+		s.queue = newQueue(n)
+		s.decoding = make(chan struct{}, 2*n)
+		s.ReadTimeout = cmp.Or(s.ReadTimeout, DefaultReadTimeout)
+		s.WriteTimeout = cmp.Or(s.WriteTimeout, DefaultWriteTimeout)
+		s.IdleTimeout = cmp.Or(s.IdleTimeout, DefaultIdleTimeout)
 	})
 }
 
-func loopbackHost(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
+// Handler returns the page and the API, behind the guard (guard.go).
+func (s *Server) Handler() http.Handler {
+	s.init()
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(assets, "assets")
+	files := http.FileServerFS(static)
+	mux.Handle("GET /", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeDeadline(w)
+		files.ServeHTTP(w, r)
+	}))
+	mux.HandleFunc("GET /api/queue", s.serveQueue)
+	mux.HandleFunc("POST /api/{command}", s.serveCommand)
+	mux.HandleFunc("POST /api/download/{what}", s.serveDownload)
+	mux.HandleFunc("POST /api/train/stream", s.serveTrain)
+	return s.guard(mux)
+}
+
+// HTTPServer returns the HTTP server of the page with the server's
+// timeouts. Serve it on a listener from LimitListener.
+func (s *Server) HTTPServer() *http.Server {
+	h := s.Handler()
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: min(ReadHeaderTimeout, s.ReadTimeout),
+		ReadTimeout:       s.ReadTimeout,
+		IdleTimeout:       s.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
+// writeDeadline gives the next writes to w WriteTimeout to complete.
+func (s *Server) writeDeadline(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.WriteTimeout))
+}
+
+// LimitListener accepts at most n connections at once from ln: once n
+// are open, Accept waits for one to close.
+func LimitListener(ln net.Listener, n int) net.Listener {
+	return &limitListener{Listener: ln, sem: make(chan struct{}, n)}
+}
+
+type limitListener struct {
+	net.Listener
+	sem chan struct{}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	l.sem <- struct{}{}
+	c, err := l.Listener.Accept()
 	if err != nil {
-		host = hostport
+		<-l.sem
+		return nil, err
 	}
-	host = strings.Trim(host, "[]")
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }

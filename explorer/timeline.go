@@ -1,18 +1,15 @@
 package explorer
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
-
 	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // Timeline is a simulated run in the columns the page draws from: one
-// entry per event of the Chrome trace "pipelab simulate --trace" writes,
-// compute events first in trace order, then transfers. Times are the
-// trace's microseconds divided by 10⁶, the cost model's unit (seconds
-// under the GPU model, steps under unit costs).
+// entry per event of the simulator's timeline, compute events first in
+// timeline order, then transfers. Times are the simulator's own, in the
+// cost model's unit (seconds under the GPU model, steps under unit
+// costs).
 type Timeline struct {
 	Ranks int `json:"ranks"`
 	// Compute are the compute events (F, B, I, W, OVERLAP_F_B), Comm the
@@ -29,17 +26,18 @@ type Events struct {
 	End   []float64 `json:"end"`
 	// Kind is the action's kind as PyTorch writes it (F, B, I, W, SEND_F,
 	// ...), Stage its stage and Microbatch its microbatch (-1 where the
-	// kind has none); Name is the action as the trace names it.
+	// kind has none); Name is the action as the Chrome trace names it.
 	Kind       []string `json:"kind"`
 	Stage      []int    `json:"stage"`
 	Microbatch []int    `json:"microbatch"`
 	Name       []string `json:"name"`
 }
 
-func (e *Events) add(rank int, start, end float64, a pipeline.Action, name string) {
-	e.Rank = append(e.Rank, rank)
-	e.Start = append(e.Start, start)
-	e.End = append(e.End, end)
+func (e *Events) add(ev sim.Event) {
+	a := ev.Action
+	e.Rank = append(e.Rank, ev.Rank)
+	e.Start = append(e.Start, ev.Start)
+	e.End = append(e.End, ev.End)
 	e.Kind = append(e.Kind, a.Kind.String())
 	e.Stage = append(e.Stage, a.Stage)
 	mb := -1
@@ -47,44 +45,25 @@ func (e *Events) add(rank int, start, end float64, a pipeline.Action, name strin
 		mb = a.Microbatch
 	}
 	e.Microbatch = append(e.Microbatch, mb)
-	e.Name = append(e.Name, name)
+	e.Name = append(e.Name, a.String())
 }
 
-// traceRecord is the part of a Chrome trace event the page needs.
-type traceRecord struct {
-	Name  string   `json:"name"`
-	Phase string   `json:"ph"`
-	TS    float64  `json:"ts"`
-	Dur   *float64 `json:"dur"`
-	PID   int      `json:"pid"`
-}
-
-// ReadTimeline reads the Chrome trace pipelab simulate --trace writes.
-func ReadTimeline(r io.Reader) (*Timeline, error) {
-	var tr struct {
-		TraceEvents []traceRecord `json:"traceEvents"`
+// TimelineOf gives the page's columns of a simulated timeline: its events
+// as they are, with their exact times (no trace file between, whose
+// microseconds would round them), and its ranks (the table's, or the
+// events', whichever is more, as the Chrome trace counts them).
+func TimelineOf(tl *sim.Timeline) *Timeline {
+	out := &Timeline{}
+	if tl.Table != nil {
+		out.Ranks = tl.Table.Ranks()
 	}
-	if err := json.NewDecoder(r).Decode(&tr); err != nil {
-		return nil, fmt.Errorf("reading the simulated trace: %v", err)
-	}
-	tl := &Timeline{}
-	for _, ev := range tr.TraceEvents {
-		if ev.PID+1 > tl.Ranks {
-			tl.Ranks = ev.PID + 1
-		}
-		if ev.Phase != "X" || ev.Dur == nil {
-			continue
-		}
-		a, err := pipeline.ParseAction(ev.Name)
-		if err != nil {
-			return nil, fmt.Errorf("reading the simulated trace: event %q: %v", ev.Name, err)
-		}
-		start, end := ev.TS/1e6, (ev.TS+*ev.Dur)/1e6
-		if a.Kind.IsCompute() {
-			tl.Compute.add(ev.PID, start, end, a, ev.Name)
+	for _, e := range tl.Events {
+		out.Ranks = max(out.Ranks, e.Rank+1)
+		if e.Action.Kind.IsCompute() {
+			out.Compute.add(e)
 		} else {
-			tl.Comm.add(ev.PID, start, end, a, ev.Name)
+			out.Comm.add(e)
 		}
 	}
-	return tl, nil
+	return out
 }

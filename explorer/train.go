@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"sync"
 )
 
@@ -18,65 +17,134 @@ import (
 type Train func(ctx context.Context, args []string, record func(point any), stdout, stderr io.Writer) int
 
 // serveTrain runs a replay and streams it as server-sent events: "command"
-// (the command line), one "record" per loss record as it is taken, then
-// "report" (the command's JSON report) or "problem" (its error). Closing
-// the request (the page's Stop) cancels the replay at its next record.
+// (the command line), "queued" (the place in the queue, while every slot
+// is taken), one "record" per loss record as it is taken, then "report"
+// (the command's JSON report) or "problem" (its error). Closing the
+// request (the page's Stop) cancels the replay at its next record.
+//
+// The replay never waits for the client: its records go to a list that a
+// writer of its own sends, each write within WriteTimeout. A client that
+// stops reading fails that write, which ends the replay (its slot is
+// free to others from then on) and the stream.
 func (s *Server) serveTrain(w http.ResponseWriter, r *http.Request) {
-	req, err := decodeRequest(w, r)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, problem{Error: err.Error()})
-		return
-	}
 	if s.Train == nil {
-		writeJSON(w, http.StatusNotImplemented, problem{Error: "this server runs no replays"})
+		s.writeJSON(w, http.StatusNotImplemented, problem{Error: "this server runs no replays"})
 		return
 	}
-	dir, err := os.MkdirTemp("", "pipelab-serve-")
-	if err != nil {
-		writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})
+	c, re := s.prepare(w, r, "train")
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
 		return
 	}
-	defer os.RemoveAll(dir)
-	args, err := req.args("train", dir)
-	if err != nil {
-		if pe, ok := err.(problemError); ok {
-			writeJSON(w, http.StatusBadRequest, pe.p)
-			return
-		}
-		writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})
-		return
-	}
-	line := commandLine(args, dir)
-	args = append(args, "--format=json")
-	flusher, _ := w.(http.Flusher)
+	defer c.done()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	var mu sync.Mutex // record is called from the replay's goroutine
-	send := func(event string, v any) {
-		b, err := json.Marshal(v)
-		if err != nil {
-			b, _ = json.Marshal(problem{Error: err.Error()})
-			event = "problem"
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
-		if flusher != nil {
-			flusher.Flush()
-		}
+	st := newStream(s, w, cancel)
+	st.send("command", map[string]string{"command": c.line})
+	go st.write()
+	defer st.close()
+	if err := s.queue.acquire(ctx, func(p int) { st.send("queued", map[string]int{"position": p}) }); err != nil {
+		return
 	}
-	send("command", map[string]string{"command": line})
 	var stdout, stderr bytes.Buffer
-	s.mu.Lock()
-	code := s.Train(r.Context(), args, func(p any) { send("record", p) }, &stdout, &stderr)
-	s.mu.Unlock()
+	code := s.Train(ctx, append(c.args, "--format=json"), func(p any) { st.send("record", p) }, &stdout, &stderr)
+	s.queue.release()
 	switch {
-	case r.Context().Err() != nil:
-		return // the page stopped the replay and is no longer listening
+	case ctx.Err() != nil:
+		return // the page stopped the replay, or stopped reading it
 	case code != 0:
-		send("problem", problemOf(stderr.String(), dir, req))
+		st.send("problem", problemOf(stderr.String(), c.dir, c.req))
 	default:
-		send("report", json.RawMessage(stripDir(string(bytes.TrimSpace(stdout.Bytes())), dir)))
+		st.send("report", json.RawMessage(stripDir(string(bytes.TrimSpace(stdout.Bytes())), c.dir, c.req)))
 	}
+}
+
+// stream is the events of one replay on their way to the client: send
+// adds one (never blocking on the network), write sends them in order.
+type stream struct {
+	s      *Server
+	w      http.ResponseWriter
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	pending [][]byte
+	wake    chan struct{} // a send or close happened
+	closed  bool
+	failed  bool
+	done    chan struct{} // write has returned
+}
+
+func newStream(s *Server, w http.ResponseWriter, cancel context.CancelFunc) *stream {
+	return &stream{s: s, w: w, cancel: cancel, wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+func (st *stream) send(event string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(problem{Error: err.Error()})
+		event = "problem"
+	}
+	st.mu.Lock()
+	if !st.failed {
+		st.pending = append(st.pending, fmt.Appendf(nil, "event: %s\ndata: %s\n\n", event, b))
+	}
+	st.mu.Unlock()
+	st.poke()
+}
+
+func (st *stream) poke() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// close ends the stream once every event sent is written (or writing
+// failed).
+func (st *stream) close() {
+	st.mu.Lock()
+	st.closed = true
+	st.mu.Unlock()
+	st.poke()
+	<-st.done
+}
+
+// write sends the pending events until close, each batch within the write
+// timeout; a failed write cancels the replay and drops what is left.
+func (st *stream) write() {
+	defer close(st.done)
+	rc := http.NewResponseController(st.w)
+	for range st.wake {
+		st.mu.Lock()
+		batch, closed := st.pending, st.closed
+		st.pending = nil
+		st.mu.Unlock()
+		for _, ev := range batch {
+			st.s.writeDeadline(st.w)
+			if _, err := st.w.Write(ev); err != nil {
+				st.fail()
+				return
+			}
+		}
+		if len(batch) > 0 {
+			if err := rc.Flush(); err != nil {
+				st.fail()
+				return
+			}
+		}
+		if closed {
+			return
+		}
+	}
+}
+
+// fail cancels the replay after a write the client did not take; the
+// events sent from then on are dropped.
+func (st *stream) fail() {
+	st.mu.Lock()
+	st.failed, st.pending = true, nil
+	st.mu.Unlock()
+	st.cancel()
 }

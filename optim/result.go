@@ -1,5 +1,7 @@
 package optim
 
+import "context"
+
 // Settings configure one optimization run; the method and the objective
 // are given to Run beside them.
 type Settings struct {
@@ -21,6 +23,10 @@ type Settings struct {
 	LogPoints int
 	// Recorder, if not nil, receives every record as it is taken.
 	Recorder Recorder
+	// Context, if not nil, ends the run early: once it is done, the run
+	// returns its error within cancelEvery block updates (a few
+	// milliseconds), rather than at its next record.
+	Context context.Context
 	// Progress, if not nil, is told how far the run is: done of its total
 	// block updates, about every thousandth of the run (a run of hours
 	// says where it is; train --progress prints it). It sees the run and

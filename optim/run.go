@@ -86,6 +86,9 @@ type run struct {
 	// total is the run's block updates, progressEvery and progressNext
 	// the spacing and the next point of Settings.Progress's calls.
 	total, progressEvery, progressNext int
+	// cancelNext is the block update at which Settings.Context is looked
+	// at next.
+	cancelNext int
 
 	opt           *stepper
 	wantDirection bool // keep SGD's last gradient (weight prediction reads it)
@@ -145,6 +148,10 @@ func (r *run) shift(s int, g []float64, scale float64) {
 	}
 }
 
+// cancelEvery is how many block updates pass between two looks at
+// Settings.Context: the look costs nothing beside an update.
+const cancelEvery = 256
+
 // advance counts n block updates that completed at time t and records the
 // loss at point() if the log grid asks for it. Until the target is reached
 // it also judges point() against it where the target grid asks for it:
@@ -152,6 +159,12 @@ func (r *run) shift(s int, g []float64, scale float64) {
 // record when one is due at the same update.
 func (r *run) advance(n int, t float64, point func() []float64) error {
 	r.res.BlockUpdates += n
+	if r.set.Context != nil && r.res.BlockUpdates >= r.cancelNext {
+		r.cancelNext = r.res.BlockUpdates + cancelEvery
+		if err := r.set.Context.Err(); err != nil {
+			return err
+		}
+	}
 	if r.set.Progress != nil && r.res.BlockUpdates >= r.progressNext {
 		r.progressNext = (r.res.BlockUpdates/r.progressEvery + 1) * r.progressEvery
 		r.set.Progress(r.res.BlockUpdates, r.total)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,12 +10,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline"
 )
 
-func init() {
-	register(command{
-		name:    "check",
-		summary: "read a PyTorch schedule CSV, lower it and count PyTorch's lockstep steps",
-		run:     runCheck,
-	})
+// checkCommand is "pipelab check"; main.go lists it.
+var checkCommand = command{
+	name:    "check",
+	summary: "read a PyTorch schedule CSV, lower it and count PyTorch's lockstep steps",
+	run:     runCheck,
 }
 
 const checkDescription = `
@@ -59,7 +59,7 @@ type checkReport struct {
 	Steps        int    `json:"steps"`
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) error {
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("check", "FILE.csv|- [--ranks N] [--format text|json] [--merge-iw=false] [--validate=false]", checkDescription, stderr)
 	var output outputFlag
 	var opt checkOptions
@@ -87,7 +87,10 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if opt.ranks < 0 {
 		return flagProblem(fs, stderr, "check", fmt.Errorf("--ranks must be at least 1 (0 for the file's lines), got %d", opt.ranks))
 	}
-	rep, err := checkFile(file, opt)
+	rep, err := checkFile(ctx, file, opt)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if err != nil {
 		return badInput{err} // every refusal of check is the file's
 	}
@@ -113,7 +116,7 @@ type checkOptions struct {
 
 // checkFile reads, validates, lowers if needed, and simulates one schedule
 // file ("-" for standard input).
-func checkFile(file string, opt checkOptions) (checkReport, error) {
+func checkFile(ctx context.Context, file string, opt checkOptions) (checkReport, error) {
 	name, in := file, checkStdin
 	if file == "-" {
 		name = stdinName
@@ -139,6 +142,9 @@ func checkFile(file string, opt checkOptions) (checkReport, error) {
 			return checkReport{}, err
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return checkReport{}, err
+	}
 	rep := checkReport{CSVFormat: "compute_only", Ranks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches}
 	comms, err := lowerForCheck(t, opt.mergeIW)
 	if err != nil {
@@ -149,6 +155,9 @@ func checkFile(file string, opt checkOptions) (checkReport, error) {
 		if err := noBubbles(t, name); err != nil {
 			return rep, err
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, err
 	}
 	if rep.Steps, err = pipeline.Lockstep(comms); err != nil {
 		return rep, fmt.Errorf("%s: %w", name, err)

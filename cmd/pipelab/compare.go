@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -14,12 +15,11 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-func init() {
-	register(command{
-		name:    "compare",
-		summary: "compare schedule families at three levels: formula, lockstep table, simulation",
-		run:     runCompare,
-	})
+// compareCommand is "pipelab compare"; main.go lists it.
+var compareCommand = command{
+	name:    "compare",
+	summary: "compare schedule families at three levels: formula, lockstep table, simulation",
+	run:     runCompare,
 }
 
 const compareDescription = `
@@ -83,7 +83,7 @@ type compareFamily struct {
 	wgradMemory    float64 // zb-auto's M_W / M_B (--wgrad-memory)
 }
 
-func runCompare(args []string, stdout, stderr io.Writer) error {
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", "--ranks P --microbatches M [--kind LIST] [cost flags] [--format text|json]", compareDescription, stderr)
 	var ranks, microbatches int
 	var kinds string
@@ -121,7 +121,10 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	rep := compareReport{Ranks: ranks, Microbatches: microbatches}
 	var failed error
 	for _, fam := range families {
-		row, cost := compareOne(fam, ranks, microbatches, &costs)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		row, cost := compareOne(ctx, fam, ranks, microbatches, &costs)
 		if cost != "" {
 			rep.Cost = cost
 		}
@@ -129,6 +132,9 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 			failed = badInput{fmt.Errorf("%s: %s", fam.name, row.Note)}
 		}
 		rep.Families = append(rep.Families, row)
+	}
+	if err := ctx.Err(); err != nil {
+		return err // the last family's simulation was cut short
 	}
 	if rep.Cost == "" && failed == nil {
 		// No family could be built or priced: the rows say why, and the
@@ -171,7 +177,7 @@ func checkCompare(rest []string, ranks, microbatches int, kinds string, output *
 // compareOne evaluates one family at the three levels (sim.Compare, as the
 // schedules measure does); a family that cannot be built or timed gets a
 // note instead of values.
-func compareOne(fam compareFamily, ranks, microbatches int, costs *costFlags) (compareRow, string) {
+func compareOne(ctx context.Context, fam compareFamily, ranks, microbatches int, costs *costFlags) (compareRow, string) {
 	row := compareRow{Kind: fam.name}
 	sh := experiments.ComparisonShape(ranks, microbatches, fam.chunks)
 	t, err := fam.generate(sh, costs)
@@ -190,7 +196,7 @@ func compareOne(fam compareFamily, ranks, microbatches int, costs *costFlags) (c
 		return row, ""
 	}
 	// Any lockstep failure, pipeline.ErrMalformed or not, is "n/a" here.
-	lv, err := sim.Compare(fam.name, t, sh, pr.cost, pr.share, sim.LockstepSteps)
+	lv, err := sim.CompareContext(ctx, fam.name, t, sh, pr.cost, pr.share, sim.LockstepSteps)
 	if lv.LockstepErr == nil {
 		row.Lockstep = &lv.Steps
 	}

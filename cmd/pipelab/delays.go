@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -11,12 +12,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
-func init() {
-	register(command{
-		name:    "delays",
-		summary: "measure the weight delays k - j_k^(s) of a schedule replayed as asynchronous PipeDream, overall and per stage",
-		run:     runDelays,
-	})
+// delaysCommand is "pipelab delays"; main.go lists it.
+var delaysCommand = command{
+	name:    "delays",
+	summary: "measure the weight delays k - j_k^(s) of a schedule replayed as asynchronous PipeDream, overall and per stage",
+	run:     runDelays,
 }
 
 const delaysDescription = `
@@ -73,11 +73,12 @@ type delaysFlags struct {
 	output   outputFlag
 }
 
-func runDelays(args []string, stdout, stderr io.Writer) error {
+func runDelays(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("delays", "[--kind KIND] --ranks P [--total-microbatches N | --microbatches M] | --schedule FILE.csv [--format text|json]", delaysDescription, stderr)
 	var f delaysFlags
 	f.shape.register(fs)
 	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV instead of --kind")
+	markFiles(fs, readsFile, nil, "schedule")
 	f.output.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -89,8 +90,11 @@ func runDelays(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tl, err := f.timeline(t)
+	tl, err := f.timeline(ctx, t)
 	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	p, err := optim.StageDelays(tl, optim.Steady)
@@ -154,11 +158,11 @@ func (f *delaysFlags) table() (*pipeline.Table, error) {
 // timeline times t at unit cost: the grid itself for the families that
 // place every action in the step it runs (pipedream and localsgd, as the
 // experiments time them), the event simulation otherwise.
-func (f *delaysFlags) timeline(t *pipeline.Table) (*sim.Timeline, error) {
+func (f *delaysFlags) timeline(ctx context.Context, t *pipeline.Table) (*sim.Timeline, error) {
 	if f.schedule == "" && (f.shape.kind == "pipedream" || f.shape.kind == "localsgd") {
 		return sim.FromGrid(t), nil
 	}
-	return sim.Simulate(t, cost.Unit{}, sim.Options{})
+	return sim.Simulate(t, cost.Unit{}, sim.Options{Context: ctx})
 }
 
 func writeDelaysText(w io.Writer, rep delaysReport) error {

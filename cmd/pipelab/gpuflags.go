@@ -44,6 +44,7 @@ func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.StringVar(&p.gpu, "gpu", experiments.DefaultGPU.GPU, "GPU preset"+note)
 	fs.StringVar(&p.link, "link", experiments.DefaultGPU.Link, "link preset between ranks"+note)
 	fs.StringVar(&p.hardware, "hardware", "", "a hardware file (YAML: gpu, link, ranks_per_node, inter_node_link) instead of --gpu and --link"+note)
+	markFiles(fs, readsFile, nil, "model-config", "hardware")
 	fs.IntVar(&p.microbatchSize, "microbatch-size", experiments.DefaultGPU.Microbatch, "samples per microbatch b"+note)
 	fs.IntVar(&p.seqLen, "seq-len", experiments.DefaultGPU.Sequence, "sequence length s in tokens"+note)
 	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -8,19 +9,18 @@ import (
 	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
-func init() {
-	register(command{
-		name:    "kinds",
-		summary: "list the schedule families pipelab can generate",
-		run:     runKinds,
-	})
+// kindsCommand is "pipelab kinds"; main.go lists it.
+var kindsCommand = command{
+	name:    "kinds",
+	summary: "list the schedule families pipelab can generate",
+	run:     runKinds,
 }
 
 const kindsDescription = `
 Lists the schedule families, one per line: the name "pipelab schedule --kind"
 takes, and a one-line summary with the family's source.`
 
-func runKinds(args []string, stdout, stderr io.Writer) error {
+func runKinds(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("kinds", "", kindsDescription, stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,15 +18,29 @@ import (
 	"github.com/pipelab/pipelab/internal/budget"
 )
 
-// command is one subcommand. Each lives in its own file and registers
-// itself from an init function, so the dispatcher knows none of them.
+// command is one subcommand: each lives in its own file as a value
+// (simulateCommand in simulate.go, ...), and init below lists them all,
+// the one place that does, as cmd/go's main does.
 type command struct {
 	name    string
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
+// commands are the subcommands by name, filled by init from the list;
+// a map without an initializer, so that the commands' own code may look
+// them up (serve, help) without an initialization cycle.
 var commands = map[string]command{}
+
+func init() {
+	for _, c := range []command{
+		checkCommand, compareCommand, delaysCommand, kindsCommand, mergeCommand, plotCommand, presetsCommand,
+		reproduceCommand, scheduleCommand, serveCommand, simulateCommand, sweepCommand, trainCommand, tuneCommand,
+		validateCommand,
+	} {
+		register(c)
+	}
+}
 
 func register(c command) {
 	if _, dup := commands[c.name]; dup {
@@ -53,6 +68,12 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext runs one command line, cancelled with ctx, and returns its
+// exit status.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "version") {
 		fmt.Fprintln(stdout, version())
 		return 0
@@ -74,12 +95,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// --max-memory holds for one command line.
 	budget.SetLimit(0)
+	return runArgs(ctx, args, stdout, stderr)
+}
+
+// runArgs runs the command args[0] with the flags args[1:] under the
+// memory limit as it is set, and returns its exit status (statusOf).
+// The server runs its requests through it: serve sets the limit once for
+// all of them, so that commands running side by side never reset it.
+func runArgs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "pipelab: unknown command %q%s; see pipelab help\n", args[0], suggestCommand(args[0]))
 		return 2
 	}
-	err := c.run(args[1:], stdout, stderr)
+	return statusOf(c.name, c.run(ctx, args[1:], stdout, stderr), stdout, stderr)
+}
+
+// statusOf is the one mapping of a command's error to its exit status (0
+// done or help printed, 2 bad input, 1 a run that failed), printing the
+// error as one line of stderr ("pipelab NAME: what was wrong") and a help
+// request's usage on stdout.
+func statusOf(name string, err error, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
@@ -93,7 +129,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errParsedOnly):
 		return 0
 	}
-	fmt.Fprintf(stderr, "pipelab %s: %s\n", c.name, oneLine(strings.TrimPrefix(userText(err), c.name+": ")))
+	fmt.Fprintf(stderr, "pipelab %s: %s\n", name, oneLine(strings.TrimPrefix(userText(err), name+": ")))
 	if isBadInput(err) {
 		return 2 // refused before it ran: bad input
 	}

@@ -24,6 +24,7 @@ func (m *measuredFlags) register(fs *flag.FlagSet) {
 		m.profiles = append(m.profiles, v)
 		return nil
 	})
+	markFiles(fs, readsFile, nil, "costs", "profile")
 }
 
 func (m *measuredFlags) given() bool { return m.costs != "" || len(m.profiles) > 0 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,12 +9,11 @@ import (
 	"github.com/pipelab/pipelab/experiments/sweep"
 )
 
-func init() {
-	register(command{
-		name:    "merge",
-		summary: "join sweep directories (shards) into one data set",
-		run:     runMerge,
-	})
+// mergeCommand is "pipelab merge"; main.go lists it.
+var mergeCommand = command{
+	name:    "merge",
+	summary: "join sweep directories (shards) into one data set",
+	run:     runMerge,
 }
 
 const mergeDescription = `
@@ -30,7 +30,7 @@ input without dataset.json are refused too, or only reported with
 unless --force, which replaces it. The output directory is locked while merge
 writes it.`
 
-func runMerge(args []string, stdout, stderr io.Writer) error {
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("merge", "DIR ... --out DIR [--force] [--allow-partial]", mergeDescription, stderr)
 	out := fs.String("out", "", "output directory (required)")
 	force := fs.Bool("force", false, "replace an output directory that holds another data set")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,12 +11,11 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-func init() {
-	register(command{
-		name:    "plot",
-		summary: "redraw the plots of a results directory from its Parquet tables",
-		run:     runPlot,
-	})
+// plotCommand is "pipelab plot"; main.go lists it.
+var plotCommand = command{
+	name:    "plot",
+	summary: "redraw the plots of a results directory from its Parquet tables",
+	run:     runPlot,
 }
 
 const plotDescription = `
@@ -25,7 +25,7 @@ beside them: delays against S, loss against simulated time or block updates,
 final loss against S, schedule comparisons and Gantt charts, whichever the
 tables hold. Given reproduce's --out, it plots every figure's directory.`
 
-func runPlot(args []string, stdout, stderr io.Writer) error {
+func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("plot", "DIR", plotDescription, stderr)
 	dirs, err := parseInterspersed(fs, args)
 	if err != nil {

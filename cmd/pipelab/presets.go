@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -8,12 +9,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
-func init() {
-	register(command{
-		name:    "presets",
-		summary: "list the GPU, link and model presets of the GPU timing model, with their numbers",
-		run:     runPresets,
-	})
+// presetsCommand is "pipelab presets"; main.go lists it.
+var presetsCommand = command{
+	name:    "presets",
+	summary: "list the GPU, link and model presets of the GPU timing model, with their numbers",
+	run:     runPresets,
 }
 
 const presetsDescription = `
@@ -69,7 +69,7 @@ type presetList struct {
 	Models []presetModel `json:"models"`
 }
 
-func runPresets(args []string, stdout, stderr io.Writer) error {
+func runPresets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("presets", "[--format text|json|yaml]", presetsDescription, stderr)
 	var output outputFlag
 	output.registerFormats(fs, formatText, formatJSON, formatYAML)

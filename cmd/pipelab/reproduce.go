@@ -15,12 +15,11 @@ import (
 	"github.com/pipelab/pipelab/experiments/sweep"
 )
 
-func init() {
-	register(command{
-		name:    "reproduce",
-		summary: "reproduce the papers' figures: Parquet tables and PNG/SVG plots per figure",
-		run:     runReproduce,
-	})
+// reproduceCommand is "pipelab reproduce"; main.go lists it.
+var reproduceCommand = command{
+	name:    "reproduce",
+	summary: "reproduce the papers' figures: Parquet tables and PNG/SVG plots per figure",
+	run:     runReproduce,
 }
 
 func reproduceDescription() string {
@@ -72,7 +71,7 @@ func wrapWords(text string, width int) []string {
 	return lines
 }
 
-func runReproduce(args []string, stdout, stderr io.Writer) error {
+func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("reproduce", "[FIGURE ...] [--quick] [--out DIR] [--jobs N]", reproduceDescription(), stderr)
 	quick := fs.Bool("quick", false, "reduced sizes (minutes for all figures)")
 	out := fs.String("out", "out", "output directory")
@@ -101,7 +100,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	lowerGCHeadroom()
 	resumeHint.Store(fmt.Sprintf("run the same command again to resume: the runs recorded in %s/FIGURE/runs are kept", *out))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return reproduceFigures(ctx, figs, *quick, *out, *jobs, stdout, stderr)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -8,12 +9,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline"
 )
 
-func init() {
-	register(command{
-		name:    "schedule",
-		summary: "generate a schedule table and print its grid or its PyTorch CSV",
-		run:     runSchedule,
-	})
+// scheduleCommand is "pipelab schedule"; main.go lists it.
+var scheduleCommand = command{
+	name:    "schedule",
+	summary: "generate a schedule table and print its grid or its PyTorch CSV",
+	run:     runSchedule,
 }
 
 const scheduleDescription = `
@@ -40,7 +40,7 @@ type scheduleFlags struct {
 	set    map[string]bool // flags given on the command line
 }
 
-func runSchedule(args []string, stdout, stderr io.Writer) error {
+func runSchedule(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("schedule", "--kind KIND --ranks P (--microbatches M | --total-microbatches N) [flags]", scheduleDescription, stderr)
 	var f scheduleFlags
 	f.shapeFlags.register(fs)
@@ -59,6 +59,9 @@ func runSchedule(args []string, stdout, stderr io.Writer) error {
 	f.cellBytes = scheduleCellBytes
 	t, err := f.generateFor(&f.costs)
 	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	paper := onePerRank(t) && !f.comms

@@ -8,21 +8,20 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
-	"time"
+	"runtime"
+	"slices"
 
-	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/explorer"
 	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/optim"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
-func init() {
-	register(command{
-		name:    "serve",
-		summary: "serve the schedule explorer, an interactive page in the browser (docs/explorer.md)",
-		run:     runServe,
-	})
+// serveCommand is "pipelab serve"; main.go lists it.
+var serveCommand = command{
+	name:    "serve",
+	summary: "serve the schedule explorer, an interactive page in the browser (docs/explorer.md)",
+	run:     runServe,
 }
 
 const serveDescription = `
@@ -35,7 +34,7 @@ line's own code, so the page's numbers and errors are the command line's;
 docs/explorer.md describes the page and its API. --max-memory holds for
 every request. Stop it with Ctrl-C.`
 
-func runServe(args []string, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", "[--addr 127.0.0.1:8080]", serveDescription, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, host:port (a non-loopback host exposes the page to the network)")
 	if err := parseFlags(fs, args); err != nil {
@@ -44,73 +43,117 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if err := noArguments(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "serve", err)
 	}
-	limit := ""
-	if setFlags(fs)["max-memory"] {
-		b, _, _ := budget.Limit()
-		limit = fmt.Sprintf("--max-memory=%d", b)
-	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return badInput{fmt.Errorf("--addr %s: %w", *addr, err)}
 	}
-	srv := &explorer.Server{
-		Run: func(a []string, out, errOut io.Writer) int { return run(withLimit(a, limit), out, errOut) },
-		Train: func(ctx context.Context, a []string, record func(any), out, errOut io.Writer) int {
-			return runRecorded(ctx, withLimit(a, limit), record, out, errOut)
-		},
+	srv := newServer(!explorer.LoopbackAddr(*addr))
+	if err := shareLimit(srv.Slots); err != nil {
+		ln.Close()
+		return err
+	}
+	if srv.Remote {
+		fmt.Fprintf(stderr, "pipelab serve: warning: --addr %s is not a loopback address: every host that reaches it can run commands on this machine\n", *addr)
 	}
 	fmt.Fprintf(stdout, "pipelab serve: the explorer is on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	return hs.Serve(ln)
-}
-
-// withLimit adds serve's own --max-memory to a request's command line, so
-// that the limit it was started with holds for each command (run resets
-// the limit for every command line).
-func withLimit(args []string, limit string) []string {
-	if limit == "" || len(args) == 0 {
-		return args
+	hs := srv.HTTPServer()
+	stop := context.AfterFunc(ctx, func() { hs.Close() })
+	defer stop()
+	err = hs.Serve(explorer.LimitListener(ln, explorer.MaxConns))
+	if errors.Is(err, http.ErrServerClosed) && ctx.Err() != nil {
+		return nil
 	}
-	return append([]string{args[0], limit}, args[1:]...)
+	return err
 }
 
-// runRecorded is run for a "train" command line that passes each loss
-// record to record as it is taken, in the form of the report's curve, and
-// stops at the next record once ctx ends. It follows runTrain step for
-// step; serve_test.go checks that its report is the command's.
+// newServer is the explorer wired to the command line's commands, each
+// request's command run in this process with its context, one per core
+// at once.
+func newServer(remote bool) *explorer.Server {
+	return &explorer.Server{
+		Run:      runArgs,
+		Simulate: runSimulateKeeping,
+		Train:    runRecorded,
+		Flags:    servedFlags,
+		Slots:    runtime.GOMAXPROCS(0),
+		Remote:   remote,
+	}
+}
+
+// shareLimit splits the memory limit (--max-memory, PIPELAB_MAX_MEMORY,
+// or 3/4 of the memory available) among the server's slots, so that the
+// commands running at once fit in it together: each command's size guard
+// checks against its share. It is set once, for every request.
+func shareLimit(slots int) error {
+	b, _, err := budget.Limit()
+	if err != nil {
+		return badInput{err}
+	}
+	budget.SetLimit(max(b/int64(slots), 1))
+	return nil
+}
+
+// servedFlags says how the page may set each flag of command: the flags
+// of its flag set, those that name a file it reads as uploads (or their
+// keywords), those that name a file it writes, --format and --max-memory
+// (the server's) not at all. The flag set is the command's own, taken
+// from its --help, so that no list here can drift from it.
+func servedFlags(command string) (map[string]explorer.Flag, error) {
+	fs, err := flagSetOf(command)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]explorer.Flag{}
+	fs.VisitAll(func(fl *flag.Flag) {
+		var f explorer.Flag
+		switch ff, ok := fl.Value.(fileFlag); {
+		case ok && ff.use == readsFile:
+			f = explorer.Flag{File: true, Keywords: slices.Clone(ff.keywords)}
+		case ok || fl.Name == "format" || fl.Name == "max-memory":
+			f.Refused = true
+		}
+		out[fl.Name] = f
+	})
+	return out, nil
+}
+
+// flagSetOf returns command's flag set, as its --help sees it.
+func flagSetOf(command string) (*flag.FlagSet, error) {
+	c, ok := commands[command]
+	if !ok {
+		return nil, fmt.Errorf("unknown command %q", command)
+	}
+	h, ok := isHelp(c.run(context.Background(), []string{"--help"}, io.Discard, io.Discard))
+	if !ok {
+		return nil, fmt.Errorf("pipelab %s --help gave no flag set", command)
+	}
+	return h.fs, nil
+}
+
+// runSimulateKeeping is runArgs for a "simulate" command line that also
+// returns the timeline it simulated, for the page to draw.
+func runSimulateKeeping(ctx context.Context, args []string, stdout, stderr io.Writer) (int, *sim.Timeline) {
+	if len(args) == 0 || args[0] != "simulate" {
+		fmt.Fprintln(stderr, "pipelab serve: only simulate gives a timeline")
+		return 2, nil
+	}
+	var tl *sim.Timeline
+	code := statusOf("simulate", simulateKeeping(ctx, args[1:], stdout, stderr, func(t *sim.Timeline) { tl = t }), stdout, stderr)
+	return code, tl
+}
+
+// runRecorded is runArgs for a "train" command line that passes each
+// loss record to record as it is taken, in the form of the report's
+// curve, and stops at the next record once ctx ends. serve_test.go checks
+// that its report is the command's.
 func runRecorded(ctx context.Context, args []string, record func(any), stdout, stderr io.Writer) int {
-	budget.SetLimit(0)
 	if len(args) == 0 || args[0] != "train" {
 		fmt.Fprintln(stderr, "pipelab serve: only train streams its records")
 		return 2
 	}
-	err := trainRecorded(ctx, args[1:], record, stdout, stderr)
-	return commandStatus("train", err, stdout, stderr)
-}
-
-func trainRecorded(ctx context.Context, args []string, record func(any), stdout, stderr io.Writer) error {
-	return trainWith(ctx, args, func(r optim.Record) error {
+	err := trainWith(ctx, args[1:], func(r optim.Record) error {
 		record(curvePt{SimTime: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss), ValidationLoss: finiteOrNil(r.ValidationLoss)})
 		return nil
 	}, stdout, stderr)
-}
-
-// commandStatus prints err as run does and returns run's exit status.
-func commandStatus(name string, err error, stdout, stderr io.Writer) int {
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		if h, ok := isHelp(err); ok {
-			h.print(stdout)
-		}
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	}
-	fmt.Fprintf(stderr, "pipelab %s: %s\n", name, strings.TrimPrefix(err.Error(), name+": "))
-	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.As(err, new(badInput)) {
-		return 2
-	}
-	return 1
+	return statusOf("train", err, stdout, stderr)
 }

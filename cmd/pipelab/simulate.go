@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -12,12 +13,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
-func init() {
-	register(command{
-		name:    "simulate",
-		summary: "time a schedule with a cost model: makespan, bubbles, per-rank busy, idle, comm wait and memory",
-		run:     runSimulate,
-	})
+// simulateCommand is "pipelab simulate"; main.go lists it.
+var simulateCommand = command{
+	name:    "simulate",
+	summary: "time a schedule with a cost model: makespan, bubbles, per-rank busy, idle, comm wait and memory",
+	run:     runSimulate,
 }
 
 const simulateDescription = `
@@ -124,7 +124,13 @@ type iterationReport struct {
 	Spread    float64   `json:"spread"`
 }
 
-func runSimulate(args []string, stdout, stderr io.Writer) error {
+func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return simulateKeeping(ctx, args, stdout, stderr, nil)
+}
+
+// simulateKeeping is pipelab simulate, handing the simulated timeline to
+// keep, if not nil, once the report is written (serve draws it).
+func simulateKeeping(ctx context.Context, args []string, stdout, stderr io.Writer, keep func(*sim.Timeline)) error {
 	fs := newFlags("simulate", "(--kind KIND --ranks P --microbatches M [--chunks V] | --schedule FILE.csv) [cost flags] [--policy fixed|ready] [flags]",
 		simulateDescription, stderr)
 	f := simulateFlags{stragglers: map[int]float64{}}
@@ -144,6 +150,8 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	f.output.register(fs)
 	fs.StringVar(&f.trace, "trace", "", "write the timeline as a Chrome trace (JSON) to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the timeline to this .png or .svg")
+	markFiles(fs, readsFile, nil, "schedule")
+	markFiles(fs, writesFile, nil, "trace", "gantt")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -159,6 +167,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := f.costs.measured.fits(t); err != nil {
 		return flagProblem(fs, stderr, "simulate", err)
 	}
+	opt.Context = ctx
 	rep, tl, err := f.simulate(t, opt)
 	if err != nil {
 		return err
@@ -166,7 +175,13 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := writeTimelineFiles(tl, f.trace, f.gantt, rep.Cost, f.costs.unit()); err != nil {
 		return err
 	}
-	return f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) })
+	if err := f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) }); err != nil {
+		return err
+	}
+	if keep != nil {
+		keep(tl)
+	}
+	return nil
 }
 
 // setPartition parses --partition L0,L1,...
@@ -292,6 +307,9 @@ func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateRe
 		rep.Steps = &steps
 	} else {
 		rep.StepsNote = "lockstep n/a: " + lockErr.Error()
+	}
+	if opt.Context != nil && opt.Context.Err() != nil {
+		return rep, nil, opt.Context.Err()
 	}
 	var tl *sim.Timeline
 	var pr pricing

@@ -13,12 +13,11 @@ import (
 	"github.com/pipelab/pipelab/experiments/sweep"
 )
 
-func init() {
-	register(command{
-		name:    "sweep",
-		summary: "run a YAML sweep spec in parallel, sharded and resumable, into Parquet tables",
-		run:     runSweep,
-	})
+// sweepCommand is "pipelab sweep"; main.go lists it.
+var sweepCommand = command{
+	name:    "sweep",
+	summary: "run a YAML sweep spec in parallel, sharded and resumable, into Parquet tables",
+	run:     runSweep,
 }
 
 const sweepDescription = `
@@ -58,7 +57,7 @@ from JOB_COMPLETION_INDEX (a Kubernetes indexed Job) with the shard count from
 --print-spec prints the specs as they would run, every default written out
 (docs/sweeps.md lists them), and runs nothing.`
 
-func runSweep(args []string, stdout, stderr io.Writer) error {
+func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sweep", "SPEC.yaml --out DIR [--jobs N] [--shard I/N] | SPEC.yaml --print-spec", sweepDescription, stderr)
 	out := fs.String("out", "", "output directory (required)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs in parallel")
@@ -109,7 +108,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	rn := sweep.Runner{Dir: *out, Jobs: *jobs, Progress: stderr, Terminal: isTerminal(stderr), Dataset: &ds}
 	resumeHint.Store(fmt.Sprintf("run the same command again to resume: the runs recorded in %s/runs are kept", *out))
 	lowerGCHeadroom()
-	sum, err := rn.Sweep(context.Background(), runs)
+	sum, err := rn.Sweep(ctx, runs)
 	if err != nil && sum.Resumed+sum.Ran > 0 {
 		return fmt.Errorf("%w (%d runs recorded in %s/runs; run the same command again to resume)", err, sum.Resumed+sum.Ran, *out)
 	}

@@ -17,12 +17,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
-func init() {
-	register(command{
-		name:    "train",
-		summary: "replay a schedule with real optimizer math on an objective and print the loss curve",
-		run:     runTrain,
-	})
+// trainCommand is "pipelab train"; main.go lists it.
+var trainCommand = command{
+	name:    "train",
+	summary: "replay a schedule with real optimizer math on an objective and print the loss curve",
+	run:     runTrain,
 }
 
 const trainSynopsis = `--objective quadratic|tridiagonal|logistic|charlm
@@ -173,6 +172,8 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.targetLoss, "target-loss", 0, "report the time and updates to the first loss at or below L, judged every 1/100 of the run and at every record")
 	f.output.register(fs)
 	f.lm.register(fs)
+	markFiles(fs, readsFile, nil, "data", "labels", "schedule")
+	markFiles(fs, readsFile, []string{"uniform", "exact", optim.DelayModelPipeDreamMean, optim.DelayModelPipeDreamProfile}, "delays")
 }
 
 // methodFlags are the flags only some methods use, and optimizerFlags
@@ -384,8 +385,8 @@ func orDefault(v, def int) int {
 	return v
 }
 
-func runTrain(args []string, stdout, stderr io.Writer) error {
-	return trainWith(context.Background(), args, nil, stdout, stderr)
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return trainWith(ctx, args, nil, stdout, stderr)
 }
 
 // parseTrain parses and checks train's flags, fills their defaults and

@@ -64,6 +64,7 @@ type lmFlags struct {
 func (f *lmFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.corpus, "corpus", charlm.CorpusTinyShakespeare,
 		"charlm corpus: tinyshakespeare (shipped), markov (generated, --n characters) or a UTF-8 text FILE")
+	markFiles(fs, readsFile, []string{charlm.CorpusTinyShakespeare, charlm.CorpusMarkov}, "corpus")
 	fs.IntVar(&f.blocksPerStage, "blocks-per-stage", 1, "charlm GPT blocks K on each middle stage")
 }
 

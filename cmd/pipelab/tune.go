@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/pipelab/pipelab/internal/budget"
@@ -14,12 +15,11 @@ import (
 	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
-func init() {
-	register(command{
-		name:    "tune",
-		summary: "choose partition, placement, schedule and microbatches for a model on a GPU pipeline",
-		run:     runTune,
-	})
+// tuneCommand is "pipelab tune"; main.go lists it.
+var tuneCommand = command{
+	name:    "tune",
+	summary: "choose partition, placement, schedule and microbatches for a model on a GPU pipeline",
+	run:     runTune,
 }
 
 const tuneDescription = `
@@ -94,7 +94,7 @@ type tuneFlags struct {
 	gpus, batchSize           int // --gpus searches the tensor × pipeline × data split
 }
 
-func runTune(args []string, stdout, stderr io.Writer) error {
+func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tune", "(--model M | --model-config FILE.json) --gpu G --link L (--ranks P [--microbatches M] | --gpus N --batch-size B) [--gpu-memory SIZE] [--out FILE.csv] [--format text|json]",
 		tuneDescription, stderr)
 	var f tuneFlags
@@ -110,6 +110,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.out, "out", "", "write the chosen schedule as PyTorch CSV to this file")
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
+	markFiles(fs, writesFile, nil, "out", "gantt", "baseline-gantt")
 	f.output.register(fs)
 	f.measured.register(fs)
 	fs.IntVar(&f.gpus, "gpus", 0, "GPUs T·P·D: search the split into --tp, --ranks and --dp too (with --batch-size)")
@@ -118,7 +119,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if f.measured.given() {
-		return f.runMeasured(fs, stdout, stderr)
+		return f.runMeasured(ctx, fs, stdout, stderr)
 	}
 	if f.gpus != 0 || f.batchSize != 0 {
 		if f.gpus < 1 {
@@ -136,6 +137,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err := guardTune(p); err != nil {
 		return err
 	}
+	p.Sim.Context = ctx
 	res, err := tune.Tune(p)
 	if errors.Is(err, tune.ErrNothingFits) {
 		return badInput{err} // a workload the GPUs cannot hold

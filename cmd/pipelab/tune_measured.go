@@ -1,23 +1,25 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // runMeasured is "tune" on measured stage times (--costs or --profile):
 // the stages are fixed, so only the schedule and the microbatch count are
 // chosen, and there is no memory model.
-func (f *tuneFlags) runMeasured(fs *flag.FlagSet, stdout, stderr io.Writer) error {
+func (f *tuneFlags) runMeasured(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
 	if err := f.checkMeasured(fs); err != nil {
 		return flagProblem(fs, stderr, "tune", err)
 	}
-	p := tune.MeasuredProblem{Costs: f.measured.read, Ranks: f.ranks}
+	p := tune.MeasuredProblem{Costs: f.measured.read, Ranks: f.ranks, Sim: sim.Options{Context: ctx}}
 	if f.microbatches > 0 {
 		p.Microbatches = []int{f.microbatches}
 	}

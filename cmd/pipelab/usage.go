@@ -38,7 +38,7 @@ func (h helpRequest) print(w io.Writer) {
 // when it is not the zero value and the usage does not state it already.
 func printFlags(fs *flag.FlagSet, w io.Writer) {
 	fs.VisitAll(func(fl *flag.Flag) {
-		arg, usage := flag.UnquoteUsage(fl)
+		arg, usage := flag.UnquoteUsage(unmarked(fl))
 		head := "  --" + fl.Name
 		if arg != "" {
 			head += " " + arg

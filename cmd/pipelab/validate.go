@@ -1,17 +1,17 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/pipelab/pipelab/pipeline/cost/validation"
 )
 
-func init() {
-	register(command{
-		name:    "validate",
-		summary: "check the timing model against published measurements (docs/validation.md)",
-		run:     runValidate,
-	})
+// validateCommand is "pipelab validate"; main.go lists it.
+var validateCommand = command{
+	name:    "validate",
+	summary: "check the timing model against published measurements (docs/validation.md)",
+	run:     runValidate,
 }
 
 const validateDescription = `
@@ -26,7 +26,7 @@ calibrated on the smallest Zero Bubble configuration, and on the SC21 rows
 without pipeline parallelism; every row says whether it was in the
 calibration. docs/validation.md is this output, explained.`
 
-func runValidate(args []string, stdout, stderr io.Writer) error {
+func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", "[--format text|json]", validateDescription, stderr)
 	var output outputFlag
 	output.register(fs)

@@ -10,10 +10,30 @@ const views = {};
 // ---- requests -------------------------------------------------------------
 
 async function api(command, body) {
-  const res = await fetch("/api/" + command, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const data = await res.json();
-  if (!res.ok) throw Object.assign(new Error(data.error), { problem: data });
-  return data;
+  const watch = watchQueue();
+  try {
+    const res = await fetch("/api/" + command, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await res.json();
+    if (!res.ok) throw Object.assign(new Error(data.error), { problem: data });
+    return data;
+  } finally { watch(); }
+}
+
+// watchQueue shows the server's queue (GET /api/queue) while a request
+// is pending for more than half a second, and returns the function that
+// stops showing it. The server runs one command per core at once; the
+// others wait in order of arrival.
+let watching = 0;
+function watchQueue() {
+  watching++;
+  let timer = setTimeout(async function poll() {
+    try {
+      const q = await (await fetch("/api/queue")).json();
+      $("queue").textContent = q.waiting > 0 ? `server busy: ${q.running} running, ${q.waiting} waiting for ${q.slots} slots` : "";
+    } catch (e) { /* the answer will say what went wrong */ }
+    if (timer) timer = setTimeout(poll, 500);
+  }, 500);
+  return () => { clearTimeout(timer); timer = null; if (--watching === 0) $("queue").textContent = ""; };
 }
 
 const files = {}; // flag name → {name, text}
@@ -320,6 +340,7 @@ async function runTrain() {
         const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
         const event = (block.match(/^event: (.*)$/m) || [])[1], data = JSON.parse((block.match(/^data: (.*)$/m) || [])[1] || "null");
         if (event === "command") $("cmdline").textContent = data.command;
+        if (event === "queued") status("status-train", `waiting for a free slot: number ${data.position} in the queue`);
         if (event === "record") { records++; chart.add(data); status("status-train", `${records} records, ${((performance.now() - started) / 1000).toFixed(1)} s`); }
         if (event === "problem") throw Object.assign(new Error(data.error), { problem: data });
         if (event === "report") {

@@ -41,7 +41,7 @@ func SimulateIterations(t *pipeline.Table, cost cost.Model, opt Options, k int, 
 	}
 	if waitsAsPlanned(opt) {
 		var err error
-		if plan, err = makePlan(t, cost); err != nil {
+		if plan, err = makePlan(opt.Context, t, cost); err != nil {
 			return Iterations{}, err
 		}
 	}

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"context"
+
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/cost"
 )
@@ -47,6 +49,12 @@ type Levels struct {
 // the simulation's; the formula and lockstep levels are filled in even
 // then.
 func Compare(family string, t *pipeline.Table, sh pipeline.Shape, model cost.Model, share cost.Stage, want LockstepWant) (Levels, error) {
+	return CompareContext(context.Background(), family, t, sh, model, share, want)
+}
+
+// CompareContext is Compare ended early, with ctx's error, once ctx is
+// done.
+func CompareContext(ctx context.Context, family string, t *pipeline.Table, sh pipeline.Shape, model cost.Model, share cost.Stage, want LockstepWant) (Levels, error) {
 	var lv Levels
 	if want != NoLockstep {
 		lv.Grid, lv.Steps, lv.LockstepErr = TorchLockstep(t, want == LockstepGrid)
@@ -55,7 +63,10 @@ func Compare(family string, t *pipeline.Table, sh pipeline.Shape, model cost.Mod
 	if est, ok := ClosedForm(family, sh, share); ok {
 		lv.Formula, lv.FormulaPeak = &est, est.PeakActivations*cost.StageShare(t)
 	}
-	tl, err := Simulate(t, model, Options{})
+	if err := ctx.Err(); err != nil {
+		return lv, err
+	}
+	tl, err := Simulate(t, model, Options{Context: ctx})
 	if err != nil {
 		return lv, err
 	}

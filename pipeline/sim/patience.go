@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/pipelab/pipelab/pipeline"
@@ -53,12 +54,15 @@ type planTimes struct{ free, start float64 }
 // variability, with transfers following the data as the Ready policy's
 // do, and returns the plan's times of every node of a simulator built
 // for t, indexed as its nodes (SEND and RECV nodes get zeros).
-func makePlan(t *pipeline.Table, cost cost.Model) ([]planTimes, error) {
-	p, err := build(t, cost, Options{}, 0, true)
+func makePlan(ctx context.Context, t *pipeline.Table, cost cost.Model) ([]planTimes, error) {
+	p, err := build(t, cost, Options{Context: ctx}, 0, true)
 	if err != nil {
 		return nil, err
 	}
 	if err := p.drive(); err != nil {
+		if ctx != nil && ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("sim: the ready policy waits as the fixed order does (patience plan), and the fixed order cannot run: %w", err)
 	}
 	// The plan simulator files the same non-bubble actions in the same

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/pipelab/pipelab/pipeline"
@@ -28,6 +29,12 @@ type Options struct {
 	Patience Patience
 	// Variability perturbs durations; the zero value leaves them exact.
 	Variability Variability
+	// Context, when not nil, ends the run early: once it is done, the
+	// event loop stops within a few thousand events and the run returns
+	// the context's error. It is a field rather than an argument so that
+	// every caller that already hands Options through (tune's Problem.Sim,
+	// SimulateIterations) is cancelled with it; nil never ends a run.
+	Context context.Context
 }
 
 // Simulate times a schedule table with a cost model.
@@ -84,7 +91,7 @@ func simulate(t *pipeline.Table, cost cost.Model, opt Options, iteration int, pl
 		return nil, err
 	}
 	if plan == nil && waitsAsPlanned(opt) {
-		if plan, err = makePlan(t, cost); err != nil {
+		if plan, err = makePlan(opt.Context, t, cost); err != nil {
 			return nil, err
 		}
 	}
@@ -235,6 +242,12 @@ func (s *simulator) run() (*Timeline, error) {
 	return &Timeline{Table: s.t, Events: s.events}, nil
 }
 
+// cancelEvery is how many moments of the event loop pass between two
+// looks at Options.Context: a moment costs well under a microsecond, so a
+// cancelled run stops within a millisecond or so, and the look costs
+// nothing measurable.
+const cancelEvery = 1 << 10
+
 // drive runs the event loop to its end: all events of one moment are
 // handled before any rank chooses what to run next, so that choices see
 // the whole moment. Every node has its times afterwards, unless the run
@@ -246,7 +259,12 @@ func (s *simulator) drive() error {
 		s.touch(r)
 	}
 	now := 0.0
-	for {
+	for moments := 0; ; moments++ {
+		if moments%cancelEvery == 0 && s.opt.Context != nil {
+			if err := s.opt.Context.Err(); err != nil {
+				return err
+			}
+		}
 		s.dispatch(now)
 		if s.queue.len() == 0 {
 			break

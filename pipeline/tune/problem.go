@@ -61,7 +61,8 @@ type Problem struct {
 	MemoryBytes float64
 	// Schedules lists the schedules to try; empty means DefaultSchedules.
 	Schedules []Schedule
-	// Sim configures the simulations (policy, variability).
+	// Sim configures the simulations (policy, variability); its Context,
+	// when done, ends the search with its error.
 	Sim sim.Options
 	// Exhaustive is the number of partitions of a schedule up to which
 	// the tuner simulates every contiguous partition instead of searching

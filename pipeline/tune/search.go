@@ -317,6 +317,9 @@ func (s *search) evaluate(part []int) (*Candidate, error) {
 	if c, ok := s.seen[key]; ok {
 		return c, nil
 	}
+	if ctx := s.p.Sim.Context; ctx != nil && ctx.Err() != nil {
+		return nil, ctx.Err() // Problem.Sim.Context ends the search too
+	}
 	g, err := cost.GPUForTablePartition(s.p.Config, s.table, part)
 	if err != nil {
 		return nil, fmt.Errorf("tune: %s: %w", s.sched, err)
