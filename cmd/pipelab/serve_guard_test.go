@@ -75,7 +75,7 @@ func TestServedFlagsClassified(t *testing.T) {
 	namesNoFile := map[string]bool{
 		"kind": true, "model": true, "gpu": true, "link": true, "cost-model": true, "policy": true, "hint": true, "patience": true,
 		"cap": true, "straggler": true, "partition": true, "format": true, "max-memory": true, "objective": true, "method": true,
-		"optimizer": true, "muon-scale": true, "lr-schedule": true, "gpu-memory": true,
+		"optimizer": true, "muon-scale": true, "lr-schedule": true, "gpu-memory": true, "node-link": true, "recompute": true,
 	}
 	for _, command := range []string{"simulate", "compare", "tune", "delays", "schedule", "check", "train", "presets", "kinds"} {
 		fs, err := flagSetOf(command)

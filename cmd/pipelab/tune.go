@@ -125,7 +125,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if f.gpus < 1 {
 			return flagProblem(fs, stderr, "tune", fmt.Errorf("--batch-size goes with --gpus, at least 1; got --gpus %d", f.gpus))
 		}
-		return f.runCluster(fs, stdout, stderr)
+		return f.runCluster(ctx, fs, stdout, stderr)
 	}
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "tune", err)

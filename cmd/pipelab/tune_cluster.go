@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/pipelab/pipelab/pipeline/sim"
 	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
@@ -46,7 +48,7 @@ func splitJS(s tune.Split) clusterSplitJS {
 
 // runCluster is tune with --gpus: the split of the GPUs into tensor,
 // pipeline and data parallelism is searched too, at a fixed --batch-size.
-func (f tuneFlags) runCluster(fs *flag.FlagSet, stdout, stderr io.Writer) error {
+func (f tuneFlags) runCluster(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
 	if err := f.checkCluster(fs); err != nil {
 		return flagProblem(fs, stderr, "tune", err)
 	}
@@ -54,7 +56,7 @@ func (f tuneFlags) runCluster(fs *flag.FlagSet, stdout, stderr io.Writer) error 
 	if err != nil {
 		return badInput{err}
 	}
-	p := tune.ClusterProblem{Config: cfg, GPUs: f.gpus, Batch: f.batchSize, MemoryBytes: float64(f.gpuMemory)}
+	p := tune.ClusterProblem{Config: cfg, GPUs: f.gpus, Batch: f.batchSize, MemoryBytes: float64(f.gpuMemory), Sim: sim.Options{Context: ctx}}
 	if f.schedules != "" {
 		if p.Schedules, err = parseSchedules(f.schedules); err != nil {
 			return badInput{err}
@@ -71,6 +73,9 @@ func (f tuneFlags) runCluster(fs *flag.FlagSet, stdout, stderr io.Writer) error 
 		}
 	}
 	res, err := tune.TuneCluster(p)
+	if ctx.Err() != nil {
+		return ctx.Err() // the request was given up
+	}
 	if err != nil {
 		return badInput{err} // no split fits: a workload the GPUs cannot hold
 	}

@@ -23,3 +23,15 @@ func TestCancelledContextEndsTheSearch(t *testing.T) {
 		t.Errorf("Tune with a cancelled context: %v; want context.Canceled", err)
 	}
 }
+
+// TuneCluster stops between splits, and within one, when its Sim.Context is
+// done.
+func TestCancelledContextEndsTheClusterSearch(t *testing.T) {
+	p := clusterProblem(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p.Sim.Context = ctx
+	if _, err := TuneCluster(p); !errors.Is(err, context.Canceled) {
+		t.Errorf("TuneCluster with a cancelled context: %v; want context.Canceled", err)
+	}
+}

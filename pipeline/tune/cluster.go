@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // ClusterProblem is what to tune on a cluster: a model on a number of
@@ -30,6 +31,9 @@ type ClusterProblem struct {
 	MemoryBytes float64
 	Schedules   []Schedule
 	Exhaustive  int
+	// Sim is Problem's: the simulations' options, whose Context ends the
+	// search of every split.
+	Sim sim.Options
 }
 
 // Split is one way to spread the GPUs: T·P·D, and the best run Tune found
@@ -69,6 +73,9 @@ func TuneCluster(p ClusterProblem) (*ClusterResult, error) {
 	res := &ClusterResult{}
 	found := false
 	for _, sp := range splits {
+		if ctx := p.Sim.Context; ctx != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		sp = p.tune(sp)
 		res.Splits = append(res.Splits, sp)
 		if sp.Best != nil && (!found || sp.Iteration.Seconds < res.Best.Iteration.Seconds) {
@@ -135,7 +142,7 @@ func (p ClusterProblem) tune(sp Split) Split {
 		schedules = slices.DeleteFunc(slices.Clone(DefaultSchedules), func(s Schedule) bool { return s.Family == "chimera" })
 	}
 	res, err := Tune(Problem{Config: cfg, Ranks: sp.Pipeline, Microbatches: []int{m}, MemoryBytes: p.MemoryBytes,
-		Schedules: schedules, Exhaustive: p.Exhaustive})
+		Schedules: schedules, Exhaustive: p.Exhaustive, Sim: p.Sim})
 	if err != nil {
 		sp.Why = err.Error()
 		return sp
