@@ -154,7 +154,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // checkCompare names the flag that is wrong and parses --kind.
 func checkCompare(rest []string, ranks, microbatches int, kinds string, output *outputFlag, costs *costFlags) ([]compareFamily, error) {
-	if err := firstError(noArguments(rest), required("ranks", ranks), required("microbatches", microbatches), output.check()); err != nil {
+	if err := firstError(noArguments(rest), required("ranks", ranks, costs.set), required("microbatches", microbatches, costs.set), output.check()); err != nil {
 		return nil, err
 	}
 	if costs.kind() == "lockstep" {

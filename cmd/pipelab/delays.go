@@ -83,7 +83,8 @@ func runDelays(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := f.check(fs.Args(), setFlags(fs)); err != nil {
+	f.shape.set = setFlags(fs)
+	if err := f.check(fs.Args(), f.shape.set); err != nil {
 		return flagProblem(fs, stderr, "delays", err)
 	}
 	t, err := f.table()
@@ -132,7 +133,7 @@ func (f *delaysFlags) check(rest []string, set map[string]bool) error {
 	if err := f.shape.parseKind(set); err != nil {
 		return err
 	}
-	if err := required("ranks", f.shape.ranks); err != nil {
+	if err := required("ranks", f.shape.ranks, set); err != nil {
 		return err
 	}
 	if f.shape.async() && f.shape.totalMicrobatches == 0 {

@@ -56,10 +56,11 @@ func firstError(errs ...error) error {
 	return nil
 }
 
-// required refuses a positive integer flag left out (0) as a missing
-// flag, and one below 1 as out of range, naming the flag.
-func required(name string, v int) error {
-	if v == 0 {
+// required refuses a positive integer flag left out as a missing flag,
+// and one given below 1 (0 included: set holds the flags given) as out of
+// range, naming the flag.
+func required(name string, v int, set map[string]bool) error {
+	if v == 0 && !set[name] {
 		return fmt.Errorf("--%s is required", name)
 	}
 	return atLeast(name, v, 1)
@@ -195,6 +196,8 @@ type shapeFlags struct {
 	// cellBytes is the command's memory per table cell, for the size
 	// guard (guardShape); 0 checks nothing.
 	cellBytes float64
+	// set is the flags given (setFlags), once they are parsed.
+	set map[string]bool
 }
 
 // asyncFamilies are the families with no iteration: their shape is the
@@ -243,7 +246,7 @@ func (s *shapeFlags) countFlag() string {
 // check refuses a shape no family could take; a required flag left out
 // is named as required.
 func (s *shapeFlags) check() error {
-	if err := required("ranks", s.ranks); err != nil {
+	if err := required("ranks", s.ranks, s.set); err != nil {
 		return err
 	}
 	switch {
@@ -252,7 +255,7 @@ func (s *shapeFlags) check() error {
 	case !s.async() && s.totalMicrobatches != 0:
 		return fmt.Errorf("--total-microbatches is for pipedream and localsgd; --kind %s takes --microbatches M of one iteration", s.kind)
 	}
-	if err := required(s.countFlag(), s.count()); err != nil {
+	if err := required(s.countFlag(), s.count(), s.set); err != nil {
 		return err
 	}
 	if s.chunks < 0 {

@@ -52,7 +52,7 @@ func runSchedule(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	f.set = setFlags(fs)
-	f.costs.set = f.set
+	f.costs.set, f.shapeFlags.set = f.set, f.set
 	if err := f.check(fs.Args()); err != nil {
 		return flagProblem(fs, stderr, "schedule", err)
 	}

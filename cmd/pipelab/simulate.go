@@ -156,6 +156,7 @@ func simulateKeeping(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	f.costs.set = setFlags(fs)
+	f.shape.set = f.costs.set
 	opt, err := f.check(fs.Args())
 	if err != nil {
 		return flagProblem(fs, stderr, "simulate", err)

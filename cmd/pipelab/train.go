@@ -243,7 +243,7 @@ func (f *trainFlags) check(rest []string) error {
 	}
 	switch {
 	case f.schedule == "" && f.stages < 1:
-		return required("stages", f.stages)
+		return required("stages", f.stages, f.set)
 	case f.set["total-microbatches"] && f.set["time-budget"]:
 		return errors.New("give exactly one of --total-microbatches and --time-budget")
 	case !f.set["total-microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.method == "sync"):

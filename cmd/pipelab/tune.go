@@ -161,7 +161,7 @@ func (f tuneFlags) check(rest []string) error {
 	case !f.presets.given():
 		return errors.New("--model is required (or --model-config)")
 	case f.ranks < 1:
-		return required("ranks", f.ranks)
+		return required("ranks", f.ranks, setFlags(f.presets.fs))
 	case f.microbatches < 0:
 		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
 	}

@@ -57,7 +57,7 @@ func (f *tuneFlags) checkMeasured(fs *flag.FlagSet) error {
 	case len(fs.Args()) > 0:
 		return noArguments(fs.Args())
 	case f.ranks < 1:
-		return required("ranks", f.ranks)
+		return required("ranks", f.ranks, setFlags(f.presets.fs))
 	case f.microbatches < 0:
 		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
 	}
