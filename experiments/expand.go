@@ -24,7 +24,8 @@ type Run struct {
 	Name string
 	// Index is the run's position in the expansion (for sharding only).
 	Index int
-	// Seed seeds the run's own streams (gradient noise, RPD sampling).
+	// Seed seeds the run's own streams (gradient noise, RPD sampling);
+	// it is common to every method and step of a replicate (seeds).
 	Seed uint64
 	// DataSeed seeds the data set; it depends on the objective, its size
 	// and the replicate only, so every method of a replicate sees the same
@@ -146,7 +147,7 @@ func (s *Spec) Expand() []Run {
 			r.ExtendGrid = s.extendGrid()
 		}
 		r.name()
-		r.DataSeed = deriveSeed(s.Seed, "data", r.Objective, strconv.Itoa(r.N), strconv.Itoa(r.D), strconv.Itoa(r.Batch), strconv.Itoa(r.Replicate))
+		r.seeds()
 		r.Index = len(runs)
 		runs = append(runs, r)
 	}
@@ -154,13 +155,29 @@ func (s *Spec) Expand() []Run {
 	return runs
 }
 
-// name sets the run's Name from its parameters and Root, and the ID and
-// Seed that derive from it.
+// name sets the run's Name from its parameters and Root, and the ID that
+// derives from it.
 func (r *Run) name() {
 	r.Name = r.canonical(r.Root)
 	sum := sha256.Sum256([]byte(r.Name))
 	r.ID = hex.EncodeToString(sum[:8])
-	r.Seed = binary.LittleEndian.Uint64(sum[8:16])
+}
+
+// seeds sets the run's DataSeed and Seed from Root and the replicate's
+// parameters: common random numbers. Every method and step of one
+// objective, data size, batch size and replicate draws the same data set,
+// starting point, sample order and gradient-noise stream, so a difference
+// between two methods of one replicate is theirs and not their draws'
+// (docs/methods.md, "Seeds and significance"). A run without an objective
+// (delays, schedules) seeds its streams from its own name.
+func (r *Run) seeds() {
+	r.DataSeed = deriveSeed(r.Root, "data", r.Objective, strconv.Itoa(r.N), strconv.Itoa(r.D), strconv.Itoa(r.Batch), strconv.Itoa(r.Replicate))
+	if r.Objective == "" {
+		sum := sha256.Sum256([]byte(r.Name))
+		r.Seed = binary.LittleEndian.Uint64(sum[8:16])
+		return
+	}
+	r.Seed = deriveSeed(r.DataSeed, "run")
 }
 
 func (s *Spec) delayMicrobatches(st int) []int {
