@@ -23,7 +23,7 @@ const (
 // gap against x (S, or K when variable is FitTotalMicrobatches) of one method
 // against its baseline, each replicate's positive gap a small dot, the
 // mean a large marker (filled where the row entered the fit, hollow where
-// its gap is within its seed spread), the fitted a·x^b (fits) solid and
+// its gap is no claim under the one significance rule, Gap.Fitted), the fitted a·x^b (fits) solid and
 // the paper's exponent dashed through the fitted line's middle. A mean gap
 // at or below zero cannot be drawn on a log axis and is named under the
 // title. notes[experiment], when set, is added to the panel's title (the
@@ -71,7 +71,7 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 			ft := fits[f]
 			title += fmt.Sprintf("\nfit b = %.2f [%.2f, %.2f] (95%% t), paper %g", ft.Exponent, ft.Low, ft.High, ft.Predicted)
 		} else {
-			title += "\nno fit: fewer than two gaps beyond their seed spread"
+			title += "\nno fit: fewer than two gaps that hold (5+ seeds, 95 % t interval > 0, every seed > 0)"
 		}
 		var dropped []string
 		var dots, fitted, unfitted, edges plotter.XYs
@@ -132,7 +132,7 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 			pts   plotter.XYs
 			label string
 			fill  bool
-		}{{fitted, "mean, fitted", true}, {unfitted, "mean, within seed spread", false}} {
+		}{{fitted, "mean, fitted", true}, {unfitted, "mean, not fitted", false}} {
 			if len(set.pts) == 0 {
 				continue
 			}
