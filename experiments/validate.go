@@ -20,7 +20,7 @@ var (
 	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
 	KnownMethods    = optim.Methods
 	knownCostModels = []string{"unit", "gpu"}
-	knownRules      = []string{BestFinal, Stable, BestFinalTraining}
+	knownRules      = []string{BestFinal, Stable, BestFinalTraining, FastestToTarget}
 	knownMeasures   = []string{Convergence, DelayStats, Schedules, DelayProfiles}
 )
 
@@ -257,6 +257,9 @@ func (s *Spec) validateConvergence(v validator) error {
 	}
 	if !(s.TargetLoss >= 0) || math.IsInf(s.TargetLoss, 0) {
 		return v.fail(fmt.Sprintf("target loss %v is not a non-negative number", s.TargetLoss), "target_loss")
+	}
+	if s.Select == FastestToTarget && s.TargetLoss == 0 {
+		return v.fail(fmt.Sprintf("selection rule %s ranks steps by the time to target_loss, which is not set", FastestToTarget), "selection_rule")
 	}
 	if err := s.validateCut(v); err != nil {
 		return err

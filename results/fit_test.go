@@ -133,12 +133,14 @@ func TestGapsAndFitsRecoverExponent(t *testing.T) {
 }
 
 // A replicate whose PipeDream run diverged is left out of its gap; the
-// held-out loss of the last record is used when every run has one.
+// held-out loss of the last record is used when every run has one (the
+// LM, whose held-out loss is that record's).
 func TestGapsValidationAndDiverged(t *testing.T) {
 	runs := lawRuns(0.01, 2, 0, 3)
 	var curves []CurvePoint
 	for i := range runs {
 		r := &runs[i]
+		r.HeldOutLoss = r.FinalLoss + 1
 		curves = append(curves, CurvePoint{RunID: r.RunID, BlockUpdates: 1, ValidationLoss: 9},
 			CurvePoint{RunID: r.RunID, BlockUpdates: 2, ValidationLoss: r.FinalLoss + 1})
 		if r.Method == "pipedream" && r.Stages == 4 && r.Replicate == 2 {
@@ -159,6 +161,40 @@ func TestGapsValidationAndDiverged(t *testing.T) {
 		}
 		if g.Replicates != want {
 			t.Errorf("S = %d: %d replicates, want %d", g.Stages, g.Replicates, want)
+		}
+	}
+}
+
+// A gap reports the loss its steps were selected on: the held-out loss
+// under best-final where the runs have one (a convex objective: no
+// validation curve), the training loss under best-final-training. The
+// held-out gap here is the training gap plus 0.5 for PipeDream (its
+// held-out loss adds 0.5 that sync's does not).
+func TestGapsReportTheSelectionMetric(t *testing.T) {
+	for rule, want := range map[string]string{"best-final": MetricHeldOut, RuleBestFinalTraining: LossFinal} {
+		runs := lawRuns(0.01, 2, 0, 2)
+		for i := range runs {
+			r := &runs[i]
+			r.SelectionRule, r.HeldOutLoss = rule, r.FinalLoss
+			if r.Method == "pipedream" {
+				r.HeldOutLoss += 0.5
+			}
+		}
+		gaps, err := Gaps(runs, nil, "sync")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gaps {
+			mean := 0.01 * float64(g.Stages*g.Stages)
+			if g.Stages == 1 {
+				mean = -0.5
+			}
+			if want == MetricHeldOut {
+				mean += 0.5
+			}
+			if g.Loss != want || math.Abs(g.Mean-mean) > 1e-12 {
+				t.Errorf("rule %s, S = %d: %s gap %g, want %s %g", rule, g.Stages, g.Loss, g.Mean, want, mean)
+			}
 		}
 	}
 }

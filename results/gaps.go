@@ -17,7 +17,7 @@ const (
 	FitsFile = "fits.parquet"
 )
 
-// Loss kinds a Gap is measured on.
+// Loss kinds a Gap is measured on (and MetricHeldOut, Run.HeldOutLoss).
 const (
 	LossFinal      = "final"      // Run.FinalLoss, the objective at the end
 	LossValidation = "validation" // the last record's held-out loss (CurvePoint.ValidationLoss)
@@ -181,8 +181,7 @@ func lastValidation(curves []CurvePoint) map[string]float64 {
 // leaves them) of a method other than baseline with the selected baseline
 // run of its experiment, objective, optimizer, cost model, S and K, by
 // replicate, and returns one Gap per method and cell, sorted. The loss is
-// the last record's validation loss where every run of the cell has one,
-// the final loss otherwise. A replicate where either run diverged is left
+// the one the cell's steps were selected on (gapLoss). A replicate where either run diverged is left
 // out; a cell with no pair left is left out.
 func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 	val := lastValidation(curves)
@@ -223,14 +222,7 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 		if base == nil {
 			continue
 		}
-		loss := LossValidation
-		for _, rep := range slices.Sorted(maps.Keys(reps)) {
-			for _, r := range []*Run{reps[rep], base[rep]} {
-				if r != nil && math.IsNaN(validationOr(val, r)) {
-					loss = LossFinal
-				}
-			}
-		}
+		loss := gapLoss(reps, base, val)
 		g := Gap{Experiment: k.g.experiment, Objective: k.g.objective, Optimizer: k.g.optimizer, Method: k.method,
 			Baseline: baseline, Stages: k.g.stages, TotalMicrobatches: k.g.totalMicrobatches, Loss: loss}
 		var ms, bs []float64
@@ -240,8 +232,11 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 				continue
 			}
 			ml, bl := m.FinalLoss, b.FinalLoss
-			if loss == LossValidation {
+			switch loss {
+			case LossValidation:
 				ml, bl = val[m.RunID], val[b.RunID]
+			case MetricHeldOut:
+				ml, bl = m.HeldOutLoss, b.HeldOutLoss
 			}
 			g.StepSize, g.BaselineStepSize = m.StepSize, b.StepSize
 			g.AtEdge = g.AtEdge || atEdge(k, m.StepSize) || atEdge(cellKey{k.g, baseline}, b.StepSize)
@@ -262,6 +257,34 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 	}
 	slices.SortFunc(out, compareGaps)
 	return out, nil
+}
+
+// gapLoss is the loss a cell's gap is measured on: the one its steps were
+// selected on (SelectionMetric), so that the gap reports what was
+// selected. The held-out loss is the last record's validation loss
+// (LossValidation) where every run has one (the LM), the runs' held-out
+// loss (MetricHeldOut) otherwise; the training loss (LossFinal) under
+// best-final-training or where a run has neither.
+func gapLoss(reps, base map[int32]*Run, val map[string]float64) string {
+	var all []*Run
+	for _, m := range []map[int32]*Run{reps, base} {
+		for _, r := range m {
+			all = append(all, r)
+		}
+	}
+	rule := ""
+	if len(all) > 0 {
+		rule = all[0].SelectionRule
+	}
+	if SelectionMetric(rule, all) != MetricHeldOut {
+		return LossFinal
+	}
+	for _, r := range all {
+		if math.IsNaN(validationOr(val, r)) {
+			return MetricHeldOut
+		}
+	}
+	return LossValidation
 }
 
 func validationOr(val map[string]float64, r *Run) float64 {
