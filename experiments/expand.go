@@ -123,6 +123,23 @@ type Run struct {
 	Record func(optim.Record) error
 }
 
+// methodSettings writes the settings only the run's method has, by their
+// spec keys, for the runs table's method_settings (results.Run).
+func (r Run) methodSettings() string {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	switch r.Method {
+	case "2bw":
+		return "accumulate=" + strconv.Itoa(r.Accumulate)
+	case "pipemare":
+		return "pipemare_warmup=" + strconv.Itoa(r.PipeMareWarmup) + " pipemare_decay=" + g(r.PipeMareDecay)
+	case "dc", "dc-a":
+		return "dc_lambda=" + g(r.DCLambda)
+	case "ef":
+		return "accumulate=" + strconv.Itoa(r.Accumulate) + " ef_lambda=" + g(r.EFLambda)
+	}
+	return ""
+}
+
 // DelayExact is the delay model of RPD replaying the exact delays of the
 // table it would otherwise replay asynchronously (optim.Delays).
 const DelayExact = "exact"
@@ -337,7 +354,7 @@ func (r Run) canonical(seed uint64) string {
 		kv("T", num(r.PipeMareWarmup))
 		kv("D", strconv.FormatFloat(r.PipeMareDecay, 'g', -1, 64))
 	}
-	if r.Method == "dc" {
+	if r.Method == "dc" || r.Method == "dc-a" {
 		kv("lambda", strconv.FormatFloat(r.DCLambda, 'g', -1, 64))
 	}
 	if r.Method == "ef" {

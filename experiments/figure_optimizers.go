@@ -9,7 +9,8 @@ import (
 // figureOptimizersUnderDelay asks which per-stage optimizer suffers least
 // from a delayed pipeline, on the character LM (ShakespeareLM's model on
 // the shipped text): the validation loss of PipeDream, of PipeDream-2BW
-// and of 2BW with the one-step-delay paper's error feedback (method ef: ef
+// and of 2BW with error feedback after the one-step-delay paper (method ef,
+// a rule inferred from its abstract, docs/methods.md: ef
 // is a method, 2BW plus the correction, not a modifier of any method, so
 // "with error feedback" is ef against 2bw), each minus synchronous SGD's
 // at the same microbatches, for AdamW, Muon and Lion, each method and

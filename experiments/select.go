@@ -31,14 +31,14 @@ const (
 // and the seed: the runs of one curve of a figure, over the grid.
 type groupKey struct {
 	experiment, objective, method, cost string
-	optimizer, delayModel               string
+	optimizer, delayModel, settings     string
 	stages, microbatches, batch, n, d   int32
 	delta, replicas, localSteps         int32
 	budget, noise                       float64
 }
 
 func keyOf(r *results.Run) groupKey {
-	return groupKey{r.Experiment, r.Objective, r.Method, r.CostModel, r.Optimizer, r.DelayModel, r.Stages, r.TotalMicrobatches, r.BatchSize,
+	return groupKey{r.Experiment, r.Objective, r.Method, r.CostModel, r.Optimizer, r.DelayModel, r.MethodSettings, r.Stages, r.TotalMicrobatches, r.BatchSize,
 		r.N, r.D, r.Delta, r.Replicas, r.LocalSteps, r.TimeBudget, r.Noise}
 }
 

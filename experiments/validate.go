@@ -494,7 +494,7 @@ func checkPositive(v validator, key string, xs []int) error {
 	return nil
 }
 
-// validateRemedy checks the parameters of 2bw, pipemare, dc and ef, each
+// validateRemedy checks the parameters of 2bw, pipemare, dc, dc-a and ef, each
 // refused on any other method.
 func (m *MethodSpec) validateRemedy(v validator, i int) error {
 	for _, k := range []struct {
@@ -504,7 +504,7 @@ func (m *MethodSpec) validateRemedy(v validator, i int) error {
 	}{{"accumulate", "2bw and ef take", []string{"2bw", "ef"}, m.Accumulate != 0},
 		{"pipemare_warmup", "pipemare takes", []string{"pipemare"}, m.PipeMareWarmup != 0},
 		{"pipemare_decay", "pipemare takes", []string{"pipemare"}, m.PipeMareDecay != nil},
-		{"dc_lambda", "dc takes", []string{"dc"}, m.DCLambda != nil},
+		{"dc_lambda", "dc and dc-a take", []string{"dc", "dc-a"}, m.DCLambda != nil},
 		{"ef_lambda", "ef takes", []string{"ef"}, m.EFLambda != nil}} {
 		if k.set && !slices.Contains(k.methods, m.Name) {
 			return v.fail("only "+k.only+" "+k.key, "methods", i, k.key)
@@ -529,7 +529,7 @@ func (m *MethodSpec) validateRemedy(v validator, i int) error {
 		if d := *m.PipeMareDecay; !(d >= 0 && d < 1) {
 			return v.fail(fmt.Sprintf("D = %v is not in [0, 1)", d), "methods", i, "pipemare_decay")
 		}
-	case "dc":
+	case "dc", "dc-a":
 		if l := *m.DCLambda; !(l >= 0) || math.IsInf(l, 0) {
 			return v.fail(fmt.Sprintf("λ = %v is not a non-negative number", l), "methods", i, "dc_lambda")
 		}

@@ -70,7 +70,7 @@ type Claim struct {
 	N                 int32
 	Noise             float64
 	// Method is the method with its own settings where it has them
-	// ("localsgd H=4", "rpd δ=60", "dc λ=0.04"), Baseline likewise.
+	// ("localsgd H=4", "rpd δ=60", "dc dc_lambda=0.04"), Baseline likewise.
 	Method, Baseline string
 	// Metric is what the rows compare; SelectedOn what the steps were
 	// selected on (Metric == SelectedOn on the row a figure reports).
@@ -146,6 +146,9 @@ func methodLabel(r *Run) string {
 		return l
 	case MethodLocalSGD:
 		return "localsgd H=" + strconv.Itoa(int(r.LocalSteps))
+	}
+	if r.MethodSettings != "" {
+		return r.Method + " " + r.MethodSettings
 	}
 	return r.Method
 }

@@ -193,7 +193,7 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 	selected := map[cellKey]map[int32]*Run{}
 	for i := range runs {
 		r := &runs[i]
-		k := cellKey{gapGroup{r.Experiment, r.Objective, r.Optimizer, r.CostModel, r.Stages, r.TotalMicrobatches}, r.Method}
+		k := cellKey{gapGroup{r.Experiment, r.Objective, r.Optimizer, r.CostModel, r.Stages, r.TotalMicrobatches}, methodLabel(r)}
 		if !slices.Contains(grid[k], r.StepSize) {
 			grid[k] = append(grid[k], r.StepSize)
 		}
