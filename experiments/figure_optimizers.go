@@ -21,8 +21,10 @@ var figureOptimizersUnderDelay = Figure{
 	Summary: optimizersSummary(),
 	// Measured (docs/figures.md, optimizers-under-delay): quick 8.7
 	// CPU-s; full about 500–540 of the 701–716 CPU-s it and
-	// staleness-law took together (two runs, by the runs' wall seconds).
-	Seconds: [2]float64{9, 515},
+	// staleness-law took together (two runs, by the runs' wall seconds)
+	// at two seeds and 144 runs, scaled to five seeds and ef at two λ
+	// (450 runs): an estimate, not yet measured.
+	Seconds: [2]float64{9, 1610},
 }
 
 // optimizersLabels, optimizersStages and optimizersMicrobatches are the

@@ -271,13 +271,21 @@ func (s *Spec) validateConvergence(v validator) error {
 		if err := m.validate(v, i); err != nil {
 			return err
 		}
-		// The runs table records the method and the optimizer, not 2BW's A,
-		// PipeMare's T and D or DC's λ: two entries that differ only there
-		// would give rows that selection and the plots could not tell apart.
-		k := m.Name + "/" + m.Optimizer.Settings().Label()
+		// The runs table records the method, its own settings (2BW's A,
+		// PipeMare's T and D, DC's λ, ef's A and λ: method_settings) and the
+		// optimizer: two entries that agree in all three would give rows
+		// that selection and the plots could not tell apart.
+		var r Run
+		r.Method = m.Name
+		m.remedy(&r)
+		k := m.Name + "/" + r.methodSettings() + "/" + m.Optimizer.Settings().Label()
 		if j, dup := first[k]; dup {
+			what := m.Name
+			if ms := r.methodSettings(); ms != "" {
+				what += " (" + ms + ")"
+			}
 			return v.fail(fmt.Sprintf("%s with optimizer %s is given twice (first as methods[%d], line %d)",
-				m.Name, m.Optimizer.Settings().Label(), j, v.line("methods", j, "name")), "methods", i, "name")
+				what, m.Optimizer.Settings().Label(), j, v.line("methods", j, "name")), "methods", i, "name")
 		}
 		first[k] = i
 		if m.Name != "sync" {
