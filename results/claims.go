@@ -272,6 +272,9 @@ func metricOf(r *Run, metric string) (float64, bool) {
 			return 0, false // a table written before the column
 		}
 	case MetricTimeToTarget:
+		if math.IsNaN(r.SimTime) {
+			return 0, false // RPD: no clock, its "time" is not the others'
+		}
 		v = r.TimeToTarget
 	}
 	return v, !math.IsNaN(v) && !math.IsInf(v, 0)

@@ -111,3 +111,23 @@ func TestSelectionMetric(t *testing.T) {
 		t.Errorf("a group without held-out losses selected on %s, want %s", claims[0].SelectedOn, LossFinal)
 	}
 }
+
+// RPD has no clock (sim_time null): its time to target counts updates, so
+// it has no time-to-target claim against a method timed in seconds.
+func TestClaimsNoTimeForRPD(t *testing.T) {
+	runs := claimRuns(MinSeeds, "", nil)
+	for i := range runs {
+		if runs[i].Method == "dc" {
+			runs[i].Method, runs[i].Delta, runs[i].DelayModel, runs[i].SimTime = MethodRPD, 14, DelayUniform, math.NaN()
+		}
+	}
+	claims, err := Claims(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range claims {
+		if c.Method == "rpd δ=14" && c.Metric == MetricTimeToTarget && c.Replicates > 0 {
+			t.Errorf("rpd has a time-to-target claim: %v", c.Paired())
+		}
+	}
+}
