@@ -244,8 +244,8 @@ func claimsOf(g claimGroup, method, baseline string, runs, base map[int32]*Run) 
 			}
 			diffs, ms, bs = append(diffs, mv-bv), append(ms, mv), append(bs, bv)
 		}
-		if metric == MetricHeldOut && len(diffs) == 0 {
-			continue // no held-out loss (data read from files)
+		if len(diffs) == 0 {
+			continue // no pair has the metric: no held-out loss (data from files), no seed reached the target, RPD's time
 		}
 		p := PairedDifferences(diffs)
 		c.Replicates, c.Agree = int32(p.N), int32(p.Agree)
