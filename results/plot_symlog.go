@@ -23,13 +23,19 @@ func (s symLogScale) Normalize(lo, hi, y float64) float64 {
 	return (s.f(y) - a) / (b - a)
 }
 
-// symLogTicks marks zero and ±C·10^k inside the range, labelled in %g.
+// symLogTicks marks zero and ±C·10^k inside the range, labelled in %g;
+// ±C itself, which crowds zero, only where the range spans under two
+// decades beyond it.
 type symLogTicks struct{ C float64 }
 
 // Ticks returns the ticks between lo and hi.
 func (t symLogTicks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := []plot.Tick{{Value: 0, Label: "0"}}
-	for k := 0; k < 12; k++ {
+	first := 0
+	if math.Max(math.Abs(lo), math.Abs(hi)) >= 100*t.C {
+		first = 1
+	}
+	for k := first; k < 12; k++ {
 		v := t.C * math.Pow(10, float64(k))
 		for _, x := range []float64{v, -v} {
 			if x >= lo && x <= hi {

@@ -23,6 +23,10 @@ func TestSymLogScale(t *testing.T) {
 	if len(ticks) != len(want) {
 		t.Fatalf("ticks %v, want 0, ±0.01, −0.1", ticks)
 	}
+	// Over more than two decades beyond C, ±C is left out.
+	if wide := (symLogTicks{C: 0.01}).Ticks(-5, 5); len(wide) != 5 {
+		t.Errorf("ticks %v, want 0, ±0.1, ±1", wide)
+	}
 	for _, tk := range ticks {
 		if !want[tk.Value] {
 			t.Errorf("tick %g not expected", tk.Value)
