@@ -72,7 +72,7 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 			ft := fits[f]
 			title += fmt.Sprintf("\nfit b = %.2f [%.2f, %.2f] (95%% t), paper %g", ft.Exponent, ft.Low, ft.High, ft.Predicted)
 		} else {
-			title += "\nno fit: fewer than two gaps that hold (5+ seeds, 95 % t interval > 0, every seed > 0)"
+			title += "\nno fit: fewer than two gaps hold (the rule, every seed > 0)"
 		}
 		var dots, fitted, unfitted, edges, bars plotter.XYs
 		var xs []int32
