@@ -29,10 +29,11 @@ const (
 	RuleFastestToTarget   = "fastest-to-target"
 )
 
-// SelectionMetric is the metric a group of runs' step was selected on:
-// time-to-target under RuleFastestToTarget, the training loss (LossFinal)
-// under RuleBestFinalTraining or where a run of the group has no held-out
-// loss, MetricHeldOut otherwise (experiments.SelectSteps).
+// SelectionMetric is the metric a group of runs' step was selected on, as
+// experiments.SelectSteps chooses it: time-to-target under
+// RuleFastestToTarget, the training loss (LossFinal) under
+// RuleBestFinalTraining or where no run of the group has a held-out loss
+// (data read from files), MetricHeldOut otherwise.
 func SelectionMetric(rule string, runs []*Run) string {
 	switch rule {
 	case RuleFastestToTarget:
@@ -41,18 +42,18 @@ func SelectionMetric(rule string, runs []*Run) string {
 		return LossFinal
 	}
 	for _, r := range runs {
-		if !r.Diverged() && !finite(r.HeldOutLoss) {
-			return LossFinal
+		if finite(r.HeldOutLoss) {
+			return MetricHeldOut
 		}
 	}
-	return MetricHeldOut
+	return LossFinal
 }
 
 func finite(v float64) bool { return v != 0 && !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // Claim is one row of the claims table: a method's selected runs against
-// its group's baseline (sync where the group has it, PipeDream
-// otherwise), paired by replicate, on one metric, under the one
+// a baseline of its group (sync, and PipeDream for every other method),
+// paired by replicate, on one metric, under the one
 // significance rule (PairedDifferences). Every group reports the metric
 // its steps were selected on and, beside it, the training loss and the
 // held-out loss, and the time to target where a target was set, so that a
@@ -155,8 +156,9 @@ func methodLabel(r *Run) string {
 
 // Claims pairs, in every group of comparable selected runs (Selected set,
 // as experiments.SelectSteps leaves them), each method with the group's
-// baseline (sync where it has selected runs, PipeDream otherwise; a group
-// with neither has no claims) by replicate, on the selection metric and
+// baselines, sync and PipeDream, where it has selected runs of them (a
+// remedy against sync and against the PipeDream it corrects; a group with
+// neither has no claims), by replicate, on the selection metric and
 // the other metrics the runs have, and returns the rows sorted. Two
 // selected runs of one method and replicate in a group are an error.
 func Claims(runs []Run) ([]Claim, error) {
@@ -189,22 +191,17 @@ func Claims(runs []Run) ([]Claim, error) {
 	}
 	var out []Claim
 	for g, ms := range methods {
-		baseline := ""
-		for _, b := range []string{"sync", "pipedream"} {
-			if slices.Contains(ms, b) {
-				baseline = b
-				break
-			}
-		}
-		if baseline == "" {
-			continue
-		}
-		base := sel[slot{g, baseline}]
-		for _, m := range ms {
-			if m == baseline {
+		for _, baseline := range []string{"sync", "pipedream"} {
+			if !slices.Contains(ms, baseline) {
 				continue
 			}
-			out = append(out, claimsOf(g, m, baseline, sel[slot{g, m}], base)...)
+			base := sel[slot{g, baseline}]
+			for _, m := range ms {
+				if m == baseline || (baseline == "pipedream" && m == "sync") {
+					continue
+				}
+				out = append(out, claimsOf(g, m, baseline, sel[slot{g, m}], base)...)
+			}
 		}
 	}
 	slices.SortFunc(out, compareClaims)
@@ -213,15 +210,14 @@ func Claims(runs []Run) ([]Claim, error) {
 
 // claimsOf is one method's rows against its baseline: one per metric.
 func claimsOf(g claimGroup, method, baseline string, runs, base map[int32]*Run) []Claim {
-	var all []*Run
+	// The metric the method's own group was selected on (a group is one
+	// method's runs: experiments.SelectSteps).
+	var own []*Run
 	for _, r := range runs {
-		all = append(all, r)
-	}
-	for _, r := range base {
-		all = append(all, r)
+		own = append(own, r)
 	}
 	first := runs[slices.Min(slices.Collect(maps.Keys(runs)))]
-	selectedOn := SelectionMetric(first.SelectionRule, all)
+	selectedOn := SelectionMetric(first.SelectionRule, own)
 	metrics := []string{LossFinal, MetricHeldOut}
 	if first.TargetLoss > 0 {
 		metrics = append(metrics, MetricTimeToTarget)
@@ -281,9 +277,10 @@ func metricOf(r *Run, metric string) (float64, bool) {
 }
 
 func compareClaims(a, b Claim) int {
-	return cmp.Or(cmp.Compare(a.Experiment, b.Experiment), cmp.Compare(a.CostModel, b.CostModel),
-		cmp.Compare(a.Objective, b.Objective), cmp.Compare(a.Optimizer, b.Optimizer),
-		cmp.Compare(a.TimeBudget, b.TimeBudget), cmp.Compare(a.TotalMicrobatches, b.TotalMicrobatches),
-		cmp.Compare(a.N, b.N), cmp.Compare(a.Noise, b.Noise), cmp.Compare(a.Stages, b.Stages),
-		cmp.Compare(a.Method, b.Method), cmp.Compare(a.Metric, b.Metric))
+	// The columns' order, as the file's writer sorts its rows.
+	return cmp.Or(cmp.Compare(a.Experiment, b.Experiment), cmp.Compare(a.Objective, b.Objective),
+		cmp.Compare(a.Optimizer, b.Optimizer), cmp.Compare(a.CostModel, b.CostModel),
+		cmp.Compare(a.Stages, b.Stages), cmp.Compare(a.TotalMicrobatches, b.TotalMicrobatches),
+		cmp.Compare(a.TimeBudget, b.TimeBudget), cmp.Compare(a.N, b.N), cmp.Compare(a.Noise, b.Noise),
+		cmp.Compare(a.Method, b.Method), cmp.Compare(a.Baseline, b.Baseline), cmp.Compare(a.Metric, b.Metric))
 }

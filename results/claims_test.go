@@ -45,7 +45,11 @@ func claimRuns(reps int, rule string, off map[string]float64) []Run {
 // SD 0.0447214, so the interval is −0.08 ± 2.776445·0.0447214/√5 =
 // −0.08 ± 0.0555289, which excludes 0: a claim, 4 of 5 seeds. The
 // held-out rows add each method's offset; the time to target pairs only
-// the seeds where both reached it (4 for pipedream).
+// the seeds where both reached it (4 for pipedream). Against PipeDream, dc
+// is (0.1, 0, 0, 0, 0) on the training loss, mean 0.02, the same
+// half-width 0.0555289: no claim, 1 of 5; on the held-out loss, with the
+// offsets 0.3 and 0.5, (−0.1, −0.2, −0.2, −0.2, −0.2), mean −0.18: a claim;
+// their times to target are equal at the 4 seeds where both reached it.
 func TestClaims(t *testing.T) {
 	claims, err := Claims(claimRuns(5, "", map[string]float64{"sync": 0.3, "pipedream": 0.5, "dc": 0.3}))
 	if err != nil {
@@ -56,25 +60,28 @@ func TestClaims(t *testing.T) {
 		n, agree   int32
 		holds      bool
 	}
-	wants := map[[2]string]want{
-		{"dc", LossFinal}:                 {-0.08, 0.0555289, 5, 4, true},
-		{"dc", MetricHeldOut}:             {-0.08, 0.0555289, 5, 4, true},
-		{"dc", MetricTimeToTarget}:        {-2, 0, 5, 5, true},
-		{"pipedream", LossFinal}:          {-0.1, 0, 5, 5, true},
-		{"pipedream", MetricHeldOut}:      {0.1, 0, 5, 5, true},
-		{"pipedream", MetricTimeToTarget}: {-2, 0, 4, 4, false},
+	wants := map[[3]string]want{
+		{"dc", "sync", LossFinal}:                 {-0.08, 0.0555289, 5, 4, true},
+		{"dc", "sync", MetricHeldOut}:             {-0.08, 0.0555289, 5, 4, true},
+		{"dc", "sync", MetricTimeToTarget}:        {-2, 0, 5, 5, true},
+		{"pipedream", "sync", LossFinal}:          {-0.1, 0, 5, 5, true},
+		{"pipedream", "sync", MetricHeldOut}:      {0.1, 0, 5, 5, true},
+		{"pipedream", "sync", MetricTimeToTarget}: {-2, 0, 4, 4, false},
+		{"dc", "pipedream", LossFinal}:            {0.02, 0.0555289, 5, 1, false},
+		{"dc", "pipedream", MetricHeldOut}:        {-0.18, 0.0555289, 5, 5, true},
+		{"dc", "pipedream", MetricTimeToTarget}:   {0, 0, 4, 0, false},
 	}
 	if len(claims) != len(wants) {
 		t.Fatalf("%d claims, want %d: %+v", len(claims), len(wants), claims)
 	}
 	for _, c := range claims {
-		w, ok := wants[[2]string{c.Method, c.Metric}]
-		if !ok || c.Baseline != "sync" || c.SelectedOn != MetricHeldOut || c.TotalMicrobatches != 0 {
+		w, ok := wants[[3]string{c.Method, c.Baseline, c.Metric}]
+		if !ok || c.SelectedOn != MetricHeldOut || c.TotalMicrobatches != 0 {
 			t.Errorf("unexpected claim %+v", c)
 			continue
 		}
 		if math.Abs(c.Mean-w.mean) > 1e-9 || math.Abs(c.High-c.Mean-w.half) > 1e-6 || c.Replicates != w.n || c.Agree != w.agree || c.Holds != w.holds {
-			t.Errorf("%s %s: %v holds %v; want %+v", c.Method, c.Metric, c.Paired(), c.Holds, w)
+			t.Errorf("%s − %s %s: %v holds %v; want %+v", c.Method, c.Baseline, c.Metric, c.Paired(), c.Holds, w)
 		}
 	}
 	path := filepath.Join(t.TempDir(), ClaimsFile)
@@ -104,11 +111,23 @@ func TestSelectionMetric(t *testing.T) {
 			}
 		}
 	}
+	// A group with no held-out loss at all (data read from files) is
+	// selected on the training loss; one held-out loss that overflowed
+	// leaves its group on the held-out loss (the run counts as diverged).
 	runs := claimRuns(MinSeeds, "best-final", nil)
-	runs[0].HeldOutLoss = math.NaN() // data from files: no held-out loss
+	for i := range runs {
+		switch {
+		case runs[i].Method == "dc":
+			runs[i].HeldOutLoss = math.NaN()
+		case runs[i].Method == "pipedream" && runs[i].Replicate == 2:
+			runs[i].HeldOutLoss = math.Inf(1)
+		}
+	}
 	claims, _ := Claims(runs)
-	if claims[0].SelectedOn != LossFinal {
-		t.Errorf("a group without held-out losses selected on %s, want %s", claims[0].SelectedOn, LossFinal)
+	for _, c := range claims {
+		if want := map[bool]string{true: LossFinal, false: MetricHeldOut}[c.Method == "dc"]; c.SelectedOn != want {
+			t.Errorf("%s − %s: selected on %s, want %s (its own group's metric)", c.Method, c.Baseline, c.SelectedOn, want)
+		}
 	}
 }
 
