@@ -11,12 +11,12 @@ var figureRemedies = Figure{
 	Name:    "remedies",
 	Summary: remediesSummary(),
 	// Quick: 59.5 s of CPU at the former LM (docs/figures.md, remedies;
-	// the LM's quick runs are fewer now), and 16 dc-a runs more; full: the
-	// logistic part's 93 s and the LM part's 664 s measured at 3 and 2
-	// seeds (load 1–2, docs/charlm.md, "What the figures can afford"),
-	// scaled to five seeds and the remedies' settings swept (1818 → 6090
-	// logistic runs, 48 → 120 LM runs): an estimate, not yet measured.
-	Seconds: [2]float64{65, 1970},
+	// the LM's quick runs are fewer now), and 16 dc-a runs more. Full: the
+	// logistic part measured at five seeds with the remedies' settings
+	// swept, 222 CPU-s for 6125 runs (docs/figures.md, "Issue 40"); the LM
+	// part's 664 s at two seeds (docs/charlm.md, "What the figures can
+	// afford") scaled to five (48 → 120 runs), an estimate.
+	Seconds: [2]float64{65, 1880},
 }
 
 // remediesSummary is the remedies figure's summary, with the LM's size
