@@ -79,7 +79,7 @@ func PlotRegimeMap(path string, runs []Run, opts ...PlotOption) error {
 	title := fmt.Sprintf("%s: LocalSGD / PipeDream, final loss at budget %s, %s (best-final step per method)",
 		describe(runs, func(r *Run) string { return r.Objective }), formatTime(cells[0].TimeBudget, cells[0].CostModel),
 		clockOf(cells[0].CostModel, opts))
-	note := "cell and colour: LocalSGD / PipeDream mean final loss (blue: LocalSGD lower; beyond 1/4 and 4 the end colours); in brackets: LocalSGD − PipeDream paired by seed, mean [95 % t interval], k of n seeds with its sign"
+	note := "cell and colour: LocalSGD / PipeDream mean final loss (blue: LocalSGD lower; beyond 1/4 and 4 the end colours); under it: LocalSGD − PipeDream paired by seed, its mean, [95 % t interval], k of n seeds with its sign"
 	bar := gapColourBar()
 	return saveDrawing(path, width, height, func(c draw.Canvas) {
 		c.SetColor(color.White)
@@ -214,7 +214,7 @@ func regimePanel(cells []GapCell, stages int32, sizes []int32, noises []float64,
 // n", and how many of all replicates it has when some were left out.
 func gapText(c GapCell, replicates int) string {
 	p := c.Paired()
-	s := fmt.Sprintf("%s×\n(%+.2g [%+.1g, %+.1g])\n%d of %d", strconv.FormatFloat(math.Exp2(c.LogRatio()), 'g', 2, 64),
+	s := fmt.Sprintf("%s×\n%+.2g\n[%+.1g, %+.1g]\n%d of %d", strconv.FormatFloat(math.Exp2(c.LogRatio()), 'g', 2, 64),
 		p.Mean, p.Low, p.High, p.Agree, p.N)
 	if len(c.Replicates) < replicates {
 		s += fmt.Sprintf("\n(of %d replicates)", replicates)
