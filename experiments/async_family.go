@@ -10,7 +10,7 @@ import (
 // update after every weight-gradient backward (docs/methods.md): PipeDream
 // and its remedies. A spec entry of one of them may name the table's
 // family (key family); without one it replays PipeDream's own grid.
-var AsyncMethods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "ef"}
+var AsyncMethods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "dc-a", "ef"}
 
 // DefaultAsyncFamily is the table the asynchronous methods replay when
 // their entry names none: PipeDream's asynchronous 1F1B grid.

@@ -40,7 +40,7 @@ func RunRow(r Run) results.Run {
 		Delta: int32(r.Delta), LocalSteps: int32(r.LocalSteps), Seed: r.Seed, Replicate: int32(r.Replicate), CostModel: cost,
 		SelectionRule: r.Select, ToolVersion: Version, Optimizer: r.Optimizer.Label(),
 		TimeToTarget: math.NaN(), UpdatesToTarget: results.NotReached, LossAtBudget: math.NaN(),
-		TargetLoss: r.TargetLoss,
+		TargetLoss: r.TargetLoss, MethodSettings: r.methodSettings(),
 	}
 	if r.Method == "localsgd" {
 		row.Replicas = int32(r.Stages)

@@ -24,7 +24,8 @@ type Run struct {
 	Name string
 	// Index is the run's position in the expansion (for sharding only).
 	Index int
-	// Seed seeds the run's own streams (gradient noise, RPD sampling).
+	// Seed seeds the run's own streams (gradient noise, RPD sampling);
+	// it is common to every method and step of a replicate (seeds).
 	Seed uint64
 	// DataSeed seeds the data set; it depends on the objective, its size
 	// and the replicate only, so every method of a replicate sees the same
@@ -128,6 +129,23 @@ type Run struct {
 	Record func(optim.Record) error
 }
 
+// methodSettings writes the settings only the run's method has, by their
+// spec keys, for the runs table's method_settings (results.Run).
+func (r Run) methodSettings() string {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	switch r.Method {
+	case "2bw":
+		return "accumulate=" + strconv.Itoa(r.Accumulate)
+	case "pipemare":
+		return "pipemare_warmup=" + strconv.Itoa(r.PipeMareWarmup) + " pipemare_decay=" + g(r.PipeMareDecay)
+	case "dc", "dc-a":
+		return "dc_lambda=" + g(r.DCLambda)
+	case "ef":
+		return "accumulate=" + strconv.Itoa(r.Accumulate) + " ef_lambda=" + g(r.EFLambda)
+	}
+	return ""
+}
+
 // DelayExact is the delay model of RPD replaying the exact delays of the
 // table it would otherwise replay asynchronously (optim.Delays).
 const DelayExact = "exact"
@@ -152,7 +170,7 @@ func (s *Spec) Expand() []Run {
 			r.ExtendGrid = s.extendGrid()
 		}
 		r.name()
-		r.DataSeed = deriveSeed(s.Seed, "data", r.Objective, strconv.Itoa(r.N), strconv.Itoa(r.D), strconv.Itoa(r.Batch), strconv.Itoa(r.Replicate))
+		r.seeds()
 		r.Index = len(runs)
 		runs = append(runs, r)
 	}
@@ -160,13 +178,29 @@ func (s *Spec) Expand() []Run {
 	return runs
 }
 
-// name sets the run's Name from its parameters and Root, and the ID and
-// Seed that derive from it.
+// name sets the run's Name from its parameters and Root, and the ID that
+// derives from it.
 func (r *Run) name() {
 	r.Name = r.canonical(r.Root)
 	sum := sha256.Sum256([]byte(r.Name))
 	r.ID = hex.EncodeToString(sum[:8])
-	r.Seed = binary.LittleEndian.Uint64(sum[8:16])
+}
+
+// seeds sets the run's DataSeed and Seed from Root and the replicate's
+// parameters: common random numbers. Every method and step of one
+// objective, data size, batch size and replicate draws the same data set,
+// starting point, sample order and gradient-noise stream, so a difference
+// between two methods of one replicate is theirs and not their draws'
+// (docs/methods.md, "Seeds and significance"). A run without an objective
+// (delays, schedules) seeds its streams from its own name.
+func (r *Run) seeds() {
+	r.DataSeed = deriveSeed(r.Root, "data", r.Objective, strconv.Itoa(r.N), strconv.Itoa(r.D), strconv.Itoa(r.Batch), strconv.Itoa(r.Replicate))
+	if r.Objective == "" {
+		sum := sha256.Sum256([]byte(r.Name))
+		r.Seed = binary.LittleEndian.Uint64(sum[8:16])
+		return
+	}
+	r.Seed = deriveSeed(r.DataSeed, "run")
 }
 
 func (s *Spec) delayMicrobatches(st int) []int {
@@ -326,7 +360,7 @@ func (r Run) canonical(seed uint64) string {
 		kv("T", num(r.PipeMareWarmup))
 		kv("D", strconv.FormatFloat(r.PipeMareDecay, 'g', -1, 64))
 	}
-	if r.Method == "dc" {
+	if r.Method == "dc" || r.Method == "dc-a" {
 		kv("lambda", strconv.FormatFloat(r.DCLambda, 'g', -1, 64))
 	}
 	if r.Method == "ef" {

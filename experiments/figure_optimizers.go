@@ -9,7 +9,8 @@ import (
 // figureOptimizersUnderDelay asks which per-stage optimizer suffers least
 // from a delayed pipeline, on the character LM (ShakespeareLM's model on
 // the shipped text): the validation loss of PipeDream, of PipeDream-2BW
-// and of 2BW with the one-step-delay paper's error feedback (method ef: ef
+// and of 2BW with error feedback after the one-step-delay paper (method ef,
+// a rule inferred from its abstract, docs/methods.md: ef
 // is a method, 2BW plus the correction, not a modifier of any method, so
 // "with error feedback" is ef against 2bw), each minus synchronous SGD's
 // at the same microbatches, for AdamW, Muon and Lion, each method and
@@ -20,8 +21,10 @@ var figureOptimizersUnderDelay = Figure{
 	Summary: optimizersSummary(),
 	// Measured (docs/figures.md, optimizers-under-delay): quick 8.7
 	// CPU-s; full about 500–540 of the 701–716 CPU-s it and
-	// staleness-law took together (two runs, by the runs' wall seconds).
-	Seconds: [2]float64{9, 515},
+	// staleness-law took together (two runs, by the runs' wall seconds)
+	// at two seeds and 144 runs, scaled to five seeds and ef at two λ
+	// (450 runs): an estimate, not yet measured.
+	Seconds: [2]float64{9, 1610},
 }
 
 // optimizersLabels, optimizersStages and optimizersMicrobatches are the

@@ -11,10 +11,12 @@ var figureRemedies = Figure{
 	Name:    "remedies",
 	Summary: remediesSummary(),
 	// Quick: 59.5 s of CPU at the former LM (docs/figures.md, remedies;
-	// the LM's quick runs are fewer now); full: the logistic part's 93 s
-	// and the LM part's 664 s, measured at load 1–2 (docs/charlm.md,
-	// "What the figures can afford").
-	Seconds: [2]float64{60, 760},
+	// the LM's quick runs are fewer now), and 16 dc-a runs more. Full: the
+	// logistic part measured at five seeds with the remedies' settings
+	// swept, 222 CPU-s for 6125 runs (docs/figures.md, "Issue 40"); the LM
+	// part's 664 s at two seeds (docs/charlm.md, "What the figures can
+	// afford") scaled to five (48 → 120 runs), an estimate.
+	Seconds: [2]float64{65, 1880},
 }
 
 // remediesSummary is the remedies figure's summary, with the LM's size

@@ -20,8 +20,9 @@ var figureStalenessLaw = Figure{
 	// Measured (docs/figures.md, staleness-law): quick 15.5 CPU-s; full,
 	// run beside optimizers-under-delay at load 5–15, 716 CPU-s for both,
 	// 23–30 % of it this figure's by its runs' wall seconds (its LM's 72
-	// runs nearly all of it).
-	Seconds: [2]float64{16, 200},
+	// runs nearly all of it), at 4 and 3 seeds; five seeds make 120 LM
+	// runs of 72 (an estimate, not yet measured).
+	Seconds: [2]float64{16, 330},
 }
 
 // lawLMStages and lawLMMicrobatches are the S and K of the full law

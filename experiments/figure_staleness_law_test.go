@@ -66,8 +66,9 @@ func TestStalenessLawSpecs(t *testing.T) {
 }
 
 // The optimizers-under-delay spec validates and expands into optimizers ×
-// methods (pipedream, 2bw, ef, sync) × three steps × S × seeds runs, every
-// one on the LM.
+// methods (pipedream, 2bw, ef, sync; the full size ef at two λ) × three
+// steps × S × seeds runs, every one on the LM, sync with one microbatch
+// per update as PipeDream.
 func TestOptimizersUnderDelaySpecs(t *testing.T) {
 	f, err := LookupFigure("optimizers-under-delay")
 	if err != nil {
@@ -86,12 +87,21 @@ func TestOptimizersUnderDelaySpecs(t *testing.T) {
 				t.Errorf("quick %v: %s with %s on %d steps, want 3", quick, m.Name, m.Optimizer.Name, gridPoints(m.Steps))
 			}
 		}
+		perOpt := []string{"pipedream", "2bw", "ef", "ef", "sync"}
+		if quick {
+			perOpt = []string{"pipedream", "2bw", "ef", "sync"}
+		}
 		for o, ms := range methods {
-			if !slices.Equal(ms, []string{"pipedream", "2bw", "ef", "sync"}) {
-				t.Errorf("quick %v: %s runs %v, want pipedream, 2bw, ef and sync", quick, o, ms)
+			if !slices.Equal(ms, perOpt) {
+				t.Errorf("quick %v: %s runs %v, want %v", quick, o, ms, perOpt)
 			}
 		}
-		want := len(methods) * 4 * 3 * len(s.Stages) * s.Seeds
+		for _, m := range s.Methods {
+			if m.Name == "sync" && m.Microbatches != 1 {
+				t.Errorf("quick %v: sync with %s takes %d microbatches per update, want 1 (as PipeDream)", quick, m.Optimizer.Name, m.Microbatches)
+			}
+		}
+		want := len(methods) * len(perOpt) * 3 * len(s.Stages) * s.Seeds
 		if len(runs) != want {
 			t.Errorf("quick %v: %d runs, want %d", quick, len(runs), want)
 		}

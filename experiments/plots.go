@@ -33,6 +33,10 @@ import (
 //     fits, as tables (results.GapsFile, results.FitsFile) and plots
 //     (plotGapFigures).
 //
+// Beside the plots it writes the claims table (results.ClaimsFile): every
+// comparison the runs hold, under the one significance rule
+// (results.Claims), so a figure's claims are computed from its runs.
+//
 // A directory without tables whose subdirectories have them (the output
 // of reproduce) is plotted subdirectory by subdirectory.
 func PlotDir(dir string) ([]string, error) {
@@ -53,6 +57,16 @@ func PlotDir(dir string) ([]string, error) {
 		return all, nil
 	}
 	return plotTables(dir, t)
+}
+
+// writeClaims writes the claims of runs to dir's results.ClaimsFile, when
+// they have any.
+func writeClaims(dir string, runs []results.Run) error {
+	claims, err := results.Claims(runs)
+	if err != nil || len(claims) == 0 {
+		return err
+	}
+	return results.WriteClaims(filepath.Join(dir, results.ClaimsFile), claims)
 }
 
 // tableSubdirs lists the subdirectories of dir that hold result tables.
@@ -106,6 +120,9 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		if err := add("delay-profiles", func(p string) error { return results.PlotDelayProfiles(p, profiles) }); err != nil {
 			return files, err
 		}
+	}
+	if err := writeClaims(dir, t.Runs); err != nil {
+		return files, err
 	}
 	if err := plotGapFigures(dir, t, add); err != nil {
 		return files, err

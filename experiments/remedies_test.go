@@ -74,8 +74,8 @@ func TestParseSpecRejectsRemedyKeys(t *testing.T) {
 		{"accumulate on pd", "  - {name: pipedream, accumulate: 2, step_sizes: {values: [1]}}", "methods[0].accumulate: only 2bw and ef take accumulate"},
 		{"negative accumulate", "  - {name: 2bw, accumulate: -1, step_sizes: {values: [1]}}", "methods[0].accumulate"},
 		{"decay out of range", "  - {name: pipemare, pipemare_decay: 1, step_sizes: {values: [1]}}", "methods[0].pipemare_decay"},
-		{"lambda on pipemare", "  - {name: pipemare, dc_lambda: 1, step_sizes: {values: [1]}}", "only dc takes dc_lambda"},
-		{"same method twice", "  - {name: dc, step_sizes: {values: [1]}}\n  - {name: dc, dc_lambda: 1, step_sizes: {values: [1]}}", "methods[1].name: dc with optimizer sgd is given twice"},
+		{"lambda on pipemare", "  - {name: pipemare, dc_lambda: 1, step_sizes: {values: [1]}}", "only dc and dc-a take dc_lambda"},
+		{"same method twice", "  - {name: dc, dc_lambda: 1, step_sizes: {values: [1]}}\n  - {name: dc, dc_lambda: 1, step_sizes: {values: [2]}}", "methods[1].name: dc (dc_lambda=1) with optimizer sgd is given twice"},
 		{"bad schedule", "  - {name: pipedream, optimizer: {name: adam, lr_schedule: step}, step_sizes: {values: [1]}}", `unknown learning-rate schedule "step"`},
 	} {
 		_, err := ParseSpec("s.yaml", []byte(head+tc.method+"\n"))

@@ -11,31 +11,34 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-// Step-size selection rules (docs/reference.md §1.7), optim's BestFinal and
-// Stable by name. BestFinal and Stable rank by the held-out loss where the
-// runs have one (docs/methods.md, "Selection"); BestFinalTraining is
-// BestFinal on the final training loss always, for a figure about
-// optimization alone (the choice made before held-out losses existed): the
-// rule of the presets that reproduce the PipeDream convergence paper's
-// protocol and its logistic regime (docs/methods.md, "Selection").
+// Step-size selection rules (docs/reference.md §1.7), optim's BestFinal,
+// Stable and FastestToTarget by name. BestFinal and Stable rank by the
+// held-out loss where the runs have one (docs/methods.md, "Selection");
+// BestFinalTraining is BestFinal on the final training loss always, for a
+// figure about optimization alone: the rule of the presets that reproduce
+// the PipeDream convergence paper's protocol and its logistic regime.
+// FastestToTarget ranks by the time to the spec's target loss, for a
+// figure that reports it (remedies). results.SelectionMetric names the
+// metric each rule selects on, which a figure's claims table reports.
 const (
 	BestFinal         = "best-final"
 	Stable            = "stable"
-	BestFinalTraining = "best-final-training"
+	BestFinalTraining = results.RuleBestFinalTraining
+	FastestToTarget   = results.RuleFastestToTarget
 )
 
 // groupKey is everything that makes runs comparable except the step size
 // and the seed: the runs of one curve of a figure, over the grid.
 type groupKey struct {
 	experiment, objective, method, cost string
-	optimizer, delayModel               string
+	optimizer, delayModel, settings     string
 	stages, microbatches, batch, n, d   int32
 	delta, replicas, localSteps         int32
 	budget, noise                       float64
 }
 
 func keyOf(r *results.Run) groupKey {
-	return groupKey{r.Experiment, r.Objective, r.Method, r.CostModel, r.Optimizer, r.DelayModel, r.Stages, r.TotalMicrobatches, r.BatchSize,
+	return groupKey{r.Experiment, r.Objective, r.Method, r.CostModel, r.Optimizer, r.DelayModel, r.MethodSettings, r.Stages, r.TotalMicrobatches, r.BatchSize,
 		r.N, r.D, r.Delta, r.Replicas, r.LocalSteps, r.TimeBudget, r.Noise}
 }
 
@@ -45,8 +48,10 @@ func ruleNamed(name string) (optim.Rule, error) {
 		return optim.BestFinal{}, nil
 	case Stable:
 		return optim.Stable{}, nil
+	case FastestToTarget:
+		return optim.FastestToTarget{}, nil
 	}
-	return nil, fmt.Errorf("experiments: unknown selection rule %q (known: %s, %s, %s)", name, BestFinal, Stable, BestFinalTraining)
+	return nil, fmt.Errorf("experiments: unknown selection rule %q (known: %s, %s, %s, %s)", name, BestFinal, Stable, BestFinalTraining, FastestToTarget)
 }
 
 // SelectSteps sets Selected on the runs whose step size the group's rule
@@ -165,7 +170,8 @@ func (g *stepGroup) choose(runs []results.Run, records map[string][]optim.Record
 		}
 		recs := slices.Clone(records[r.RunID])
 		slices.SortFunc(recs, func(a, b optim.Record) int { return cmp.Compare(a.Updates, b.Updates) })
-		res := &optim.Result{StepSize: r.StepSize, Seed: r.Seed, FinalLoss: r.FinalLoss, Diverged: r.Diverged(), Records: recs}
+		res := &optim.Result{StepSize: r.StepSize, Seed: r.Seed, FinalLoss: r.FinalLoss, Diverged: r.Diverged(), Records: recs,
+			TimeToTarget: r.TimeToTarget}
 		if heldOut {
 			// A run without a held-out loss in a group that has them
 			// (a held-out loss that overflowed) is not ranked.

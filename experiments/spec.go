@@ -176,7 +176,8 @@ type MethodSpec struct {
 	// optim.DefaultPipeMareDecay).
 	PipeMareWarmup int      `yaml:"pipemare_warmup"`
 	PipeMareDecay  *float64 `yaml:"pipemare_decay"`
-	// DCLambda, for dc, is λ (default optim.DefaultDCLambda).
+	// DCLambda, for dc, is λ (default optim.DefaultDCLambda); for dc-a,
+	// DC-ASGD-a, λ0 (default optim.DefaultDCALambda).
 	DCLambda *float64 `yaml:"dc_lambda"`
 	// EFLambda, for ef, is λ of the error feedback (default
 	// optim.DefaultEFLambda); ef takes Accumulate as 2bw does.

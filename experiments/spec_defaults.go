@@ -125,6 +125,11 @@ func (m *MethodSpec) setDefaults() {
 			l := optim.DefaultDCLambda
 			m.DCLambda = &l
 		}
+	case "dc-a":
+		if m.DCLambda == nil {
+			l := optim.DefaultDCALambda
+			m.DCLambda = &l
+		}
 	}
 	if m.Family == DefaultAsyncFamily && slices.Contains(AsyncMethods, m.Name) {
 		// Runs on PipeDream's grid keep the names (and ids) they had

@@ -20,7 +20,7 @@ var (
 	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
 	KnownMethods    = optim.Methods
 	knownCostModels = []string{"unit", "gpu"}
-	knownRules      = []string{BestFinal, Stable, BestFinalTraining}
+	knownRules      = []string{BestFinal, Stable, BestFinalTraining, FastestToTarget}
 	knownMeasures   = []string{Convergence, DelayStats, Schedules, DelayProfiles}
 )
 
@@ -258,6 +258,9 @@ func (s *Spec) validateConvergence(v validator) error {
 	if !(s.TargetLoss >= 0) || math.IsInf(s.TargetLoss, 0) {
 		return v.fail(fmt.Sprintf("target loss %v is not a non-negative number", s.TargetLoss), "target_loss")
 	}
+	if s.Select == FastestToTarget && s.TargetLoss == 0 {
+		return v.fail(fmt.Sprintf("selection rule %s ranks steps by the time to target_loss, which is not set", FastestToTarget), "selection_rule")
+	}
 	if err := s.validateCut(v); err != nil {
 		return err
 	}
@@ -268,13 +271,21 @@ func (s *Spec) validateConvergence(v validator) error {
 		if err := m.validate(v, i); err != nil {
 			return err
 		}
-		// The runs table records the method and the optimizer, not 2BW's A,
-		// PipeMare's T and D or DC's λ: two entries that differ only there
-		// would give rows that selection and the plots could not tell apart.
-		k := m.Name + "/" + m.Optimizer.Settings().Label()
+		// The runs table records the method, its own settings (2BW's A,
+		// PipeMare's T and D, DC's λ, ef's A and λ: method_settings) and the
+		// optimizer: two entries that agree in all three would give rows
+		// that selection and the plots could not tell apart.
+		var r Run
+		r.Method = m.Name
+		m.remedy(&r)
+		k := m.Name + "/" + r.methodSettings() + "/" + m.Optimizer.Settings().Label()
 		if j, dup := first[k]; dup {
+			what := m.Name
+			if ms := r.methodSettings(); ms != "" {
+				what += " (" + ms + ")"
+			}
 			return v.fail(fmt.Sprintf("%s with optimizer %s is given twice (first as methods[%d], line %d)",
-				m.Name, m.Optimizer.Settings().Label(), j, v.line("methods", j, "name")), "methods", i, "name")
+				what, m.Optimizer.Settings().Label(), j, v.line("methods", j, "name")), "methods", i, "name")
 		}
 		first[k] = i
 		if m.Name != "sync" {
@@ -491,7 +502,7 @@ func checkPositive(v validator, key string, xs []int) error {
 	return nil
 }
 
-// validateRemedy checks the parameters of 2bw, pipemare, dc and ef, each
+// validateRemedy checks the parameters of 2bw, pipemare, dc, dc-a and ef, each
 // refused on any other method.
 func (m *MethodSpec) validateRemedy(v validator, i int) error {
 	for _, k := range []struct {
@@ -501,7 +512,7 @@ func (m *MethodSpec) validateRemedy(v validator, i int) error {
 	}{{"accumulate", "2bw and ef take", []string{"2bw", "ef"}, m.Accumulate != 0},
 		{"pipemare_warmup", "pipemare takes", []string{"pipemare"}, m.PipeMareWarmup != 0},
 		{"pipemare_decay", "pipemare takes", []string{"pipemare"}, m.PipeMareDecay != nil},
-		{"dc_lambda", "dc takes", []string{"dc"}, m.DCLambda != nil},
+		{"dc_lambda", "dc and dc-a take", []string{"dc", "dc-a"}, m.DCLambda != nil},
 		{"ef_lambda", "ef takes", []string{"ef"}, m.EFLambda != nil}} {
 		if k.set && !slices.Contains(k.methods, m.Name) {
 			return v.fail("only "+k.only+" "+k.key, "methods", i, k.key)
@@ -526,7 +537,7 @@ func (m *MethodSpec) validateRemedy(v validator, i int) error {
 		if d := *m.PipeMareDecay; !(d >= 0 && d < 1) {
 			return v.fail(fmt.Sprintf("D = %v is not in [0, 1)", d), "methods", i, "pipemare_decay")
 		}
-	case "dc":
+	case "dc", "dc-a":
 		if l := *m.DCLambda; !(l >= 0) || math.IsInf(l, 0) {
 			return v.fail(fmt.Sprintf("λ = %v is not a non-negative number", l), "methods", i, "dc_lambda")
 		}

@@ -16,7 +16,8 @@ type asyncRule struct {
 	noStash    bool    // the backward reads the block as it finds it, not the forward's
 	accumulate int     // 2BW's A: one update per group of A microbatches (0, 1: every backward)
 	predict    bool    // forwards read the block predicted at their backward's time
-	dcLambda   float64 // DC-ASGD's λ (0: no compensation)
+	dcLambda   float64 // DC-ASGD's λ, or λ0 of its adaptive variant (0: no compensation)
+	dcAdaptive bool    // DC-ASGD-a: λ0 over the root of a running mean square of the gradient
 	pipemare   bool    // PipeMare's rescheduling and discrepancy correction
 	warmup     int     // PipeMare's T, at least 1
 	decay      float64 // PipeMare's EMA factor of δ
@@ -48,6 +49,7 @@ type asyncReplay struct {
 	before []float64   // PipeMare: the block before an update
 	u      []float64   // predict: the stage's update direction; ef: the correction
 	efPrev [][]float64 // ef: per stage, the optimizer's last update (nil before the first)
+	meanSq [][]float64 // dc-a: per stage, the running mean square of the gradient
 	cur    func() []float64
 }
 
@@ -76,6 +78,12 @@ func replayAsync(r *run, tl *sim.Timeline, rule asyncRule) error {
 	}
 	if rule.errorFeedback {
 		a.efPrev = make([][]float64, r.stages)
+	}
+	if rule.dcAdaptive {
+		a.meanSq = make([][]float64, r.stages)
+		for s := range a.meanSq {
+			a.meanSq[s] = make([]float64, r.blockLen(s))
+		}
 	}
 	if rule.pipemare {
 		a.delta = make([][]float64, r.stages)
@@ -183,7 +191,16 @@ func (a *asyncReplay) backward(m, s int, end float64) error {
 	if err != nil {
 		return err
 	}
-	if stash != nil {
+	switch {
+	case stash != nil && a.rule.dcAdaptive:
+		// DC-ASGD-a: the mean square first takes this gradient, then
+		// g + λ0/√(ms + ε)·g⊙g⊙(w_now − w_stash).
+		ms := a.meanSq[s]
+		for j, v := range g {
+			ms[j] = dcMeanSquareDecay*ms[j] + (1-dcMeanSquareDecay)*v*v
+			g[j] = v + a.rule.dcLambda/math.Sqrt(ms[j]+dcEpsilon)*v*v*(xs[j]-stash[j])
+		}
+	case stash != nil:
 		// DC-ASGD: g + λ·g⊙g⊙(w_now − w_stash).
 		for j, v := range g {
 			g[j] = v + a.rule.dcLambda*v*v*(xs[j]-stash[j])

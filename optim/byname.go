@@ -9,7 +9,7 @@ import (
 
 // Methods are the names NewMethod knows, the names specs, the command line
 // and the tables' method column use.
-var Methods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "ef", "rpd", "localsgd", "sync"}
+var Methods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "dc-a", "ef", "rpd", "localsgd", "sync"}
 
 // MethodOptions are the parameters only some methods take; a zero field
 // takes the method's own default.
@@ -19,7 +19,7 @@ type MethodOptions struct {
 	// PipeMareWarmup and PipeMareDecay are pipemare's T and D.
 	PipeMareWarmup int
 	PipeMareDecay  float64
-	// DCLambda is dc's λ.
+	// DCLambda is dc's λ or dc-a's λ0.
 	DCLambda float64
 	// EFLambda is ef's λ (ef takes Accumulate as 2bw does).
 	EFLambda float64
@@ -51,6 +51,8 @@ func NewMethod(name string, tl *sim.Timeline, o MethodOptions) (Method, error) {
 		return Predict{Timeline: tl}, nil
 	case "dc":
 		return DelayCompensation{Timeline: tl, Lambda: o.DCLambda}, nil
+	case "dc-a":
+		return DelayCompensation{Timeline: tl, Lambda: o.DCLambda, Adaptive: true}, nil
 	case "ef":
 		return ErrorFeedback{Timeline: tl, Accumulate: o.Accumulate, Lambda: o.EFLambda}, nil
 	case "localsgd":

@@ -7,10 +7,13 @@ import (
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
-// ErrorFeedback is PipeDream-2BW (TwoBW) with the update-level,
-// Error-Feedback-inspired correction of Zmushko et al., "One-Step Gradient
+// ErrorFeedback is PipeDream-2BW (TwoBW) with an update-level,
+// error-feedback correction after Zmushko et al., "One-Step Gradient
 // Delay is Not a Barrier for Large-Scale Asynchronous Pipeline Parallel LLM
 // Pretraining" (ICML 2026, arXiv 2606.30634, §3), replayed on a timeline.
+// The rule below is this project's reading of the paper's abstract and
+// secondary accounts, not the paper's formula, whose full text was not
+// available (docs/methods.md, ef).
 // Each stage's optimizer computes its update u_t from the delayed
 // gradient as under 2BW; the stage then moves by
 //

@@ -117,3 +117,14 @@ func ExampleReadDelayTrace() {
 	// 2 stages, 3 updates, δ = 2
 	// optim: bad.csv line 1 column 3: delay 1 exceeds the 0 updates before this one
 }
+
+// FastestToTarget picks the step whose seeds reach the target soonest on
+// average; a step where a seed never reached it is not a candidate.
+func ExampleFastestToTarget() {
+	res := func(ttt float64) *optim.Result { return &optim.Result{TimeToTarget: ttt, FinalLoss: 0.5} }
+	steps := []float64{0.01, 0.02, 0.04}
+	runs := [][]*optim.Result{{res(9), res(11)}, {res(6), res(8)}, {res(2), res(math.NaN())}}
+	c, _ := optim.FastestToTarget{}.Choose(steps, runs)
+	fmt.Println(c.StepSize, c.Score)
+	// Output: 0.02 7
+}

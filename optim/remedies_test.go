@@ -69,6 +69,7 @@ func TestTwoBWWithOneMicrobatchIsPipeDream(t *testing.T) {
 	// λ = 0 turns delay compensation off.
 	set := Settings{StepSize: 0.05, Seed: 3}
 	identicalResults(t, "dc λ=0", mustRun(t, f, PipeDream{Timeline: tl}, set), mustRun(t, f, DelayCompensation{Timeline: tl}, set))
+	identicalResults(t, "dc-a λ0=0", mustRun(t, f, PipeDream{Timeline: tl}, set), mustRun(t, f, DelayCompensation{Timeline: tl, Adaptive: true}, set))
 }
 
 // 2BW's groups: A microbatches per update, S·⌈N/A⌉ block updates.
@@ -249,7 +250,7 @@ func TestRemediesMatchIndependentReplay(t *testing.T) {
 	methods := map[string]Method{
 		"pd-nostash": PipeDreamNoStash{Timeline: tl}, "2bw": TwoBW{Timeline: tl, Accumulate: 2},
 		"pipemare": PipeMare{Timeline: tl, Warmup: 4, Decay: 0.9}, "predict": Predict{Timeline: tl},
-		"dc": DelayCompensation{Timeline: tl, Lambda: 0.5},
+		"dc": DelayCompensation{Timeline: tl, Lambda: 0.5}, "dc-a": DelayCompensation{Timeline: tl, Lambda: 0.5, Adaptive: true},
 	}
 	seen := map[string]bool{}
 	for _, row := range rows[1:] {

@@ -29,7 +29,7 @@ func TestReadWithoutAppendedColumn(t *testing.T) {
 			if first == "target_loss" {
 				r.TargetLoss = 0
 			}
-			r.HeldOutLoss, r.SelectionBound = 0, ""
+			r.HeldOutLoss, r.SelectionBound, r.MethodSettings = 0, "", ""
 			byID[r.RunID] = r
 		}
 		for _, r := range got {

@@ -12,4 +12,11 @@
 // Plots take row slices as read back from the files (ReadDir loads a whole
 // directory), never optimizer state, so every figure can be redrawn from the
 // tables alone. docs/results.md documents every column.
+//
+// Comparisons go through one significance rule, PairedDifferences: the
+// per-seed differences of two methods, paired by seed, their mean, a 95 %
+// Student t interval and the seeds that agree in sign; a comparison holds
+// from MinSeeds seeds when the interval excludes zero. Claims applies it to
+// every comparison a runs table holds (the claims table, ClaimsFile), Gaps
+// to the staleness gaps, and the regime map to its cells.
 package results

@@ -91,3 +91,34 @@ func ExampleRankKinds() {
 	// zb-h1 1
 	// 1f1b 2
 }
+
+// PairedDifferences is the rule every claim goes through: five seeds'
+// differences, their mean, its 95 % t interval and the seeds that agree.
+func ExamplePairedDifferences() {
+	p := results.PairedDifferences([]float64{-0.12, -0.08, -0.10, -0.11, -0.04})
+	fmt.Println(p, p.Holds())
+	// Output: -0.090 [-0.129, -0.051], 5 of 5 seeds true
+}
+
+// Claims pairs each method with its group's baseline by seed, on the
+// metric the steps were selected on and the others beside it.
+func ExampleClaims() {
+	var runs []results.Run
+	for rep, d := range []float64{0.02, 0.03, 0.01, 0.04, 0.03} {
+		for _, m := range []struct {
+			name string
+			loss float64
+		}{{"sync", 0.5}, {"pipedream", 0.5 + d}} {
+			runs = append(runs, results.Run{RunID: fmt.Sprint(m.name, rep), Experiment: "e", Objective: "logistic",
+				Method: m.name, Stages: 4, TotalMicrobatches: 100, Replicate: int32(rep), Outcome: results.OutcomeOK,
+				FinalLoss: m.loss, HeldOutLoss: m.loss + 0.1, Selected: true, SelectionRule: "best-final"})
+		}
+	}
+	claims, _ := results.Claims(runs)
+	for _, c := range claims {
+		fmt.Println(c.Method, "−", c.Baseline, c.Metric, "selected on", c.SelectedOn+":", c.Paired(), c.Holds)
+	}
+	// Output:
+	// pipedream − sync final selected on held-out: +0.026 [+0.012, +0.040], 5 of 5 seeds true
+	// pipedream − sync held-out selected on held-out: +0.026 [+0.012, +0.040], 5 of 5 seeds true
+}

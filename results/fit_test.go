@@ -80,10 +80,21 @@ func lawRuns(a, b, e float64, reps int) []Run {
 
 // Gaps pairs the selected runs by replicate and Fits recovers the
 // generated exponent: with e = 0 exactly, with e > 0 within its
-// interval, which then has positive width.
+// interval, which then has positive width. Six replicates (MinSeeds is
+// five; an even count makes the ±e errors cancel in the mean): with fewer
+// than MinSeeds no gap is a claim, and nothing is fitted.
 func TestGapsAndFitsRecoverExponent(t *testing.T) {
+	few, err := Gaps(lawRuns(0.002, 4, 0, MinSeeds-1), nil, "sync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range few {
+		if g.Fitted {
+			t.Errorf("%d replicates, S = %d: fitted", MinSeeds-1, g.Stages)
+		}
+	}
 	for _, e := range []float64{0, 0.05} {
-		gaps, err := Gaps(lawRuns(0.002, 4, e, 2), nil, "sync")
+		gaps, err := Gaps(lawRuns(0.002, 4, e, 6), nil, "sync")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,8 +106,8 @@ func TestGapsAndFitsRecoverExponent(t *testing.T) {
 			if g.Stages == 1 {
 				want = -0.5
 			}
-			if math.Abs(g.Mean-want) > 1e-12*math.Max(1, want) || g.Replicates != 2 || g.Loss != LossFinal || g.StepSize != 0.1 || !g.AtEdge {
-				t.Errorf("e = %g, S = %d: %+v, want mean %g over 2 replicates at step 0.1, at the grid's edge", e, g.Stages, g, want)
+			if math.Abs(g.Mean-want) > 1e-12*math.Max(1, want) || g.Replicates != 6 || g.Loss != LossFinal || g.StepSize != 0.1 || !g.AtEdge {
+				t.Errorf("e = %g, S = %d: %+v, want mean %g over 6 replicates at step 0.1, at the grid's edge", e, g.Stages, g, want)
 			}
 			if g.Fitted != (g.Stages > 1) {
 				t.Errorf("e = %g, S = %d: fitted %v", e, g.Stages, g.Fitted)
@@ -109,8 +120,8 @@ func TestGapsAndFitsRecoverExponent(t *testing.T) {
 				f = &fits[i]
 			}
 		}
-		if f == nil || f.Levels != 4 || f.Points != 8 || f.Predicted != 4 {
-			t.Fatalf("e = %g: fits %+v, want one over S with 4 levels and 8 points", e, fits)
+		if f == nil || f.Levels != 4 || f.Points != 24 || f.Predicted != 4 {
+			t.Fatalf("e = %g: fits %+v, want one over S with 4 levels and 24 points", e, fits)
 		}
 		if e == 0 && (math.Abs(f.Exponent-4) > 1e-9 || math.Abs(f.Coefficient-0.002) > 1e-12) {
 			t.Errorf("exact data: b = %g, a = %g; want 4, 0.002", f.Exponent, f.Coefficient)
@@ -122,12 +133,14 @@ func TestGapsAndFitsRecoverExponent(t *testing.T) {
 }
 
 // A replicate whose PipeDream run diverged is left out of its gap; the
-// held-out loss of the last record is used when every run has one.
+// held-out loss of the last record is used when every run has one (the
+// LM, whose held-out loss is that record's).
 func TestGapsValidationAndDiverged(t *testing.T) {
 	runs := lawRuns(0.01, 2, 0, 3)
 	var curves []CurvePoint
 	for i := range runs {
 		r := &runs[i]
+		r.HeldOutLoss = r.FinalLoss + 1
 		curves = append(curves, CurvePoint{RunID: r.RunID, BlockUpdates: 1, ValidationLoss: 9},
 			CurvePoint{RunID: r.RunID, BlockUpdates: 2, ValidationLoss: r.FinalLoss + 1})
 		if r.Method == "pipedream" && r.Stages == 4 && r.Replicate == 2 {
@@ -148,6 +161,40 @@ func TestGapsValidationAndDiverged(t *testing.T) {
 		}
 		if g.Replicates != want {
 			t.Errorf("S = %d: %d replicates, want %d", g.Stages, g.Replicates, want)
+		}
+	}
+}
+
+// A gap reports the loss its steps were selected on: the held-out loss
+// under best-final where the runs have one (a convex objective: no
+// validation curve), the training loss under best-final-training. The
+// held-out gap here is the training gap plus 0.5 for PipeDream (its
+// held-out loss adds 0.5 that sync's does not).
+func TestGapsReportTheSelectionMetric(t *testing.T) {
+	for rule, want := range map[string]string{"best-final": MetricHeldOut, RuleBestFinalTraining: LossFinal} {
+		runs := lawRuns(0.01, 2, 0, 2)
+		for i := range runs {
+			r := &runs[i]
+			r.SelectionRule, r.HeldOutLoss = rule, r.FinalLoss
+			if r.Method == "pipedream" {
+				r.HeldOutLoss += 0.5
+			}
+		}
+		gaps, err := Gaps(runs, nil, "sync")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gaps {
+			mean := 0.01 * float64(g.Stages*g.Stages)
+			if g.Stages == 1 {
+				mean = -0.5
+			}
+			if want == MetricHeldOut {
+				mean += 0.5
+			}
+			if g.Loss != want || math.Abs(g.Mean-mean) > 1e-12 {
+				t.Errorf("rule %s, S = %d: %s gap %g, want %s %g", rule, g.Stages, g.Loss, g.Mean, want, mean)
+			}
 		}
 	}
 }

@@ -47,15 +47,10 @@ func mean(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
-// Gap returns the mean paired gap and half its range over the replicates:
-// the cell's "mean ± half-range".
-func (c GapCell) Gap() (mid, halfRange float64) {
-	g := c.Gaps()
-	if len(g) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	return mean(g), (slices.Max(g) - slices.Min(g)) / 2
-}
+// Paired is the cell's paired gap under the one significance rule
+// (PairedDifferences): its mean, 95 % t interval and the replicates whose
+// gap has the mean's sign.
+func (c GapCell) Paired() Paired { return PairedDifferences(c.Gaps()) }
 
 // LogRatio returns log2 of LocalSGD's mean final loss over PipeDream's:
 // negative where LocalSGD ends lower, -1 at half PipeDream's loss.

@@ -18,8 +18,10 @@ func regimeRow(id, method string, s, n int32, noise float64, rep int32, loss flo
 }
 
 // TestRegimeCells pairs the methods by replicate: a cell of three
-// replicates with gaps -0.1, 0.0 and +0.2 has mean 1/30 and half-range
-// 0.15 (computed by hand); a replicate where LocalSGD diverged and one
+// replicates with gaps -0.1, 0.0 and +0.2 has mean 1/30, sample SD
+// 0.152753 and a 95 % t interval of 1/30 ± 4.302653·0.152753/√3 =
+// 1/30 ± 0.379458 (t with 2 degrees of freedom from a t table; computed
+// by hand), one replicate of three with the mean's sign; a replicate where LocalSGD diverged and one
 // where a run is not selected drop out of their cell; an unselected grid
 // point never counts.
 func TestRegimeCells(t *testing.T) {
@@ -42,9 +44,10 @@ func TestRegimeCells(t *testing.T) {
 	if len(cells) != 2 {
 		t.Fatalf("%d cells, want 2", len(cells))
 	}
-	mid, half := cells[0].Gap()
-	if cells[0].Noise != 0 || len(cells[0].Replicates) != 3 || math.Abs(mid-0.1/3) > 1e-12 || math.Abs(half-0.15) > 1e-12 {
-		t.Errorf("σ = 0 cell %+v: gap %g ± %g, want 0.0333 ± 0.15", cells[0], mid, half)
+	p := cells[0].Paired()
+	if cells[0].Noise != 0 || len(cells[0].Replicates) != 3 || math.Abs(p.Mean-0.1/3) > 1e-12 ||
+		math.Abs(p.High-p.Mean-0.379458) > 1e-5 || p.Agree != 1 || p.N != 3 || p.Holds() {
+		t.Errorf("σ = 0 cell %+v: gap %v, want +0.033 [-0.346, +0.413], 1 of 3, no claim", cells[0], p)
 	}
 	if c := cells[1]; c.Noise != 1 || len(c.Replicates) != 1 || c.Replicates[0] != 0 || c.LogRatio() != -1 {
 		t.Errorf("σ = 1 cell %+v (log ratio %g): want replicate 0 alone, LocalSGD at half PipeDream's loss", c, c.LogRatio())

@@ -17,7 +17,7 @@ const (
 	FitsFile = "fits.parquet"
 )
 
-// Loss kinds a Gap is measured on.
+// Loss kinds a Gap is measured on (and MetricHeldOut, Run.HeldOutLoss).
 const (
 	LossFinal      = "final"      // Run.FinalLoss, the objective at the end
 	LossValidation = "validation" // the last record's held-out loss (CurvePoint.ValidationLoss)
@@ -38,31 +38,35 @@ type Gap struct {
 	Loss              string // LossFinal or LossValidation
 	Replicates        int32  // replicates where both runs finished
 	// Mean, SD (sample, n − 1; 0 for one replicate), Min and Max are
-	// over the paired per-replicate gaps.
+	// over the paired per-replicate gaps; Low and High are Mean's 95 % t
+	// interval and Agree the replicates whose gap has Mean's sign
+	// (PairedDifferences, the one significance rule).
 	Mean, SD, Min, Max float64
+	Low, High          float64
+	Agree              int32
 	// MethodLoss and BaselineLoss are the two losses' means.
 	MethodLoss, BaselineLoss   float64
 	StepSize, BaselineStepSize float64
 	// AtEdge is set when either selected step is the smallest or the
 	// largest of its grid: the tuned loss is then a bound.
 	AtEdge bool
-	// Fitted is set when the gap is beyond its seed spread (every
-	// replicate's gap positive and the mean above the range Max − Min),
-	// which is when an exponent fit (FitExponent) uses its points.
+	// Fitted is set when the gap is a positive claim under the rule
+	// (Paired.Holds, Mean > 0) and every replicate's gap is positive, so
+	// that each has a logarithm: then an exponent fit (Fits) uses its
+	// points.
 	Fitted bool
 	// Gaps holds the per-replicate gaps, in replicate order (not written
-	// to the table; Mean and the spread summarise them).
+	// to the table; Mean and the interval summarise them).
 	Gaps []float64
 }
 
-// beyondSpread reports whether the gaps are all positive and their mean
-// exceeds their range.
-func beyondSpread(g []float64) bool {
-	if len(g) == 0 || slices.Min(g) <= 0 {
-		return false
-	}
-	return mean(g) > slices.Max(g)-slices.Min(g)
+// Paired is the gap under the one significance rule.
+func (g Gap) Paired() Paired {
+	return Paired{N: int(g.Replicates), Agree: int(g.Agree), Mean: g.Mean, Low: g.Low, High: g.High}
 }
+
+// fittable reports whether a gap's points enter an exponent fit.
+func fittable(p Paired) bool { return p.Sign() == 1 && p.Agree == p.N }
 
 var gapTable = table[Gap]{kind: "gaps", columns: []column[Gap]{
 	stringCol("experiment", func(g *Gap) *string { return &g.Experiment }),
@@ -78,6 +82,9 @@ var gapTable = table[Gap]{kind: "gaps", columns: []column[Gap]{
 	float64Col("gap_sd", func(g *Gap) *float64 { return &g.SD }),
 	float64Col("gap_min", func(g *Gap) *float64 { return &g.Min }),
 	float64Col("gap_max", func(g *Gap) *float64 { return &g.Max }),
+	nullableFloat64Col("gap_low", func(g *Gap) *float64 { return &g.Low }),
+	nullableFloat64Col("gap_high", func(g *Gap) *float64 { return &g.High }),
+	int32Col("seeds_agree", func(g *Gap) *int32 { return &g.Agree }),
 	float64Col("method_loss", func(g *Gap) *float64 { return &g.MethodLoss }),
 	float64Col("baseline_loss", func(g *Gap) *float64 { return &g.BaselineLoss }),
 	float64Col("step_size", func(g *Gap) *float64 { return &g.StepSize }),
@@ -98,7 +105,7 @@ func ReadGaps(path string) ([]Gap, error) { return readTable(path, &gapTable) }
 // ExponentFit is one row of the fits table: the exponent b of gap ≈ a·x^b,
 // x the stage count S at fixed K or K at fixed S, fitted by least squares
 // on log gap against log x over every replicate's gap at the x whose gap
-// is beyond its seed spread (Gap.Fitted), with a 95 % t-interval on the
+// is a positive claim with every replicate positive (Gap.Fitted), with a 95 % t-interval on the
 // slope (n − 2 degrees of freedom).
 type ExponentFit struct {
 	Experiment string
@@ -111,7 +118,7 @@ type ExponentFit struct {
 	Points     int32  // (x, replicate) points fitted
 	// Exponent is b, Low and High its 95 % interval; Coefficient is a.
 	// NaN (null) when fewer than two levels, or for the interval fewer
-	// than three points, are beyond their spread.
+	// than three points, are fitted.
 	Exponent, Low, High, Coefficient float64
 	// Predicted is the paper's exponent: 4 for S at fixed K (γ²S⁴ at a
 	// tuned step, S⁴/K), −1 for K (docs/reference.md §1).
@@ -174,8 +181,7 @@ func lastValidation(curves []CurvePoint) map[string]float64 {
 // leaves them) of a method other than baseline with the selected baseline
 // run of its experiment, objective, optimizer, cost model, S and K, by
 // replicate, and returns one Gap per method and cell, sorted. The loss is
-// the last record's validation loss where every run of the cell has one,
-// the final loss otherwise. A replicate where either run diverged is left
+// the one the cell's steps were selected on (gapLoss). A replicate where either run diverged is left
 // out; a cell with no pair left is left out.
 func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 	val := lastValidation(curves)
@@ -187,7 +193,7 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 	selected := map[cellKey]map[int32]*Run{}
 	for i := range runs {
 		r := &runs[i]
-		k := cellKey{gapGroup{r.Experiment, r.Objective, r.Optimizer, r.CostModel, r.Stages, r.TotalMicrobatches}, r.Method}
+		k := cellKey{gapGroup{r.Experiment, r.Objective, r.Optimizer, r.CostModel, r.Stages, r.TotalMicrobatches}, methodLabel(r)}
 		if !slices.Contains(grid[k], r.StepSize) {
 			grid[k] = append(grid[k], r.StepSize)
 		}
@@ -216,14 +222,7 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 		if base == nil {
 			continue
 		}
-		loss := LossValidation
-		for _, rep := range slices.Sorted(maps.Keys(reps)) {
-			for _, r := range []*Run{reps[rep], base[rep]} {
-				if r != nil && math.IsNaN(validationOr(val, r)) {
-					loss = LossFinal
-				}
-			}
-		}
+		loss := gapLoss(reps, base, val)
 		g := Gap{Experiment: k.g.experiment, Objective: k.g.objective, Optimizer: k.g.optimizer, Method: k.method,
 			Baseline: baseline, Stages: k.g.stages, TotalMicrobatches: k.g.totalMicrobatches, Loss: loss}
 		var ms, bs []float64
@@ -233,8 +232,11 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 				continue
 			}
 			ml, bl := m.FinalLoss, b.FinalLoss
-			if loss == LossValidation {
+			switch loss {
+			case LossValidation:
 				ml, bl = val[m.RunID], val[b.RunID]
+			case MetricHeldOut:
+				ml, bl = m.HeldOutLoss, b.HeldOutLoss
 			}
 			g.StepSize, g.BaselineStepSize = m.StepSize, b.StepSize
 			g.AtEdge = g.AtEdge || atEdge(k, m.StepSize) || atEdge(cellKey{k.g, baseline}, b.StepSize)
@@ -248,11 +250,41 @@ func Gaps(runs []Run, curves []CurvePoint, baseline string) ([]Gap, error) {
 		g.Mean, g.SD = mean(g.Gaps), sampleSD(g.Gaps)
 		g.Min, g.Max = slices.Min(g.Gaps), slices.Max(g.Gaps)
 		g.MethodLoss, g.BaselineLoss = mean(ms), mean(bs)
-		g.Fitted = beyondSpread(g.Gaps)
+		p := PairedDifferences(g.Gaps)
+		g.Low, g.High, g.Agree = p.Low, p.High, int32(p.Agree)
+		g.Fitted = fittable(p)
 		out = append(out, g)
 	}
 	slices.SortFunc(out, compareGaps)
 	return out, nil
+}
+
+// gapLoss is the loss a cell's gap is measured on: the one its steps were
+// selected on (SelectionMetric), so that the gap reports what was
+// selected. The held-out loss is the last record's validation loss
+// (LossValidation) where every run has one (the LM), the runs' held-out
+// loss (MetricHeldOut) otherwise; the training loss (LossFinal) under
+// best-final-training or where a run has neither.
+func gapLoss(reps, base map[int32]*Run, val map[string]float64) string {
+	var all []*Run
+	for _, m := range []map[int32]*Run{reps, base} {
+		for _, r := range m {
+			all = append(all, r)
+		}
+	}
+	rule := ""
+	if len(all) > 0 {
+		rule = all[0].SelectionRule
+	}
+	if SelectionMetric(rule, all) != MetricHeldOut {
+		return LossFinal
+	}
+	for _, r := range all {
+		if math.IsNaN(validationOr(val, r)) {
+			return MetricHeldOut
+		}
+	}
+	return LossValidation
 }
 
 func validationOr(val map[string]float64, r *Run) float64 {

@@ -25,6 +25,7 @@ func runLabels(runs []Run) []string {
 		value func(*Run) string
 	}{
 		{"", func(r *Run) string { return optimizers[r.Optimizer] }},
+		{"", func(r *Run) string { return r.MethodSettings }},
 		{"S", func(r *Run) string { return strconv.Itoa(int(r.Stages)) }},
 		{"δ", func(r *Run) string { return strconv.Itoa(int(r.Delta)) }},
 		{"delays", func(r *Run) string { return r.DelayModel }},

@@ -58,6 +58,7 @@ type (
 		TargetLoss      float64 `parquet:"target_loss,optional"`
 		HeldOutLoss     float64 `parquet:"held_out_loss,optional"`
 		SelectionBound  string  `parquet:"selection_bound,optional"`
+		MethodSettings  string  `parquet:"method_settings,optional"`
 	}
 	pqCurvePoint struct {
 		RunID        string  `parquet:"run_id"`

@@ -27,8 +27,10 @@ const gapColourRange = 2.0
 // blue where LocalSGD ends lower and red where PipeDream does, saturating
 // at a factor of 4, and its text leads with that ratio, so what is printed
 // is what is coloured; under it, in brackets, LocalSGD's final loss minus
-// PipeDream's, paired by replicate, as "mean ± half-range" over the
-// replicates, with the count of replicates when some were left out. The runs must be of
+// PipeDream's, paired by replicate, as its mean and 95 % t interval, and
+// under it the replicates whose gap has the mean's sign, "k of n" (the
+// one significance rule, PairedDifferences), with the count of all
+// replicates when some were left out. The runs must be of
 // one cost model and budget; a (n, σ) with no cell is drawn grey.
 func PlotRegimeMap(path string, runs []Run, opts ...PlotOption) error {
 	if err := checkFormat(path); err != nil {
@@ -77,7 +79,7 @@ func PlotRegimeMap(path string, runs []Run, opts ...PlotOption) error {
 	title := fmt.Sprintf("%s: LocalSGD / PipeDream, final loss at budget %s, %s (best-final step per method)",
 		describe(runs, func(r *Run) string { return r.Objective }), formatTime(cells[0].TimeBudget, cells[0].CostModel),
 		clockOf(cells[0].CostModel, opts))
-	note := "cell and colour: LocalSGD / PipeDream mean final loss (blue: LocalSGD lower; beyond 1/4 and 4 the end colours); in brackets: LocalSGD − PipeDream, mean ± half-range over replicates"
+	note := "cell and colour: LocalSGD / PipeDream mean final loss (blue: LocalSGD lower; beyond 1/4 and 4 the end colours); under it: LocalSGD − PipeDream paired by seed, its mean, [95 % t interval], k of n seeds with its sign"
 	bar := gapColourBar()
 	return saveDrawing(path, width, height, func(c draw.Canvas) {
 		c.SetColor(color.White)
@@ -208,13 +210,14 @@ func regimePanel(cells []GapCell, stages int32, sizes []int32, noises []float64,
 }
 
 // gapText is a cell's ratio of mean final losses (the colour's) over its
-// "mean ± half-range" of the paired gap, and how many of all replicates it
-// has when some were left out.
+// paired gap under the one significance rule, mean [interval] and "k of
+// n", and how many of all replicates it has when some were left out.
 func gapText(c GapCell, replicates int) string {
-	mid, half := c.Gap()
-	s := fmt.Sprintf("%s×\n(%+.2g ± %.1g)", strconv.FormatFloat(math.Exp2(c.LogRatio()), 'g', 2, 64), mid, half)
+	p := c.Paired()
+	s := fmt.Sprintf("%s×\n%+.2g\n[%+.1g, %+.1g]\n%d of %d", strconv.FormatFloat(math.Exp2(c.LogRatio()), 'g', 2, 64),
+		p.Mean, p.Low, p.High, p.Agree, p.N)
 	if len(c.Replicates) < replicates {
-		s += fmt.Sprintf("\n(%d of %d)", len(c.Replicates), replicates)
+		s += fmt.Sprintf("\n(of %d replicates)", replicates)
 	}
 	return s
 }

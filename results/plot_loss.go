@@ -3,6 +3,7 @@ package results
 import (
 	"cmp"
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"strconv"
@@ -48,8 +49,11 @@ func PlotLossVsUpdates(path string, runs []Run, curves []CurvePoint, opts ...Plo
 type curveLine struct {
 	Label    string
 	Style    lineStyle
-	XY       plotter.XYs // up to the first non-finite loss
+	XY       plotter.XYs // up to the first non-finite loss; the seeds' mean where there are several
 	Diverged bool
+	// Low and High are the seed band, the lowest and highest seed at each
+	// point of XY (nil for one seed).
+	Low, High plotter.XYs
 }
 
 func plotCurves(path string, runs []Run, curves []CurvePoint, what string, timed bool,
@@ -119,6 +123,16 @@ func curvePanel(path string, runs []Run, curves []CurvePoint, validated bool, wh
 	setLog(&p.Y)
 	p.X.Tick.Marker = LinearTicks{}
 	for _, l := range lines {
+		if l.Low == nil {
+			continue
+		}
+		band, err := bandPolygon(l)
+		if err != nil {
+			return nil, 0, fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
+		}
+		p.Add(band)
+	}
+	for _, l := range lines {
 		line, err := plotter.NewLine(l.XY)
 		if err != nil {
 			return nil, 0, fmt.Errorf("results: %s: %s: %w", path, l.Label, err)
@@ -131,6 +145,22 @@ func curvePanel(path string, runs []Run, curves []CurvePoint, validated bool, wh
 	}
 	p.Y.Min, p.Y.Max = lossRange(lines)
 	return p, len(lines) + addReferenceLosses(p, opts), nil
+}
+
+// bandPolygon is a line's seed band, filled in its colour, faint.
+func bandPolygon(l curveLine) (*plotter.Polygon, error) {
+	ring := slices.Clone(l.Low)
+	for i := len(l.High) - 1; i >= 0; i-- {
+		ring = append(ring, l.High[i])
+	}
+	poly, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return nil, err
+	}
+	r, g, b, _ := l.Style.Color.RGBA()
+	poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x38}
+	poly.LineStyle.Width = 0
+	return poly, nil
 }
 
 // lossLabel names the loss axis: f(x) for the convex objectives, and the
@@ -179,7 +209,10 @@ func isLanguageModel(objective string) bool { return objective == "charlm" }
 
 // curveLines gathers, styles and labels the lines of a loss plot: runs in
 // legend order, each with its points sorted by x up to its first
-// non-finite loss; runs without a finite point are left out.
+// non-finite loss; runs without a finite point are left out. Runs that
+// differ only in their seed (replicates of one setting) make one line, the
+// mean over the seeds at each x they all logged, with a band from the
+// lowest to the highest seed (curveLine.Low, High): the seed band.
 func curveLines(runs []Run, curves []CurvePoint, x, loss func(*CurvePoint) float64) ([]curveLine, error) {
 	slices.SortFunc(runs, compareSettings)
 	byRun := map[string][]CurvePoint{}
@@ -191,11 +224,7 @@ func curveLines(runs []Run, curves []CurvePoint, x, loss func(*CurvePoint) float
 			byRun[p.RunID] = append(pts, p)
 		}
 	}
-	labels := runLabels(runs)
-	var lines []curveLine
-	var methods []string
-	var hs []int32
-	for i, r := range runs {
+	points := func(r Run) (plotter.XYs, error) {
 		pts := byRun[r.RunID]
 		slices.SortStableFunc(pts, func(a, b CurvePoint) int { return cmp.Compare(x(&a), x(&b)) })
 		var xy plotter.XYs
@@ -209,22 +238,104 @@ func curveLines(runs []Run, curves []CurvePoint, x, loss func(*CurvePoint) float
 			}
 			xy = append(xy, plotter.XY{X: x(&pt), Y: y})
 		}
-		if len(xy) == 0 {
+		return xy, nil
+	}
+	groups := seedGroups(runs)
+	reps := make([]Run, len(groups))
+	for i, g := range groups {
+		reps[i] = g[0]
+	}
+	labels := runLabels(reps)
+	var lines []curveLine
+	var methods []string
+	var hs []int32
+	for i, g := range groups {
+		var seeds []plotter.XYs
+		diverged := false
+		for _, r := range g {
+			xy, err := points(r)
+			if err != nil {
+				return nil, err
+			}
+			diverged = diverged || r.Diverged()
+			if len(xy) > 0 {
+				seeds = append(seeds, xy)
+			}
+		}
+		if len(seeds) == 0 {
 			continue
 		}
-		l := curveLine{Label: labels[i], XY: xy, Diverged: r.Diverged()}
+		l := curveLine{Label: labels[i], XY: seeds[0], Diverged: diverged}
+		if len(g) > 1 {
+			l.XY, l.Low, l.High = seedBand(seeds)
+			l.Label += fmt.Sprintf(", mean of %d seeds", len(seeds))
+		}
 		if l.Diverged {
 			l.Label += ", diverged"
 		}
+		if len(l.XY) == 0 {
+			continue
+		}
 		lines = append(lines, l)
-		methods = append(methods, r.Method)
-		hs = append(hs, r.LocalSteps)
+		methods = append(methods, g[0].Method)
+		hs = append(hs, g[0].LocalSteps)
 	}
 	keys, count := lineKeys(methods, hs)
 	for i, k := range keys {
 		lines[i].Style = styleOf(k, count[k.method])
 	}
 	return lines, nil
+}
+
+// seedGroups splits runs, in their order, into groups that differ only in
+// their seed (and replicate and run id).
+func seedGroups(runs []Run) [][]Run {
+	key := func(r Run) Run {
+		r.RunID, r.Seed, r.Replicate = "", 0, 0
+		r.FinalLoss, r.SimTime, r.BlockUpdates, r.WallSeconds, r.Outcome = 0, 0, 0, 0, ""
+		r.TimeToTarget, r.UpdatesToTarget, r.LossAtBudget, r.HeldOutLoss = 0, 0, 0, 0
+		r.TotalMicrobatches = 0
+		return r
+	}
+	var out [][]Run
+	at := map[Run]int{}
+	for _, r := range runs {
+		k := key(r)
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], r)
+	}
+	return out
+}
+
+// seedBand is the mean of the seeds' curves at each point all of them
+// logged (the i-th record of each, at one x: replicates of one setting
+// log on one grid), and the lowest and highest seed there.
+func seedBand(seeds []plotter.XYs) (mean, low, high plotter.XYs) {
+	n := len(seeds[0])
+	for _, s := range seeds[1:] {
+		n = min(n, len(s))
+	}
+	for i := 0; i < n; i++ {
+		x := seeds[0][i].X
+		sum, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
+		same := true
+		for _, s := range seeds {
+			same = same && s[i].X == x
+			sum += s[i].Y
+			lo, hi = math.Min(lo, s[i].Y), math.Max(hi, s[i].Y)
+		}
+		if !same {
+			break
+		}
+		mean = append(mean, plotter.XY{X: x, Y: sum / float64(len(seeds))})
+		low, high = append(low, plotter.XY{X: x, Y: lo}), append(high, plotter.XY{X: x, Y: hi})
+	}
+	return mean, low, high
 }
 
 // lossRange is the loss axis of a plot: from the smallest to the largest
@@ -237,7 +348,7 @@ func lossRange(lines []curveLine) (lo, hi float64) {
 			if l.Diverged && !pass {
 				continue
 			}
-			for _, pt := range l.XY {
+			for _, pt := range slices.Concat(l.XY, l.Low, l.High) {
 				lo, hi = math.Min(lo, pt.Y), math.Max(hi, pt.Y)
 			}
 		}

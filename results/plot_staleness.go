@@ -19,14 +19,15 @@ const (
 	gapPanelHeight = 3.6 * vg.Inch
 )
 
-// PlotGapLaw draws, to path, one log-log panel per experiment of gaps: the
-// gap against x (S, or K when variable is FitTotalMicrobatches) of one method
-// against its baseline, each replicate's positive gap a small dot, the
-// mean a large marker (filled where the row entered the fit, hollow where
-// its gap is within its seed spread), the fitted a·x^b (fits) solid and
-// the paper's exponent dashed through the fitted line's middle. A mean gap
-// at or below zero cannot be drawn on a log axis and is named under the
-// title. notes[experiment], when set, is added to the panel's title (the
+// PlotGapLaw draws, to path, one panel per experiment of gaps, x on a log
+// axis and the gap on a symmetric-log one (symLogScale), so that a
+// negative gap shows: the gap against x (S, or K when variable is
+// FitTotalMicrobatches) of one method against its baseline, each
+// replicate's gap a small dot, the mean a large marker (filled where the
+// row entered the fit, hollow where its gap is no positive claim under the
+// one significance rule, Gap.Fitted) with its 95 % t interval as a bar, a
+// zero line, the fitted a·x^b (fits) solid and the paper's exponent dashed
+// through the fitted line's middle. notes[experiment], when set, is added to the panel's title (the
 // LM's size and tokens).
 func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, notes map[string]string) error {
 	if err := checkFormat(path); err != nil {
@@ -71,54 +72,69 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 			ft := fits[f]
 			title += fmt.Sprintf("\nfit b = %.2f [%.2f, %.2f] (95%% t), paper %g", ft.Exponent, ft.Low, ft.High, ft.Predicted)
 		} else {
-			title += "\nno fit: fewer than two gaps beyond their seed spread"
+			title += "\nno fit: fewer than two gaps hold (the rule, every seed > 0)"
 		}
-		var dropped []string
-		var dots, fitted, unfitted, edges plotter.XYs
+		var dots, fitted, unfitted, edges, bars plotter.XYs
 		var xs []int32
 		for _, g := range rows {
 			x := xOf(g)
 			xs = append(xs, int32(x))
 			for _, v := range g.Gaps {
-				if positive(v) {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
 					dots = append(dots, plotter.XY{X: x, Y: v})
 				}
 			}
-			if g.AtEdge && positive(g.Mean) {
+			if g.AtEdge {
 				edges = append(edges, plotter.XY{X: x, Y: g.Mean})
 			}
-			switch {
-			case !positive(g.Mean):
-				dropped = append(dropped, fmt.Sprintf("%g: %.2g", x, g.Mean))
-			case g.Fitted:
+			if lo, hi := gapBar(g); lo < hi {
+				bars = append(bars, plotter.XY{X: x, Y: lo}, plotter.XY{X: x, Y: hi})
+			}
+			if g.Fitted {
 				fitted = append(fitted, plotter.XY{X: x, Y: g.Mean})
-			default:
+			} else {
 				unfitted = append(unfitted, plotter.XY{X: x, Y: g.Mean})
 			}
 		}
-		if len(dropped) > 0 {
-			title += "\nmean gap ≤ 0 at " + strings.Join(dropped, ", ")
-		}
-		yl := "loss gap (" + rows[0].Loss + ")"
+		yl := "loss gap (" + rows[0].Loss + "), symmetric log"
 		p := newPlot(title, xName, yl)
 		p.Title.TextStyle.Font.Size = vg.Points(9)
 		p.Legend.TextStyle.Font.Size = vg.Points(8)
 		p.Legend.XOffs = -vg.Points(6) // off the panel's right edge
 		setLog(&p.X)
-		setLog(&p.Y)
 		p.X.Tick.Marker = stageCountTicks(xs)
-		all := slices.Concat(dots, fitted, unfitted)
+		all := slices.Concat(dots, fitted, unfitted, bars)
+		var ys []float64
+		for _, pt := range all {
+			ys = append(ys, pt.Y)
+		}
+		c := symLogLinear(ys)
+		p.Y.Scale, p.Y.Tick.Marker = symLogScale{C: c}, symLogTicks{C: c}
 		if len(all) == 0 {
-			p.Add(plotter.NewFunction(func(float64) float64 { return 1 })) // an empty panel with its title
-			p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 2, 0.1, 10
+			p.Add(plotter.NewFunction(func(float64) float64 { return 0 })) // an empty panel with its title
+			p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 2, -1, 1
 			panels = append(panels, p)
 			continue
 		}
-		ylo, yhi := math.Inf(1), math.Inf(-1)
+		ylo, yhi := 0.0, 0.0 // zero always shows
 		for _, pt := range all {
 			ylo, yhi = math.Min(ylo, pt.Y), math.Max(yhi, pt.Y)
 		}
 		xlo, xhi := float64(slices.Min(xs)), float64(slices.Max(xs))
+		zero, err := plotter.NewLine(plotter.XYs{{X: xlo / 1.2, Y: 0}, {X: xhi * 1.2, Y: 0}})
+		if err != nil {
+			return fmt.Errorf("results: %s: %w", path, err)
+		}
+		zero.Color, zero.Width = color.Gray{Y: 150}, vg.Points(0.8)
+		p.Add(zero)
+		for i := 0; i+1 < len(bars); i += 2 {
+			bar, err := plotter.NewLine(bars[i : i+2])
+			if err != nil {
+				return fmt.Errorf("results: %s: %w", path, err)
+			}
+			bar.Color, bar.Width = MethodColor(rows[0].Method), vg.Points(1)
+			p.Add(bar)
+		}
 		if len(dots) > 0 {
 			s, err := plotter.NewScatter(dots)
 			if err != nil {
@@ -132,7 +148,7 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 			pts   plotter.XYs
 			label string
 			fill  bool
-		}{{fitted, "mean, fitted", true}, {unfitted, "mean, within seed spread", false}} {
+		}{{fitted, "mean (bar: 95 % t), fitted", true}, {unfitted, "mean (bar: 95 % t), not fitted", false}} {
 			if len(set.pts) == 0 {
 				continue
 			}
@@ -191,8 +207,7 @@ func PlotGapLaw(path string, gaps []Gap, fits []ExponentFit, variable string, no
 			p.Legend.Add(fmt.Sprintf("paper ∝ x^%g", ft.Predicted), rl)
 		}
 		p.X.Min, p.X.Max = xlo/1.2, xhi*1.2
-		p.Y.Min, p.Y.Max = logMargin(ylo, yhi)
-		p.Y.Max *= 30 // room for the legend above the data
+		p.Y.Min, p.Y.Max = ylo, yhi+30*c+3*math.Abs(yhi) // room for the legend above the data
 		panels = append(panels, p)
 	}
 	return saveGapPanels(path, panels, 1, len(panels))
@@ -228,8 +243,8 @@ func saveGapPanels(path string, panels []*plot.Plot, rows, cols int) error {
 
 // PlotGapByOptimizer draws, to path, small multiples: one panel per
 // optimizer, the gap of each method against its baseline (sync) against
-// S, the mean over replicates with bars from the smallest to the largest
-// replicate's gap, a zero line; every panel on one gap range. note is
+// S, the mean over replicates with bars of its 95 % t interval (Gap.Low,
+// High), a zero line; every panel on one gap range. note is
 // added under the first title (the LM's size and tokens).
 func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 	if err := checkFormat(path); err != nil {
@@ -249,14 +264,15 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 			methods = append(methods, g.Method)
 		}
 		stages = append(stages, g.Stages)
-		lo, hi = math.Min(lo, g.Min), math.Max(hi, g.Max)
+		glo, ghi := gapBar(g)
+		lo, hi = math.Min(lo, glo), math.Max(hi, ghi)
 	}
 	slices.Sort(optimizers)
 	slices.Sort(methods)
 	pad := 0.08 * (hi - lo)
 	var panels []*plot.Plot
 	for i, o := range optimizers {
-		title := o + fmt.Sprintf(": mean of %s seeds, bars min–max", seedCounts(gaps))
+		title := o + fmt.Sprintf(": mean of %s seeds, bars 95 %% t interval", seedCounts(gaps))
 		if i == 0 && note != "" {
 			title += "\n" + note
 		}
@@ -287,7 +303,8 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 				if g.AtEdge {
 					edges = append(edges, plotter.XY{X: x, Y: g.Mean})
 				}
-				errs = append(errs, struct{ Low, High float64 }{g.Mean - g.Min, g.Max - g.Mean})
+				glo, ghi := gapBar(g)
+				errs = append(errs, struct{ Low, High float64 }{g.Mean - glo, ghi - g.Mean})
 			}
 			if len(pts) == 0 {
 				continue
@@ -298,7 +315,7 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 			}
 			c := MethodColor(m)
 			line.Color, line.Width = c, vg.Points(1.4)
-			if m == "ef" {
+			if strings.HasPrefix(m, "ef") {
 				line.Dashes = []vg.Length{vg.Points(5), vg.Points(2.5)} // 2BW's hue, dashed
 			}
 			points.Color, points.Shape, points.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
@@ -322,6 +339,15 @@ func PlotGapByOptimizer(path string, gaps []Gap, note string) error {
 	}
 	cols := min(2, len(panels))
 	return saveGapPanels(path, panels, (len(panels)+cols-1)/cols, cols)
+}
+
+// gapBar is a gap's bar: its 95 % t interval (the one significance rule),
+// or its single value for one replicate.
+func gapBar(g Gap) (lo, hi float64) {
+	if g.Replicates < 2 || math.IsNaN(g.Low) {
+		return g.Mean, g.Mean
+	}
+	return g.Low, g.High
 }
 
 // addEdgeMarks crosses the points whose selected step (the method's or

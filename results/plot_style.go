@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -21,6 +22,7 @@ var methodColors = map[string]color.RGBA{
 	"pipemare":   {0xcc, 0x79, 0xa7, 0xff}, // reddish purple
 	"predict":    {0x8c, 0x56, 0x4b, 0xff}, // brown
 	"dc":         {0x7f, 0x3c, 0x8d, 0xff}, // purple
+	"dc-a":       {0xc0, 0x7a, 0xd0, 0xff}, // light purple
 	"rpd":        {0xd5, 0x5e, 0x00, 0xff}, // vermillion
 	"localsgd":   {0x00, 0x9e, 0x73, 0xff}, // bluish green, shaded by H
 	"sync":       {0x33, 0x33, 0x33, 0xff}, // near black
@@ -32,6 +34,9 @@ var methodColors = map[string]color.RGBA{
 func MethodColor(method string) color.Color {
 	if c, ok := methodColors[method]; ok {
 		return c
+	}
+	if name, _, ok := strings.Cut(method, " "); ok {
+		return MethodColor(name) // a method with its settings ("dc dc_lambda=2")
 	}
 	h := fnv.New32a()
 	h.Write([]byte(method))
@@ -82,7 +87,7 @@ func styleOf(k lineKey, linesOfMethod int) lineStyle {
 
 // shapeOf gives each method of the palette its own point shape.
 func shapeOf(method string) int {
-	order := []string{"pipedream", "rpd", "localsgd", "sync", "pd-nostash", "2bw", "pipemare", "predict", "dc"}
+	order := []string{"pipedream", "rpd", "localsgd", "sync", "pd-nostash", "2bw", "pipemare", "predict", "dc", "dc-a"}
 	for i, m := range order {
 		if m == method {
 			return i

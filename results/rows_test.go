@@ -48,6 +48,7 @@ func genRuns(n int) []Run {
 			TargetLoss:        float64(r.IntN(3)) / 2,
 			HeldOutLoss:       r.Float64(),
 			SelectionBound:    pick(r, "", BoundLower, BoundUpper, BoundFixed),
+			MethodSettings:    pick(r, "", "dc_lambda=2"),
 		}
 		// Settings that do not apply are 0 in Go (null in the file), and
 		// RPD has no simulated time.

@@ -21,7 +21,7 @@ type Run struct {
 	RunID      string // unique key of the run; CurvePoint.RunID refers to it
 	Experiment string // the experiment or paper figure the run belongs to
 	Objective  string // objective name ("quadratic", "tridiagonal", "logistic", "charlm")
-	Method     string // method ("pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "rpd", "localsgd", "sync")
+	Method     string // method ("pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "dc-a", "rpd", "localsgd", "sync")
 	Optimizer  string // per-stage optimizer and its settings (optim.Optimizer.Label: "sgd", "adam b1=0.9 ...")
 
 	Stages            int32   // pipeline stages S (blocks of the parameter vector)
@@ -75,6 +75,11 @@ type Run struct {
 	// beyond: the grid did not bracket it), BoundFixed for a grid of one
 	// step, which nothing was chosen from.
 	SelectionBound string
+	// MethodSettings are the settings only the run's method has, as its
+	// spec keys write them ("dc_lambda=2", "accumulate=4 ef_lambda=0.5",
+	// "pipemare_warmup=100 pipemare_decay=0.9"), so that runs of one method
+	// at several settings are told apart; "" (null) for the other methods.
+	MethodSettings string
 }
 
 // Values of Run.SelectionBound.
@@ -122,6 +127,7 @@ var runTable = table[Run]{kind: "runs", columns: []column[Run]{
 	appended(optionalFloat64Col("target_loss", func(r *Run) *float64 { return &r.TargetLoss })),
 	appended(nullableFloat64Col("held_out_loss", func(r *Run) *float64 { return &r.HeldOutLoss })),
 	appended(optionalStringCol("selection_bound", func(r *Run) *string { return &r.SelectionBound })),
+	appended(optionalStringCol("method_settings", func(r *Run) *string { return &r.MethodSettings })),
 }}
 
 // Methods whose settings only they have (Run.Delta, Run.Replicas).

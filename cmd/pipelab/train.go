@@ -25,7 +25,7 @@ var trainCommand = command{
 }
 
 const trainSynopsis = `--objective quadratic|tridiagonal|logistic|charlm
-       --method pipedream|pd-nostash|2bw|pipemare|predict|dc|ef|rpd|localsgd|sync
+       --method pipedream|pd-nostash|2bw|pipemare|predict|dc|dc-a|ef|rpd|localsgd|sync
        (--stages S [--kind KIND] | --schedule FILE.csv) (--total-microbatches N | --time-budget T)
        --step-size G [--optimizer sgd|momentum|nesterov|adam|adamw|lion|muon] [flags]`
 
@@ -37,10 +37,13 @@ Methods: pipedream replays asynchronous PipeDream with weight stashing; pd-nosta
 microbatches (default S) per update; pipemare reschedules the step by the
 stage's delay and corrects the backward's read (--pipemare-warmup T,
 --pipemare-decay D); predict reads predicted weights in the forward; dc
-corrects the stale gradient by --dc-lambda λ; ef is 2bw (--accumulate A,
-default S; A = 1 is pipedream) whose stages add --ef-lambda λ (default 1)
-times the difference of their last two updates to each move (error
-feedback, the one-step-delay paper's correction); localsgd replays the LocalSGD
+corrects the stale gradient by --dc-lambda λ (DC-ASGD; dc-a, its adaptive
+form, divides λ0 = --dc-lambda, default 2, by the root of a running mean
+square of the gradient); ef is 2bw (--accumulate A, default S; A = 1 is
+pipedream) whose stages add --ef-lambda λ (default 1) times the difference
+of their last two updates to each move (error feedback after the
+one-step-delay paper, a rule inferred from its abstract: docs/methods.md);
+localsgd replays the LocalSGD
 timeline (--replicas R, default S; --local-steps H, default 5); sync runs
 synchronous SGD on a flush of --microbatches M (default S)
 microbatches per iteration; rpd is randomized PipeDream with K = N·S
@@ -131,7 +134,7 @@ type trainFlags struct {
 
 func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.objective, "objective", "", "quadratic, tridiagonal, logistic or charlm")
-	fs.StringVar(&f.method, "method", "", "pipedream, pd-nostash, 2bw, pipemare, predict, dc, ef, rpd, localsgd or sync")
+	fs.StringVar(&f.method, "method", "", "pipedream, pd-nostash, 2bw, pipemare, predict, dc, dc-a, ef, rpd, localsgd or sync")
 	fs.IntVar(&f.stages, "stages", 0, "pipeline stages S (with --kind: ranks P, the stage count when each rank holds one stage)")
 	fs.IntVar(&f.totalMicrobatches, "total-microbatches", 0, "microbatches N over the whole run (all iterations)")
 	fs.Float64Var(&f.timeBudget, "time-budget", 0, "simulated time budget T in the clock's unit (instead of --total-microbatches)")
@@ -167,7 +170,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.accumulate, "accumulate", 0, "2bw and ef: microbatches A per update (default S)")
 	fs.IntVar(&f.pipemareWarmup, "pipemare-warmup", 0, "pipemare: T, a stage's updates over which the rescheduling fades (default: the run's)")
 	fs.Float64Var(&f.pipemareDecay, "pipemare-decay", optim.DefaultPipeMareDecay, "pipemare: D, the EMA factor of the weight-change estimate δ")
-	fs.Float64Var(&f.dcLambda, "dc-lambda", optim.DefaultDCLambda, "dc: λ of the delay compensation g + λ·g⊙g⊙(w_now − w_stash)")
+	fs.Float64Var(&f.dcLambda, "dc-lambda", optim.DefaultDCLambda, "dc: λ of the delay compensation g + λ·g⊙g⊙(w_now − w_stash); dc-a: λ0 (default 2)")
 	fs.Float64Var(&f.efLambda, "ef-lambda", optim.DefaultEFLambda, "ef: λ of the error feedback u_t + λ·(u_t − u_{t−1})")
 	fs.Float64Var(&f.targetLoss, "target-loss", 0, "report the time and updates to the first loss at or below L, judged every 1/100 of the run and at every record")
 	f.output.register(fs)
@@ -182,7 +185,7 @@ var (
 	methodFlags = map[string][]string{
 		"delta": {"rpd"}, "delays": {"rpd"}, "replicas": {"localsgd"}, "local-steps": {"localsgd"},
 		"microbatches": {"sync"}, "accumulate": {"2bw", "ef"}, "pipemare-warmup": {"pipemare"},
-		"pipemare-decay": {"pipemare"}, "dc-lambda": {"dc"}, "ef-lambda": {"ef"},
+		"pipemare-decay": {"pipemare"}, "dc-lambda": {"dc", "dc-a"}, "ef-lambda": {"ef"},
 	}
 	optimizerFlags = map[string][]string{
 		"momentum": {"momentum", "nesterov", "muon"}, "beta1": {"adam", "adamw", "lion", "muon"},

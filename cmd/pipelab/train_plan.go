@@ -20,6 +20,9 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		Cost: f.costs.spec(), Optimizer: f.optimizerSettings(), Accumulate: f.accumulate,
 		PipeMareWarmup: f.pipemareWarmup, PipeMareDecay: f.pipemareDecay, DCLambda: f.dcLambda, EFLambda: f.efLambda,
 		TargetLoss: f.targetLoss, Seed: f.seed, DataSeed: f.seed, Data: f.data, Labels: f.labels}
+	if f.method == "dc-a" && !f.set["dc-lambda"] {
+		r.DCLambda = optim.DefaultDCALambda
+	}
 	if f.objective == "logistic" {
 		l2 := f.l2
 		r.Noise, r.L2 = f.noise, &l2

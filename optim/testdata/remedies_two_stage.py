@@ -13,7 +13,10 @@ states it:
   predict     the forward reads w - τ·γ·u, τ the stage's updates before
               this microbatch's backward, u the last gradient (sgd) or the
               momentum buffer;
-  dc          λ = 0.5: g + λ·g⊙g⊙(w_now - w_stash).
+  dc          λ = 0.5: g + λ·g⊙g⊙(w_now - w_stash);
+  dc-a        λ0 = 0.5, DC-ASGD-a: per stage ms ← 0.95·ms + 0.05·g⊙g (ms
+              from 0, this gradient included), then
+              g + λ0/√(ms + 1e-7)·g⊙g⊙(w_now - w_stash).
 
 Standard library only. Run:
 python3 remedies_two_stage.py > remedies_two_stage.csv
@@ -21,6 +24,7 @@ python3 remedies_two_stage.py > remedies_two_stage.csv
 from torch_optim_two_stage import A, Y, BLOCKS, LR, MOMENTUM, EVENTS, gradient
 
 T, D, LAMBDA, GROUP = 4, 0.9, 0.5, 2
+MS_DECAY, MS_EPS = 0.95, 1e-7
 
 
 class Stage:
@@ -62,6 +66,7 @@ def replay(method, opt):
     delta = [[0.0] * (hi - lo) for lo, hi in BLOCKS]
     acc = [[0.0] * (hi - lo) for lo, hi in BLOCKS]
     in_group = [0, 0]
+    mean_sq = [[0.0] * (hi - lo) for lo, hi in BLOCKS]
     ahead = lookahead()
     for kind, m, s in EVENTS:
         lo, hi = BLOCKS[s]
@@ -83,6 +88,10 @@ def replay(method, opt):
         g = gradient(point, m % 3)[lo:hi]
         if method == "dc":
             g = [gi + LAMBDA * gi * gi * (wi - zi) for gi, wi, zi in zip(g, w, z[lo:hi])]
+        if method == "dc-a":
+            mean_sq[s] = [MS_DECAY * v + (1 - MS_DECAY) * gi * gi for v, gi in zip(mean_sq[s], g)]
+            g = [gi + LAMBDA / (v + MS_EPS) ** 0.5 * gi * gi * (wi - zi)
+                 for gi, v, wi, zi in zip(g, mean_sq[s], w, z[lo:hi])]
         lr = LR
         if method == "2bw":
             acc[s] = [a + gi for a, gi in zip(acc[s], g)]
@@ -103,6 +112,6 @@ def replay(method, opt):
 
 
 print("method,optimizer,x0,x1,x2,x3")
-for method in ("pd-nostash", "2bw", "pipemare", "predict", "dc"):
+for method in ("pd-nostash", "2bw", "pipemare", "predict", "dc", "dc-a"):
     for opt in ("sgd", "momentum"):
         print(",".join([method, opt] + [repr(v) for v in replay(method, opt)]))
