@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -129,4 +130,15 @@ func TestHeldOutLogistic(t *testing.T) {
 	if got := heldOutLoss(Run{Objective: "charlm"}, lm); got != 2.5 {
 		t.Errorf("charlm: %g, want the last record's validation loss 2.5", got)
 	}
+}
+
+// fmtStep writes a step as 2^k when it is a power of two, "none" for 0.
+func fmtStep(step float64) string {
+	if step == 0 {
+		return "none"
+	}
+	if frac, exp := math.Frexp(step); frac == 0.5 {
+		return fmt.Sprintf("2^%d", exp-1)
+	}
+	return fmt.Sprintf("%g", step)
 }
