@@ -20,7 +20,7 @@ race-concurrent:
 
 # The checks that need a quick reproduce's tables: make run, then make check-quick OUT=out.
 check-quick:
-	PIPELAB_QUICK_OUT=$(or $(OUT),out) $(GO) test -tags quickcheck -count=1 -run '^TestQuickFiguresBracket$$' ./experiments
+	PIPELAB_QUICK_OUT=$(abspath $(or $(OUT),out)) $(GO) test -tags quickcheck -count=1 -run '^TestQuickFiguresBracket$$' ./experiments
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
