@@ -7,31 +7,11 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { cli, cliJSON, cliError, line, sameDigits } from "./cli.mjs";
 
 const url = process.env.EXPLORER_URL, bin = process.env.PIPELAB, shots = process.env.SCREENSHOTS, work = process.env.WORK;
 let browser, page;
 
-function cli(...args) { return execFileSync(bin, args, { encoding: "utf8", maxBuffer: 1 << 28 }); }
-function cliJSON(...args) { return JSON.parse(cli(...args, "--format", "json")); }
-// cliError is the first line the command line prints for bad input, and its exit status 2.
-function cliError(...args) {
-  try { execFileSync(bin, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }); } catch (e) {
-    assert.equal(e.status, 2, `${args.join(" ")} exits with 2`);
-    return e.stderr.split("\n")[0];
-  }
-  assert.fail(`${args.join(" ")} succeeded`);
-}
-// line returns the value after "label:" in the command line's text output.
-function line(text, label) {
-  const m = text.match(new RegExp("^" + label + ":\\s+(.*)$", "m"));
-  assert.ok(m, `no "${label}:" line in\n${text}`);
-  return m[1].trim();
-}
-// sameDigits says that the page's text is value to six significant digits.
-function sameDigits(pageText, value, what) {
-  const x = Number(pageText);
-  assert.ok(Math.abs(x - value) <= 5e-6 * Math.abs(value), `${what}: page ${pageText}, command line ${value}`);
-}
 const text = sel => page.locator(sel).first().innerText();
 
 async function setup({ kind = "1f1b", ranks = "4", microbatches = "8", chunks = "", cost = "unit", explicit = null } = {}) {
@@ -56,7 +36,7 @@ async function shot(name) {
 
 before(async () => {
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-background-networking"] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   page.on("pageerror", e => { throw e; });
   await page.goto(url);
   await page.waitForFunction(() => window.explorerStats.ready);
