@@ -10,6 +10,7 @@ import { chromium } from "playwright-core";
 import { cli, cliJSON, cliError, line, sameDigits } from "./cli.mjs";
 
 const url = process.env.EXPLORER_URL, bin = process.env.PIPELAB, shots = process.env.SCREENSHOTS, work = process.env.WORK;
+const root = new URL("../..", import.meta.url).pathname;
 let browser, page;
 
 const text = sel => page.locator(sel).first().innerText();
@@ -82,6 +83,46 @@ test("schedule view: GPU model presets give simulate's numbers", async () => {
   assert.deepEqual(shown, peakMem);
 });
 
+test("files: a hardware file prices until a preset is picked or it is cleared", async () => {
+  await setup({ kind: "zb-v", ranks: "4", microbatches: "8", cost: "gpu" });
+  await page.selectOption("#model", "gpt-1.3b");
+  await page.selectOption("#gpu", "h100");
+  await page.selectOption("#link", "ib-ndr");
+  const hw = join(root, "examples/hardware/selene-a100.yaml");
+  const base = ["simulate", "--kind", "zb-v", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b"];
+  const withFile = line(cli(...base, "--hardware", hw), "makespan");
+  const a100 = line(cli(...base, "--gpu", "a100", "--link", "nvlink"), "makespan");
+  assert.notEqual(withFile, a100);
+  await page.setInputFiles("#hardware", hw);
+  await page.waitForSelector('#files [data-file="hardware"] button');
+  await simulate();
+  assert.equal(await text("#sched-makespan"), withFile);
+  // Back to the presets: picking a GPU and a link drops the file.
+  await page.selectOption("#gpu", "a100");
+  await page.selectOption("#link", "nvlink");
+  assert.equal(await page.locator('#files [data-file="hardware"]').count(), 0);
+  await simulate();
+  assert.equal(await text("#sched-makespan"), a100);
+  // The clear button: the file is listed, then gone, and the presets price again.
+  await page.setInputFiles("#hardware", hw);
+  await page.waitForSelector('#files [data-file="hardware"] button');
+  assert.match(await text('#files [data-file="hardware"]'), /selene-a100\.yaml/);
+  await page.click('#files [data-clear="hardware"]');
+  assert.equal(await page.locator("#files [data-file]").count(), 0);
+  assert.equal(await page.inputValue("#hardware"), "");
+  await simulate();
+  assert.equal(await text("#sched-makespan"), a100);
+  // A bad hardware file: the server's 422, beside the hardware field.
+  const bad = join(work, "bad-hardware.yaml");
+  writeFileSync(bad, "gpu:\n  name: x\n  peak_flops: -1\n");
+  await page.setInputFiles("#hardware", bad);
+  await page.waitForSelector('#files [data-file="hardware"]');
+  await simulate();
+  const want = execFileSync("sh", ["-c", `cd "${work}" && "${bin}" ${base.join(" ")} --hardware bad-hardware.yaml 2>&1 || true`], { encoding: "utf8" }).split("\n")[0];
+  assert.equal(await text('#setup [data-err="hardware"]'), want);
+  await page.click('#files [data-clear="hardware"]');
+});
+
 test("bad input: the command line's error beside the field", async () => {
   await setup({ ranks: "0" });
   await simulate();
@@ -117,6 +158,58 @@ test("a PyTorch CSV dropped on the page is simulated as simulate --schedule", as
   const want = execFileSync("sh", ["-c", `cd "${work}" && "${bin}" simulate --schedule bad.csv 2>&1 || true`], { encoding: "utf8" }).split("\n")[0];
   assert.equal(await text('[data-err="schedule"]'), want);
   await page.selectOption("#source", "kind");
+});
+
+test("compare with a dropped CSV says that compare takes families, and sends nothing", async () => {
+  await page.selectOption("#source", "csv");
+  await page.click('#tabs [data-view="compare"]');
+  const sent = [];
+  const watch = r => { if (r.url().endsWith("/api/compare")) sent.push(r); };
+  page.on("request", watch);
+  await page.click("#run-compare");
+  await page.waitForSelector("#status-compare.error");
+  page.off("request", watch);
+  assert.equal(sent.length, 0);
+  assert.match(await text("#status-compare"), /^compare takes generated families/);
+  assert.match(await text('#view-compare [data-err="kind"]'), /^compare takes generated families/);
+  await page.selectOption("#source", "kind");
+  await page.click('#tabs [data-view="schedule"]');
+});
+
+test("Gantt: a legend of the kinds drawn, and a rank's chunks in distinct shades", async () => {
+  await setup({ kind: "interleaved-1f1b", ranks: "4", microbatches: "8", chunks: "2" });
+  await simulate();
+  // interleaved-1f1b has F and B (B with the weight gradient), so the legend names F and B.
+  assert.deepEqual(await page.$$eval("#gantt-schedule .gantt-legend [data-kind]", s => s.map(x => x.dataset.kind)), ["F", "B"]);
+  assert.match(await text("#gantt-schedule .gantt-legend .chunks"), /chunks:\s*0\s*1/);
+  // Rank 0 holds stages 0 and 4 (V = 2 on P = 4): the middle of its first F of each stage, read off
+  // the canvas, is F's colour #3b7dd8 for chunk 0 and that colour a quarter of the way to white for
+  // chunk 1 (each channel c + (255 − c)/4, rounded).
+  const px = await page.evaluate(() => {
+    const g = views.gantt, c = g.tl.compute, ctx = g.canvas.getContext("2d"), dpr = window.devicePixelRatio || 1;
+    const at = st => { const i = c.stage.findIndex((s, j) => s === st && c.rank[j] === 0 && c.kind[j] === "F");
+      const d = ctx.getImageData(Math.round((g.x(c.start[i]) + g.x(c.end[i])) / 2 * dpr), Math.round((g.top + g.rowH / 2) * dpr), 1, 1).data; return [d[0], d[1], d[2]]; };
+    return [at(0), at(4)];
+  });
+  const chunk1 = [0x3b, 0x7d, 0xd8].map(v => Math.round(v + (255 - v) * 0.25));
+  assert.deepEqual(px, [[0x3b, 0x7d, 0xd8], chunk1]);
+});
+
+test("export: the Gantt as PNG and SVG", async () => {
+  await setup({ kind: "1f1b", ranks: "4", microbatches: "8" });
+  await simulate();
+  const [png] = await Promise.all([page.waitForEvent("download"), page.click('#gantt-schedule [data-export="png"]')]);
+  const buf = readFileSync(await png.path());
+  assert.equal(buf.subarray(1, 4).toString(), "PNG");
+  const size = await page.evaluate(() => [views.gantt.canvas.width, views.gantt.canvas.height]);
+  assert.deepEqual([buf.readUInt32BE(16), buf.readUInt32BE(20)], size); // IHDR: width, height
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.click('#gantt-schedule [data-export="svg"]')]);
+  const doc = readFileSync(await svg.path(), "utf8");
+  assert.equal(svg.suggestedFilename(), "schedule.svg");
+  assert.match(doc, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  // One titled rect per compute event: 1f1b has an F and a B per stage and microbatch, 2 × 4 × 8.
+  assert.equal((doc.match(/<rect [^>]*><title>/g) || []).length, 2 * 4 * 8);
+  assert.equal((doc.match(/>rank \d<\/text>/g) || []).length, 4);
 });
 
 test("downloads: the PyTorch CSV and the Chrome trace are the command line's files", async () => {
