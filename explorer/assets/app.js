@@ -97,13 +97,20 @@ function showProblem(view, statusId, err) {
   const section = $("view-" + view);
   section.classList.add("stale"); // what is shown is the previous request's
   if (!p.flag) return;
-  const spot = section.querySelector(`[data-err="${p.flag}"]`) || $("setup").querySelector(`[data-err="${p.flag}"]`);
-  if (spot) {
+  for (const flag of [p.flag, ...(FIELD_ALIASES[p.flag] || [])]) {
+    const spot = section.querySelector(`[data-err="${flag}"]`) || $("setup").querySelector(`[data-err="${flag}"]`);
+    if (!spot) continue;
     spot.textContent = p.error;
-    const input = section.querySelector(`[data-flag="${p.flag}"]`) || $("setup").querySelector(`[data-flag="${p.flag}"], #${CSS.escape(p.flag)}`);
+    const input = section.querySelector(`[data-flag="${flag}"]`) || $("setup").querySelector(`[data-flag="${flag}"], #${CSS.escape(flag)}`);
     if (input) input.classList.add("bad");
+    return;
   }
 }
+
+// FIELD_ALIASES names the panel's field for a flag the page sets from it
+// under another name: train's stages S are the ranks P, and the total N of
+// pipedream and localsgd is typed as the microbatches M.
+const FIELD_ALIASES = { stages: ["ranks"], "total-microbatches": ["microbatches"] };
 
 function status(id, text) { const s = $(id); s.textContent = text; s.classList.remove("error"); }
 

@@ -314,6 +314,14 @@ test("staleness view: delays and a streamed replay are the command line's", asyn
   assert.equal(streamed, rep.curve.length);
   assert.match(await text("#status-train"), new RegExp(`^done: ${rep.curve.length} records streamed`));
   await shot("staleness");
+  // A replay's 422 names --stages, which the page sets from the panel's ranks P: shown beside it.
+  await page.fill("#ranks", "0");
+  await page.click("#run-train");
+  await page.waitForSelector("#status-train.error");
+  const want = cliError("train", "--objective", "quadratic", "--method", "pipedream", "--optimizer", "sgd", "--kind", "1f1b", "--stages", "0", "--total-microbatches", "2000");
+  assert.equal(await text('#setup [data-err="ranks"]'), want);
+  assert.equal(await page.locator("#ranks.bad").count(), 1);
+  await page.fill("#ranks", "4");
   // A long replay, stopped after its first records.
   await page.fill("#train-microbatches", "200000");
   await page.click("#run-train");
