@@ -335,6 +335,48 @@ test("staleness view: delays and a streamed replay are the command line's", asyn
   assert.ok(Date.now() - t0 < 20000, "the stopped replay held the server for " + (Date.now() - t0) + " ms");
 });
 
+test("loss chart: x ticks on simulated time, the validation curve, PNG and SVG", async () => {
+  await setup({ kind: "1f1b", ranks: "4", microbatches: "8" });
+  await page.click('#tabs [data-view="staleness"]');
+  await page.selectOption("#objective", "charlm");
+  await page.selectOption("#method", "pipedream");
+  await page.selectOption("#optimizer", "adam");
+  await page.fill("#step-size", "0.01");
+  await page.fill("#train-microbatches", "40");
+  await page.fill("#log-points", "4");
+  await page.evaluate(() => { window.explorerStats.train = null; });
+  await page.click("#run-train");
+  await page.waitForFunction(() => window.explorerStats.train, null, { timeout: 120000 });
+  const rep = cliJSON("train", "--objective", "charlm", "--method", "pipedream", "--optimizer", "adam", "--step-size", "0.01",
+    "--kind", "1f1b", "--stages", "4", "--total-microbatches", "40", "--log-points", "4");
+  const valid = rep.curve.filter(p => p.validation_loss !== null);
+  assert.ok(valid.length > 0, "charlm reports a validation loss");
+  assert.deepEqual(await page.$$eval("#loss-legend [data-curve]", s => s.map(x => x.dataset.curve)), ["training loss", "validation loss"]);
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.click('#train-chart [data-export="svg"]')]);
+  const doc = readFileSync(await svg.path(), "utf8");
+  const points = name => doc.match(new RegExp(`points="([^"]*)"><title>${name}<`))[1].split(" ").map(p => p.split(",").map(Number));
+  const train = points("training loss"), val = points("validation loss");
+  assert.equal(train.length, rep.curve.length);
+  assert.equal(val.length, valid.length);
+  // The x ticks: evenly spaced from 0 up to the run's last simulated time (the command line's), each
+  // at its share of the way from the curve's first point (time 0) to its last (the last time).
+  const tmax = rep.curve.at(-1).sim_time, x0 = train[0][0], xN = train.at(-1)[0];
+  const ticks = [...doc.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="middle">([\d.e+-]+)<\/text>/g)].map(m => [Number(m[1]), Number(m[2])]);
+  assert.ok(ticks.length >= 3, `${ticks.length} x ticks`);
+  const step = ticks[1][1] - ticks[0][1];
+  assert.equal(ticks[0][1], 0);
+  ticks.forEach(([x, t], i) => {
+    assert.ok(Math.abs(t - i * step) <= 1e-9 * tmax, `tick ${i} is ${t}, not ${i} × ${step}`);
+    assert.ok(Math.abs(x - (x0 + t / tmax * (xN - x0))) < 0.02, `tick ${t} at x ${x}`);
+  });
+  assert.ok(ticks.at(-1)[1] <= tmax && ticks.at(-1)[1] + step > tmax);
+  const [png] = await Promise.all([page.waitForEvent("download"), page.click('#train-chart [data-export="png"]')]);
+  assert.equal(readFileSync(await png.path()).subarray(1, 4).toString(), "PNG");
+  assert.equal(png.suggestedFilename(), "loss.png");
+  await page.selectOption("#objective", "quadratic");
+  await page.selectOption("#optimizer", "sgd");
+});
+
 test("64 ranks × 1024 microbatches: first paint and hover latency", async () => {
   await setup({ kind: "1f1b", ranks: "64", microbatches: "1024" });
   await page.click('#tabs [data-view="schedule"]');
