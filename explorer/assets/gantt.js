@@ -8,7 +8,7 @@
 
 const KIND_COLOURS = { F: "#3b7dd8", B: "#2e9e5b", I: "#6cc58f", W: "#e0a030", OVERLAP_F_B: "#8e5bd0" };
 const KIND_NAMES = ["F", "B", "I", "W", "OVERLAP_F_B"];
-const KIND_LABELS = { F: "forward", B: "backward (input)", I: "input grad", W: "weight grad", OVERLAP_F_B: "F and B overlapped" };
+const KIND_LABELS = { F: "forward", B: "backward", I: "input grad", W: "weight grad", OVERLAP_F_B: "F and B overlapped" };
 // SHADES is how many chunks of one rank get their own shade: chunk c
 // takes its kind's colour mixed with white by c / SHADES (later chunks
 // paler); chunks past the last shade share it.
