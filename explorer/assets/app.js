@@ -176,6 +176,7 @@ async function download(what) {
   const view = what.startsWith("compare") ? "compare" : "schedule";
   const req = view === "compare" ? compareRequest() : addCosts(scheduleRequest());
   clearProblems();
+  if (view === "compare" && csvCompared()) return;
   const res = await fetch("/api/download/" + what, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
   if (!res.ok) { showProblem(view, "status-" + view, { problem: await res.json() }); return; }
   const blob = await res.blob();
@@ -193,13 +194,18 @@ function compareRequest() {
   return addCosts({ flags: { ranks: val("ranks"), microbatches: val("microbatches"), kind: val("compare-kind") }, files: {} }, { partition: false });
 }
 
+// csvCompared says, when the source is a PyTorch CSV, that compare takes
+// generated families (it builds each family it is given; a dropped table
+// is not one), and returns true: the caller sends nothing.
+function csvCompared() {
+  if ($("source").value !== "csv") return false;
+  showProblem("compare", "status-compare", { problem: { error: "compare takes generated families (the kinds here), not a schedule CSV: choose \"generated family\" as the source, or simulate the CSV in the Schedule view", flag: "kind" } });
+  return true;
+}
+
 async function runCompare() {
   clearProblems();
-  if ($("source").value === "csv") {
-    // compare builds each family it is given; a dropped table is not one.
-    showProblem("compare", "status-compare", { problem: { error: "compare takes generated families (the kinds here), not a schedule CSV: choose \"generated family\" as the source, or simulate the CSV in the Schedule view", flag: "kind" } });
-    return;
-  }
+  if (csvCompared()) return;
   status("status-compare", "comparing…");
   let ans;
   try { ans = await api("compare", compareRequest()); } catch (e) { showProblem("compare", "status-compare", e); return; }
