@@ -97,13 +97,20 @@ function showProblem(view, statusId, err) {
   const section = $("view-" + view);
   section.classList.add("stale"); // what is shown is the previous request's
   if (!p.flag) return;
-  const spot = section.querySelector(`[data-err="${p.flag}"]`) || $("setup").querySelector(`[data-err="${p.flag}"]`);
-  if (spot) {
+  for (const flag of [p.flag, ...(FIELD_ALIASES[p.flag] || [])]) {
+    const spot = section.querySelector(`[data-err="${flag}"]`) || $("setup").querySelector(`[data-err="${flag}"]`);
+    if (!spot) continue;
     spot.textContent = p.error;
-    const input = section.querySelector(`[data-flag="${p.flag}"]`) || $("setup").querySelector(`[data-flag="${p.flag}"], #${CSS.escape(p.flag)}`);
+    const input = section.querySelector(`[data-flag="${flag}"]`) || $("setup").querySelector(`[data-flag="${flag}"], #${CSS.escape(flag)}`);
     if (input) input.classList.add("bad");
+    return;
   }
 }
+
+// FIELD_ALIASES names the panel's field for a flag the page sets from it
+// under another name: train's stages S are the ranks P, and the total N of
+// pipedream and localsgd is typed as the microbatches M.
+const FIELD_ALIASES = { stages: ["ranks"], "total-microbatches": ["microbatches"] };
 
 function status(id, text) { const s = $(id); s.textContent = text; s.classList.remove("error"); }
 
@@ -147,7 +154,7 @@ async function runSchedule() {
   $("cmdline").textContent = ans.command;
   const rep = ans.report;
   summary($("sched-summary"), simulateSummary(rep));
-  const g = views.gantt || (views.gantt = new Gantt($("gantt-schedule"), { maxHeight: 576 }));
+  const g = views.gantt || (views.gantt = new Gantt($("gantt-schedule"), { maxHeight: 576, name: "schedule" }));
   g.setData(ans.timeline, unitOf());
   const drawMs = g.lastDrawMs;
   requestAnimationFrame(() => requestAnimationFrame(() => {
@@ -169,6 +176,7 @@ async function download(what) {
   const view = what.startsWith("compare") ? "compare" : "schedule";
   const req = view === "compare" ? compareRequest() : addCosts(scheduleRequest());
   clearProblems();
+  if (view === "compare" && csvCompared()) return;
   const res = await fetch("/api/download/" + what, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
   if (!res.ok) { showProblem(view, "status-" + view, { problem: await res.json() }); return; }
   const blob = await res.blob();
@@ -186,8 +194,18 @@ function compareRequest() {
   return addCosts({ flags: { ranks: val("ranks"), microbatches: val("microbatches"), kind: val("compare-kind") }, files: {} }, { partition: false });
 }
 
+// csvCompared says, when the source is a PyTorch CSV, that compare takes
+// generated families (it builds each family it is given; a dropped table
+// is not one), and returns true: the caller sends nothing.
+function csvCompared() {
+  if ($("source").value !== "csv") return false;
+  showProblem("compare", "status-compare", { problem: { error: "compare takes generated families (the kinds here), not a schedule CSV: choose \"generated family\" as the source, or simulate the CSV in the Schedule view", flag: "kind" } });
+  return true;
+}
+
 async function runCompare() {
   clearProblems();
+  if (csvCompared()) return;
   status("status-compare", "comparing…");
   let ans;
   try { ans = await api("compare", compareRequest()); } catch (e) { showProblem("compare", "status-compare", e); return; }
@@ -246,8 +264,8 @@ async function runReady() {
   }
   summary($("ready-summary"), items);
   status("status-ready", "iteration 1 of each is drawn below");
-  (views.ganttFixed ||= new Gantt($("gantt-fixed"), { maxHeight: 260 })).setData(a.timeline, unitOf());
-  (views.ganttReady ||= new Gantt($("gantt-ready"), { maxHeight: 260 })).setData(b.timeline, unitOf());
+  (views.ganttFixed ||= new Gantt($("gantt-fixed"), { maxHeight: 260, name: "fixed" })).setData(a.timeline, unitOf());
+  (views.ganttReady ||= new Gantt($("gantt-ready"), { maxHeight: 260, name: "ready" })).setData(b.timeline, unitOf());
 }
 
 function tuneRequest() {
@@ -381,9 +399,29 @@ function costChanged() {
   document.querySelectorAll(".only-hf").forEach(e => { e.hidden = m !== "hf"; });
 }
 
+// FILE_INPUTS is the file field of each file flag.
+const FILE_INPUTS = { schedule: "csv-file", "model-config": "model-config", hardware: "hardware", costs: "costs", profile: "profile" };
+
 async function takeFile(flag, file) {
   files[flag] = { name: file.name, text: await file.text() };
   if (flag === "schedule") $("csv-name").textContent = file.name + " (" + files[flag].text.split("\n").length + " lines)";
+  listFiles();
+}
+
+// clearFile forgets an uploaded file: the request goes back to the
+// fields the file stood in for (the presets for a hardware file).
+function clearFile(flag) {
+  delete files[flag];
+  $(FILE_INPUTS[flag]).value = "";
+  if (flag === "schedule") $("csv-name").textContent = "";
+  listFiles();
+}
+
+// listFiles shows the files the requests carry, each with its clear button.
+function listFiles() {
+  const names = Object.keys(files);
+  $("files").innerHTML = names.length ? "<h2>Uploaded files</h2>" + names.map(f =>
+    `<div data-file="${esc(f)}"><span title="${esc(files[f].name)}">--${esc(f)} ${esc(files[f].name)}</span><button data-clear="${esc(f)}">clear</button></div>`).join("") : "";
 }
 
 // dropped reads a file dropped anywhere on the page: a CSV is the schedule,
@@ -422,6 +460,14 @@ function init() {
   $("run-delays").addEventListener("click", runDelays);
   $("run-train").addEventListener("click", runTrain);
   $("stop-train").addEventListener("click", () => trainAbort && trainAbort.abort());
+  $("files").addEventListener("click", e => { if (e.target.dataset.clear) clearFile(e.target.dataset.clear); });
+  // Picking a preset GPU or link means pricing with the presets, not the hardware file.
+  for (const id of ["gpu", "link"]) $(id).addEventListener("change", () => { if (files.hardware) clearFile("hardware"); });
+  $("panel-toggle").addEventListener("click", () => {
+    const folded = document.body.classList.toggle("panel-folded");
+    $("panel-toggle").setAttribute("aria-expanded", String(!folded));
+    $("panel-toggle").textContent = folded ? "Setup ▾" : "Setup ▴";
+  });
   document.querySelectorAll("[data-download]").forEach(a => a.addEventListener("click", e => { e.preventDefault(); download(a.dataset.download); }));
   for (const flag of ["model-config", "hardware", "costs", "profile"]) $(flag).addEventListener("change", e => e.target.files[0] && takeFile(flag, e.target.files[0]));
   $("csv-file").addEventListener("change", e => e.target.files[0] && dropped(e.target.files[0]));
@@ -432,7 +478,15 @@ function init() {
     if (e.dataTransfer.files[0]) dropped(e.dataTransfer.files[0]);
   });
   sourceChanged(); costChanged();
-  loadChoices().then(() => { window.explorerStats.ready = true; }, e => status("status-schedule", "could not load the presets: " + e.message));
+  // The first picture: the default schedule, simulated without a click.
+  loadChoices().then(firstPicture, e => status("status-schedule", "could not load the presets: " + e.message));
+}
+
+async function firstPicture() {
+  await runSchedule();
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  window.explorerStats.firstPictureMs = performance.now(); // since the page's navigation began
+  window.explorerStats.ready = true;
 }
 
 init();

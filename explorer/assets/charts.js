@@ -198,37 +198,79 @@ function barsChart(el, labels, series, shared) {
 }
 
 // LossChart is the replay's loss against simulated time, log scale,
-// redrawn as records come.
+// redrawn as records come; the validation loss beside it when the replay
+// reports one (objectives with a held-out set). It saves as PNG or SVG.
 class LossChart {
   constructor(el) {
     this.el = el; el.innerHTML = "";
+    const tools = document.createElement("div");
+    tools.className = "chart-tools";
+    tools.innerHTML = '<span class="legend" id="loss-legend"></span><button data-export="png">PNG</button><button data-export="svg">SVG</button>';
+    tools.addEventListener("click", e => {
+      if (e.target.dataset.export === "png") saveCanvas(this.canvas, "loss.png");
+      if (e.target.dataset.export === "svg") saveText(this.svg(), "loss.svg", "image/svg+xml");
+    });
+    el.appendChild(tools);
+    this.legend = tools.firstChild;
     this.canvas = document.createElement("canvas");
     el.appendChild(this.canvas);
     this.points = [];
     const dpr = window.devicePixelRatio || 1;
-    this.w = Math.max(400, el.clientWidth - 2); this.h = 240;
+    this.w = Math.max(320, el.clientWidth - 2); this.h = 240;
     this.canvas.width = this.w * dpr; this.canvas.height = this.h * dpr;
     this.canvas.style.width = this.w + "px"; this.canvas.style.height = this.h + "px";
     this.canvas.getContext("2d").setTransform(dpr, 0, 0, dpr, 0, 0);
     this.draw();
   }
   add(p) { if (p.loss !== null && p.loss > 0) this.points.push(p); this.draw(); }
-  draw() {
-    const ctx = this.canvas.getContext("2d"), L = 56, B = 22, W = this.w - L - 10, H = this.h - B - 8;
-    ctx.clearRect(0, 0, this.w, this.h);
-    ctx.font = "10px system-ui, sans-serif"; ctx.fillStyle = "#556";
-    if (!this.points.length) { ctx.fillText("no records yet", L, 20); return; }
+
+  // figure is what both renderings draw: the axes' ticks and labels and
+  // the curves as point lists, in pixels.
+  figure() {
+    const L = 56, B = 34, W = this.w - L - 10, H = this.h - B - 8;
+    const f = { texts: [], grid: [], ticks: [], curves: [] };
+    if (!this.points.length) { f.texts.push({ x: L, y: 20, s: "no records yet", align: "start" }); return f; }
+    const valid = this.points.filter(p => p.validation_loss !== null && p.validation_loss > 0);
     const tmax = Math.max(1e-300, ...this.points.map(p => p.sim_time));
-    const ls = this.points.map(p => Math.log10(p.loss));
+    const ls = this.points.map(p => Math.log10(p.loss)).concat(valid.map(p => Math.log10(p.validation_loss)));
     let lo = Math.floor(Math.min(...ls)), hi = Math.ceil(Math.max(...ls));
     if (hi === lo) hi = lo + 1;
     const sx = t => L + t / tmax * W, sy = l => 8 + H - (l - lo) / (hi - lo) * H;
-    ctx.textAlign = "right"; ctx.textBaseline = "middle";
-    for (let e = lo; e <= hi; e++) { ctx.fillText("1e" + e, L - 4, sy(e)); ctx.fillStyle = "#eef"; ctx.fillRect(L, sy(e), W, 1); ctx.fillStyle = "#556"; }
-    ctx.textAlign = "center";
-    ctx.fillText("simulated time " + fmtG(tmax, 4), L + W / 2, this.h - 6);
-    ctx.strokeStyle = "#2d6cdf"; ctx.lineWidth = 1.5; ctx.beginPath();
-    this.points.forEach((p, i) => { const x = sx(p.sim_time), y = sy(Math.log10(p.loss)); if (i) ctx.lineTo(x, y); else ctx.moveTo(x, y); });
-    ctx.stroke();
+    for (let e = lo; e <= hi; e++) { f.texts.push({ x: L - 4, y: sy(e) + 3, s: "1e" + e, align: "end" }); f.grid.push({ x: L, y: sy(e), w: W, h: 1 }); }
+    const step = niceStep(tmax / 6);
+    for (let t = 0; t <= tmax * (1 + 1e-9); t += step) {
+      f.ticks.push({ x: sx(t), y: 8 + H, w: 1, h: 4 });
+      f.texts.push({ x: sx(t), y: 8 + H + 14, s: fmtG(t, 4), align: "middle", tick: true });
+    }
+    f.texts.push({ x: L + W / 2, y: this.h - 4, s: "simulated time", align: "middle" });
+    f.curves.push({ name: "training loss", colour: "#2d6cdf", pts: this.points.map(p => [sx(p.sim_time), sy(Math.log10(p.loss))]) });
+    if (valid.length) f.curves.push({ name: "validation loss", colour: "#d0584a", pts: valid.map(p => [sx(p.sim_time), sy(Math.log10(p.validation_loss))]) });
+    return f;
+  }
+
+  draw() {
+    const f = this.figure(), ctx = this.canvas.getContext("2d");
+    ctx.clearRect(0, 0, this.w, this.h);
+    ctx.font = "10px system-ui, sans-serif";
+    ctx.fillStyle = "#eef"; for (const g of f.grid) ctx.fillRect(g.x, g.y, g.w, g.h);
+    ctx.fillStyle = "#556"; for (const g of f.ticks) ctx.fillRect(g.x, g.y, g.w, g.h);
+    ctx.textBaseline = "alphabetic";
+    for (const t of f.texts) { ctx.textAlign = { start: "left", middle: "center", end: "right" }[t.align]; ctx.fillText(t.s, t.x, t.y); }
+    for (const c of f.curves) {
+      ctx.strokeStyle = c.colour; ctx.lineWidth = 1.5; ctx.beginPath();
+      c.pts.forEach(([x, y], i) => { if (i) ctx.lineTo(x, y); else ctx.moveTo(x, y); });
+      ctx.stroke();
+    }
+    this.ticks = f.ticks.length;
+    this.legend.innerHTML = f.curves.map(c => `<span data-curve="${c.name}"><i style="background:${c.colour}"></i>${c.name}</span>`).join("");
+  }
+
+  svg() {
+    const f = this.figure();
+    let b = f.grid.map(g => `<rect x="${g.x}" y="${g.y.toFixed(2)}" width="${g.w}" height="${g.h}" fill="#eef"/>`).join("");
+    b += f.ticks.map(g => `<rect x="${g.x.toFixed(2)}" y="${g.y}" width="${g.w}" height="${g.h}" fill="#556"/>`).join("");
+    b += f.texts.map(t => `<text x="${t.x.toFixed(2)}" y="${t.y.toFixed(2)}" text-anchor="${t.align}">${esc(t.s)}</text>`).join("");
+    b += f.curves.map(c => `<polyline fill="none" stroke="${c.colour}" stroke-width="1.5" points="${c.pts.map(([x, y]) => x.toFixed(2) + "," + y.toFixed(2)).join(" ")}"><title>${c.name}</title></polyline>`).join("");
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${this.w}" height="${this.h}" font-family="sans-serif" font-size="10" fill="#556">${b}</svg>\n`;
   }
 }

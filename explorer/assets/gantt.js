@@ -8,6 +8,12 @@
 
 const KIND_COLOURS = { F: "#3b7dd8", B: "#2e9e5b", I: "#6cc58f", W: "#e0a030", OVERLAP_F_B: "#8e5bd0" };
 const KIND_NAMES = ["F", "B", "I", "W", "OVERLAP_F_B"];
+const KIND_LABELS = { F: "forward", B: "backward", I: "input grad", W: "weight grad", OVERLAP_F_B: "F and B overlapped" };
+// SHADES is how many chunks of one rank get their own shade: chunk c
+// takes its kind's colour mixed with white by c / SHADES (later chunks
+// paler); chunks past the last shade share it.
+const SHADES = 4;
+const PALETTE = KIND_NAMES.flatMap(k => Array.from({ length: SHADES }, (_, c) => mixWhite(KIND_COLOURS[k], c / SHADES)));
 
 class Gantt {
   constructor(container, opts = {}) {
@@ -16,19 +22,24 @@ class Gantt {
     this.el.innerHTML = "";
     const tools = document.createElement("div");
     tools.className = "gantt-tools";
-    tools.innerHTML = '<button data-z="in" title="zoom in">+</button><button data-z="out" title="zoom out">−</button><button data-z="all" title="whole run">fit</button>';
+    tools.innerHTML = '<button data-z="in" title="zoom in">+</button><button data-z="out" title="zoom out">−</button><button data-z="all" title="whole run">fit</button>' +
+      '<button data-export="png" title="save the chart as PNG">PNG</button><button data-export="svg" title="save the chart as SVG">SVG</button>';
     this.el.appendChild(tools);
     tools.addEventListener("click", e => {
-      const z = e.target.dataset.z;
+      const z = e.target.dataset.z, x = e.target.dataset.export;
       if (z === "in") this.zoomAt(0.5, 0.5);
       else if (z === "out") this.zoomAt(0.5, 2);
       else if (z === "all") this.setWindow(0, this.span);
+      else if (x === "png") saveCanvas(this.canvas, (this.opts.name || "gantt") + ".png");
+      else if (x === "svg") saveText(this.svg(), (this.opts.name || "gantt") + ".svg", "image/svg+xml");
     });
+    this.legend = document.createElement("div");
+    this.legend.className = "gantt-legend legend";
+    this.el.appendChild(this.legend);
     this.canvas = document.createElement("canvas");
     this.overlay = document.createElement("canvas");
     this.overlay.style.position = "absolute";
     this.overlay.style.left = "0";
-    this.overlay.style.top = "26px";
     this.el.appendChild(this.canvas);
     this.el.appendChild(this.overlay);
     this.hoverListeners = [];
@@ -45,6 +56,11 @@ class Gantt {
     this.ranks = tl.ranks;
     const counts = new Int32Array(this.ranks);
     for (let i = 0; i < n; i++) counts[c.rank[i]]++;
+    // A rank's chunks are its stages in order: chunk 0 is its lowest stage.
+    const stagesOf = Array.from({ length: this.ranks }, () => new Set());
+    for (let i = 0; i < n; i++) stagesOf[c.rank[i]].add(c.stage[i]);
+    const chunkOf = stagesOf.map(set => new Map([...set].sort((a, b) => a - b).map((st, j) => [st, j])));
+    this.chunks = Math.max(1, ...stagesOf.map(set => set.size));
     this.rows = [];
     for (let r = 0; r < this.ranks; r++) {
       this.rows.push({ start: new Float64Array(counts[r]), end: new Float64Array(counts[r]), kind: new Uint8Array(counts[r]), idx: new Int32Array(counts[r]), n: 0 });
@@ -55,7 +71,7 @@ class Gantt {
       const k = row.n++;
       row.start[k] = c.start[i];
       row.end[k] = c.end[i];
-      row.kind[k] = Math.max(0, KIND_NAMES.indexOf(c.kind[i]));
+      row.kind[k] = Math.max(0, KIND_NAMES.indexOf(c.kind[i])) * SHADES + Math.min(SHADES - 1, chunkOf[c.rank[i]].get(c.stage[i]));
       row.idx[k] = i;
       span = Math.max(span, c.end[i]);
     }
@@ -64,6 +80,7 @@ class Gantt {
     this.span = span || 1;
     this.t0 = 0;
     this.t1 = this.span;
+    this.drawLegend(new Set(c.kind));
     this.resize();
   }
 
@@ -81,6 +98,7 @@ class Gantt {
       cv.style.height = height + "px";
       cv.getContext("2d").setTransform(dpr, 0, 0, dpr, 0, 0);
     }
+    this.overlay.style.top = this.canvas.offsetTop + "px";
     this.width = width;
     this.height = height;
     this.draw();
@@ -132,7 +150,7 @@ class Gantt {
     const W = Math.round(this.plotWidth() * dpr), rowPx = this.rowH * dpr, H = Math.round(rowPx * this.ranks);
     const img = ctx.createImageData(W, H);
     const buf = new Uint32Array(img.data.buffer);
-    const colours = KIND_NAMES.map(k => rgba(KIND_COLOURS[k]));
+    const colours = PALETTE.map(rgba);
     const stripe = rgba("#f7f8fa"), scale = W / (this.t1 - this.t0);
     const cols = new Int16Array(W);
     for (let r = 0; r < this.ranks; r++) {
@@ -159,7 +177,7 @@ class Gantt {
     const w = this.plotWidth();
     const scale = w / (this.t1 - this.t0);
     let i = firstEnding(row, this.t0);
-    const lastPx = new Float64Array(KIND_NAMES.length).fill(-1);
+    const lastPx = new Float64Array(PALETTE.length).fill(-1);
     const c = this.tl.compute;
     for (; i < row.n && row.start[i] <= this.t1; i++) {
       const x0 = this.left + (row.start[i] - this.t0) * scale;
@@ -171,7 +189,7 @@ class Gantt {
         lastPx[k] = px;
       }
       const a = Math.max(x0, this.left), b = Math.min(x1, this.left + w);
-      ctx.fillStyle = KIND_COLOURS[KIND_NAMES[k]];
+      ctx.fillStyle = PALETTE[k];
       ctx.fillRect(a, y, Math.max(1, b - a - (x1 - x0 > 4 ? 0.5 : 0)), h);
       if (labels && b - a > 16) {
         const mb = c.microbatch[row.idx[i]];
@@ -198,6 +216,44 @@ class Gantt {
     }
     ctx.textAlign = "right";
     ctx.fillText(this.unit, this.left - 6, y + 12);
+  }
+
+  // drawLegend names the colours of the kinds present and, when a rank
+  // holds more than one chunk, the shades of its chunks.
+  drawLegend(kinds) {
+    let h = KIND_NAMES.filter(k => kinds.has(k)).map(k => `<span data-kind="${k}"><i style="background:${KIND_COLOURS[k]}"></i>${k} ${KIND_LABELS[k]}</span>`).join("");
+    if (this.chunks > 1) {
+      h += '<span class="chunks">chunks:';
+      for (let j = 0; j < Math.min(this.chunks, SHADES); j++) h += ` <i style="background:${PALETTE[j]}"></i>${j}${j === SHADES - 1 && this.chunks > SHADES ? "+" : ""}`;
+      h += "</span>";
+    }
+    this.legend.innerHTML = h;
+  }
+
+  // svg is the chart as it is drawn now (its time window), one rect per
+  // visible event, with the rank labels and the time axis.
+  svg() {
+    const w = this.plotWidth(), h = this.rowH, scale = w / (this.t1 - this.t0);
+    const gap = h >= 8 ? 1 : 0, legendH = 18;
+    let body = "";
+    KIND_NAMES.forEach((k, j) => {
+      body += `<rect x="${this.left + j * 120}" y="4" width="10" height="10" fill="${KIND_COLOURS[k]}"/><text x="${this.left + j * 120 + 14}" y="13">${k} ${KIND_LABELS[k]}</text>`;
+    });
+    for (let r = 0; r < this.ranks; r++) {
+      const y = legendH + this.top + r * h, row = this.rows[r];
+      body += `<text x="${this.left - 6}" y="${y + h / 2 + 3}" text-anchor="end">rank ${r}</text>`;
+      for (let i = firstEnding(row, this.t0); i < row.n && row.start[i] <= this.t1; i++) {
+        const a = Math.max(this.left, this.left + (row.start[i] - this.t0) * scale), b = Math.min(this.left + w, this.left + (row.end[i] - this.t0) * scale);
+        body += `<rect x="${a.toFixed(2)}" y="${y + gap}" width="${Math.max(0.5, b - a).toFixed(2)}" height="${h - 2 * gap}" fill="${PALETTE[row.kind[i]]}"><title>${esc(this.tl.compute.name[row.idx[i]])}</title></rect>`;
+      }
+    }
+    const y = legendH + this.top + h * this.ranks, step = niceStep((this.t1 - this.t0) / 8);
+    body += `<line x1="${this.left}" y1="${y}" x2="${this.left + w}" y2="${y}" stroke="#99a"/>`;
+    for (let t = Math.ceil(this.t0 / step) * step; t <= this.t1 + 1e-12; t += step) {
+      body += `<text x="${this.x(t).toFixed(2)}" y="${y + 14}" text-anchor="middle">${fmtG(t, 4)}</text>`;
+    }
+    body += `<text x="${this.left - 6}" y="${y + 14}" text-anchor="end">${esc(this.unit)}</text>`;
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height + legendH}" font-family="sans-serif" font-size="10" fill="#334">${body}</svg>\n`;
   }
 
   // eventAt returns the compute event under (x, y), or null.
@@ -279,6 +335,13 @@ class Gantt {
       requestAnimationFrame(() => { this.pending = false; this.draw(); });
     }
   }
+}
+
+// mixWhite mixes a #rrggbb colour with white by share (0 = the colour).
+function mixWhite(hex, share) {
+  const n = parseInt(hex.slice(1), 16);
+  const ch = v => Math.round(v + (255 - v) * share).toString(16).padStart(2, "0");
+  return "#" + ch(n >> 16) + ch((n >> 8) & 255) + ch(n & 255);
 }
 
 // rgba packs a #rrggbb colour as an opaque pixel of ImageData's byte order.

@@ -7,31 +7,12 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { cli, cliJSON, cliError, line, sameDigits } from "./cli.mjs";
 
 const url = process.env.EXPLORER_URL, bin = process.env.PIPELAB, shots = process.env.SCREENSHOTS, work = process.env.WORK;
+const root = new URL("../..", import.meta.url).pathname;
 let browser, page;
 
-function cli(...args) { return execFileSync(bin, args, { encoding: "utf8", maxBuffer: 1 << 28 }); }
-function cliJSON(...args) { return JSON.parse(cli(...args, "--format", "json")); }
-// cliError is the first line the command line prints for bad input, and its exit status 2.
-function cliError(...args) {
-  try { execFileSync(bin, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }); } catch (e) {
-    assert.equal(e.status, 2, `${args.join(" ")} exits with 2`);
-    return e.stderr.split("\n")[0];
-  }
-  assert.fail(`${args.join(" ")} succeeded`);
-}
-// line returns the value after "label:" in the command line's text output.
-function line(text, label) {
-  const m = text.match(new RegExp("^" + label + ":\\s+(.*)$", "m"));
-  assert.ok(m, `no "${label}:" line in\n${text}`);
-  return m[1].trim();
-}
-// sameDigits says that the page's text is value to six significant digits.
-function sameDigits(pageText, value, what) {
-  const x = Number(pageText);
-  assert.ok(Math.abs(x - value) <= 5e-6 * Math.abs(value), `${what}: page ${pageText}, command line ${value}`);
-}
 const text = sel => page.locator(sel).first().innerText();
 
 async function setup({ kind = "1f1b", ranks = "4", microbatches = "8", chunks = "", cost = "unit", explicit = null } = {}) {
@@ -56,7 +37,7 @@ async function shot(name) {
 
 before(async () => {
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-background-networking"] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   page.on("pageerror", e => { throw e; });
   await page.goto(url);
   await page.waitForFunction(() => window.explorerStats.ready);
@@ -102,6 +83,46 @@ test("schedule view: GPU model presets give simulate's numbers", async () => {
   assert.deepEqual(shown, peakMem);
 });
 
+test("files: a hardware file prices until a preset is picked or it is cleared", async () => {
+  await setup({ kind: "zb-v", ranks: "4", microbatches: "8", cost: "gpu" });
+  await page.selectOption("#model", "gpt-1.3b");
+  await page.selectOption("#gpu", "h100");
+  await page.selectOption("#link", "ib-ndr");
+  const hw = join(root, "examples/hardware/selene-a100.yaml");
+  const base = ["simulate", "--kind", "zb-v", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b"];
+  const withFile = line(cli(...base, "--hardware", hw), "makespan");
+  const a100 = line(cli(...base, "--gpu", "a100", "--link", "nvlink"), "makespan");
+  assert.notEqual(withFile, a100);
+  await page.setInputFiles("#hardware", hw);
+  await page.waitForSelector('#files [data-file="hardware"] button');
+  await simulate();
+  assert.equal(await text("#sched-makespan"), withFile);
+  // Back to the presets: picking a GPU and a link drops the file.
+  await page.selectOption("#gpu", "a100");
+  await page.selectOption("#link", "nvlink");
+  assert.equal(await page.locator('#files [data-file="hardware"]').count(), 0);
+  await simulate();
+  assert.equal(await text("#sched-makespan"), a100);
+  // The clear button: the file is listed, then gone, and the presets price again.
+  await page.setInputFiles("#hardware", hw);
+  await page.waitForSelector('#files [data-file="hardware"] button');
+  assert.match(await text('#files [data-file="hardware"]'), /selene-a100\.yaml/);
+  await page.click('#files [data-clear="hardware"]');
+  assert.equal(await page.locator("#files [data-file]").count(), 0);
+  assert.equal(await page.inputValue("#hardware"), "");
+  await simulate();
+  assert.equal(await text("#sched-makespan"), a100);
+  // A bad hardware file: the server's 422, beside the hardware field.
+  const bad = join(work, "bad-hardware.yaml");
+  writeFileSync(bad, "gpu:\n  name: x\n  peak_flops: -1\n");
+  await page.setInputFiles("#hardware", bad);
+  await page.waitForSelector('#files [data-file="hardware"]');
+  await simulate();
+  const want = execFileSync("sh", ["-c", `cd "${work}" && "${bin}" ${base.join(" ")} --hardware bad-hardware.yaml 2>&1 || true`], { encoding: "utf8" }).split("\n")[0];
+  assert.equal(await text('#setup [data-err="hardware"]'), want);
+  await page.click('#files [data-clear="hardware"]');
+});
+
 test("bad input: the command line's error beside the field", async () => {
   await setup({ ranks: "0" });
   await simulate();
@@ -137,6 +158,62 @@ test("a PyTorch CSV dropped on the page is simulated as simulate --schedule", as
   const want = execFileSync("sh", ["-c", `cd "${work}" && "${bin}" simulate --schedule bad.csv 2>&1 || true`], { encoding: "utf8" }).split("\n")[0];
   assert.equal(await text('[data-err="schedule"]'), want);
   await page.selectOption("#source", "kind");
+});
+
+test("compare with a dropped CSV says that compare takes families, and sends nothing", async () => {
+  await page.selectOption("#source", "csv");
+  await page.click('#tabs [data-view="compare"]');
+  const sent = [];
+  const watch = r => { if (/\/api\/(download\/)?compare/.test(r.url())) sent.push(r); };
+  page.on("request", watch);
+  await page.click("#run-compare");
+  await page.waitForSelector("#status-compare.error");
+  assert.match(await text("#status-compare"), /^compare takes generated families/);
+  assert.match(await text('#view-compare [data-err="kind"]'), /^compare takes generated families/);
+  // Its downloads too.
+  await page.evaluate(() => { document.querySelector("#status-compare").textContent = ""; });
+  await page.click('[data-download="compare.txt"]');
+  await page.waitForFunction(() => /^compare takes generated families/.test(document.querySelector("#status-compare").textContent));
+  page.off("request", watch);
+  assert.equal(sent.length, 0);
+  await page.selectOption("#source", "kind");
+  await page.click('#tabs [data-view="schedule"]');
+});
+
+test("Gantt: a legend of the kinds drawn, and a rank's chunks in distinct shades", async () => {
+  await setup({ kind: "interleaved-1f1b", ranks: "4", microbatches: "8", chunks: "2" });
+  await simulate();
+  // interleaved-1f1b has F and B (B with the weight gradient), so the legend names F and B.
+  assert.deepEqual(await page.$$eval("#gantt-schedule .gantt-legend [data-kind]", s => s.map(x => x.dataset.kind)), ["F", "B"]);
+  assert.match(await text("#gantt-schedule .gantt-legend .chunks"), /chunks:\s*0\s*1/);
+  // Rank 0 holds stages 0 and 4 (V = 2 on P = 4): the middle of its first F of each stage, read off
+  // the canvas, is F's colour #3b7dd8 for chunk 0 and that colour a quarter of the way to white for
+  // chunk 1 (each channel c + (255 − c)/4, rounded).
+  const px = await page.evaluate(() => {
+    const g = views.gantt, c = g.tl.compute, ctx = g.canvas.getContext("2d"), dpr = window.devicePixelRatio || 1;
+    const at = st => { const i = c.stage.findIndex((s, j) => s === st && c.rank[j] === 0 && c.kind[j] === "F");
+      const d = ctx.getImageData(Math.round((g.x(c.start[i]) + g.x(c.end[i])) / 2 * dpr), Math.round((g.top + g.rowH / 2) * dpr), 1, 1).data; return [d[0], d[1], d[2]]; };
+    return [at(0), at(4)];
+  });
+  const chunk1 = [0x3b, 0x7d, 0xd8].map(v => Math.round(v + (255 - v) * 0.25));
+  assert.deepEqual(px, [[0x3b, 0x7d, 0xd8], chunk1]);
+});
+
+test("export: the Gantt as PNG and SVG", async () => {
+  await setup({ kind: "1f1b", ranks: "4", microbatches: "8" });
+  await simulate();
+  const [png] = await Promise.all([page.waitForEvent("download"), page.click('#gantt-schedule [data-export="png"]')]);
+  const buf = readFileSync(await png.path());
+  assert.equal(buf.subarray(1, 4).toString(), "PNG");
+  const size = await page.evaluate(() => [views.gantt.canvas.width, views.gantt.canvas.height]);
+  assert.deepEqual([buf.readUInt32BE(16), buf.readUInt32BE(20)], size); // IHDR: width, height
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.click('#gantt-schedule [data-export="svg"]')]);
+  const doc = readFileSync(await svg.path(), "utf8");
+  assert.equal(svg.suggestedFilename(), "schedule.svg");
+  assert.match(doc, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  // One titled rect per compute event: 1f1b has an F and a B per stage and microbatch, 2 × 4 × 8.
+  assert.equal((doc.match(/<rect [^>]*><title>/g) || []).length, 2 * 4 * 8);
+  assert.equal((doc.match(/>rank \d<\/text>/g) || []).length, 4);
 });
 
 test("downloads: the PyTorch CSV and the Chrome trace are the command line's files", async () => {
@@ -241,6 +318,14 @@ test("staleness view: delays and a streamed replay are the command line's", asyn
   assert.equal(streamed, rep.curve.length);
   assert.match(await text("#status-train"), new RegExp(`^done: ${rep.curve.length} records streamed`));
   await shot("staleness");
+  // A replay's 422 names --stages, which the page sets from the panel's ranks P: shown beside it.
+  await page.fill("#ranks", "0");
+  await page.click("#run-train");
+  await page.waitForSelector("#status-train.error");
+  const want = cliError("train", "--objective", "quadratic", "--method", "pipedream", "--optimizer", "sgd", "--kind", "1f1b", "--stages", "0", "--total-microbatches", "2000");
+  assert.equal(await text('#setup [data-err="ranks"]'), want);
+  assert.equal(await page.locator("#ranks.bad").count(), 1);
+  await page.fill("#ranks", "4");
   // A long replay, stopped after its first records.
   await page.fill("#train-microbatches", "200000");
   await page.click("#run-train");
@@ -252,6 +337,48 @@ test("staleness view: delays and a streamed replay are the command line's", asyn
   await page.click("#run-delays");
   await page.waitForFunction(() => document.querySelector("#status-delays").textContent === "");
   assert.ok(Date.now() - t0 < 20000, "the stopped replay held the server for " + (Date.now() - t0) + " ms");
+});
+
+test("loss chart: x ticks on simulated time, the validation curve, PNG and SVG", async () => {
+  await setup({ kind: "1f1b", ranks: "4", microbatches: "8" });
+  await page.click('#tabs [data-view="staleness"]');
+  await page.selectOption("#objective", "charlm");
+  await page.selectOption("#method", "pipedream");
+  await page.selectOption("#optimizer", "adam");
+  await page.fill("#step-size", "0.01");
+  await page.fill("#train-microbatches", "40");
+  await page.fill("#log-points", "4");
+  await page.evaluate(() => { window.explorerStats.train = null; });
+  await page.click("#run-train");
+  await page.waitForFunction(() => window.explorerStats.train, null, { timeout: 120000 });
+  const rep = cliJSON("train", "--objective", "charlm", "--method", "pipedream", "--optimizer", "adam", "--step-size", "0.01",
+    "--kind", "1f1b", "--stages", "4", "--total-microbatches", "40", "--log-points", "4");
+  const valid = rep.curve.filter(p => p.validation_loss !== null);
+  assert.ok(valid.length > 0, "charlm reports a validation loss");
+  assert.deepEqual(await page.$$eval("#loss-legend [data-curve]", s => s.map(x => x.dataset.curve)), ["training loss", "validation loss"]);
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.click('#train-chart [data-export="svg"]')]);
+  const doc = readFileSync(await svg.path(), "utf8");
+  const points = name => doc.match(new RegExp(`points="([^"]*)"><title>${name}<`))[1].split(" ").map(p => p.split(",").map(Number));
+  const train = points("training loss"), val = points("validation loss");
+  assert.equal(train.length, rep.curve.length);
+  assert.equal(val.length, valid.length);
+  // The x ticks: evenly spaced from 0 up to the run's last simulated time (the command line's), each
+  // at its share of the way from the curve's first point (time 0) to its last (the last time).
+  const tmax = rep.curve.at(-1).sim_time, x0 = train[0][0], xN = train.at(-1)[0];
+  const ticks = [...doc.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="middle">([\d.e+-]+)<\/text>/g)].map(m => [Number(m[1]), Number(m[2])]);
+  assert.ok(ticks.length >= 3, `${ticks.length} x ticks`);
+  const step = ticks[1][1] - ticks[0][1];
+  assert.equal(ticks[0][1], 0);
+  ticks.forEach(([x, t], i) => {
+    assert.ok(Math.abs(t - i * step) <= 1e-9 * tmax, `tick ${i} is ${t}, not ${i} × ${step}`);
+    assert.ok(Math.abs(x - (x0 + t / tmax * (xN - x0))) < 0.02, `tick ${t} at x ${x}`);
+  });
+  assert.ok(ticks.at(-1)[1] <= tmax && ticks.at(-1)[1] + step > tmax);
+  const [png] = await Promise.all([page.waitForEvent("download"), page.click('#train-chart [data-export="png"]')]);
+  assert.equal(readFileSync(await png.path()).subarray(1, 4).toString(), "PNG");
+  assert.equal(png.suggestedFilename(), "loss.png");
+  await page.selectOption("#objective", "quadratic");
+  await page.selectOption("#optimizer", "sgd");
 });
 
 test("64 ranks × 1024 microbatches: first paint and hover latency", async () => {

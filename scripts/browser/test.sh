@@ -4,6 +4,7 @@
 # starts "pipelab serve" on a free loopback port and runs explorer.test.mjs with node's test
 # runner: it clicks through every view, drops a CSV, compares the numbers the page shows with the
 # command line's, and prints the 64 × 1024 schedule's first paint and hover latencies.
+# layout.test.mjs checks the first picture and the 1280 px and 390 px layouts; cli.mjs runs the binary.
 # SCREENSHOTS=DIR writes the views' screenshots (explorer-*.png) there (docs/img for the docs).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -53,4 +54,4 @@ shots="${SCREENSHOTS:-$work/shots}"
 case "$shots" in /*) ;; *) shots="$root/$shots" ;; esac
 mkdir -p "$shots"
 EXPLORER_URL="$url" PIPELAB="$work/pipelab" CHROMIUM="$chromium" SCREENSHOTS="$shots" WORK="$work" \
-	node --test --test-concurrency=1 --test-reporter=spec ${TEST_NAME:+--test-name-pattern="$TEST_NAME"} explorer.test.mjs
+	node --test --test-concurrency=1 --test-reporter=spec ${TEST_NAME:+--test-name-pattern="$TEST_NAME"} layout.test.mjs explorer.test.mjs
