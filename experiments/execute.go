@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pipelab/pipelab/optim"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -42,10 +43,10 @@ func RunRow(r Run) results.Run {
 		TimeToTarget: math.NaN(), UpdatesToTarget: results.NotReached, LossAtBudget: math.NaN(),
 		TargetLoss: r.TargetLoss, MethodSettings: r.methodSettings(),
 	}
-	if r.Method == "localsgd" {
+	if methodOf(r.Method).Replay == optim.ReplayAveraging {
 		row.Replicas = int32(r.Stages)
 	}
-	if r.Method == results.MethodRPD {
+	if methodOf(r.Method).Replay == optim.ReplaySampled {
 		row.DelayModel = cmp.Or(r.DelayModel, results.DelayUniform)
 	}
 	return row

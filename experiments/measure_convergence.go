@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pipelab/pipelab/optim"
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/results"
 )
@@ -54,10 +55,10 @@ func (convergenceMeasure) runBound(s *Spec) float64 {
 	var perStage float64
 	for _, m := range s.Methods {
 		variants := 1.0
-		switch m.Name {
-		case "rpd":
+		switch methodOf(m.Name).Replay {
+		case optim.ReplaySampled:
 			variants = float64(max(len(m.Deltas), 1))
-		case "localsgd":
+		case optim.ReplayAveraging:
 			variants = float64(len(m.LocalSteps))
 		}
 		points := float64(len(m.Steps.Values))
@@ -95,7 +96,7 @@ func (convergenceMeasure) tables(s *Spec, st int, add func(family string, sh pip
 				}
 			}
 		}
-		if m.Name == "sync" {
+		if methodOf(m.Name).Replay == optim.ReplayFlush {
 			var key []any // the stage count sets it
 			if m.Microbatches > 0 {
 				key = []any{"methods", i, "microbatches"}

@@ -42,7 +42,7 @@ func replaySeconds(r Run) float64 {
 	s := float64(r.Stages)
 	n := estimatedMicrobatches(r)
 	grads, updates := n, n*s // full-model gradients and block updates
-	if r.Method == "rpd" {
+	if methodOf(r.Method).Replay == optim.ReplaySampled {
 		// K iterations, each a forward over every block and a backward
 		// down to one stage: about half a gradient and S block visits.
 		k := n * s
@@ -102,13 +102,13 @@ func estimatedMicrobatches(r Run) float64 {
 		per = slowestStage(r.Cost, r.Stages)
 	}
 	fill := float64(r.Stages - 1)
-	switch r.Method {
-	case "localsgd":
+	switch methodOf(r.Method).Replay {
+	case optim.ReplayAveraging:
 		// Each round of R·H = S·H microbatches fills and drains
 		// (docs/reference.md §1.5).
 		round := float64(r.Stages * max(r.LocalSteps, 1))
 		return max(1, r.Budget/(per*(1+fill/round)))
-	case "sync":
+	case optim.ReplayFlush:
 		// Every iteration of M microbatches fills and drains.
 		m := float64(max(r.Microbatches, 1))
 		return max(1, r.Budget/per*m/(m+fill))
