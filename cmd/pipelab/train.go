@@ -249,7 +249,7 @@ func (f *trainFlags) check(rest []string) error {
 		return required("stages", f.stages, f.set)
 	case f.set["total-microbatches"] && f.set["time-budget"]:
 		return errors.New("give exactly one of --total-microbatches and --time-budget")
-	case !f.set["total-microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.method == "sync"):
+	case !f.set["total-microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.methodDesc().Replay == optim.ReplayFlush):
 		return errors.New("give exactly one of --total-microbatches and --time-budget")
 	case f.set["total-microbatches"] && f.totalMicrobatches < 1:
 		return atLeast("total-microbatches", f.totalMicrobatches, 1)
@@ -315,11 +315,11 @@ func (f *trainFlags) checkTable() error {
 		return errors.New("give --kind or --schedule, not both")
 	case f.schedule != "" && f.set["stages"]:
 		return errors.New("--schedule reads the stage count from the file: drop --stages")
-	case f.schedule != "" && f.method != "sync" && (f.set["total-microbatches"] || f.set["time-budget"]):
+	case f.schedule != "" && f.methodDesc().Replay != optim.ReplayFlush && (f.set["total-microbatches"] || f.set["time-budget"]):
 		return fmt.Errorf("--schedule is the whole run of --method %s: drop --total-microbatches and --time-budget", f.method)
 	case f.schedule != "" && f.set["microbatches"]:
 		return errors.New("--schedule sets the microbatches per iteration: drop --microbatches")
-	case f.method == "rpd" && f.delays != "exact" && (f.kind != "" || f.schedule != "" || f.costs.kind() != "unit"):
+	case f.methodDesc().Replay == optim.ReplaySampled && f.delays != "exact" && (f.kind != "" || f.schedule != "" || f.costs.kind() != "unit"):
 		return errors.New("--method rpd samples its delays: --kind, --schedule and cost flags apply only with --delays exact")
 	}
 	if f.kind != "" {

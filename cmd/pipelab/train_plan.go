@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -20,8 +21,9 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		Cost: f.costs.spec(), Optimizer: f.optimizerSettings(), Accumulate: f.accumulate,
 		PipeMareWarmup: f.pipemareWarmup, PipeMareDecay: f.pipemareDecay, DCLambda: f.dcLambda, EFLambda: f.efLambda,
 		TargetLoss: f.targetLoss, Seed: f.seed, DataSeed: f.seed, Data: f.data, Labels: f.labels}
-	if f.method == "dc-a" && !f.set["dc-lambda"] {
-		r.DCLambda = optim.DefaultDCALambda
+	d := f.methodDesc()
+	if d.Takes(optim.ParamDCLambda) && !f.set["dc-lambda"] {
+		r.DCLambda = d.DCLambda
 	}
 	if f.objective == "logistic" {
 		l2 := f.l2
@@ -32,13 +34,13 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		// The validation loss printed is over the whole held-out split.
 		r.ValidationWindows = math.MaxInt32
 	}
-	switch f.method {
-	case "localsgd":
+	switch d.Replay {
+	case optim.ReplayAveraging:
 		r.Replicas = f.replicas
-	case "sync":
+	case optim.ReplayFlush:
 		r.Microbatches = f.microbatches
 	}
-	if f.kind != "" || f.method == "sync" {
+	if f.kind != "" || d.Replay == optim.ReplayFlush {
 		r.Family = f.family()
 	}
 	if f.schedule != "" {
@@ -48,7 +50,7 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		}
 		r.Table, r.Stages, r.Microbatches = t, t.Stages(), t.Microbatches
 	}
-	if f.method == "rpd" {
+	if d.Replay == optim.ReplaySampled {
 		if err := f.delayModel(&r); err != nil {
 			return r, err
 		}
@@ -81,17 +83,17 @@ func (f *trainFlags) delayModel(r *experiments.Run) error {
 	return nil
 }
 
-// family is the generated family the run replays.
+// family is the generated family the run replays: --kind, or the
+// method's own (optim's table of methods).
 func (f *trainFlags) family() string {
-	switch {
-	case f.kind != "":
-		return f.kind
-	case f.method == "localsgd":
-		return "localsgd"
-	case f.method == "sync":
-		return "1f1b"
-	}
-	return "pipedream"
+	return cmp.Or(f.kind, f.methodDesc().Family)
+}
+
+// methodDesc is the descriptor of --method; a name no method has, which
+// validate refuses, gets the zero descriptor, which has no trait.
+func (f *trainFlags) methodDesc() optim.MethodDesc {
+	d, _ := optim.LookupMethod(f.method)
+	return d
 }
 
 // tableName is the family or file the run replayed, "" for rpd's
@@ -100,7 +102,7 @@ func (f *trainFlags) tableName() string {
 	switch {
 	case f.schedule != "":
 		return f.schedule
-	case f.method == "rpd" && f.delays != "exact":
+	case f.methodDesc().Replay == optim.ReplaySampled && f.delays != "exact":
 		return ""
 	}
 	return f.family()
