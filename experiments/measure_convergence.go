@@ -87,12 +87,12 @@ func (convergenceMeasure) tables(s *Spec, st int, add func(family string, sh pip
 	}
 	for i, m := range s.Methods {
 		for _, c := range counts {
-			switch m.Name {
-			case "pipedream":
-				add("pipedream", pipeline.Shape{Microbatches: c.n}, c.key...)
-			case "localsgd":
+			switch d := methodOf(m.Name); {
+			case d.Async() && d.OwnsTable():
+				add(d.Family, pipeline.Shape{Microbatches: c.n}, c.key...)
+			case d.Replay == optim.ReplayAveraging:
 				for _, h := range m.LocalSteps {
-					add("localsgd", pipeline.Shape{Microbatches: c.n, LocalSteps: h}, c.key...)
+					add(d.Family, pipeline.Shape{Microbatches: c.n, LocalSteps: h}, c.key...)
 				}
 			}
 		}
