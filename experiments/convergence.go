@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/pipelab/pipelab/objectives"
 	"github.com/pipelab/pipelab/optim"
@@ -21,15 +20,15 @@ const TridiagonalMu = 0.01
 // data seed, so every method and step size of a replicate sees the same
 // data: the one place an objective's name becomes an objective.
 func NewObjective(r Run, stages int) (objectives.Objective, error) {
-	if r.Objective == "charlm" {
+	d, err := ObjectiveNamed(r.Objective)
+	if err != nil {
+		return nil, err
+	}
+	if d.LM {
 		r.Stages = stages
 		return buildCharLM(r)
 	}
-	if !slices.Contains(KnownObjectives, r.Objective) {
-		return nil, fmt.Errorf("unknown objective %q", r.Objective)
-	}
 	var data *objectives.Dataset
-	var err error
 	switch {
 	case r.Data != "":
 		data, err = objectives.LoadCSV(r.Data, r.Labels)
@@ -43,7 +42,7 @@ func NewObjective(r Run, stages int) (objectives.Objective, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Objective == "logistic" {
+	if d.L2 {
 		l2 := objectives.DefaultL2
 		if r.L2 != nil {
 			l2 = *r.L2

@@ -102,3 +102,18 @@ func ExampleLookupFigure() {
 	// Output:
 	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, pd-vs-localsgd-budget, scaling, regime, lm, lm-markov, schedules, remedies, delay-profiles, staleness-law, optimizers-under-delay)
 }
+
+// An objective's traits come from its descriptor, not from its name.
+func ExampleObjectiveNamed() {
+	d, err := experiments.ObjectiveNamed("logistic")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.LM, d.Noise, d.L2)
+	_, err = experiments.ObjectiveNamed("logstic")
+	fmt.Println(err)
+	// Output:
+	// false true true
+	// unknown objective "logstic" (known: quadratic, tridiagonal, logistic, charlm)
+}

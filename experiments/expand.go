@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pipelab/pipelab/objectives"
 	"github.com/pipelab/pipelab/optim"
 	"github.com/pipelab/pipelab/pipeline"
 )
@@ -163,7 +162,7 @@ func (s *Spec) Expand() []Run {
 		r.Cost = s.Cost
 		r.LogEvery, r.LogPoints = s.LogEvery, s.LogPoints
 		r.Select = s.Select
-		if r.Objective == "charlm" {
+		if objectiveOf(r.Objective).LM {
 			r.Corpus, r.BlocksPerStage = s.Corpus, s.BlocksPerStage
 			r.Embed, r.SeqLen = s.Embed, s.SeqLen
 		}
@@ -283,13 +282,12 @@ func (s *Spec) sizes() []size {
 // for the random quadratic (none when it gives none), and a single zero
 // for the others, which have no such noise.
 func (s *Spec) noises(o string) []float64 {
+	d := objectiveOf(o)
 	switch {
-	case o == "quadratic" && len(s.Noise) > 0:
-		return s.Noise
-	case o != "logistic":
+	case !d.Noise:
 		return []float64{0}
 	case len(s.Noise) == 0:
-		return []float64{objectives.DefaultNoise}
+		return []float64{d.DefaultNoise}
 	}
 	return s.Noise
 }
@@ -314,16 +312,13 @@ func (r Run) canonical(seed uint64) string {
 		kv("n", num(r.N))
 		kv("d", num(r.D))
 		kv("batch", num(r.Batch))
-		if r.Objective == "logistic" && r.Noise != objectives.DefaultNoise {
-			// Only then, so that runs at the default σ keep their ids.
-			kv("noise", strconv.FormatFloat(r.Noise, 'g', -1, 64))
-		}
-		if r.Objective == "quadratic" && r.Noise != 0 {
-			// A noisy quadratic only, so noiseless runs keep their ids.
+		if d := objectiveOf(r.Objective); d.Noise && r.Noise != d.DefaultNoise {
+			// Only then, so that runs at the default σ (none for the
+			// quadratic) keep their ids.
 			kv("noise", strconv.FormatFloat(r.Noise, 'g', -1, 64))
 		}
 	}
-	if r.Objective == "charlm" {
+	if objectiveOf(r.Objective).LM {
 		r.charLMName(kv)
 	}
 	if r.Family != "" {

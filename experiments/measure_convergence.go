@@ -35,7 +35,7 @@ func (convergenceMeasure) expand(s *Spec, add func(Run)) {
 										r.Cut = s.cutRivals(st)
 									}
 									m.remedy(&r)
-									if s.L2 != nil && o == "logistic" {
+									if s.L2 != nil && objectiveOf(o).L2 {
 										l2 := *s.L2
 										r.L2 = &l2
 									}

@@ -62,7 +62,7 @@ func replaySeconds(r Run) float64 {
 	// each update, at 1/S of an evaluation each (optim's tracker).
 	records = min(records, updates/s)
 	visits := updates * blockVisit
-	if r.Objective == "charlm" {
+	if objectiveOf(r.Objective).LM {
 		cfg := LMConfig(r.Corpus, r.Embed, r.SeqLen)
 		layers := float64(max(r.BlocksPerStage, 1) * max(r.Stages-2, 1))
 		e := float64(cfg.Embed)

@@ -85,7 +85,7 @@ func (s *Spec) setConvergenceDefaults() {
 	if s.Select == "" {
 		s.Select = "best-final"
 	}
-	if slices.Contains(s.Objectives, "charlm") {
+	if slices.ContainsFunc(s.Objectives, func(o string) bool { return objectiveOf(o).LM }) {
 		if s.Corpus == "" {
 			s.Corpus = charlm.CorpusTinyShakespeare
 		}

@@ -17,7 +17,7 @@ import (
 // KnownObjectives and KnownMethods are the names a spec may use; the
 // methods are optim's, which NewMethod builds by name.
 var (
-	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
+	KnownObjectives = objectiveNames()
 	KnownMethods    = optim.Methods
 	knownCostModels = []string{"unit", "gpu"}
 	knownRules      = []string{BestFinal, Stable, BestFinalTraining, FastestToTarget}
@@ -194,10 +194,10 @@ func (s *Spec) validateConvergence(v validator) error {
 		if !slices.Contains(KnownObjectives, o) {
 			return v.fail(fmt.Sprintf("unknown objective %q (known: %s)", o, strings.Join(KnownObjectives, ", ")), "objectives", i)
 		}
-		if o != "charlm" && (s.N < 1 || s.D < 1) {
+		if !objectiveOf(o).LM && (s.N < 1 || s.D < 1) {
 			return v.fail(fmt.Sprintf("objective %s needs n and d of at least 1", o), "objectives", i)
 		}
-		if o == "charlm" {
+		if objectiveOf(o).LM {
 			if err := s.validateCharLM(v); err != nil {
 				return err
 			}
@@ -213,7 +213,7 @@ func (s *Spec) validateConvergence(v validator) error {
 			return v.fail(fmt.Sprintf("noise %v is not a finite σ of at least 0", sigma), "noise", i)
 		}
 	}
-	if len(s.Noise) > 0 && slices.ContainsFunc(s.Objectives, func(o string) bool { return o != "logistic" && o != "quadratic" }) {
+	if len(s.Noise) > 0 && slices.ContainsFunc(s.Objectives, func(o string) bool { return !objectiveOf(o).Noise }) {
 		return v.fail("applies to the logistic and quadratic objectives only", "noise")
 	}
 	if s.L2 != nil {
