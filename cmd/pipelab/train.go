@@ -257,7 +257,7 @@ func (f *trainFlags) check(rest []string) error {
 		return fmt.Errorf("--time-budget must be positive, got %g", f.timeBudget)
 	case (f.data == "") != (f.labels == ""):
 		return errors.New("--data and --labels go together")
-	case f.data != "" && (f.set["n"] || f.set["d"] || f.objective == "charlm"):
+	case f.data != "" && (f.set["n"] || f.set["d"] || f.objectiveDesc().LM):
 		return errors.New("--data replaces --n and --d, and charlm reads --corpus instead")
 	case f.objective != "logistic" && (f.set["l2"] || f.set["noise"]):
 		return errors.New("--l2 and --noise apply to the logistic objective only")
@@ -301,7 +301,7 @@ func (f *trainFlags) check(rest []string) error {
 	}
 	f.replicas = orDefault(f.replicas, f.stages)
 	f.microbatches = orDefault(f.microbatches, f.stages)
-	if f.objective == "charlm" {
+	if f.objectiveDesc().LM {
 		return f.checkLMCorpus()
 	}
 	return nil
@@ -405,7 +405,7 @@ func parseTrain(args []string, stderr io.Writer) (*trainFlags, experiments.Run, 
 	if err := f.check(fs.Args()); err != nil {
 		return nil, experiments.Run{}, flagProblem(fs, stderr, "train", err)
 	}
-	if f.objective != "charlm" && f.data == "" {
+	if !f.objectiveDesc().LM && f.data == "" {
 		if err := experiments.GuardData(f.n, f.d); err != nil {
 			return nil, experiments.Run{}, err
 		}

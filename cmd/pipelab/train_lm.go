@@ -73,7 +73,7 @@ func (f *lmFlags) register(fs *flag.FlagSet) {
 // defaults, and builds the model, so that an unusable corpus file is
 // reported, naming it, before anything runs.
 func (f *trainFlags) checkLM() error {
-	if f.objective != "charlm" {
+	if !f.objectiveDesc().LM {
 		if f.set["corpus"] || f.set["blocks-per-stage"] {
 			return errors.New("--corpus and --blocks-per-stage apply to charlm only")
 		}

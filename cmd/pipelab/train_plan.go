@@ -29,7 +29,7 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		l2 := f.l2
 		r.Noise, r.L2 = f.noise, &l2
 	}
-	if f.objective == "charlm" {
+	if f.objectiveDesc().LM {
 		r.Corpus, r.BlocksPerStage, r.Embed, r.SeqLen = f.lm.corpus, f.lm.blocksPerStage, f.lm.embed, f.lm.seqLen
 		// The validation loss printed is over the whole held-out split.
 		r.ValidationWindows = math.MaxInt32
@@ -87,6 +87,14 @@ func (f *trainFlags) delayModel(r *experiments.Run) error {
 // method's own (optim's table of methods).
 func (f *trainFlags) family() string {
 	return cmp.Or(f.kind, f.methodDesc().Family)
+}
+
+// objectiveDesc is the descriptor of --objective; a name no objective
+// has, which validate refuses, gets the zero descriptor, which has no
+// trait.
+func (f *trainFlags) objectiveDesc() experiments.ObjectiveDesc {
+	d, _ := experiments.ObjectiveNamed(f.objective)
+	return d
 }
 
 // methodDesc is the descriptor of --method; a name no method has, which
