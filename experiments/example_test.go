@@ -117,3 +117,18 @@ func ExampleObjectiveNamed() {
 	// false true true
 	// unknown objective "logstic" (known: quadratic, tridiagonal, logistic, charlm)
 }
+
+// A cost model's traits come from its descriptor; "" is unit time.
+func ExampleCostModelNamed() {
+	d, err := experiments.CostModelNamed("")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Name, d.Unit, d.GPU)
+	_, err = experiments.CostModelNamed("gpus")
+	fmt.Println(err)
+	// Output:
+	// unit true false
+	// unknown cost model "gpus" (known: unit, gpu, explicit, measured)
+}

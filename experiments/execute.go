@@ -31,7 +31,7 @@ func (c *Timelines) Execute(ctx context.Context, r Run) (*results.Tables, error)
 // run's outcome.
 func RunRow(r Run) results.Run {
 	cost := results.CostUnit
-	if r.Cost.CostModel == "gpu" {
+	if r.Cost.desc().GPU {
 		cost = results.CostGPU
 	}
 	row := results.Run{

@@ -424,7 +424,7 @@ func (r Run) frozenN() int {
 }
 
 func (c CostSpec) label() string {
-	if c.CostModel != "gpu" {
+	if !c.desc().GPU {
 		return c.CostModel
 	}
 	label := fmt.Sprintf("gpu/%s/%s/b%d/s%d", c.modelLabel(), c.deviceLabel("/"), c.Microbatch, c.Sequence)

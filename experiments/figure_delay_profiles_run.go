@@ -173,7 +173,7 @@ func (s *Spec) checkDelayTables(v validator) error {
 		for _, n := range s.TotalMicrobatches {
 			counts = append(counts, float64(n))
 		}
-		if s.Cost.CostModel == "unit" {
+		if s.Cost.desc().Unit {
 			for _, b := range s.Budget {
 				counts = append(counts, math.Ceil(b))
 			}

@@ -80,7 +80,7 @@ func (convergenceMeasure) tables(s *Spec, st int, add func(family string, sh pip
 	for j, n := range s.TotalMicrobatches {
 		counts = append(counts, count{n, []any{"total_microbatches", j}})
 	}
-	if s.Cost.CostModel == "unit" {
+	if s.Cost.desc().Unit {
 		for j, b := range s.Budget {
 			counts = append(counts, count{int(math.Min(math.Ceil(b), math.MaxInt32)), []any{"time_budget", j}})
 		}

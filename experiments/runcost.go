@@ -98,7 +98,7 @@ func estimatedMicrobatches(r Run) float64 {
 		return float64(max(r.TotalMicrobatches, 1))
 	}
 	per := 2.0 // unit time: F and B one step each
-	if r.Cost.CostModel == "gpu" {
+	if r.Cost.desc().GPU {
 		per = slowestStage(r.Cost, r.Stages)
 	}
 	fill := float64(r.Stages - 1)

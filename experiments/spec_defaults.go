@@ -57,7 +57,7 @@ func (c *CostSpec) setDefaults() {
 	if c.CostModel == "" {
 		c.CostModel = "unit"
 	}
-	if c.CostModel != "gpu" {
+	if !c.desc().GPU {
 		return
 	}
 	def := func(p *string, d string) {

@@ -238,7 +238,7 @@ func newTiming(k pipeKey) (*timing, error) {
 	if k.family == "localsgd" && k.table == nil {
 		t.round = cmp.Or(k.replicas, k.stages) * k.h
 	}
-	if k.cost.CostModel != "gpu" || t.round == 0 {
+	if !k.cost.desc().GPU || t.round == 0 {
 		return t, nil
 	}
 	gm, err := gpuModel(k.cost, k.stages)

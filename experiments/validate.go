@@ -19,7 +19,7 @@ import (
 var (
 	KnownObjectives = objectiveNames()
 	KnownMethods    = optim.Methods
-	knownCostModels = []string{"unit", "gpu"}
+	knownCostModels = specCostModels()
 	knownRules      = []string{BestFinal, Stable, BestFinalTraining, FastestToTarget}
 	knownMeasures   = []string{Convergence, DelayStats, Schedules, DelayProfiles}
 )
@@ -444,7 +444,7 @@ func (m *MethodSpec) validate(v validator, i int) error {
 }
 
 func (c *CostSpec) validate(v validator) error {
-	if c.CostModel == "unit" {
+	if c.desc().Unit {
 		if _, err := cost.LookupNetwork(c.Preset); c.Preset != "" && err != nil {
 			return v.fail(fmt.Sprintf("%v; the cost model is cost_model (%s)", err, strings.Join(knownCostModels, ", ")), "cost", "model")
 		}
