@@ -319,7 +319,7 @@ func (f *trainFlags) checkTable() error {
 		return fmt.Errorf("--schedule is the whole run of --method %s: drop --total-microbatches and --time-budget", f.method)
 	case f.schedule != "" && f.set["microbatches"]:
 		return errors.New("--schedule sets the microbatches per iteration: drop --microbatches")
-	case f.methodDesc().Replay == optim.ReplaySampled && f.delays != "exact" && (f.kind != "" || f.schedule != "" || f.costs.kind() != "unit"):
+	case f.methodDesc().Replay == optim.ReplaySampled && f.delays != "exact" && (f.kind != "" || f.schedule != "" || !f.costDesc().Unit):
 		return errors.New("--method rpd samples its delays: --kind, --schedule and cost flags apply only with --delays exact")
 	}
 	if f.kind != "" {
@@ -333,7 +333,7 @@ func (f *trainFlags) checkTable() error {
 	if f.costs.kind() == "lockstep" {
 		return errors.New("--cost-model lockstep times PyTorch's check, not a run: use unit time, explicit or GPU costs")
 	}
-	if f.costs.kind() == "gpu" && f.stages > 0 {
+	if f.costDesc().GPU && f.stages > 0 {
 		// One microbatch's activations must fit on a stage's GPU.
 		cfg, err := f.costs.presets.config()
 		if err != nil {

@@ -97,6 +97,14 @@ func (f *trainFlags) objectiveDesc() experiments.ObjectiveDesc {
 	return d
 }
 
+// costDesc is the descriptor of the cost flags' model; lockstep, which
+// only the command line has and train refuses, gets the zero descriptor,
+// which has no trait.
+func (f *trainFlags) costDesc() experiments.CostModelDesc {
+	d, _ := experiments.CostModelNamed(f.costs.kind())
+	return d
+}
+
 // methodDesc is the descriptor of --method; a name no method has, which
 // validate refuses, gets the zero descriptor, which has no trait.
 func (f *trainFlags) methodDesc() optim.MethodDesc {
@@ -118,7 +126,7 @@ func (f *trainFlags) tableName() string {
 
 // costName names the clock of the run for the report.
 func (f *trainFlags) costName(res *experiments.Trained) string {
-	if f.costs.kind() == "unit" || res.Table == nil {
+	if f.costDesc().Unit || res.Table == nil {
 		return "unit"
 	}
 	pr, err := f.costs.pricingFor(res.Table)
