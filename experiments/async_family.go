@@ -3,14 +3,9 @@ package experiments
 import (
 	"fmt"
 
+	"github.com/pipelab/pipelab/optim"
 	"github.com/pipelab/pipelab/pipeline"
 )
-
-// AsyncMethods are the methods that replay a table asynchronously, an
-// update after every weight-gradient backward (docs/methods.md): PipeDream
-// and its remedies. A spec entry of one of them may name the table's
-// family (key family); without one it replays PipeDream's own grid.
-var AsyncMethods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "dc-a", "ef"}
 
 // DefaultAsyncFamily is the table the asynchronous methods replay when
 // their entry names none: PipeDream's asynchronous 1F1B grid.
@@ -38,7 +33,7 @@ func asyncFamilyProblem(family string, s int) error {
 func (s *Spec) validateAsyncFamilies(v validator) error {
 	for i := range s.Methods {
 		m := &s.Methods[i]
-		if m.Name == "sync" || m.Family == "" {
+		if methodOf(m.Name).Replay == optim.ReplayFlush || m.Family == "" {
 			continue
 		}
 		for _, st := range s.Stages {

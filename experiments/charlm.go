@@ -64,7 +64,7 @@ func (s *Spec) validateCharLM(v validator) error {
 // refuseCharLMKeys refuses charlm's keys in a spec without charlm, where
 // they would be ignored.
 func (s *Spec) refuseCharLMKeys(v validator) error {
-	if slices.Contains(s.Objectives, "charlm") {
+	if slices.ContainsFunc(s.Objectives, func(o string) bool { return objectiveOf(o).LM }) {
 		return nil
 	}
 	if s.Corpus != "" {
@@ -195,7 +195,7 @@ const shakespeareVocabulary = 65
 // empty for runs of another objective, on another corpus than the shipped
 // text, or of a spec that is no figure's.
 func lmTitle(experiment string, runs []results.Run) string {
-	if len(runs) == 0 || runs[0].Objective != "charlm" {
+	if len(runs) == 0 || !objectiveOf(runs[0].Objective).LM {
 		return ""
 	}
 	spec := figureSpec(experiment)

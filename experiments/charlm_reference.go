@@ -15,7 +15,7 @@ import (
 // objective, or of a spec that is no figure's or trains on another corpus
 // (lmTitle's rule: the runs table does not record the corpus).
 func lmReferences(experiment string, runs []results.Run) []results.PlotOption {
-	if len(runs) == 0 || runs[0].Objective != "charlm" {
+	if len(runs) == 0 || !objectiveOf(runs[0].Objective).LM {
 		return nil
 	}
 	spec := figureSpec(experiment)

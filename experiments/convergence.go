@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/pipelab/pipelab/objectives"
 	"github.com/pipelab/pipelab/optim"
@@ -21,15 +20,15 @@ const TridiagonalMu = 0.01
 // data seed, so every method and step size of a replicate sees the same
 // data: the one place an objective's name becomes an objective.
 func NewObjective(r Run, stages int) (objectives.Objective, error) {
-	if r.Objective == "charlm" {
+	d, err := ObjectiveNamed(r.Objective)
+	if err != nil {
+		return nil, err
+	}
+	if d.LM {
 		r.Stages = stages
 		return buildCharLM(r)
 	}
-	if !slices.Contains(KnownObjectives, r.Objective) {
-		return nil, fmt.Errorf("unknown objective %q", r.Objective)
-	}
 	var data *objectives.Dataset
-	var err error
 	switch {
 	case r.Data != "":
 		data, err = objectives.LoadCSV(r.Data, r.Labels)
@@ -43,7 +42,7 @@ func NewObjective(r Run, stages int) (objectives.Objective, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Objective == "logistic" {
+	if d.L2 {
 		l2 := objectives.DefaultL2
 		if r.L2 != nil {
 			l2 = *r.L2
@@ -104,7 +103,7 @@ func (c *Timelines) Train(ctx context.Context, r Run) (*Trained, error) {
 			return ctx.Err()
 		}),
 		Optimizer: r.Optimizer, TargetLoss: r.TargetLoss, Progress: r.Progress, Context: ctx}
-	if r.Method != "rpd" {
+	if methodOf(r.Method).Clocked() {
 		set.Budget = r.Budget
 	}
 	run := func(set optim.Settings) (*optim.Result, error) { return optim.Run(obj, plan.method, set) }
@@ -118,7 +117,7 @@ func (c *Timelines) Train(ctx context.Context, r Run) (*Trained, error) {
 		return &plan.Trained, err
 	}
 	plan.Result, err = run(set)
-	if err == nil && r.Budget > 0 && r.Method != "rpd" {
+	if err == nil && r.Budget > 0 && methodOf(r.Method).Clocked() {
 		plan.Overshoot = plan.Result.Time + plan.Extra - r.Budget
 	}
 	return &plan.Trained, err
@@ -132,7 +131,7 @@ func (c *Timelines) runConvergence(ctx context.Context, r Run) (*results.Tables,
 	}
 	row := RunRow(r)
 	row.TotalMicrobatches = int32(res.TotalMicrobatches)
-	if r.Method == "rpd" {
+	if methodOf(r.Method).Replay == optim.ReplaySampled {
 		row.Delta = int32(res.Delta)
 	}
 	row.Outcome = results.OutcomeOK
@@ -146,7 +145,7 @@ func (c *Timelines) runConvergence(ctx context.Context, r Run) (*results.Tables,
 	if !res.Diverged {
 		row.SimTime += res.Extra
 	}
-	if r.Method == results.MethodRPD {
+	if !methodOf(r.Method).Clocked() {
 		row.SimTime = math.NaN()
 	}
 	out := &results.Tables{Runs: []results.Run{row}}
@@ -161,7 +160,7 @@ func (c *Timelines) runConvergence(ctx context.Context, r Run) (*results.Tables,
 // RPD, which runs without a timeline: its records count iterations, not
 // time (docs/results.md).
 func curveTime(r Run, t float64) float64 {
-	if r.Method == results.MethodRPD {
+	if !methodOf(r.Method).Clocked() {
 		return math.NaN()
 	}
 	return t
@@ -177,14 +176,11 @@ type plan struct {
 // the budget; the table checked against the method before anything runs.
 func (c *Timelines) planFor(r Run) (plan, error) {
 	p := plan{Trained: Trained{Stages: r.Stages}}
+	d := methodOf(r.Method)
 	opts := optim.MethodOptions{Accumulate: r.Accumulate, PipeMareWarmup: r.PipeMareWarmup, PipeMareDecay: r.PipeMareDecay, DCLambda: r.DCLambda, EFLambda: r.EFLambda}
 	switch {
-	case slices.Contains(AsyncMethods, r.Method) || r.Method == "localsgd" || (r.Method == "rpd" && r.DelayModel == DelayExact):
-		family := cmp.Or(r.Family, DefaultAsyncFamily)
-		if r.Method == "localsgd" {
-			family = cmp.Or(r.Family, "localsgd")
-		}
-		pt, err := c.timelineFor(family, r)
+	case d.Async() || d.Replay == optim.ReplayAveraging || (d.Replay == optim.ReplaySampled && r.DelayModel == DelayExact):
+		pt, err := c.timelineFor(cmp.Or(r.Family, d.Family), r)
 		if err != nil {
 			return p, err
 		}
@@ -192,11 +188,11 @@ func (c *Timelines) planFor(r Run) (plan, error) {
 			return p, err
 		}
 		p.TotalMicrobatches, p.Table, p.Stages = pt.n, pt.tl.Table, pt.tl.Table.Stages()
-		if r.Method == "localsgd" {
+		if d.Replay == optim.ReplayAveraging {
 			// The last complete round's averaging ends the run.
 			p.Extra = pt.time - lastEnd(pt)
 		}
-		if r.Method == "rpd" && r.Budget > 0 {
+		if d.Replay == optim.ReplaySampled && r.Budget > 0 {
 			p.Overshoot = pt.time - r.Budget
 		}
 		p.method, err = optim.NewMethod(r.Method, pt.tl, opts)
@@ -204,9 +200,9 @@ func (c *Timelines) planFor(r Run) (plan, error) {
 			p.Delta = rpd.Delays.Bound()
 		}
 		return p, err
-	case r.Method == "rpd":
+	case d.Replay == optim.ReplaySampled:
 		return c.planRPD(r, p)
-	case r.Method == "sync":
+	case d.Replay == optim.ReplayFlush:
 		pt, err := c.flushTimelineFor(r)
 		if err != nil {
 			return p, err
@@ -277,9 +273,9 @@ func replayable(method string, t *pipeline.Table) error {
 	switch {
 	case t.Routes != nil:
 		return badInputf("its microbatches do not all pass every stage; method %s needs one gradient per block from each", method)
-	case method == "localsgd" && t.Update != pipeline.ReplicaAveraging:
+	case methodOf(method).Replay == optim.ReplayAveraging && t.Update != pipeline.ReplicaAveraging:
 		return badInputf("method localsgd needs a replica-averaging table (kind localsgd), this one's update rule is %v", t.Update)
-	case method != "localsgd" && t.Update == pipeline.ReplicaAveraging:
+	case methodOf(method).Replay != optim.ReplayAveraging && t.Update == pipeline.ReplicaAveraging:
 		return badInputf("method %s cannot replay a replica-averaging table (use method localsgd)", method)
 	}
 	return nil

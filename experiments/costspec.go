@@ -45,4 +45,4 @@ func (c CostSpec) Model(t *pipeline.Table) (cost.Model, error) {
 }
 
 // unitTime reports whether c is unit time.
-func (c CostSpec) unitTime() bool { return c.CostModel == "" || c.CostModel == "unit" }
+func (c CostSpec) unitTime() bool { return c.desc().Unit }

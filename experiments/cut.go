@@ -24,7 +24,7 @@ type CutRival struct {
 }
 
 func (c CutRival) String() string {
-	if c.Method == "localsgd" {
+	if methodOf(c.Method).Replay == optim.ReplayAveraging {
 		return "localsgd/" + strconv.Itoa(c.LocalSteps)
 	}
 	return c.Method
@@ -65,7 +65,7 @@ func (s *Spec) validateCut(v validator) error {
 		return v.fail("a cut records every block update; leave log_every out", "log_every")
 	}
 	for i, m := range s.Methods {
-		if m.Name != "pipedream" && m.Name != "localsgd" {
+		if !methodOf(m.Name).OwnsTable() {
 			return v.fail(fmt.Sprintf("a cut compares timelines; %s has none of its own (cut takes pipedream and localsgd)", m.Name),
 				"methods", i, "name")
 		}

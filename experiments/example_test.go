@@ -102,3 +102,33 @@ func ExampleLookupFigure() {
 	// Output:
 	// experiments: unknown figure "fig9" (known: delays, pd-vs-rpd, pd-vs-localsgd, pd-vs-localsgd-budget, scaling, regime, lm, lm-markov, schedules, remedies, delay-profiles, staleness-law, optimizers-under-delay)
 }
+
+// An objective's traits come from its descriptor, not from its name.
+func ExampleObjectiveNamed() {
+	d, err := experiments.ObjectiveNamed("logistic")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.LM, d.Noise, d.L2)
+	_, err = experiments.ObjectiveNamed("logstic")
+	fmt.Println(err)
+	// Output:
+	// false true true
+	// unknown objective "logstic" (known: quadratic, tridiagonal, logistic, charlm)
+}
+
+// A cost model's traits come from its descriptor; "" is unit time.
+func ExampleCostModelNamed() {
+	d, err := experiments.CostModelNamed("")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Name, d.Unit, d.GPU)
+	_, err = experiments.CostModelNamed("gpus")
+	fmt.Println(err)
+	// Output:
+	// unit true false
+	// unknown cost model "gpus" (known: unit, gpu, explicit, measured)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pipelab/pipelab/optim"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -30,7 +31,7 @@ func (c *Timelines) Execute(ctx context.Context, r Run) (*results.Tables, error)
 // run's outcome.
 func RunRow(r Run) results.Run {
 	cost := results.CostUnit
-	if r.Cost.CostModel == "gpu" {
+	if r.Cost.desc().GPU {
 		cost = results.CostGPU
 	}
 	row := results.Run{
@@ -42,10 +43,10 @@ func RunRow(r Run) results.Run {
 		TimeToTarget: math.NaN(), UpdatesToTarget: results.NotReached, LossAtBudget: math.NaN(),
 		TargetLoss: r.TargetLoss, MethodSettings: r.methodSettings(),
 	}
-	if r.Method == "localsgd" {
+	if methodOf(r.Method).Replay == optim.ReplayAveraging {
 		row.Replicas = int32(r.Stages)
 	}
-	if r.Method == results.MethodRPD {
+	if methodOf(r.Method).Replay == optim.ReplaySampled {
 		row.DelayModel = cmp.Or(r.DelayModel, results.DelayUniform)
 	}
 	return row

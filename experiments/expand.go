@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pipelab/pipelab/objectives"
 	"github.com/pipelab/pipelab/optim"
 	"github.com/pipelab/pipelab/pipeline"
 )
@@ -133,17 +132,21 @@ type Run struct {
 // spec keys, for the runs table's method_settings (results.Run).
 func (r Run) methodSettings() string {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	switch r.Method {
-	case "2bw":
-		return "accumulate=" + strconv.Itoa(r.Accumulate)
-	case "pipemare":
-		return "pipemare_warmup=" + strconv.Itoa(r.PipeMareWarmup) + " pipemare_decay=" + g(r.PipeMareDecay)
-	case "dc", "dc-a":
-		return "dc_lambda=" + g(r.DCLambda)
-	case "ef":
-		return "accumulate=" + strconv.Itoa(r.Accumulate) + " ef_lambda=" + g(r.EFLambda)
+	d := methodOf(r.Method)
+	var kv []string
+	if d.Takes(optim.ParamAccumulate) {
+		kv = append(kv, "accumulate="+strconv.Itoa(r.Accumulate))
 	}
-	return ""
+	if d.Takes(optim.ParamPipeMare) {
+		kv = append(kv, "pipemare_warmup="+strconv.Itoa(r.PipeMareWarmup), "pipemare_decay="+g(r.PipeMareDecay))
+	}
+	if d.Takes(optim.ParamDCLambda) {
+		kv = append(kv, "dc_lambda="+g(r.DCLambda))
+	}
+	if d.Takes(optim.ParamEFLambda) {
+		kv = append(kv, "ef_lambda="+g(r.EFLambda))
+	}
+	return strings.Join(kv, " ")
 }
 
 // DelayExact is the delay model of RPD replaying the exact delays of the
@@ -159,7 +162,7 @@ func (s *Spec) Expand() []Run {
 		r.Cost = s.Cost
 		r.LogEvery, r.LogPoints = s.LogEvery, s.LogPoints
 		r.Select = s.Select
-		if r.Objective == "charlm" {
+		if objectiveOf(r.Objective).LM {
 			r.Corpus, r.BlocksPerStage = s.Corpus, s.BlocksPerStage
 			r.Embed, r.SeqLen = s.Embed, s.SeqLen
 		}
@@ -220,8 +223,8 @@ type variant struct {
 }
 
 func (m MethodSpec) variants(st int) []variant {
-	switch m.Name {
-	case "rpd":
+	switch methodOf(m.Name).Replay {
+	case optim.ReplaySampled:
 		var out []variant
 		seen := map[variant]bool{}
 		for _, d := range m.Deltas {
@@ -231,13 +234,13 @@ func (m MethodSpec) variants(st int) []variant {
 			}
 		}
 		return out
-	case "localsgd":
+	case optim.ReplayAveraging:
 		out := make([]variant, len(m.LocalSteps))
 		for i, h := range m.LocalSteps {
 			out[i] = variant{h: h}
 		}
 		return out
-	case "sync":
+	case optim.ReplayFlush:
 		return []variant{{family: m.Family, perIter: m.perIteration(st)}}
 	}
 	return []variant{{family: m.Family}}
@@ -279,13 +282,12 @@ func (s *Spec) sizes() []size {
 // for the random quadratic (none when it gives none), and a single zero
 // for the others, which have no such noise.
 func (s *Spec) noises(o string) []float64 {
+	d := objectiveOf(o)
 	switch {
-	case o == "quadratic" && len(s.Noise) > 0:
-		return s.Noise
-	case o != "logistic":
+	case !d.Noise:
 		return []float64{0}
 	case len(s.Noise) == 0:
-		return []float64{objectives.DefaultNoise}
+		return []float64{d.DefaultNoise}
 	}
 	return s.Noise
 }
@@ -310,16 +312,13 @@ func (r Run) canonical(seed uint64) string {
 		kv("n", num(r.N))
 		kv("d", num(r.D))
 		kv("batch", num(r.Batch))
-		if r.Objective == "logistic" && r.Noise != objectives.DefaultNoise {
-			// Only then, so that runs at the default σ keep their ids.
-			kv("noise", strconv.FormatFloat(r.Noise, 'g', -1, 64))
-		}
-		if r.Objective == "quadratic" && r.Noise != 0 {
-			// A noisy quadratic only, so noiseless runs keep their ids.
+		if d := objectiveOf(r.Objective); d.Noise && r.Noise != d.DefaultNoise {
+			// Only then, so that runs at the default σ (none for the
+			// quadratic) keep their ids.
 			kv("noise", strconv.FormatFloat(r.Noise, 'g', -1, 64))
 		}
 	}
-	if r.Objective == "charlm" {
+	if objectiveOf(r.Objective).LM {
 		r.charLMName(kv)
 	}
 	if r.Family != "" {
@@ -329,13 +328,14 @@ func (r Run) canonical(seed uint64) string {
 		kv("method", r.Method)
 	}
 	kv("S", num(r.frozenS()))
-	if r.Method == "rpd" {
+	d := methodOf(r.Method)
+	if d.Replay == optim.ReplaySampled {
 		kv("delta", num(r.Delta))
 		if r.DelayModel != "" {
 			kv("delay_model", r.DelayModel)
 		}
 	}
-	if r.Method == "localsgd" {
+	if d.Replay == optim.ReplayAveraging {
 		kv("H", num(r.LocalSteps))
 		if r.Replicas != 0 {
 			kv("R", num(r.Replicas))
@@ -348,23 +348,23 @@ func (r Run) canonical(seed uint64) string {
 		kv("data", r.Data)
 		kv("labels", r.Labels)
 	}
-	if r.Method == "sync" {
+	if d.Replay == optim.ReplayFlush {
 		kv("per_iteration", num(r.Microbatches))
 	}
 	// The keys below appear only where they apply, so that the runs of
 	// specs that do not use them keep their ids.
-	if r.Method == "2bw" {
+	// (ef's key order, A then lambda, is the one it had.)
+	if d.Takes(optim.ParamAccumulate) {
 		kv("A", num(r.Accumulate))
 	}
-	if r.Method == "pipemare" {
+	if d.Takes(optim.ParamPipeMare) {
 		kv("T", num(r.PipeMareWarmup))
 		kv("D", strconv.FormatFloat(r.PipeMareDecay, 'g', -1, 64))
 	}
-	if r.Method == "dc" || r.Method == "dc-a" {
+	if d.Takes(optim.ParamDCLambda) {
 		kv("lambda", strconv.FormatFloat(r.DCLambda, 'g', -1, 64))
 	}
-	if r.Method == "ef" {
-		kv("A", num(r.Accumulate))
+	if d.Takes(optim.ParamEFLambda) {
 		kv("lambda", strconv.FormatFloat(r.EFLambda, 'g', -1, 64))
 	}
 	if l := r.Optimizer.Label(); r.Objective != "" && l != string(optim.SGD) {
@@ -424,7 +424,7 @@ func (r Run) frozenN() int {
 }
 
 func (c CostSpec) label() string {
-	if c.CostModel != "gpu" {
+	if !c.desc().GPU {
 		return c.CostModel
 	}
 	label := fmt.Sprintf("gpu/%s/%s/b%d/s%d", c.modelLabel(), c.deviceLabel("/"), c.Microbatch, c.Sequence)

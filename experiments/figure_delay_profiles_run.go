@@ -45,7 +45,7 @@ func (s *Spec) validateDelayProfiles(v validator) error {
 		if !slices.Contains(profileMethods, m.Name) {
 			return v.fail(fmt.Sprintf("delay profiles measure %s, not %q", strings.Join(profileMethods, " and "), m.Name), "methods", i, "name")
 		}
-		if m.Accumulate < 0 || (m.Accumulate > 0 && m.Name != "2bw") {
+		if m.Accumulate < 0 || (m.Accumulate > 0 && !methodOf(m.Name).Takes(optim.ParamAccumulate)) {
 			return v.fail("only 2bw accumulates, at least 1 microbatch (0: S)", "methods", i, "accumulate")
 		}
 		if len(m.Steps.Values) > 0 || len(m.Steps.Pow2) > 0 || len(m.Deltas) > 0 || m.Family != "" || m.Optimizer.Name != "" {
@@ -166,14 +166,14 @@ const delayRowBytes = 2 * 40
 // of S delays each (N the microbatches, or a unit-time budget's bound).
 func (s *Spec) checkDelayTables(v validator) error {
 	for i, m := range s.Methods {
-		if m.Name != "rpd" || !slices.ContainsFunc(m.Deltas, func(d Delta) bool { return d.Model != "" }) {
+		if methodOf(m.Name).Replay != optim.ReplaySampled || !slices.ContainsFunc(m.Deltas, func(d Delta) bool { return d.Model != "" }) {
 			continue
 		}
 		var counts []float64
 		for _, n := range s.TotalMicrobatches {
 			counts = append(counts, float64(n))
 		}
-		if s.Cost.CostModel == "unit" {
+		if s.Cost.desc().Unit {
 			for _, b := range s.Budget {
 				counts = append(counts, math.Ceil(b))
 			}

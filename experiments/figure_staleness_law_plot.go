@@ -50,7 +50,7 @@ func plotGapFigures(dir string, t *results.Tables, add func(name string, draw fu
 	}
 	notes := map[string]string{}
 	for _, r := range runs {
-		if r.Objective == "charlm" && notes[r.Experiment] == "" {
+		if objectiveOf(r.Objective).LM && notes[r.Experiment] == "" {
 			notes[r.Experiment] = lmNote(runs, r.Experiment)
 		}
 	}

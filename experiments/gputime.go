@@ -184,7 +184,7 @@ func OverMemoryText(cfg cost.GPUConfig, stage int, need float64) string {
 // and a GPU-timed schedules spec one of whose families cannot, at one of
 // its rank counts, as pipelab compare refuses to rank it.
 func (s *Spec) checkFits(v validator) error {
-	if s.Cost.CostModel != "gpu" || (s.Measure != Convergence && s.Measure != Schedules) {
+	if !s.Cost.desc().GPU || (s.Measure != Convergence && s.Measure != Schedules) {
 		return nil
 	}
 	cfg, err := s.Cost.GPUConfig()

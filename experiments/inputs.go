@@ -30,7 +30,7 @@ func InputFiles(runs []Run) []InputFile {
 	for _, r := range runs {
 		add("model_config", r.Cost.configPath())
 		add("hardware", r.Cost.hardwareFile())
-		if r.Objective == "charlm" && r.Corpus != charlm.CorpusTinyShakespeare && r.Corpus != charlm.CorpusMarkov {
+		if objectiveOf(r.Objective).LM && r.Corpus != charlm.CorpusTinyShakespeare && r.Corpus != charlm.CorpusMarkov {
 			add("corpus", r.Corpus)
 		}
 		add("data", r.Data)

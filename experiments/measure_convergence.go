@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pipelab/pipelab/optim"
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/results"
 )
@@ -34,7 +35,7 @@ func (convergenceMeasure) expand(s *Spec, add func(Run)) {
 										r.Cut = s.cutRivals(st)
 									}
 									m.remedy(&r)
-									if s.L2 != nil && o == "logistic" {
+									if s.L2 != nil && objectiveOf(o).L2 {
 										l2 := *s.L2
 										r.L2 = &l2
 									}
@@ -54,10 +55,10 @@ func (convergenceMeasure) runBound(s *Spec) float64 {
 	var perStage float64
 	for _, m := range s.Methods {
 		variants := 1.0
-		switch m.Name {
-		case "rpd":
+		switch methodOf(m.Name).Replay {
+		case optim.ReplaySampled:
 			variants = float64(max(len(m.Deltas), 1))
-		case "localsgd":
+		case optim.ReplayAveraging:
 			variants = float64(len(m.LocalSteps))
 		}
 		points := float64(len(m.Steps.Values))
@@ -79,23 +80,23 @@ func (convergenceMeasure) tables(s *Spec, st int, add func(family string, sh pip
 	for j, n := range s.TotalMicrobatches {
 		counts = append(counts, count{n, []any{"total_microbatches", j}})
 	}
-	if s.Cost.CostModel == "unit" {
+	if s.Cost.desc().Unit {
 		for j, b := range s.Budget {
 			counts = append(counts, count{int(math.Min(math.Ceil(b), math.MaxInt32)), []any{"time_budget", j}})
 		}
 	}
 	for i, m := range s.Methods {
 		for _, c := range counts {
-			switch m.Name {
-			case "pipedream":
-				add("pipedream", pipeline.Shape{Microbatches: c.n}, c.key...)
-			case "localsgd":
+			switch d := methodOf(m.Name); {
+			case d.Async() && d.OwnsTable():
+				add(d.Family, pipeline.Shape{Microbatches: c.n}, c.key...)
+			case d.Replay == optim.ReplayAveraging:
 				for _, h := range m.LocalSteps {
-					add("localsgd", pipeline.Shape{Microbatches: c.n, LocalSteps: h}, c.key...)
+					add(d.Family, pipeline.Shape{Microbatches: c.n, LocalSteps: h}, c.key...)
 				}
 			}
 		}
-		if m.Name == "sync" {
+		if methodOf(m.Name).Replay == optim.ReplayFlush {
 			var key []any // the stage count sets it
 			if m.Microbatches > 0 {
 				key = []any{"methods", i, "microbatches"}

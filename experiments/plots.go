@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/pipelab/pipelab/optim"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -154,7 +155,7 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 		model := results.WithModel(lmTitle(g.experiment, g.runs))
 		// RPD has no timeline: a group with RPD runs is compared against
 		// block updates only, never on a simulated-time axis.
-		hasRPD := slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method == results.MethodRPD })
+		hasRPD := slices.ContainsFunc(g.runs, func(r results.Run) bool { return methodOf(r.Method).Replay == optim.ReplaySampled })
 		if len(stages) <= 2 && !hasRPD {
 			if err := add(prefix+"-loss-vs-time", func(p string) error {
 				return results.PlotLossVsTime(p, g.runs, t.Curves, append(refs, results.WithClock(runsClock(g.runs)), model)...)
@@ -167,7 +168,9 @@ func plotTables(dir string, t *results.Tables) ([]string, error) {
 				return files, err
 			}
 		}
-		if slices.ContainsFunc(g.runs, func(r results.Run) bool { return r.Method != "rpd" && !math.IsNaN(r.TimeToTarget) }) {
+		if slices.ContainsFunc(g.runs, func(r results.Run) bool {
+			return methodOf(r.Method).Replay != optim.ReplaySampled && !math.IsNaN(r.TimeToTarget)
+		}) {
 			if err := add(prefix+"-time-to-target", func(p string) error {
 				return results.PlotTimeToTarget(p, g.runs, results.WithClock(runsClock(g.runs)), model)
 			}); err != nil {

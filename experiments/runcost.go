@@ -42,7 +42,7 @@ func replaySeconds(r Run) float64 {
 	s := float64(r.Stages)
 	n := estimatedMicrobatches(r)
 	grads, updates := n, n*s // full-model gradients and block updates
-	if r.Method == "rpd" {
+	if methodOf(r.Method).Replay == optim.ReplaySampled {
 		// K iterations, each a forward over every block and a backward
 		// down to one stage: about half a gradient and S block visits.
 		k := n * s
@@ -62,7 +62,7 @@ func replaySeconds(r Run) float64 {
 	// each update, at 1/S of an evaluation each (optim's tracker).
 	records = min(records, updates/s)
 	visits := updates * blockVisit
-	if r.Objective == "charlm" {
+	if objectiveOf(r.Objective).LM {
 		cfg := LMConfig(r.Corpus, r.Embed, r.SeqLen)
 		layers := float64(max(r.BlocksPerStage, 1) * max(r.Stages-2, 1))
 		e := float64(cfg.Embed)
@@ -98,17 +98,17 @@ func estimatedMicrobatches(r Run) float64 {
 		return float64(max(r.TotalMicrobatches, 1))
 	}
 	per := 2.0 // unit time: F and B one step each
-	if r.Cost.CostModel == "gpu" {
+	if r.Cost.desc().GPU {
 		per = slowestStage(r.Cost, r.Stages)
 	}
 	fill := float64(r.Stages - 1)
-	switch r.Method {
-	case "localsgd":
+	switch methodOf(r.Method).Replay {
+	case optim.ReplayAveraging:
 		// Each round of R·H = S·H microbatches fills and drains
 		// (docs/reference.md §1.5).
 		round := float64(r.Stages * max(r.LocalSteps, 1))
 		return max(1, r.Budget/(per*(1+fill/round)))
-	case "sync":
+	case optim.ReplayFlush:
 		// Every iteration of M microbatches fills and drains.
 		m := float64(max(r.Microbatches, 1))
 		return max(1, r.Budget/per*m/(m+fill))

@@ -31,7 +31,7 @@ func runSchedule(r Run) (*results.Tables, error) {
 		share cost.Stage
 	)
 	chunks := cost.ChunksPerRank(tab)
-	if r.Cost.CostModel == "gpu" {
+	if r.Cost.desc().GPU {
 		cfg, err := r.Cost.GPUConfig()
 		if err != nil {
 			return nil, err
@@ -96,7 +96,7 @@ func ComparisonShape(ranks, microbatches, chunks int) pipeline.Shape {
 // the comparison the schedule belongs to (scheduleComparison).
 func scheduleID(c CostSpec, ranks, microbatches int, family, level string) string {
 	timing := "unit"
-	if c.CostModel == "gpu" {
+	if c.desc().GPU {
 		timing = fmt.Sprintf("gpu-%s-%s", c.modelLabel(), c.deviceLabel("-"))
 		if c.FlashAttention {
 			timing += "-flash"

@@ -157,7 +157,7 @@ type MethodSpec struct {
 	// Family, for sync, names the flush schedule (a pipeline family with
 	// one stage per rank: gpipe, 1f1b, zb-h1, zb-h2) whose timeline under
 	// the spec's cost model times one iteration; default 1f1b. For the
-	// asynchronous methods (AsyncMethods) it names the table they replay,
+	// asynchronous methods (optim.ReplayAsync) it names the table they replay,
 	// an update after every weight-gradient backward (any family with one
 	// stage per rank, e.g. 1f1b or zb-h1); default pipedream, PipeDream's
 	// asynchronous grid.

@@ -57,7 +57,7 @@ func (c *CostSpec) setDefaults() {
 	if c.CostModel == "" {
 		c.CostModel = "unit"
 	}
-	if c.CostModel != "gpu" {
+	if !c.desc().GPU {
 		return
 	}
 	def := func(p *string, d string) {
@@ -85,7 +85,7 @@ func (s *Spec) setConvergenceDefaults() {
 	if s.Select == "" {
 		s.Select = "best-final"
 	}
-	if slices.Contains(s.Objectives, "charlm") {
+	if slices.ContainsFunc(s.Objectives, func(o string) bool { return objectiveOf(o).LM }) {
 		if s.Corpus == "" {
 			s.Corpus = charlm.CorpusTinyShakespeare
 		}
@@ -101,37 +101,30 @@ func (s *Spec) setConvergenceDefaults() {
 // setDefaults fills a convergence method's defaults, each only for the
 // method that takes the key (the checks refuse it on any other).
 func (m *MethodSpec) setDefaults() {
-	switch m.Name {
-	case "rpd":
+	d := methodOf(m.Name)
+	switch d.Replay {
+	case optim.ReplaySampled:
 		if len(m.Deltas) == 0 {
 			m.Deltas = []Delta{{Paper: true}}
 		}
-	case "sync":
+	case optim.ReplayFlush:
 		if m.Family == "" {
 			m.Family = DefaultFlush
 		}
-	case "ef":
-		if m.EFLambda == nil {
-			l := optim.DefaultEFLambda
-			m.EFLambda = &l
-		}
-	case "pipemare":
-		if m.PipeMareDecay == nil {
-			d := optim.DefaultPipeMareDecay
-			m.PipeMareDecay = &d
-		}
-	case "dc":
-		if m.DCLambda == nil {
-			l := optim.DefaultDCLambda
-			m.DCLambda = &l
-		}
-	case "dc-a":
-		if m.DCLambda == nil {
-			l := optim.DefaultDCALambda
-			m.DCLambda = &l
-		}
 	}
-	if m.Family == DefaultAsyncFamily && slices.Contains(AsyncMethods, m.Name) {
+	if d.Takes(optim.ParamEFLambda) && m.EFLambda == nil {
+		l := optim.DefaultEFLambda
+		m.EFLambda = &l
+	}
+	if d.Takes(optim.ParamPipeMare) && m.PipeMareDecay == nil {
+		decay := optim.DefaultPipeMareDecay
+		m.PipeMareDecay = &decay
+	}
+	if d.Takes(optim.ParamDCLambda) && m.DCLambda == nil {
+		l := d.DCLambda
+		m.DCLambda = &l
+	}
+	if m.Family == DefaultAsyncFamily && d.Async() {
 		// Runs on PipeDream's grid keep the names (and ids) they had
 		// before the key kind existed.
 		m.Family = ""

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/pipelab/pipelab/optim"
@@ -92,18 +91,18 @@ func runTimelines(r Run) []pipeKey {
 		return nil
 	}
 	var keys []pipeKey
-	switch {
-	case slices.Contains(AsyncMethods, r.Method):
-		keys = append(keys, timelineKey(cmp.Or(r.Family, DefaultAsyncFamily), r))
-	case r.Method == "localsgd":
-		keys = append(keys, timelineKey("localsgd", r))
-	case r.Method == "sync":
+	switch d := methodOf(r.Method); {
+	case d.Async():
+		keys = append(keys, timelineKey(cmp.Or(r.Family, d.Family), r))
+	case d.Replay == optim.ReplayAveraging:
+		keys = append(keys, timelineKey(d.Family, r))
+	case d.Replay == optim.ReplayFlush:
 		keys = append(keys, flushKey(r))
-	case r.Method == "rpd" && r.DelayModel == DelayExact:
-		keys = append(keys, timelineKey(cmp.Or(r.Family, DefaultAsyncFamily), r))
-	case r.Method == "rpd" && r.DelayModel != "":
+	case d.Replay == optim.ReplaySampled && r.DelayModel == DelayExact:
+		keys = append(keys, timelineKey(cmp.Or(r.Family, d.Family), r))
+	case d.Replay == optim.ReplaySampled && r.DelayModel != "":
 		// A measured delay model reads PipeDream's timeline.
-		keys = append(keys, timelineKey("pipedream", r))
+		keys = append(keys, timelineKey(d.Family, r))
 	}
 	for _, c := range r.Cut {
 		rr := r
@@ -239,7 +238,7 @@ func newTiming(k pipeKey) (*timing, error) {
 	if k.family == "localsgd" && k.table == nil {
 		t.round = cmp.Or(k.replicas, k.stages) * k.h
 	}
-	if k.cost.CostModel != "gpu" || t.round == 0 {
+	if !k.cost.desc().GPU || t.round == 0 {
 		return t, nil
 	}
 	gm, err := gpuModel(k.cost, k.stages)

@@ -17,9 +17,9 @@ import (
 // KnownObjectives and KnownMethods are the names a spec may use; the
 // methods are optim's, which NewMethod builds by name.
 var (
-	KnownObjectives = []string{"quadratic", "tridiagonal", "logistic", "charlm"}
+	KnownObjectives = objectiveNames()
 	KnownMethods    = optim.Methods
-	knownCostModels = []string{"unit", "gpu"}
+	knownCostModels = specCostModels()
 	knownRules      = []string{BestFinal, Stable, BestFinalTraining, FastestToTarget}
 	knownMeasures   = []string{Convergence, DelayStats, Schedules, DelayProfiles}
 )
@@ -194,10 +194,10 @@ func (s *Spec) validateConvergence(v validator) error {
 		if !slices.Contains(KnownObjectives, o) {
 			return v.fail(fmt.Sprintf("unknown objective %q (known: %s)", o, strings.Join(KnownObjectives, ", ")), "objectives", i)
 		}
-		if o != "charlm" && (s.N < 1 || s.D < 1) {
+		if !objectiveOf(o).LM && (s.N < 1 || s.D < 1) {
 			return v.fail(fmt.Sprintf("objective %s needs n and d of at least 1", o), "objectives", i)
 		}
-		if o == "charlm" {
+		if objectiveOf(o).LM {
 			if err := s.validateCharLM(v); err != nil {
 				return err
 			}
@@ -213,7 +213,7 @@ func (s *Spec) validateConvergence(v validator) error {
 			return v.fail(fmt.Sprintf("noise %v is not a finite σ of at least 0", sigma), "noise", i)
 		}
 	}
-	if len(s.Noise) > 0 && slices.ContainsFunc(s.Objectives, func(o string) bool { return o != "logistic" && o != "quadratic" }) {
+	if len(s.Noise) > 0 && slices.ContainsFunc(s.Objectives, func(o string) bool { return !objectiveOf(o).Noise }) {
 		return v.fail("applies to the logistic and quadratic objectives only", "noise")
 	}
 	if s.L2 != nil {
@@ -288,7 +288,7 @@ func (s *Spec) validateConvergence(v validator) error {
 				what, m.Optimizer.Settings().Label(), j, v.line("methods", j, "name")), "methods", i, "name")
 		}
 		first[k] = i
-		if m.Name != "sync" {
+		if methodOf(m.Name).Replay != optim.ReplayFlush {
 			continue
 		}
 		if err := m.validateFlush(v, i); err != nil {
@@ -410,7 +410,8 @@ func (m *MethodSpec) validate(v validator, i int) error {
 			return v.fail(fmt.Sprintf("step size %v is not positive", x), "methods", i, "step_sizes", "values", j)
 		}
 	}
-	if m.Name == "rpd" {
+	desc := methodOf(m.Name)
+	if desc.Replay == optim.ReplaySampled {
 		for j, d := range m.Deltas {
 			if !d.Paper && d.Value < 0 {
 				return v.fail(fmt.Sprintf("delay bound %d is negative", d.Value), "methods", i, "deltas", j)
@@ -419,7 +420,7 @@ func (m *MethodSpec) validate(v validator, i int) error {
 	} else if len(m.Deltas) > 0 {
 		return v.fail("only rpd takes delay bounds", "methods", i, "deltas")
 	}
-	if m.Name == "localsgd" {
+	if desc.Replay == optim.ReplayAveraging {
 		if len(m.LocalSteps) == 0 {
 			return v.fail("localsgd needs local_steps (H)", "methods", i, "local_steps")
 		}
@@ -431,8 +432,8 @@ func (m *MethodSpec) validate(v validator, i int) error {
 	} else if len(m.LocalSteps) > 0 {
 		return v.fail("only localsgd takes local_steps", "methods", i, "local_steps")
 	}
-	if m.Name != "sync" {
-		if m.Family != "" && !slices.Contains(AsyncMethods, m.Name) {
+	if desc.Replay != optim.ReplayFlush {
+		if m.Family != "" && !desc.Async() {
 			return v.fail("only sync and the asynchronous methods take a schedule family", "methods", i, "kind")
 		}
 		if m.Microbatches != 0 {
@@ -443,7 +444,7 @@ func (m *MethodSpec) validate(v validator, i int) error {
 }
 
 func (c *CostSpec) validate(v validator) error {
-	if c.CostModel == "unit" {
+	if c.desc().Unit {
 		if _, err := cost.LookupNetwork(c.Preset); c.Preset != "" && err != nil {
 			return v.fail(fmt.Sprintf("%v; the cost model is cost_model (%s)", err, strings.Join(knownCostModels, ", ")), "cost", "model")
 		}
@@ -507,37 +508,35 @@ func checkPositive(v validator, key string, xs []int) error {
 func (m *MethodSpec) validateRemedy(v validator, i int) error {
 	for _, k := range []struct {
 		key, only string // only: who takes the key, as the message says it
-		methods   []string
+		param     optim.Param
 		set       bool
-	}{{"accumulate", "2bw and ef take", []string{"2bw", "ef"}, m.Accumulate != 0},
-		{"pipemare_warmup", "pipemare takes", []string{"pipemare"}, m.PipeMareWarmup != 0},
-		{"pipemare_decay", "pipemare takes", []string{"pipemare"}, m.PipeMareDecay != nil},
-		{"dc_lambda", "dc and dc-a take", []string{"dc", "dc-a"}, m.DCLambda != nil},
-		{"ef_lambda", "ef takes", []string{"ef"}, m.EFLambda != nil}} {
-		if k.set && !slices.Contains(k.methods, m.Name) {
+	}{{"accumulate", "2bw and ef take", optim.ParamAccumulate, m.Accumulate != 0},
+		{"pipemare_warmup", "pipemare takes", optim.ParamPipeMare, m.PipeMareWarmup != 0},
+		{"pipemare_decay", "pipemare takes", optim.ParamPipeMare, m.PipeMareDecay != nil},
+		{"dc_lambda", "dc and dc-a take", optim.ParamDCLambda, m.DCLambda != nil},
+		{"ef_lambda", "ef takes", optim.ParamEFLambda, m.EFLambda != nil}} {
+		if k.set && !methodOf(m.Name).Takes(k.param) {
 			return v.fail("only "+k.only+" "+k.key, "methods", i, k.key)
 		}
 	}
-	switch m.Name {
-	case "ef":
-		if m.Accumulate < 0 {
-			return v.fail(fmt.Sprintf("A = %d is below 1 (0 means S)", m.Accumulate), "methods", i, "accumulate")
-		}
+	d := methodOf(m.Name)
+	if d.Takes(optim.ParamAccumulate) && m.Accumulate < 0 {
+		return v.fail(fmt.Sprintf("A = %d is below 1 (0 means S)", m.Accumulate), "methods", i, "accumulate")
+	}
+	if d.Takes(optim.ParamEFLambda) {
 		if l := *m.EFLambda; !(l >= 0) || math.IsInf(l, 0) {
 			return v.fail(fmt.Sprintf("λ = %v is not a non-negative number", l), "methods", i, "ef_lambda")
 		}
-	case "2bw":
-		if m.Accumulate < 0 {
-			return v.fail(fmt.Sprintf("A = %d is below 1 (0 means S)", m.Accumulate), "methods", i, "accumulate")
-		}
-	case "pipemare":
+	}
+	if d.Takes(optim.ParamPipeMare) {
 		if m.PipeMareWarmup < 0 {
 			return v.fail(fmt.Sprintf("T = %d is negative", m.PipeMareWarmup), "methods", i, "pipemare_warmup")
 		}
 		if d := *m.PipeMareDecay; !(d >= 0 && d < 1) {
 			return v.fail(fmt.Sprintf("D = %v is not in [0, 1)", d), "methods", i, "pipemare_decay")
 		}
-	case "dc", "dc-a":
+	}
+	if d.Takes(optim.ParamDCLambda) {
 		if l := *m.DCLambda; !(l >= 0) || math.IsInf(l, 0) {
 			return v.fail(fmt.Sprintf("λ = %v is not a non-negative number", l), "methods", i, "dc_lambda")
 		}

@@ -34,7 +34,7 @@ func (s *Spec) checkSizes(v validator) error {
 	}
 	if s.Measure == Convergence && s.N > 0 && s.D > 0 {
 		for _, o := range s.Objectives {
-			if o == "charlm" {
+			if objectiveOf(o).LM {
 				continue
 			}
 			if err := GuardData(s.N, s.D); err != nil {

@@ -2,14 +2,9 @@ package optim
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/pipelab/pipelab/pipeline/sim"
 )
-
-// Methods are the names NewMethod knows, the names specs, the command line
-// and the tables' method column use.
-var Methods = []string{"pipedream", "pd-nostash", "2bw", "pipemare", "predict", "dc", "dc-a", "ef", "rpd", "localsgd", "sync"}
 
 // MethodOptions are the parameters only some methods take; a zero field
 // takes the method's own default.
@@ -35,7 +30,11 @@ type MethodOptions struct {
 // only for rpd with o.Delays): the one place a method's name becomes its
 // type.
 func NewMethod(name string, tl *sim.Timeline, o MethodOptions) (Method, error) {
-	if tl == nil && (name != "rpd" || o.Delays == nil) {
+	d, err := MethodNamed(name)
+	if err != nil {
+		return nil, err
+	}
+	if tl == nil && (d.Replay != ReplaySampled || o.Delays == nil) {
 		return nil, fmt.Errorf("%w: %s needs a timeline", ErrSettings, name)
 	}
 	switch name {
@@ -66,5 +65,5 @@ func NewMethod(name string, tl *sim.Timeline, o MethodOptions) (Method, error) {
 		exact, err := Delays(tl)
 		return RPD{Delays: exact, Iterations: o.Iterations}, err
 	}
-	return nil, fmt.Errorf("%w: unknown method %q (known: %s)", ErrSettings, name, strings.Join(Methods, ", "))
+	return nil, fmt.Errorf("%w: method %s has a descriptor but no constructor", ErrSettings, name)
 }

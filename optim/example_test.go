@@ -128,3 +128,18 @@ func ExampleFastestToTarget() {
 	fmt.Println(c.StepSize, c.Score)
 	// Output: 0.02 7
 }
+
+// A method's traits come from its descriptor, not from its name.
+func ExampleMethodNamed() {
+	d, err := optim.MethodNamed("2bw")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Async(), d.Clocked(), d.Takes(optim.ParamAccumulate), d.Family)
+	_, err = optim.MethodNamed("pd")
+	fmt.Println(err)
+	// Output:
+	// true true true pipedream
+	// optim: invalid settings: unknown method "pd" (known: pipedream, pd-nostash, 2bw, pipemare, predict, dc, dc-a, ef, rpd, localsgd, sync)
+}

@@ -249,7 +249,7 @@ func (f *trainFlags) check(rest []string) error {
 		return required("stages", f.stages, f.set)
 	case f.set["total-microbatches"] && f.set["time-budget"]:
 		return errors.New("give exactly one of --total-microbatches and --time-budget")
-	case !f.set["total-microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.method == "sync"):
+	case !f.set["total-microbatches"] && !f.set["time-budget"] && (f.schedule == "" || f.methodDesc().Replay == optim.ReplayFlush):
 		return errors.New("give exactly one of --total-microbatches and --time-budget")
 	case f.set["total-microbatches"] && f.totalMicrobatches < 1:
 		return atLeast("total-microbatches", f.totalMicrobatches, 1)
@@ -257,7 +257,7 @@ func (f *trainFlags) check(rest []string) error {
 		return fmt.Errorf("--time-budget must be positive, got %g", f.timeBudget)
 	case (f.data == "") != (f.labels == ""):
 		return errors.New("--data and --labels go together")
-	case f.data != "" && (f.set["n"] || f.set["d"] || f.objective == "charlm"):
+	case f.data != "" && (f.set["n"] || f.set["d"] || f.objectiveDesc().LM):
 		return errors.New("--data replaces --n and --d, and charlm reads --corpus instead")
 	case f.objective != "logistic" && (f.set["l2"] || f.set["noise"]):
 		return errors.New("--l2 and --noise apply to the logistic objective only")
@@ -301,7 +301,7 @@ func (f *trainFlags) check(rest []string) error {
 	}
 	f.replicas = orDefault(f.replicas, f.stages)
 	f.microbatches = orDefault(f.microbatches, f.stages)
-	if f.objective == "charlm" {
+	if f.objectiveDesc().LM {
 		return f.checkLMCorpus()
 	}
 	return nil
@@ -315,11 +315,11 @@ func (f *trainFlags) checkTable() error {
 		return errors.New("give --kind or --schedule, not both")
 	case f.schedule != "" && f.set["stages"]:
 		return errors.New("--schedule reads the stage count from the file: drop --stages")
-	case f.schedule != "" && f.method != "sync" && (f.set["total-microbatches"] || f.set["time-budget"]):
+	case f.schedule != "" && f.methodDesc().Replay != optim.ReplayFlush && (f.set["total-microbatches"] || f.set["time-budget"]):
 		return fmt.Errorf("--schedule is the whole run of --method %s: drop --total-microbatches and --time-budget", f.method)
 	case f.schedule != "" && f.set["microbatches"]:
 		return errors.New("--schedule sets the microbatches per iteration: drop --microbatches")
-	case f.method == "rpd" && f.delays != "exact" && (f.kind != "" || f.schedule != "" || f.costs.kind() != "unit"):
+	case f.methodDesc().Replay == optim.ReplaySampled && f.delays != "exact" && (f.kind != "" || f.schedule != "" || !f.costDesc().Unit):
 		return errors.New("--method rpd samples its delays: --kind, --schedule and cost flags apply only with --delays exact")
 	}
 	if f.kind != "" {
@@ -333,7 +333,7 @@ func (f *trainFlags) checkTable() error {
 	if f.costs.kind() == "lockstep" {
 		return errors.New("--cost-model lockstep times PyTorch's check, not a run: use unit time, explicit or GPU costs")
 	}
-	if f.costs.kind() == "gpu" && f.stages > 0 {
+	if f.costDesc().GPU && f.stages > 0 {
 		// One microbatch's activations must fit on a stage's GPU.
 		cfg, err := f.costs.presets.config()
 		if err != nil {
@@ -405,7 +405,7 @@ func parseTrain(args []string, stderr io.Writer) (*trainFlags, experiments.Run, 
 	if err := f.check(fs.Args()); err != nil {
 		return nil, experiments.Run{}, flagProblem(fs, stderr, "train", err)
 	}
-	if f.objective != "charlm" && f.data == "" {
+	if !f.objectiveDesc().LM && f.data == "" {
 		if err := experiments.GuardData(f.n, f.d); err != nil {
 			return nil, experiments.Run{}, err
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/objectives/charlm"
+	"github.com/pipelab/pipelab/optim"
 )
 
 // The character LM's defaults in "pipelab train" (docs/charlm.md): with
@@ -72,7 +73,7 @@ func (f *lmFlags) register(fs *flag.FlagSet) {
 // defaults, and builds the model, so that an unusable corpus file is
 // reported, naming it, before anything runs.
 func (f *trainFlags) checkLM() error {
-	if f.objective != "charlm" {
+	if !f.objectiveDesc().LM {
 		if f.set["corpus"] || f.set["blocks-per-stage"] {
 			return errors.New("--corpus and --blocks-per-stage apply to charlm only")
 		}
@@ -115,7 +116,7 @@ func (f *trainFlags) checkLM() error {
 	if f.lm.corpus != charlm.CorpusMarkov && (f.optimizer == "adam" || f.optimizer == "adamw") && !f.set["beta2"] {
 		f.beta2 = lmAdamBeta2
 	}
-	if f.lm.corpus != charlm.CorpusMarkov && f.method == "sync" && !f.set["microbatches"] {
+	if f.lm.corpus != charlm.CorpusMarkov && f.methodDesc().Replay == optim.ReplayFlush && !f.set["microbatches"] {
 		f.microbatches = lmSyncMicrobatches
 	}
 	if !f.set["total-microbatches"] && !f.set["time-budget"] {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -20,25 +21,26 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		Cost: f.costs.spec(), Optimizer: f.optimizerSettings(), Accumulate: f.accumulate,
 		PipeMareWarmup: f.pipemareWarmup, PipeMareDecay: f.pipemareDecay, DCLambda: f.dcLambda, EFLambda: f.efLambda,
 		TargetLoss: f.targetLoss, Seed: f.seed, DataSeed: f.seed, Data: f.data, Labels: f.labels}
-	if f.method == "dc-a" && !f.set["dc-lambda"] {
-		r.DCLambda = optim.DefaultDCALambda
+	d := f.methodDesc()
+	if d.Takes(optim.ParamDCLambda) && !f.set["dc-lambda"] {
+		r.DCLambda = d.DCLambda
 	}
 	if f.objective == "logistic" {
 		l2 := f.l2
 		r.Noise, r.L2 = f.noise, &l2
 	}
-	if f.objective == "charlm" {
+	if f.objectiveDesc().LM {
 		r.Corpus, r.BlocksPerStage, r.Embed, r.SeqLen = f.lm.corpus, f.lm.blocksPerStage, f.lm.embed, f.lm.seqLen
 		// The validation loss printed is over the whole held-out split.
 		r.ValidationWindows = math.MaxInt32
 	}
-	switch f.method {
-	case "localsgd":
+	switch d.Replay {
+	case optim.ReplayAveraging:
 		r.Replicas = f.replicas
-	case "sync":
+	case optim.ReplayFlush:
 		r.Microbatches = f.microbatches
 	}
-	if f.kind != "" || f.method == "sync" {
+	if f.kind != "" || d.Replay == optim.ReplayFlush {
 		r.Family = f.family()
 	}
 	if f.schedule != "" {
@@ -48,7 +50,7 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		}
 		r.Table, r.Stages, r.Microbatches = t, t.Stages(), t.Microbatches
 	}
-	if f.method == "rpd" {
+	if d.Replay == optim.ReplaySampled {
 		if err := f.delayModel(&r); err != nil {
 			return r, err
 		}
@@ -81,17 +83,33 @@ func (f *trainFlags) delayModel(r *experiments.Run) error {
 	return nil
 }
 
-// family is the generated family the run replays.
+// family is the generated family the run replays: --kind, or the
+// method's own (optim's table of methods).
 func (f *trainFlags) family() string {
-	switch {
-	case f.kind != "":
-		return f.kind
-	case f.method == "localsgd":
-		return "localsgd"
-	case f.method == "sync":
-		return "1f1b"
-	}
-	return "pipedream"
+	return cmp.Or(f.kind, f.methodDesc().Family)
+}
+
+// objectiveDesc is the descriptor of --objective; a name no objective
+// has, which validate refuses, gets the zero descriptor, which has no
+// trait.
+func (f *trainFlags) objectiveDesc() experiments.ObjectiveDesc {
+	d, _ := experiments.ObjectiveNamed(f.objective)
+	return d
+}
+
+// costDesc is the descriptor of the cost flags' model; lockstep, which
+// only the command line has and train refuses, gets the zero descriptor,
+// which has no trait.
+func (f *trainFlags) costDesc() experiments.CostModelDesc {
+	d, _ := experiments.CostModelNamed(f.costs.kind())
+	return d
+}
+
+// methodDesc is the descriptor of --method; a name no method has, which
+// validate refuses, gets the zero descriptor, which has no trait.
+func (f *trainFlags) methodDesc() optim.MethodDesc {
+	d, _ := optim.LookupMethod(f.method)
+	return d
 }
 
 // tableName is the family or file the run replayed, "" for rpd's
@@ -100,7 +118,7 @@ func (f *trainFlags) tableName() string {
 	switch {
 	case f.schedule != "":
 		return f.schedule
-	case f.method == "rpd" && f.delays != "exact":
+	case f.methodDesc().Replay == optim.ReplaySampled && f.delays != "exact":
 		return ""
 	}
 	return f.family()
@@ -108,7 +126,7 @@ func (f *trainFlags) tableName() string {
 
 // costName names the clock of the run for the report.
 func (f *trainFlags) costName(res *experiments.Trained) string {
-	if f.costs.kind() == "unit" || res.Table == nil {
+	if f.costDesc().Unit || res.Table == nil {
 		return "unit"
 	}
 	pr, err := f.costs.pricingFor(res.Table)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/optim"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -66,7 +67,7 @@ func (f *trainFlags) report(res *experiments.Trained) trainReport {
 		SimTime: res.Time, BlockUpdates: res.BlockUpdates, TotalMicrobatches: res.Result.Microbatches,
 		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Outcome: results.OutcomeOK,
 		TargetLoss: f.targetLoss, TimeToTarget: finiteOrNil(res.TimeToTarget), LossAtBudget: finiteOrNil(res.LossAtBudget)}
-	if f.method == "rpd" && f.delays != "exact" {
+	if f.methodDesc().Replay == optim.ReplaySampled && f.delays != "exact" {
 		rep.Cost = "iterations"
 	}
 	if res.Diverged {
