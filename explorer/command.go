@@ -13,6 +13,7 @@ import (
 
 	"github.com/pipelab/pipelab/internal/atomicfile"
 	"github.com/pipelab/pipelab/pipeline/sim"
+	typed "github.com/pipelab/pipelab/request"
 )
 
 // answer is the API's reply to a command: the command line it ran (for the
@@ -133,7 +134,13 @@ func (s *Server) run(ctx context.Context, c *call, args []string, timeline bool)
 	var code int
 	var tl *sim.Timeline
 	if timeline {
-		code, tl = s.Simulate(ctx, args, &stdout, &stderr)
+		var rep typed.SimulateReport
+		if rep, code = s.Simulate(ctx, args, &stderr); code == 0 {
+			tl = rep.Timeline
+			if err := json.NewEncoder(&stdout).Encode(rep); err != nil {
+				return nil, nil, refuse(http.StatusInternalServerError, "", "%v", err)
+			}
+		}
 	} else {
 		code = s.Run(ctx, args, &stdout, &stderr)
 	}

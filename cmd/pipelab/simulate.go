@@ -66,12 +66,25 @@ type simulateFlags struct {
 }
 
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return simulateKeeping(ctx, args, stdout, stderr, nil)
+	req, f, err := decodeSimulate(args, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := request.Simulate(ctx, req)
+	if err != nil {
+		return err
+	}
+	if err := writeTimelineFiles(rep.Timeline, f.trace, f.gantt, rep.Cost, f.costs.unit()); err != nil {
+		return err
+	}
+	return f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) })
 }
 
-// simulateKeeping is pipelab simulate, handing the simulated timeline to
-// keep, if not nil, once the report is written (serve draws it).
-func simulateKeeping(ctx context.Context, args []string, stdout, stderr io.Writer, keep func(*sim.Timeline)) error {
+// decodeSimulate decodes simulate's flags into the library's request (the
+// table generated or read, its pricing and the simulator's options), with
+// the flags, whose output flags say what to print and write. A flag
+// error's usage goes to stderr.
+func decodeSimulate(args []string, stderr io.Writer) (request.SimulateRequest, *simulateFlags, error) {
 	fs := newFlags("simulate", "(--kind KIND --ranks P --microbatches M [--chunks V] | --schedule FILE.csv) [cost flags] [--policy fixed|ready] [flags]",
 		simulateDescription, stderr)
 	f := simulateFlags{stragglers: map[int]float64{}}
@@ -94,40 +107,23 @@ func simulateKeeping(ctx context.Context, args []string, stdout, stderr io.Write
 	markFiles(fs, readsFile, nil, "schedule")
 	markFiles(fs, writesFile, nil, "trace", "gantt")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return request.SimulateRequest{}, nil, err
 	}
 	f.costs.set = setFlags(fs)
 	f.shape.set = f.costs.set
 	opt, err := f.check(fs.Args())
 	if err != nil {
-		return flagProblem(fs, stderr, "simulate", err)
+		return request.SimulateRequest{}, nil, flagProblem(fs, stderr, "simulate", err)
 	}
 	t, err := f.table()
 	if err != nil {
-		return err
+		return request.SimulateRequest{}, nil, err
 	}
 	if err := f.costs.measured.fits(t); err != nil {
-		return flagProblem(fs, stderr, "simulate", err)
+		return request.SimulateRequest{}, nil, flagProblem(fs, stderr, "simulate", err)
 	}
 	req, err := f.request(t, opt)
-	if err != nil {
-		return err
-	}
-	rep, err := request.Simulate(ctx, req)
-	if err != nil {
-		return err
-	}
-	tl := rep.Timeline
-	if err := writeTimelineFiles(tl, f.trace, f.gantt, rep.Cost, f.costs.unit()); err != nil {
-		return err
-	}
-	if err := f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) }); err != nil {
-		return err
-	}
-	if keep != nil {
-		keep(tl)
-	}
-	return nil
+	return req, &f, err
 }
 
 // setPartition parses --partition L0,L1,...
