@@ -33,6 +33,10 @@ type Server struct {
 	// page draws and the trace download writes, and the exit status as
 	// Run does, the error written to stderr.
 	Simulate func(ctx context.Context, args []string, stderr io.Writer) (typed.SimulateReport, int)
+	// SimulateText writes a simulate report as the command line's text
+	// format prints it (the report.txt download); nil refuses that
+	// download.
+	SimulateText func(w io.Writer, rep typed.SimulateReport) error
 	// Train runs a replay, streaming its loss records; nil refuses
 	// replays.
 	Train Train

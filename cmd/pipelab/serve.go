@@ -71,12 +71,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // at once.
 func newServer(remote bool) *explorer.Server {
 	return &explorer.Server{
-		Run:      runArgs,
-		Simulate: runSimulateRequest,
-		Train:    runRecorded,
-		Flags:    servedFlags,
-		Slots:    runtime.GOMAXPROCS(0),
-		Remote:   remote,
+		Run:          runArgs,
+		Simulate:     runSimulateRequest,
+		SimulateText: writeSimulateText,
+		Train:        runRecorded,
+		Flags:        servedFlags,
+		Slots:        runtime.GOMAXPROCS(0),
+		Remote:       remote,
 	}
 }
 
