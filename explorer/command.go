@@ -93,11 +93,19 @@ func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 }
 
 // runCall runs c's command line with --format json where the command
-// writes it, once a slot is free, cancelled with ctx; a simulate runs its
-// typed request instead (simulate.go) and its answer carries the timeline.
+// writes it, once a slot is free, cancelled with ctx; simulate and
+// schedule run their typed requests instead (simulate.go, schedule.go),
+// and a simulate's answer carries the timeline.
 func (s *Server) runCall(ctx context.Context, command string, c *call) (answer, *refusal) {
-	if command == "simulate" {
+	switch command {
+	case "simulate":
 		return s.simulateCall(ctx, c)
+	case "schedule":
+		text, re := s.schedule(ctx, c, "text")
+		if re != nil {
+			return answer{}, re
+		}
+		return answer{Command: c.line, Text: string(text)}, nil
 	}
 	args := c.args
 	if slices.Contains(jsonCommands, command) {
@@ -233,7 +241,7 @@ func (s *Server) serveScheduleCSV(w http.ResponseWriter, r *http.Request, file, 
 		s.writeJSON(w, re.status, re.p)
 		return
 	}
-	body, re := s.run(r.Context(), &call{req: kept}, append(args, "--format=csv"))
+	body, re := s.schedule(r.Context(), &call{args: args, req: kept}, "csv")
 	if re != nil {
 		s.writeJSON(w, re.status, re.p)
 		return

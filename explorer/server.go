@@ -37,6 +37,11 @@ type Server struct {
 	// format prints it (the report.txt download); nil refuses that
 	// download.
 	SimulateText func(w io.Writer, rep typed.SimulateReport) error
+	// Schedule decodes the flags of a "pipelab schedule" command line
+	// (args[0] is the command) into the library's typed request and runs
+	// it (request.Schedule), not the command line, returning the report
+	// and the exit status as Simulate does; nil refuses schedules.
+	Schedule func(ctx context.Context, args []string, stderr io.Writer) (typed.ScheduleReport, int)
 	// Train runs a replay, streaming its loss records; nil refuses
 	// replays.
 	Train Train

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 
 	"github.com/pipelab/pipelab/pipeline/sim"
@@ -18,19 +20,15 @@ func (s *Server) simulate(ctx context.Context, c *call) (typed.SimulateReport, *
 	if s.Simulate == nil {
 		return typed.SimulateReport{}, refuse(http.StatusNotImplemented, "", "this server draws no timelines")
 	}
-	if err := s.queue.acquire(ctx, nil); err != nil {
-		return typed.SimulateReport{}, refuse(statusClientGone, "", "%v", err)
-	}
-	defer s.queue.release()
-	var stderr bytes.Buffer
-	rep, code := s.Simulate(ctx, c.args, &stderr)
-	if ctx.Err() != nil {
-		return typed.SimulateReport{}, refuse(statusClientGone, "", "%v", ctx.Err())
-	}
-	if code != 0 || rep.Timeline == nil {
-		return typed.SimulateReport{}, &refusal{statusOf(code), problemOf(stderr.String(), c.dir, c.req)}
-	}
-	return rep, nil
+	rep, re := runTyped(ctx, s, c, func(stderr io.Writer) (typed.SimulateReport, int) {
+		rep, code := s.Simulate(ctx, c.args, stderr)
+		if code == 0 && rep.Timeline == nil {
+			fmt.Fprintln(stderr, "pipelab serve: simulate gave no timeline")
+			code = 1
+		}
+		return rep, code
+	})
+	return rep, re
 }
 
 // simulateCall is the answer to a simulate: the report's JSON encoding

@@ -74,6 +74,7 @@ func newServer(remote bool) *explorer.Server {
 		Run:          runArgs,
 		Simulate:     runSimulateRequest,
 		SimulateText: writeSimulateText,
+		Schedule:     runScheduleRequest,
 		Train:        runRecorded,
 		Flags:        servedFlags,
 		Slots:        runtime.GOMAXPROCS(0),
@@ -149,6 +150,24 @@ func runSimulateRequest(ctx context.Context, args []string, stderr io.Writer) (r
 		}
 	}
 	return request.SimulateReport{}, statusOf("simulate", err, io.Discard, stderr)
+}
+
+// runScheduleRequest is runSimulateRequest for "schedule": its flags
+// decoded into the library's request (decodeSchedule) and run
+// (request.Schedule), without the command line.
+func runScheduleRequest(ctx context.Context, args []string, stderr io.Writer) (request.ScheduleReport, int) {
+	if len(args) == 0 || args[0] != "schedule" {
+		fmt.Fprintln(stderr, "pipelab serve: not a schedule")
+		return request.ScheduleReport{}, 2
+	}
+	req, err := decodeSchedule(args[1:], stderr)
+	if err == nil {
+		var rep request.ScheduleReport
+		if rep, err = request.Schedule(ctx, req); err == nil {
+			return rep, 0
+		}
+	}
+	return request.ScheduleReport{}, statusOf("schedule", err, io.Discard, stderr)
 }
 
 // runRecorded is runArgs for a "train" command line that passes each
