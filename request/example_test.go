@@ -3,6 +3,7 @@ package request_test
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/cost"
@@ -24,4 +25,27 @@ func ExampleSimulate() {
 	}
 	fmt.Printf("makespan %g, bubble ratio %.4f, rank 0 busy %g\n", rep.Makespan, rep.BubbleRatio, rep.Ranks[0].Busy)
 	// Output: makespan 22, bubble ratio 0.2727, rank 0 busy 16
+}
+
+// Schedule is "pipelab schedule --kind gpipe --ranks 2 --microbatches 2"
+// called from Go: the unit-time grid, drawn as the papers draw it (microbatches
+// from 1, one stage a rank).
+func ExampleSchedule() {
+	t, err := pipeline.Generate("gpipe", pipeline.Shape{Ranks: 2, Microbatches: 2})
+	if err != nil {
+		panic(err)
+	}
+	rep, err := request.Schedule(context.Background(), request.ScheduleRequest{Table: t})
+	if err != nil {
+		panic(err)
+	}
+	if err := rep.Write(os.Stdout); err != nil {
+		panic(err)
+	}
+	// GPipe (Huang et al. 2019): every forward, then every backward; rank
+	// 1 starts a step late and the backwards return in reverse.
+
+	// Output:
+	// rank 0: F1 F2  .  . B1 B2
+	// rank 1:  . F1 F2 B1 B2  .
 }
