@@ -2,7 +2,6 @@ package explorer
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/pipelab/pipelab/internal/atomicfile"
-	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // answer is the API's reply to a command: the command line it ran (for the
@@ -86,7 +84,7 @@ func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer c.done()
-	ans, re := s.runCall(r.Context(), command, c, command == "simulate")
+	ans, re := s.runCall(r.Context(), command, c)
 	if re != nil {
 		s.writeJSON(w, re.status, re.p)
 		return
@@ -95,14 +93,25 @@ func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 }
 
 // runCall runs c's command line with --format json where the command
-// writes it, and for simulate with withTimeline the simulated timeline in
-// the answer, once a slot is free, cancelled with ctx.
-func (s *Server) runCall(ctx context.Context, command string, c *call, withTimeline bool) (answer, *refusal) {
+// writes it, once a slot is free, cancelled with ctx; simulate and
+// schedule run their typed requests instead (simulate.go, schedule.go),
+// and a simulate's answer carries the timeline.
+func (s *Server) runCall(ctx context.Context, command string, c *call) (answer, *refusal) {
+	switch command {
+	case "simulate":
+		return s.simulateCall(ctx, c)
+	case "schedule":
+		text, re := s.schedule(ctx, c, "text")
+		if re != nil {
+			return answer{}, re
+		}
+		return answer{Command: c.line, Text: string(text)}, nil
+	}
 	args := c.args
 	if slices.Contains(jsonCommands, command) {
 		args = append(args, "--format=json")
 	}
-	stdout, tl, re := s.run(ctx, c, args, withTimeline)
+	stdout, re := s.run(ctx, c, args)
 	if re != nil {
 		return answer{}, re
 	}
@@ -112,38 +121,26 @@ func (s *Server) runCall(ctx context.Context, command string, c *call, withTimel
 	} else {
 		ans.Text = string(stdout)
 	}
-	if withTimeline {
-		ans.Timeline = TimelineOf(tl)
-	}
 	return ans, nil
 }
 
 // run runs args once a slot is free, cancelled with ctx, and returns the
-// command's output and, with timeline (a simulate), its timeline; or its
-// error as a problem with the HTTP status of its exit status (statusOf).
-func (s *Server) run(ctx context.Context, c *call, args []string, timeline bool) ([]byte, *sim.Timeline, *refusal) {
-	if timeline && s.Simulate == nil {
-		return nil, nil, refuse(http.StatusNotImplemented, "", "this server draws no timelines")
-	}
+// command's output, or its error as a problem with the HTTP status of its
+// exit status (statusOf).
+func (s *Server) run(ctx context.Context, c *call, args []string) ([]byte, *refusal) {
 	if err := s.queue.acquire(ctx, nil); err != nil {
-		return nil, nil, refuse(statusClientGone, "", "%v", err)
+		return nil, refuse(statusClientGone, "", "%v", err)
 	}
 	defer s.queue.release()
 	var stdout, stderr bytes.Buffer
-	var code int
-	var tl *sim.Timeline
-	if timeline {
-		code, tl = s.Simulate(ctx, args, &stdout, &stderr)
-	} else {
-		code = s.Run(ctx, args, &stdout, &stderr)
-	}
+	code := s.Run(ctx, args, &stdout, &stderr)
 	if ctx.Err() != nil {
-		return nil, nil, refuse(statusClientGone, "", "%v", ctx.Err())
+		return nil, refuse(statusClientGone, "", "%v", ctx.Err())
 	}
-	if code != 0 || timeline && tl == nil {
-		return nil, nil, &refusal{statusOf(code), problemOf(stderr.String(), c.dir, c.req)}
+	if code != 0 {
+		return nil, &refusal{statusOf(code), problemOf(stderr.String(), c.dir, c.req)}
 	}
-	return stdout.Bytes(), tl, nil
+	return stdout.Bytes(), nil
 }
 
 // statusClientGone is nginx's 499, "client closed request": nobody reads
@@ -203,20 +200,14 @@ func (s *Server) serveDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer c.done()
-	format := cmp.Or(d.format, "json")
-	body, tl, re := s.run(r.Context(), c, append(c.args, "--format="+format), d.format == "")
+	if d.command == "simulate" {
+		s.serveSimulateFile(r.Context(), w, c, d.format, d.file, d.mime)
+		return
+	}
+	body, re := s.run(r.Context(), c, append(c.args, "--format="+d.format))
 	if re != nil {
 		s.writeJSON(w, re.status, re.p)
 		return
-	}
-	if d.format == "" {
-		// The Chrome trace, as simulate --trace writes it.
-		var buf bytes.Buffer
-		if err := sim.WriteChromeTrace(&buf, tl); err != nil {
-			s.writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})
-			return
-		}
-		body = buf.Bytes()
 	}
 	s.writeFile(w, d.file, d.mime, body)
 }
@@ -250,7 +241,7 @@ func (s *Server) serveScheduleCSV(w http.ResponseWriter, r *http.Request, file, 
 		s.writeJSON(w, re.status, re.p)
 		return
 	}
-	body, _, re := s.run(r.Context(), &call{req: kept}, append(args, "--format=csv"), false)
+	body, re := s.schedule(r.Context(), &call{args: args, req: kept}, "csv")
 	if re != nil {
 		s.writeJSON(w, re.status, re.p)
 		return

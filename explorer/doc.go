@@ -4,12 +4,16 @@
 // binary so that the page works offline.
 //
 // The API does not compute anything itself. Each request names a pipelab
-// command and its flags; the server runs that command's own code (the
-// function the command line runs, handed in as Server.Run) with
-// --format json and returns its report. The numbers on the page and the
-// command line's are therefore one computation, the one-line errors are the
-// command line's, and a request too large for the memory limit is refused by
-// the command's own size guard before anything is allocated.
+// command and its flags. For simulate and schedule the server has the
+// flags decoded into the library's typed request (package request; the
+// decoder handed in as Server.Simulate and Server.Schedule, the command
+// line's own) and calls the library, no command line: the report is the
+// typed report's encoding. The other commands still run the command's own
+// code (the function the command line runs, handed in as Server.Run) with
+// --format json. The numbers on the page and the command line's are
+// therefore one computation, the one-line errors are the command line's,
+// and a request too large for the memory limit is refused by the command's
+// own size guard before anything is allocated.
 //
 // Commands run side by side, one per slot (one per core by default), the
 // others queued in order of arrival (queue.go); each runs with its

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pipelab/pipelab/pipeline/sim"
+	typed "github.com/pipelab/pipelab/request"
 )
 
 //go:embed assets
@@ -26,11 +26,22 @@ type Server struct {
 	// soon after ctx ends, the request's context: a page closed or a
 	// request given up frees its CPU.
 	Run func(ctx context.Context, args []string, stdout, stderr io.Writer) int
-	// Simulate runs a "pipelab simulate" command line as Run does and
-	// returns, beside the exit status, the timeline it simulated (nil
-	// unless the status is 0), which the page draws and the trace
-	// download writes.
-	Simulate func(ctx context.Context, args []string, stdout, stderr io.Writer) (int, *sim.Timeline)
+	// Simulate decodes the flags of a "pipelab simulate" command line
+	// (args[0] is the command) into the library's typed request and runs
+	// it (request.Simulate), not the command line: it returns the report,
+	// whose JSON encoding is the answer's report and whose timeline the
+	// page draws and the trace download writes, and the exit status as
+	// Run does, the error written to stderr.
+	Simulate func(ctx context.Context, args []string, stderr io.Writer) (typed.SimulateReport, int)
+	// SimulateText writes a simulate report as the command line's text
+	// format prints it (the report.txt download); nil refuses that
+	// download.
+	SimulateText func(w io.Writer, rep typed.SimulateReport) error
+	// Schedule decodes the flags of a "pipelab schedule" command line
+	// (args[0] is the command) into the library's typed request and runs
+	// it (request.Schedule), not the command line, returning the report
+	// and the exit status as Simulate does; nil refuses schedules.
+	Schedule func(ctx context.Context, args []string, stderr io.Writer) (typed.ScheduleReport, int)
 	// Train runs a replay, streaming its loss records; nil refuses
 	// replays.
 	Train Train

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/pipelab/pipelab/request"
 	"slices"
 	"strconv"
 	"testing"
@@ -19,7 +20,7 @@ func TestSimulateCapSlack(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errs)
 		}
-		var rep simulateReport
+		var rep request.SimulateReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline/cost/validation"
+	"github.com/pipelab/pipelab/request"
 )
 
 // sc21Config is a GPT-2 config.json of SC21 Table 1's 18.4B model
@@ -22,7 +23,7 @@ const sc21Config = `{"model_type": "gpt2", "n_embd": 6144, "n_layer": 40, "n_hea
 // with B = 4·8·32 = 1024.
 func TestSimulateClusterReport(t *testing.T) {
 	cfg := writeFile(t, "gpt-18b.json", sc21Config)
-	var rep simulateReport
+	var rep request.SimulateReport
 	runJSON(t, []string{"simulate", "--kind", "1f1b", "--ranks", "1", "--microbatches", "4", "--model-config", cfg,
 		"--microbatch-size", "8", "--seq-len", "2048", "--gpu", "a100", "--link", "ib-hdr", "--gpus-per-node", "8",
 		"--node-link", "nvlink3", "--tp", "8", "--dp", "32", "--recompute", "full", "--format", "json"}, &rep)
@@ -45,7 +46,7 @@ func TestSimulateRecomputeOrders(t *testing.T) {
 	args := []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--tp", "2", "--format", "json"}
 	step := map[string]float64{}
 	for _, r := range []string{"none", "selective", "full"} {
-		var rep simulateReport
+		var rep request.SimulateReport
 		runJSON(t, append(slicesClone(args), "--recompute", r), &rep)
 		step[r] = rep.Makespan
 	}
@@ -129,7 +130,7 @@ func TestSimulateSeleneMatchesValidation(t *testing.T) {
 		}
 	}
 	cfg := writeFile(t, "gpt-39b.json", `{"model_type": "gpt2", "n_embd": 8192, "n_layer": 48, "n_head": 64, "n_positions": 2048, "vocab_size": 51200}`)
-	var rep simulateReport
+	var rep request.SimulateReport
 	runJSON(t, []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "12", "--model-config", cfg, "--microbatch-size", "4",
 		"--hardware", filepath.Join("..", "..", "examples", "hardware", "selene-a100.yaml"), "--tp", "8", "--dp", "32", "--recompute", "full", "--format", "json"}, &rep)
 	if got := rep.ModelFLOPsPerGPU / 1e12; !(math.Abs(got-want) < 2e-3*want) {
@@ -144,7 +145,7 @@ func TestSimulateSeleneMatchesValidation(t *testing.T) {
 func TestSimulateDataParallelOptions(t *testing.T) {
 	args := []string{"simulate", "--kind", "1f1b", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--gpu", "a100",
 		"--link", "ib-hdr", "--gpus-per-node", "8", "--node-link", "nvlink3", "--tp", "2", "--dp", "8", "--format", "json"}
-	var plain, overlap, dist simulateReport
+	var plain, overlap, dist request.SimulateReport
 	runJSON(t, args, &plain)
 	runJSON(t, append(slicesClone(args), "--overlap-grad-reduce"), &overlap)
 	runJSON(t, append(slicesClone(args), "--distributed-optimizer"), &dist)

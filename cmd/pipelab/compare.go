@@ -11,7 +11,7 @@ import (
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/sim"
-	"github.com/pipelab/pipelab/pipeline/tune"
+	"github.com/pipelab/pipelab/request"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -214,7 +214,7 @@ func compareOne(ctx context.Context, fam compareFamily, ranks, microbatches int,
 		return row, pr.name
 	}
 	row.Makespan, row.BubbleRatio = &makespan, sim.BubbleRatio(tl)
-	row.PeakActivations = slices.Max(peakHeld(tl, pr.memory)) * cost.StageShare(t)
+	row.PeakActivations = slices.Max(request.PeakHeld(tl, pr.memory)) * cost.StageShare(t)
 	if pr.memory != nil {
 		row.PeakMemoryBytes = slices.Max(sim.PeakMemory(tl, pr.memory))
 		row.OverMemory = pr.memoryLimit > 0 && row.PeakMemoryBytes > pr.memoryLimit
@@ -292,17 +292,4 @@ func writeCompareText(w io.Writer, rep compareReport) error {
 	b.WriteString("\n#k: rank among the families at that level; peak act: simulated (formula) in M_B, one rank share's activation\n")
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// peakHeld is the most activations each rank holds, in M_B: under a memory
-// model that prices the Zero Bubble split (cost.WeightGradMemory), a split
-// microbatch holds only M_W between its I and its W, as its peak memory
-// counts it (sim.PeakHeld); otherwise a microbatch counts whole until its
-// W.
-func peakHeld(tl *sim.Timeline, mem cost.Memory) []float64 {
-	share := 1.0
-	if mem != nil {
-		share = tune.WeightGradShareOf(mem, tl.Table.Stages())
-	}
-	return sim.PeakHeld(tl, share)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/request"
 )
 
 // At the formula level GPipe and 1F1B tie, (M + P - 1)(T_F + T_B), and
@@ -110,7 +111,7 @@ func TestCompareChimeraLockstep(t *testing.T) {
 		if c := rep.Families[0]; c.Lockstep == nil || *c.Lockstep != want || c.LockstepRank != 1 || c.Note != "" {
 			t.Errorf("%s: compare gives chimera lockstep %v rank %d note %q, want %d steps ranked 1", name, c.Lockstep, c.LockstepRank, c.Note, want)
 		}
-		var sim simulateReport
+		var sim request.SimulateReport
 		runJSON(t, append([]string{"simulate", "--kind", "chimera", "--format", "json"}, shape...), &sim)
 		if sim.Steps == nil || *sim.Steps != want || sim.StepsNote != "" {
 			t.Errorf("%s: simulate gives steps %v (%q), want %d", name, sim.Steps, sim.StepsNote, want)

@@ -18,7 +18,7 @@ import (
 // loses; TestGoPackagesListed checks the list against the source tree.
 var goPackages = []string{
 	"atomicfile", "budget", "charlm", "cost", "cputime", "experiments", "explorer", "inputfile",
-	"objectives", "optim", "pipeline", "results", "sim", "suggest", "sweep", "tablesequal", "tune", "validation", "vec",
+	"objectives", "optim", "pipeline", "request", "results", "sim", "suggest", "sweep", "tablesequal", "tune", "validation", "vec",
 }
 
 // userText returns err's message without package prefixes: at its start

@@ -14,6 +14,7 @@ import (
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/tune"
+	"github.com/pipelab/pipelab/request"
 )
 
 // Flag groups several subcommands declare alike: each registers its flags
@@ -362,6 +363,12 @@ type pricing struct {
 	// params and activeParams are the GPU model's total parameters and
 	// those a token runs through (0 otherwise).
 	params, activeParams float64
+}
+
+// request is the pricing as the simulate request takes it.
+func (p pricing) request() request.Pricing {
+	return request.Pricing{Cost: p.cost, Memory: p.memory, Sizer: p.sizer, Name: p.name,
+		MemoryLimit: p.memoryLimit, Params: p.params, ActiveParams: p.activeParams}
 }
 
 // pricingFor builds the cost model of the flags for table t (not for

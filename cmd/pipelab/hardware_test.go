@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/pipelab/pipelab/request"
 	"reflect"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func TestHardwareFileNodes(t *testing.T) {
 	one := writeFile(t, "one.yaml", gpu+fast)
 	two := writeFile(t, "two.yaml", gpu+fast+"ranks_per_node: 2\ninter_node_link: {name: slow, latency: 1e-3, bandwidth: 1e14}\n")
 	args := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "4", "--model", "gpt-1.3b", "--format", "json"}
-	var a, b simulateReport
+	var a, b request.SimulateReport
 	runJSON(t, append(slicesClone(args), "--hardware", one), &a)
 	runJSON(t, append(slicesClone(args), "--hardware", two), &b)
 	// 1 ms per transfer across the node boundary: the warm-up's forward

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/pipelab/pipelab/request"
 	"math"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // it is comm wait; the text says which is which.
 func TestSimulateIdleSplit(t *testing.T) {
 	base := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2"}
-	var free, comm simulateReport
+	var free, comm request.SimulateReport
 	runJSON(t, append(slicesClone(base), "--format", "json"), &free)
 	runJSON(t, append(slicesClone(base), "--comm", "0.5", "--format", "json"), &comm)
 	for _, r := range free.Ranks {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/request"
 )
 
 // command is one subcommand: each lives in its own file as a value
@@ -142,7 +143,7 @@ func statusOf(name string, err error, stdout, stderr io.Writer) int {
 // output folder, a file or folder that may not be written (EACCES, EPERM,
 // EROFS).
 func isBadInput(err error) bool {
-	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.As(err, new(badInput)) {
+	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.Is(err, request.ErrBadInput) || errors.As(err, new(badInput)) {
 		return true
 	}
 	if _, ok := missingFolder(err); ok {

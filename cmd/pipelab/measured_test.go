@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/pipelab/pipelab/request"
 	"math"
 	"path/filepath"
 	"strings"
@@ -15,7 +16,7 @@ import (
 func TestProfileFlagRoundTrip(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "trace.json")
 	args := []string{"simulate", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--format", "json"}
-	var gpu, profiled simulateReport
+	var gpu, profiled request.SimulateReport
 	runJSON(t, append(slicesClone(args), "--model", "gpt-1.3b", "--gpu", "a100", "--trace", trace), &gpu)
 	runJSON(t, append(slicesClone(args), "--profile", trace), &profiled)
 	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1e-6, math.Abs(b)) }
@@ -61,12 +62,12 @@ func zbCosts(t *testing.T, p int, comm string) string {
 // times exactly as the same times given as explicit flags do.
 func TestCostsFlag(t *testing.T) {
 	base := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--format", "json"}
-	var free simulateReport
+	var free request.SimulateReport
 	runJSON(t, append(slicesClone(base), "--costs", zbCosts(t, 4, "0")), &free)
 	if want := (8 + 4 - 1) * (18.522 + 18.086 + 9.337) * 1e-3; math.Abs(free.Makespan-want) > 1e-12 {
 		t.Errorf("free transfers: makespan %.9g s, want the closed form %.9g", free.Makespan, want)
 	}
-	var file, flags simulateReport
+	var file, flags request.SimulateReport
 	runJSON(t, append(slicesClone(base), "--costs", zbCosts(t, 4, "0.601")), &file)
 	runJSON(t, append(slicesClone(base), "--fwd", "0.018522", "--bwd", "0.018086", "--wgrad", "0.009337", "--comm", "0.000601"), &flags)
 	if math.Abs(file.Makespan-flags.Makespan) > 1e-12 || file.Makespan <= free.Makespan {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/request"
 )
 
 // scheduleCommand is "pipelab schedule"; main.go lists it.
@@ -41,6 +41,27 @@ type scheduleFlags struct {
 }
 
 func runSchedule(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	req, err := decodeSchedule(args, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := request.Schedule(ctx, req)
+	if err != nil {
+		return err
+	}
+	if err := rep.Write(stdout); err != nil {
+		return err
+	}
+	if rep.TorchRefusal != nil {
+		fmt.Fprintf(stderr, "pipelab schedule: warning: PyTorch's schedule validation (_validate_schedule) refuses this file, which runs every microbatch on every stage: %s\n", rep.TorchRefusal)
+	}
+	return nil
+}
+
+// decodeSchedule decodes schedule's flags into the library's request: the
+// table generated (zb-auto from the cost flags) and the form to print. A
+// flag error's usage goes to stderr.
+func decodeSchedule(args []string, stderr io.Writer) (request.ScheduleRequest, error) {
 	fs := newFlags("schedule", "--kind KIND --ranks P (--microbatches M | --total-microbatches N) [flags]", scheduleDescription, stderr)
 	var f scheduleFlags
 	f.shapeFlags.register(fs)
@@ -49,42 +70,19 @@ func runSchedule(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.BoolVar(&f.comms, "comms", false, "add SEND/RECV actions (PyTorch's lowering) before printing")
 	f.costs.register(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return request.ScheduleRequest{}, err
 	}
 	f.set = setFlags(fs)
 	f.costs.set, f.shapeFlags.set = f.set, f.set
 	if err := f.check(fs.Args()); err != nil {
-		return flagProblem(fs, stderr, "schedule", err)
+		return request.ScheduleRequest{}, flagProblem(fs, stderr, "schedule", err)
 	}
 	f.cellBytes = scheduleCellBytes
 	t, err := f.generateFor(&f.costs)
 	if err != nil {
-		return err
+		return request.ScheduleRequest{}, err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	paper := onePerRank(t) && !f.comms
-	if f.comms {
-		if t, err = pipeline.Lower(t); err != nil {
-			return fmt.Errorf("--comms: %w", err)
-		}
-	}
-	if f.output.format == formatCSV {
-		if !f.comms {
-			t = pipeline.TorchOrder(t)
-		}
-		if err := pipeline.WriteCSV(stdout, t); err != nil {
-			return err
-		}
-		warnTorchRefuses(t, stderr)
-		return nil
-	}
-	style := pipeline.TorchStyle
-	if paper {
-		style = pipeline.PaperStyle
-	}
-	return pipeline.Render(stdout, t, pipeline.RenderOptions{Style: style})
+	return request.ScheduleRequest{Table: t, Comms: f.comms, CSV: f.output.format == formatCSV}, nil
 }
 
 // check refuses flag values no family could use, naming the flag.
@@ -127,27 +125,4 @@ func (f *scheduleFlags) check(rest []string) error {
 		}
 	}
 	return nil
-}
-
-// onePerRank reports whether every rank holds exactly one stage, the case
-// the papers draw with microbatches only.
-func onePerRank(t *pipeline.Table) bool {
-	held := make([]int, t.Ranks())
-	for _, r := range t.Placement {
-		held[r]++
-	}
-	for _, n := range held {
-		if n != 1 {
-			return false
-		}
-	}
-	return true
-}
-
-// warnTorchRefuses warns, on stderr, when PyTorch's loader would refuse
-// the CSV just written (pipeline.ValidateTorch), as it refuses Chimera's.
-func warnTorchRefuses(t *pipeline.Table, stderr io.Writer) {
-	if err := pipeline.ValidateTorch(t, "the CSV"); err != nil {
-		fmt.Fprintf(stderr, "pipelab schedule: warning: PyTorch's schedule validation (_validate_schedule) refuses this file, which runs every microbatch on every stage: %s\n", err)
-	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/pipelab/pipelab/explorer"
 	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/optim"
-	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/request"
 )
 
 // serveCommand is "pipelab serve"; main.go lists it.
@@ -71,12 +71,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // at once.
 func newServer(remote bool) *explorer.Server {
 	return &explorer.Server{
-		Run:      runArgs,
-		Simulate: runSimulateKeeping,
-		Train:    runRecorded,
-		Flags:    servedFlags,
-		Slots:    runtime.GOMAXPROCS(0),
-		Remote:   remote,
+		Run:          runArgs,
+		Simulate:     runSimulateRequest,
+		SimulateText: writeSimulateText,
+		Schedule:     runScheduleRequest,
+		Train:        runRecorded,
+		Flags:        servedFlags,
+		Slots:        runtime.GOMAXPROCS(0),
+		Remote:       remote,
 	}
 }
 
@@ -130,16 +132,42 @@ func flagSetOf(command string) (*flag.FlagSet, error) {
 	return h.fs, nil
 }
 
-// runSimulateKeeping is runArgs for a "simulate" command line that also
-// returns the timeline it simulated, for the page to draw.
-func runSimulateKeeping(ctx context.Context, args []string, stdout, stderr io.Writer) (int, *sim.Timeline) {
+// runSimulateRequest decodes a "simulate" command line's flags into the
+// library's request and runs it (request.Simulate), as the command line
+// does but without it: no runArgs, no printing. It returns the report and
+// the exit status, the error written to stderr as the command line
+// writes it (statusOf).
+func runSimulateRequest(ctx context.Context, args []string, stderr io.Writer) (request.SimulateReport, int) {
 	if len(args) == 0 || args[0] != "simulate" {
 		fmt.Fprintln(stderr, "pipelab serve: only simulate gives a timeline")
-		return 2, nil
+		return request.SimulateReport{}, 2
 	}
-	var tl *sim.Timeline
-	code := statusOf("simulate", simulateKeeping(ctx, args[1:], stdout, stderr, func(t *sim.Timeline) { tl = t }), stdout, stderr)
-	return code, tl
+	req, _, err := decodeSimulate(args[1:], stderr)
+	if err == nil {
+		var rep request.SimulateReport
+		if rep, err = request.Simulate(ctx, req); err == nil {
+			return rep, 0
+		}
+	}
+	return request.SimulateReport{}, statusOf("simulate", err, io.Discard, stderr)
+}
+
+// runScheduleRequest is runSimulateRequest for "schedule": its flags
+// decoded into the library's request (decodeSchedule) and run
+// (request.Schedule), without the command line.
+func runScheduleRequest(ctx context.Context, args []string, stderr io.Writer) (request.ScheduleReport, int) {
+	if len(args) == 0 || args[0] != "schedule" {
+		fmt.Fprintln(stderr, "pipelab serve: not a schedule")
+		return request.ScheduleReport{}, 2
+	}
+	req, err := decodeSchedule(args[1:], stderr)
+	if err == nil {
+		var rep request.ScheduleReport
+		if rep, err = request.Schedule(ctx, req); err == nil {
+			return rep, 0
+		}
+	}
+	return request.ScheduleReport{}, statusOf("schedule", err, io.Discard, stderr)
 }
 
 // runRecorded is runArgs for a "train" command line that passes each

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pipelab/pipelab/explorer"
+	"github.com/pipelab/pipelab/request"
 )
 
 // The explorer's API runs the command line's own code: these tests post
@@ -122,7 +123,7 @@ func TestServeTimelineAgreesWithReport(t *testing.T) {
 		if status != http.StatusOK || ans.Timeline == nil {
 			t.Fatalf("%v: status %d, %s", args, status, ans.Error)
 		}
-		var rep simulateReport
+		var rep request.SimulateReport
 		if err := json.Unmarshal(ans.Report, &rep); err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/pipelab/pipelab/pipeline"
-	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/request"
 )
 
 // simulateCommand is "pipelab simulate"; main.go lists it.
@@ -65,72 +65,26 @@ type simulateFlags struct {
 	trace, gantt       string
 }
 
-// simulateReport is what "pipelab simulate --format json" prints. Times
-// are in the cost model's unit (steps, or seconds under the GPU model).
-type simulateReport struct {
-	Kind         string           `json:"kind,omitempty"`     // --kind, the generated family
-	Schedule     string           `json:"schedule,omitempty"` // --schedule, the CSV file timed
-	NumRanks     int              `json:"ranks"`              // P, as the schedules column ranks
-	Stages       int              `json:"stages"`
-	Microbatches int              `json:"microbatches"`
-	Cost         string           `json:"cost_model"`
-	Policy       string           `json:"policy"`
-	Hint         string           `json:"hint,omitempty"`
-	Patience     string           `json:"patience,omitempty"`
-	Makespan     float64          `json:"makespan"`
-	BubbleRatio  float64          `json:"bubble_ratio"`
-	Steps        *int             `json:"lockstep_steps"`
-	StepsNote    string           `json:"lockstep_steps_note,omitempty"`
-	Messages     int              `json:"messages"`
-	CommBytes    float64          `json:"comm_bytes,omitempty"`
-	Ranks        []rankReport     `json:"per_rank"` // as delays' per_stage
-	Iterations   *iterationReport `json:"iterations,omitempty"`
-	// IterationSeconds and ModelFLOPsPerGPU, under the GPU model: the
-	// whole step (makespan, gradient sync, optimizer) and equation 3's
-	// FLOP/s per GPU over T × P × D GPUs (cost.GPUModel.Iteration).
-	IterationSeconds float64 `json:"iteration_seconds,omitempty"`
-	ModelFLOPsPerGPU float64 `json:"model_flops_per_gpu,omitempty"`
-	GPUs             int     `json:"gpus,omitempty"`
-	cluster          bool    // a cluster flag was given: the text shows the step
-	// MemoryLimit is the GPU's memory in bytes under the GPU model.
-	MemoryLimit float64 `json:"memory_limit_bytes,omitempty"`
-	// Params and ActiveParams are the model's total parameters and those
-	// a token runs through (MoE: the routed experts it visits), under the
-	// GPU model.
-	Params       float64 `json:"params,omitempty"`
-	ActiveParams float64 `json:"active_params,omitempty"`
-}
-
-type rankReport struct {
-	Rank int     `json:"rank"`
-	Busy float64 `json:"busy"`
-	// Idle is Bubble + CommWait (idleSplitNote).
-	Idle     float64 `json:"idle"`
-	Bubble   float64 `json:"bubble"`
-	CommWait float64 `json:"comm_wait"`
-	// PeakActivations is in M_B, microbatches of a rank's share of the
-	// model (a chunk of V holds 1/V), as compare and schedules.parquet give it.
-	PeakActivations float64 `json:"peak_activations"`
-	PeakMemoryBytes float64 `json:"peak_memory_bytes"`
-	// OverMemory marks a rank whose peak exceeds the GPU's memory.
-	OverMemory bool `json:"over_memory,omitempty"`
-}
-
-type iterationReport struct {
-	Count     int       `json:"count"`
-	Seed      uint64    `json:"seed"`
-	Makespans []float64 `json:"makespans"`
-	Mean      float64   `json:"mean"`
-	Spread    float64   `json:"spread"`
-}
-
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return simulateKeeping(ctx, args, stdout, stderr, nil)
+	req, f, err := decodeSimulate(args, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := request.Simulate(ctx, req)
+	if err != nil {
+		return err
+	}
+	if err := writeTimelineFiles(rep.Timeline, f.trace, f.gantt, rep.Cost, f.costs.unit()); err != nil {
+		return err
+	}
+	return f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) })
 }
 
-// simulateKeeping is pipelab simulate, handing the simulated timeline to
-// keep, if not nil, once the report is written (serve draws it).
-func simulateKeeping(ctx context.Context, args []string, stdout, stderr io.Writer, keep func(*sim.Timeline)) error {
+// decodeSimulate decodes simulate's flags into the library's request (the
+// table generated or read, its pricing and the simulator's options), with
+// the flags, whose output flags say what to print and write. A flag
+// error's usage goes to stderr.
+func decodeSimulate(args []string, stderr io.Writer) (request.SimulateRequest, *simulateFlags, error) {
 	fs := newFlags("simulate", "(--kind KIND --ranks P --microbatches M [--chunks V] | --schedule FILE.csv) [cost flags] [--policy fixed|ready] [flags]",
 		simulateDescription, stderr)
 	f := simulateFlags{stragglers: map[int]float64{}}
@@ -153,36 +107,23 @@ func simulateKeeping(ctx context.Context, args []string, stdout, stderr io.Write
 	markFiles(fs, readsFile, nil, "schedule")
 	markFiles(fs, writesFile, nil, "trace", "gantt")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return request.SimulateRequest{}, nil, err
 	}
 	f.costs.set = setFlags(fs)
 	f.shape.set = f.costs.set
 	opt, err := f.check(fs.Args())
 	if err != nil {
-		return flagProblem(fs, stderr, "simulate", err)
+		return request.SimulateRequest{}, nil, flagProblem(fs, stderr, "simulate", err)
 	}
 	t, err := f.table()
 	if err != nil {
-		return err
+		return request.SimulateRequest{}, nil, err
 	}
 	if err := f.costs.measured.fits(t); err != nil {
-		return flagProblem(fs, stderr, "simulate", err)
+		return request.SimulateRequest{}, nil, flagProblem(fs, stderr, "simulate", err)
 	}
-	opt.Context = ctx
-	rep, tl, err := f.simulate(t, opt)
-	if err != nil {
-		return err
-	}
-	if err := writeTimelineFiles(tl, f.trace, f.gantt, rep.Cost, f.costs.unit()); err != nil {
-		return err
-	}
-	if err := f.output.write(stdout, rep, func() error { return writeSimulateText(stdout, rep) }); err != nil {
-		return err
-	}
-	if keep != nil {
-		keep(tl)
-	}
-	return nil
+	req, err := f.request(t, opt)
+	return req, &f, err
 }
 
 // setPartition parses --partition L0,L1,...
@@ -286,80 +227,19 @@ func (f *simulateFlags) table() (*pipeline.Table, error) {
 	return readScheduleFile(f.schedule)
 }
 
-// simulate times t and gathers the report.
-func (f *simulateFlags) simulate(t *pipeline.Table, opt sim.Options) (simulateReport, *sim.Timeline, error) {
-	for r, x := range f.stragglers {
-		if r >= t.Ranks() {
-			return simulateReport{}, nil, badInput{fmt.Errorf("--straggler %d:%g: rank %d is not among the table's %d ranks (0 to %d)", r, x, r, t.Ranks(), t.Ranks()-1)}
-		}
+// request is the simulation the flags ask for, of table t.
+func (f *simulateFlags) request(t *pipeline.Table, opt sim.Options) (request.SimulateRequest, error) {
+	req := request.SimulateRequest{Kind: f.shape.kind, Schedule: f.schedule, Table: t,
+		Lockstep: f.costs.kind() == "lockstep", Options: opt, Iterations: f.iterations}
+	if req.Lockstep {
+		return req, nil
 	}
-	rep := simulateReport{
-		Kind: f.shape.kind, Schedule: f.schedule, NumRanks: t.Ranks(), Stages: t.Stages(), Microbatches: t.Microbatches,
-		Policy: opt.Policy.String(),
+	pr, err := f.costs.pricingFor(t)
+	if err != nil {
+		return req, err
 	}
-	if opt.Policy == sim.Ready {
-		rep.Hint = opt.Hint.String()
-		if opt.Hint == sim.TableOrder {
-			rep.Patience = opt.Patience.String()
-		}
-	}
-	grid, steps, lockErr := sim.TorchLockstep(t, f.costs.kind() == "lockstep")
-	if lockErr == nil {
-		rep.Steps = &steps
-	} else {
-		rep.StepsNote = "lockstep n/a: " + lockErr.Error()
-	}
-	if opt.Context != nil && opt.Context.Err() != nil {
-		return rep, nil, opt.Context.Err()
-	}
-	var tl *sim.Timeline
-	var pr pricing
-	if f.costs.kind() == "lockstep" {
-		if lockErr != nil {
-			return rep, nil, fmt.Errorf("--cost-model lockstep: %w", lockErr)
-		}
-		rep.Cost = "lockstep (PyTorch's unit-time check, SEND and RECV take a step)"
-		tl = sim.FromGrid(grid)
-	} else {
-		var err error
-		if pr, err = f.costs.pricingFor(t); err != nil {
-			return rep, nil, err
-		}
-		rep.Cost = pr.name
-		if f.iterations > 1 {
-			// opt.Variability.Seed is f.seed, so iteration 0 is the timeline
-			// Simulate would give.
-			it, err := sim.SimulateIterations(t, pr.cost, opt, f.iterations, f.seed)
-			if err != nil {
-				return rep, nil, err
-			}
-			tl = it.First
-			rep.Iterations = &iterationReport{Count: f.iterations, Seed: f.seed, Makespans: it.Makespans, Mean: it.Mean, Spread: it.Spread}
-		} else if tl, err = sim.Simulate(t, pr.cost, opt); err != nil {
-			return rep, nil, err
-		}
-	}
-	rep.Makespan, rep.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
-	if g, ok := pr.cost.(*cost.GPUModel); ok {
-		it, err := g.Iteration(t, rep.Makespan)
-		if err != nil {
-			return rep, nil, err
-		}
-		rep.IterationSeconds, rep.ModelFLOPsPerGPU, rep.GPUs = it.Seconds, it.ModelFLOPsPerGPU, it.GPUs
-		rep.cluster = g.Config().Parallel != cost.Parallelism{} || g.Config().RanksPerNode > 0
-	}
-	vol := sim.Communication(tl, pr.sizer)
-	rep.Messages, rep.CommBytes = vol.Messages, vol.Bytes
-	rep.MemoryLimit = pr.memoryLimit
-	rep.Params, rep.ActiveParams = pr.params, pr.activeParams
-	share := cost.StageShare(t)
-	held := peakHeld(tl, pr.memory)
-	for _, st := range sim.RankStats(tl, pr.memory) {
-		rep.Ranks = append(rep.Ranks, rankReport{Rank: st.Rank, Busy: st.Busy, Idle: st.Idle, Bubble: max(st.Idle-st.CommWait, 0), CommWait: st.CommWait,
-			PeakActivations: held[st.Rank] * share, PeakMemoryBytes: st.PeakMemoryBytes,
-			OverMemory: pr.memoryLimit > 0 && st.PeakMemoryBytes > pr.memoryLimit})
-	}
-	return rep, tl, nil
+	req.Pricing = pr.request()
+	return req, nil
 }
 
 // writeTimelineFiles writes the Chrome trace and the Gantt chart the flags
@@ -378,7 +258,7 @@ func writeTimelineFiles(tl *sim.Timeline, trace, gantt, costName, unit string) e
 	return nil
 }
 
-func writeSimulateText(w io.Writer, rep simulateReport) error {
+func writeSimulateText(w io.Writer, rep request.SimulateReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "schedule:     %s (%d ranks, %d stages, %d microbatches)\n", tableName(rep.Kind, rep.Schedule), rep.NumRanks, rep.Stages, rep.Microbatches)
 	fmt.Fprintf(&b, "cost:         %s\n", rep.Cost)
@@ -396,7 +276,7 @@ func writeSimulateText(w io.Writer, rep simulateReport) error {
 	} else {
 		fmt.Fprintf(&b, "makespan:     %.6g\n", rep.Makespan)
 	}
-	if rep.cluster {
+	if rep.Cluster {
 		fmt.Fprintf(&b, "iteration:    %.6g (makespan, then gradient sync and optimizer step)\n", rep.IterationSeconds)
 		fmt.Fprintf(&b, "model FLOP/s: %.4g per GPU on %d GPUs (Narayanan et al. eq. 3, a recomputed forward counted)\n", rep.ModelFLOPsPerGPU, rep.GPUs)
 	}

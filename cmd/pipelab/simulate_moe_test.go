@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/request"
 )
 
 // simulate --format json reports the model's total and active parameters
@@ -19,7 +20,7 @@ func TestSimulateCommandMoE(t *testing.T) {
 	const config = "../../pipeline/cost/testdata/hf/qwen3-30b-a3b.json"
 	base := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--model-config", config,
 		"--flash-attention", "--format", "json"}
-	var plain, spread simulateReport
+	var plain, spread request.SimulateReport
 	runJSON(t, base, &plain)
 	runJSON(t, append(base, "--expert-parallel", "8"), &spread)
 	net, err := cost.ReadHFConfig(config)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/request"
 )
 
 // runJSON runs a pipelab command and decodes its JSON output into v.
@@ -32,7 +33,7 @@ func runJSON(t *testing.T, args []string, v any) {
 // (M + P - 1)(T_F + T_B) = 33, bubble ratio (P - 1)/(M + P - 1), every rank
 // busy M(T_F + T_B) = 24, rank r holding P - r activations (docs/reference.md §2).
 func TestSimulateCommandClosedForm(t *testing.T) {
-	var rep simulateReport
+	var rep request.SimulateReport
 	runJSON(t, []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--format", "json"}, &rep)
 	if rep.Makespan != 33 || rep.BubbleRatio < 3.0/11-1e-12 || rep.BubbleRatio > 3.0/11+1e-12 {
 		t.Errorf("makespan %v, bubble %v; want 33 and 3/11", rep.Makespan, rep.BubbleRatio)
@@ -58,7 +59,7 @@ func TestSimulateCommandLockstepCost(t *testing.T) {
 	if err := os.WriteFile(path, []byte("0F0,0F1,,0B0,,0B1\r\n,1F0,1B0,1F1,1B1,\r\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var rep simulateReport
+	var rep request.SimulateReport
 	runJSON(t, []string{"simulate", "--schedule", path, "--cost-model", "lockstep", "--format", "json"}, &rep)
 	if rep.Steps == nil || *rep.Steps != 10 || rep.Makespan != 10 {
 		t.Errorf("steps %v, makespan %v; want 10 and 10", rep.Steps, rep.Makespan)
@@ -70,7 +71,7 @@ func TestSimulateCommandLockstepCost(t *testing.T) {
 func TestSimulateCommandIterations(t *testing.T) {
 	args := []string{"simulate", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--wgrad", "1",
 		"--policy", "ready", "--hint", "bfw", "--jitter", "0.2", "--straggler", "1:1.5", "--iterations", "3", "--seed", "9", "--format", "json"}
-	var a, b simulateReport
+	var a, b request.SimulateReport
 	runJSON(t, args, &a)
 	runJSON(t, args, &b)
 	it := a.Iterations
@@ -96,7 +97,7 @@ func TestSimulateCommandIterations(t *testing.T) {
 // (sim's TestPolicyReadyNoWaitReproducesFixedIff finds that gap).
 func TestSimulateCommandReadyAsPlanned(t *testing.T) {
 	base := []string{"simulate", "--kind", "chimera", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "1", "--wgrad", "1", "--format", "json"}
-	var fixed, plan, none simulateReport
+	var fixed, plan, none request.SimulateReport
 	runJSON(t, base, &fixed)
 	runJSON(t, append(slices.Clone(base), "--policy", "ready"), &plan)
 	runJSON(t, append(slices.Clone(base), "--policy", "ready", "--patience", "none"), &none)
@@ -143,7 +144,7 @@ func TestSimulateCommandChimera(t *testing.T) {
 	for _, pm := range [][2]int{{2, 2}, {2, 4}, {4, 8}, {6, 12}} {
 		p, m := strconv.Itoa(pm[0]), strconv.Itoa(pm[1])
 		costs := []string{"--fwd", "1", "--bwd", "1", "--format", "json"}
-		var gen simulateReport
+		var gen request.SimulateReport
 		runJSON(t, append([]string{"simulate", "--kind", "chimera", "--ranks", p, "--microbatches", m}, costs...), &gen)
 		if want := float64(2*pm[1] + pm[0] - 2); gen.Makespan != want {
 			t.Errorf("chimera P=%s M=%s: makespan %v, want 2M + P - 2 = %v", p, m, gen.Makespan, want)
@@ -156,7 +157,7 @@ func TestSimulateCommandChimera(t *testing.T) {
 		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var read simulateReport
+		var read request.SimulateReport
 		runJSON(t, append([]string{"simulate", "--schedule", path}, costs...), &read)
 		read.Kind, read.Schedule = gen.Kind, gen.Schedule
 		if !reflect.DeepEqual(read, gen) {
@@ -232,7 +233,7 @@ func TestSimulateCommandUnknownKind(t *testing.T) {
 // falls by 4 × (decoder layers of stage 0) × that.
 func TestSimulateCommandFlashAttention(t *testing.T) {
 	base := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--model", "llama-7b", "--format", "json"}
-	var plain, flash simulateReport
+	var plain, flash request.SimulateReport
 	runJSON(t, base, &plain)
 	runJSON(t, append(slices.Clone(base), "--flash-attention"), &flash)
 	model, err := cost.LookupNetwork("llama-7b")
@@ -280,7 +281,7 @@ func TestSimulateCommandTunedPartition(t *testing.T) {
 		for i, n := range tuned.Partition {
 			parts[i] = strconv.Itoa(n)
 		}
-		var rep simulateReport
+		var rep request.SimulateReport
 		runJSON(t, []string{"simulate", "--schedule", csv, "--model", tc.model, "--gpu", "h100", "--link", tc.link,
 			"--partition", strings.Join(parts, ","), "--format", "json"}, &rep)
 		if rep.Makespan != tuned.TunedMakespan {

@@ -13,6 +13,7 @@ import (
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/request"
 )
 
 func TestTuneJSONAndCSV(t *testing.T) {
@@ -172,7 +173,7 @@ func TestTuneChimeraCSV(t *testing.T) {
 		t.Errorf("check: %+v, want %+v", checked, want)
 	}
 
-	var read, generated simulateReport
+	var read, generated request.SimulateReport
 	runJSON(t, append([]string{"simulate", "--schedule", out, "--format", "json"}, preset...), &read)
 	runJSON(t, append([]string{"simulate", "--kind", "chimera", "--ranks", "2", "--microbatches", "4", "--format", "json"}, preset...), &generated)
 	read.Kind, read.Schedule = generated.Kind, generated.Schedule

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/pipelab/pipelab/request"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,7 @@ import (
 // (the closed form of TestCompareCommand), where the count of chunk
 // activations would be 11. compare prints the same number for the family.
 func TestPeakActivationsOneUnit(t *testing.T) {
-	var sim simulateReport
+	var sim request.SimulateReport
 	runJSON(t, []string{"simulate", "--kind", "interleaved-1f1b", "--chunks", "2", "--ranks", "4", "--microbatches", "8", "--format", "json"}, &sim)
 	var cmp compareReport
 	runJSON(t, []string{"compare", "--ranks", "4", "--microbatches", "8", "--kind", "interleaved-1f1b:2", "--format", "json"}, &cmp)
@@ -33,7 +34,7 @@ func TestPeakActivationsOneUnit(t *testing.T) {
 // microbatches holds at most 4.
 func TestOverMemoryMarked(t *testing.T) {
 	gpu := []string{"--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink", "--format", "json"}
-	var big, small simulateReport
+	var big, small request.SimulateReport
 	runJSON(t, append([]string{"simulate", "--kind", "gpipe", "--ranks", "4", "--microbatches", "64"}, gpu...), &big)
 	runJSON(t, append([]string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "4"}, gpu...), &small)
 	// The A100 preset's memory: 80 GB (NVIDIA's datasheet), 74.5 GiB.
@@ -69,7 +70,7 @@ func TestOverMemoryMarked(t *testing.T) {
 // the first iteration's, and that makespan is the first of the K.
 func TestIterationsSayWhichIteration(t *testing.T) {
 	args := []string{"simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--iterations", "3", "--jitter", "0.1"}
-	var rep simulateReport
+	var rep request.SimulateReport
 	runJSON(t, append(args, "--format", "json"), &rep)
 	if rep.Iterations == nil || len(rep.Iterations.Makespans) != 3 || rep.Iterations.Makespans[0] != rep.Makespan {
 		t.Fatalf("iterations %+v, makespan %g: want 3 makespans, the first the reported one", rep.Iterations, rep.Makespan)

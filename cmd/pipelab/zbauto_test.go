@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/pipelab/pipelab/request"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,7 +21,7 @@ func simulateMakespan(t *testing.T, args ...string) float64 {
 	if code != 0 {
 		t.Fatalf("simulate %v: exit %d: %s", args, code, errs)
 	}
-	var rep simulateReport
+	var rep request.SimulateReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestZBAutoPaperTable5(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("%v: exit %d: %s", args, code, errs)
 			}
-			var rep simulateReport
+			var rep request.SimulateReport
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatal(err)
 			}

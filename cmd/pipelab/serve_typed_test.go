@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// The server's simulate runs the library's request (request.Simulate),
+// not the command line: with runArgs replaced by a counter and simulate's
+// command counting every run but the --help that gives the page its flag
+// set, a simulate request and its downloads (trace, JSON and text report) run
+// neither, and give the command line's report and files.
+func TestServeSimulateRunsNoCommandLine(t *testing.T) {
+	hs, ran, commandRuns := countingExplorer(t, "simulate")
+	args := []string{"--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--policy", "ready", "--jitter", "0.2", "--iterations", "3", "--seed", "5"}
+	status, ans := post(t, hs, "/api/simulate", map[string]any{"flags": flagsOf(args)})
+	if status != http.StatusOK || ans.Timeline == nil {
+		t.Fatalf("status %d, timeline %v: %s", status, ans.Timeline != nil, ans.Error)
+	}
+	flags := flagsOf(args)
+	trace, reportJSON, reportText := download(t, hs, "trace", flags), download(t, hs, "report.json", flags), download(t, hs, "report.txt", flags)
+	if *ran != 0 || *commandRuns != 0 {
+		t.Errorf("the server ran runArgs %d times and simulate's command %d times; want 0 and 0", *ran, *commandRuns)
+	}
+	// The command line itself, run after, gives the same report, the same
+	// files (trace, JSON, text) byte for byte.
+	want := cliJSON(t, append([]string{"simulate"}, args...)...)
+	if got := decoded(t, ans.Report); !reflect.DeepEqual(got, want) {
+		t.Errorf("the API's report differs from the command line's:\n%v\n%v", got, want)
+	}
+	path := filepath.Join(t.TempDir(), "trace.json")
+	if code, line := cliError(append([]string{"simulate", "--trace", path}, args...)...); code != 0 {
+		t.Fatalf("simulate --trace: exit %d: %s", code, line)
+	}
+	if cliTrace, err := os.ReadFile(path); err != nil || !bytes.Equal(trace, cliTrace) {
+		t.Errorf("the trace download (%d bytes) differs from simulate --trace's (%d bytes, %v)", len(trace), len(cliTrace), err)
+	}
+	for format, got := range map[string][]byte{"json": reportJSON, "text": reportText} {
+		if want := cliOutput(t, append([]string{"simulate", "--format", format}, args...)...); !bytes.Equal(got, want) {
+			t.Errorf("the %s download differs from simulate --format %s:\n%s\n%s", format, format, got, want)
+		}
+	}
+	if *commandRuns == 0 {
+		t.Errorf("the command line run by this test was not counted: the counter sees nothing")
+	}
+}
+
+// countingExplorer is the explorer with runArgs replaced by a counter of
+// its calls (ran) and command's run counting its calls but the --help
+// that gives the page its flag set (commandRuns), restored at the end.
+func countingExplorer(t *testing.T, command string) (hs *httptest.Server, ran, commandRuns *int) {
+	t.Helper()
+	ran, commandRuns = new(int), new(int)
+	srv := newServer(false)
+	srv.Run = func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		*ran++
+		return runArgs(ctx, args, stdout, stderr)
+	}
+	c := commands[command]
+	run := c.run
+	c.run = func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		if !slices.Equal(args, []string{"--help"}) {
+			*commandRuns++
+		}
+		return run(ctx, args, stdout, stderr)
+	}
+	commands[command] = c
+	t.Cleanup(func() { c.run = run; commands[command] = c })
+	hs = httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return hs, ran, commandRuns
+}
+
+// download posts the page's flags to a download and returns its body.
+func download(t *testing.T, hs *httptest.Server, what string, flags map[string]string) []byte {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"flags": flags})
+	res, err := http.Post(hs.URL+"/api/download/"+what, "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || len(body) == 0 {
+		t.Fatalf("%s download: status %d, %d bytes", what, res.StatusCode, len(body))
+	}
+	return body
+}
+
+// cliOutput is a command line's standard output.
+func cliOutput(t *testing.T, args ...string) []byte {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	}
+	return out.Bytes()
+}
+
+// The server's schedule, its grid and its CSV download, run the library's
+// request (request.Schedule), not the command line, and print what the
+// command line prints, byte for byte.
+func TestServeScheduleRunsNoCommandLine(t *testing.T) {
+	hs, ran, commandRuns := countingExplorer(t, "schedule")
+	for _, args := range [][]string{
+		{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8"},
+		{"--kind", "interleaved-1f1b", "--ranks", "2", "--microbatches", "4", "--chunks", "2"},
+		{"--kind", "chimera", "--ranks", "4", "--microbatches", "4"},
+	} {
+		var ans struct {
+			Text  string `json:"text"`
+			Error string `json:"error"`
+		}
+		b, _ := json.Marshal(map[string]any{"flags": flagsOf(args)})
+		res, err := http.Post(hs.URL+"/api/schedule", "application/json", bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(res.Body).Decode(&ans)
+		res.Body.Close()
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%v: status %d, %v: %s", args, res.StatusCode, err, ans.Error)
+		}
+		csv := download(t, hs, "csv", flagsOf(args))
+		if *ran != 0 || *commandRuns != 0 {
+			t.Errorf("%v: the server ran runArgs %d times and schedule's command %d times; want 0 and 0", args, *ran, *commandRuns)
+		}
+		if want := cliOutput(t, append([]string{"schedule"}, args...)...); ans.Text != string(want) {
+			t.Errorf("%v: the API's grid differs from the command line's:\n%s\n%s", args, ans.Text, want)
+		}
+		if want := cliOutput(t, append([]string{"schedule", "--format", "csv"}, args...)...); !bytes.Equal(csv, want) {
+			t.Errorf("%v: the csv download differs from schedule --format csv:\n%s\n%s", args, csv, want)
+		}
+		if *commandRuns != 2 {
+			t.Errorf("%v: the command lines run by this test were counted %d times, want 2", args, *commandRuns)
+		}
+		*commandRuns = 0
+	}
+}
