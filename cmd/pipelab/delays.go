@@ -116,7 +116,8 @@ func runDelays(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // check names the flag that is wrong and fills in the defaults: the
-// pipedream family and 10S microbatches.
+// pipedream family and 10S microbatches when the count is left out (a count
+// given as 0 is out of range).
 func (f *delaysFlags) check(rest []string, set map[string]bool) error {
 	if err := noArguments(rest); err != nil {
 		return err
@@ -136,9 +137,9 @@ func (f *delaysFlags) check(rest []string, set map[string]bool) error {
 	if err := required("ranks", f.shape.ranks, set); err != nil {
 		return err
 	}
-	if f.shape.async() && f.shape.totalMicrobatches == 0 {
+	if f.shape.async() && !set["total-microbatches"] {
 		f.shape.totalMicrobatches = 10 * f.shape.ranks
-	} else if !f.shape.async() && f.shape.microbatches == 0 {
+	} else if !f.shape.async() && !set["microbatches"] {
 		f.shape.microbatches = 10 * f.shape.ranks
 	}
 	if err := f.shape.check(); err != nil {

@@ -18,6 +18,7 @@ func TestZeroCountIsOutOfRangeNotMissing(t *testing.T) {
 		{[]string{"compare", "--ranks", "4", "--microbatches", "0"}, "--microbatches must be at least 1, got 0"},
 		{[]string{"delays", "--kind", "1f1b", "--ranks", "0", "--microbatches", "4"}, "--ranks must be at least 1, got 0"},
 		{[]string{"tune", "--model", "gpt-1.3b", "--gpu", "h100", "--link", "ib-ndr", "--ranks", "0"}, "--ranks must be at least 1, got 0"},
+		{[]string{"delays", "--kind", "pipedream", "--ranks", "4", "--total-microbatches", "0"}, "--total-microbatches must be at least 1, got 0"},
 		{[]string{"schedule", "--kind", "1f1b", "--ranks", "4"}, "--microbatches is required"},
 		{[]string{"compare", "--microbatches", "4"}, "--ranks is required"},
 	} {
