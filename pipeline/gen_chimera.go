@@ -41,17 +41,7 @@ func chimera(sh Shape) (*Table, error) {
 	case m%p != 0:
 		return nil, fmt.Errorf("microbatches must be a multiple of ranks (M mod P = 0), in units of P/2 per pipeline: got M = %d, P = %d", m, p)
 	}
-	t := &Table{
-		Placement:       make([]int, 2*p),
-		Microbatches:    m,
-		Update:          Flush,
-		Routes:          []Route{{0, p - 1}, {p, 2*p - 1}},
-		MicrobatchRoute: make([]int, m),
-	}
-	for s := range p {
-		t.Placement[s] = s
-		t.Placement[p+s] = p - 1 - s
-	}
+	t := twoPipelines(p, m)
 	step := map[Action]int{}
 	orders := make([][]Action, p)
 	for mb := range m {
@@ -71,4 +61,24 @@ func chimera(sh Shape) (*Table, error) {
 		slices.SortStableFunc(order, func(a, b Action) int { return cmp.Compare(step[a], step[b]) })
 	}
 	return placeUnitTime(t, orders, func(a Action) int { return step[a] })
+}
+
+// twoPipelines is the empty table of two pipelines in opposite directions
+// over P ranks that hold every model stage twice, as Chimera and DualPipe
+// run them: the down pipeline's model stage s is table stage s on rank s,
+// the up pipeline's is table stage P+s on rank P-1-s; every microbatch
+// takes route 0 (down) until the caller says otherwise.
+func twoPipelines(p, m int) *Table {
+	t := &Table{
+		Placement:       make([]int, 2*p),
+		Microbatches:    m,
+		Update:          Flush,
+		Routes:          []Route{{0, p - 1}, {p, 2*p - 1}},
+		MicrobatchRoute: make([]int, m),
+	}
+	for s := range p {
+		t.Placement[s] = s
+		t.Placement[p+s] = p - 1 - s
+	}
+	return t
 }

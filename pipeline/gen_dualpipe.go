@@ -42,17 +42,7 @@ func dualPipe(sh Shape) (*Table, error) {
 	case m%2 != 0 || m < 2*p:
 		return nil, fmt.Errorf("an even number of microbatches, at least twice the ranks, is needed (M even, M >= 2P = %d), got %d", 2*p, m)
 	}
-	t := &Table{
-		Placement:       make([]int, 2*p),
-		Microbatches:    m,
-		Update:          Flush,
-		Routes:          []Route{{0, p - 1}, {p, 2*p - 1}},
-		MicrobatchRoute: make([]int, m),
-	}
-	for s := range p {
-		t.Placement[s] = s
-		t.Placement[p+s] = p - 1 - s
-	}
+	t := twoPipelines(p, m)
 	for mb := m / 2; mb < m; mb++ {
 		t.MicrobatchRoute[mb] = 1
 	}
