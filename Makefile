@@ -54,6 +54,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadDataset$$' -fuzztime 60s ./experiments/sweep
 	$(GO) test -run '^$$' -fuzz '^FuzzParseShard$$' -fuzztime 60s ./experiments/sweep
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBytes$$' -fuzztime 60s ./internal/budget
+	$(GO) test -run '^$$' -fuzz '^FuzzReadTable$$' -fuzztime 60s ./results
 
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab
