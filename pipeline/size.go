@@ -6,7 +6,8 @@ import "unsafe"
 const ActionBytes = int(unsafe.Sizeof(Action{}))
 
 // CellBound bounds, without generating it, the number of cells (bubbles
-// included) of the table family would generate for sh. A row of every
+// included, an OVERLAP_F_B cell counted as the two actions it pairs: see
+// longestRow) of the table family would generate for sh. A row of every
 // family holds a cells per microbatch (a = 2 for F and B, 3 with a split
 // backward, per stage of the row that the microbatch visits) plus a fill
 // and drain of fewer than 3·V·P steps (V stages per rank): rows × (a·M +
@@ -44,11 +45,21 @@ func CellBound(family string, sh Shape) (float64, error) {
 	return rows * (perMicrobatch*m + 3*v*p), nil
 }
 
-// longestRow is the cell count of t's longest row.
+// longestRow is the cell count of t's longest row, an OVERLAP_F_B cell
+// counted as the two actions it pairs: a command holds, lowers and writes
+// both (its CSV text, "(0F7;7B3)OVERLAP_F_B", is several cells' worth), so
+// a family of pairs (dualpipe, dualpipev, combined-1f1b) needs the bytes
+// of two cells for each.
 func longestRow(t *Table) int {
 	n := 0
 	for _, row := range t.Rows {
-		n = max(n, len(row))
+		cells := len(row)
+		for _, a := range row {
+			if a.Kind == OverlapFB {
+				cells++
+			}
+		}
+		n = max(n, cells)
 	}
 	return n
 }
