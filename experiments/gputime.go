@@ -64,7 +64,11 @@ func (c CostSpec) GPUConfig() (cost.GPUConfig, error) {
 	}
 	if c.Hardware != "" {
 		if c.GPUsPerNode != 0 || c.NodeLink != "" {
-			return cost.GPUConfig{}, &CostKeyError{"gpus_per_node", fmt.Errorf("the hardware file gives the nodes (ranks_per_node, link, inter_node_link)")}
+			key := "gpus_per_node"
+			if c.GPUsPerNode == 0 {
+				key = "node_link"
+			}
+			return cost.GPUConfig{}, &CostKeyError{key, fmt.Errorf("the hardware file gives the nodes (ranks_per_node, link, inter_node_link)")}
 		}
 		h, err := cost.ReadHardware(c.hardwareFile())
 		if err != nil {

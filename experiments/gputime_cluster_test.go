@@ -27,6 +27,8 @@ func TestCostSpecNodes(t *testing.T) {
 		{func(c *CostSpec) { c.GPUsPerNode = 0 }, "node_link"},
 		{func(c *CostSpec) { c.NodeLink = "warp" }, "node_link"},
 		{func(c *CostSpec) { c.TP = 16 }, "tp"},
+		{func(c *CostSpec) { c.Hardware = "h.yaml" }, "gpus_per_node"},
+		{func(c *CostSpec) { c.Hardware, c.GPUsPerNode = "h.yaml", 0 }, "node_link"},
 		{func(c *CostSpec) { c.TP = -1 }, "tp"},
 		{func(c *CostSpec) { c.DP = -2 }, "dp"},
 		{func(c *CostSpec) { c.Recompute = "some" }, "recompute"},
