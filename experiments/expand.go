@@ -437,6 +437,9 @@ func (c CostSpec) label() string {
 	if c.ExpertParallel > 1 {
 		label += fmt.Sprintf("/ep%d", c.ExpertParallel) // likewise
 	}
+	for _, part := range c.clusterLabel() {
+		label += "/" + part // likewise
+	}
 	return label
 }
 

@@ -15,9 +15,11 @@ import (
 // the command line's --gpu, --link, --microbatch-size and --seq-len (and of
 // pipelab serve's choices), so that a command and a one-run sweep of the
 // same settings price alike: GPT-3 XL (1.3B) stages on H100s over
-// InfiniBand NDR, one sample of 2048 tokens per microbatch. The paper
-// figures name their hardware (A100s over NVLink) in their specs.
-var DefaultGPU = CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "h100", Link: "ib-ndr", Microbatch: 1, Sequence: 2048}
+// InfiniBand NDR, one sample of 2048 tokens per microbatch, each stage on
+// one GPU (tp 1, dp 1) without recomputation. The paper figures name
+// their hardware (A100s over NVLink) in their specs.
+var DefaultGPU = CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "h100", Link: "ib-ndr", Microbatch: 1, Sequence: 2048,
+	TP: 1, DP: 1, Recompute: "none"}
 
 // gpuModel builds the GPU timing model of c for a pipeline of the given
 // stage count, the model's layers split evenly (cost.EvenPartition).
@@ -48,7 +50,11 @@ func (c CostSpec) GPUConfig() (cost.GPUConfig, error) {
 	} else if m, err = cost.LookupNetwork(c.Preset); err != nil {
 		return cost.GPUConfig{}, &CostKeyError{"model", err}
 	}
-	cfg := cost.GPUConfig{Network: m, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention, Parallel: c.Parallel}
+	par, err := c.parallelism()
+	if err != nil {
+		return cost.GPUConfig{}, err
+	}
+	cfg := cost.GPUConfig{Network: m, Microbatch: c.Microbatch, Sequence: c.Sequence, FlashAttention: c.FlashAttention, Parallel: par}
 	if c.ExpertParallel < 0 {
 		return cost.GPUConfig{}, &CostKeyError{"expert_parallel", fmt.Errorf("want 0 (none) or a number of GPUs, got %d", c.ExpertParallel)}
 	}
@@ -58,7 +64,11 @@ func (c CostSpec) GPUConfig() (cost.GPUConfig, error) {
 	}
 	if c.Hardware != "" {
 		if c.GPUsPerNode != 0 || c.NodeLink != "" {
-			return cost.GPUConfig{}, &CostKeyError{"gpus_per_node", fmt.Errorf("the hardware file gives the nodes (ranks_per_node, link, inter_node_link)")}
+			key := "gpus_per_node"
+			if c.GPUsPerNode == 0 {
+				key = "node_link"
+			}
+			return cost.GPUConfig{}, &CostKeyError{key, fmt.Errorf("the hardware file gives the nodes (ranks_per_node, link, inter_node_link)")}
 		}
 		h, err := cost.ReadHardware(c.hardwareFile())
 		if err != nil {
@@ -76,6 +86,35 @@ func (c CostSpec) GPUConfig() (cost.GPUConfig, error) {
 		return cost.GPUConfig{}, err
 	}
 	return c.checked(c.withEfficiency(cfg))
+}
+
+// parallelism is the cluster keys as a cost.Parallelism: tp and dp of 0
+// (left out) are 1, recompute "" is none. A key whose value cannot be, or
+// that needs another, is a *CostKeyError naming it, as the command line's
+// flags are refused.
+func (c CostSpec) parallelism() (cost.Parallelism, error) {
+	p := cost.Parallelism{Tensor: c.TP, Data: c.DP, SequenceParallel: c.SequenceParallel,
+		DistributedOptimizer: c.DistributedOptimizer, OverlapGradReduce: c.OverlapGradReduce}
+	switch {
+	case c.TP < 0:
+		return p, &CostKeyError{"tp", fmt.Errorf("want a number of GPUs of at least 1, got %d", c.TP)}
+	case c.DP < 0:
+		return p, &CostKeyError{"dp", fmt.Errorf("want a number of replicas of at least 1, got %d", c.DP)}
+	case c.SequenceParallel && c.TP < 2:
+		return p, &CostKeyError{"sequence_parallel", fmt.Errorf("splits along the sequence what tp splits: needs tp above 1")}
+	case c.DistributedOptimizer && c.DP < 2:
+		return p, &CostKeyError{"distributed_optimizer", fmt.Errorf("splits the optimizer state over the dp replicas: needs dp above 1")}
+	case c.OverlapGradReduce && c.DP < 2:
+		return p, &CostKeyError{"overlap_grad_reduce", fmt.Errorf("overlaps the gradient reduction of the dp replicas: needs dp above 1")}
+	}
+	if c.Recompute != "" {
+		r, err := cost.ParseRecompute(c.Recompute)
+		if err != nil {
+			return p, &CostKeyError{"recompute", err}
+		}
+		p.Recompute = r
+	}
+	return p, nil
 }
 
 // applyNodes puts the GPUs into nodes of GPUsPerNode: NodeLink joins the
@@ -115,7 +154,8 @@ func (c CostSpec) checked(cfg cost.GPUConfig) (cost.GPUConfig, error) {
 }
 
 // CostKeyError is a cost spec's unusable value: its key (model,
-// model_config, gpu, link or hardware) and why.
+// model_config, gpu, link, hardware or a cluster key: tp, dp, recompute,
+// gpus_per_node, ...) and why.
 type CostKeyError struct {
 	Key string
 	Err error

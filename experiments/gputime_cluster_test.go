@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/pipelab/pipelab/pipeline/cost"
 )
 
 // TestCostSpecNodes checks that GPUsPerNode and NodeLink put the GPUs into
@@ -13,7 +11,7 @@ import (
 // and that a tensor degree beyond a node is refused under its key.
 func TestCostSpecNodes(t *testing.T) {
 	c := CostSpec{CostModel: "gpu", Preset: "gpt-1.3b", GPU: "a100", Link: "ib-hdr", Microbatch: 1, Sequence: 2048,
-		GPUsPerNode: 8, NodeLink: "nvlink3", Parallel: cost.Parallelism{Tensor: 8, Data: 2}}
+		GPUsPerNode: 8, NodeLink: "nvlink3", TP: 8, DP: 2}
 	cfg, err := c.GPUConfig()
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +26,15 @@ func TestCostSpecNodes(t *testing.T) {
 		{func(c *CostSpec) { c.NodeLink = "" }, "gpus_per_node"},
 		{func(c *CostSpec) { c.GPUsPerNode = 0 }, "node_link"},
 		{func(c *CostSpec) { c.NodeLink = "warp" }, "node_link"},
-		{func(c *CostSpec) { c.Parallel.Tensor = 16 }, "tp"},
+		{func(c *CostSpec) { c.TP = 16 }, "tp"},
+		{func(c *CostSpec) { c.Hardware = "h.yaml" }, "gpus_per_node"},
+		{func(c *CostSpec) { c.Hardware, c.GPUsPerNode = "h.yaml", 0 }, "node_link"},
+		{func(c *CostSpec) { c.TP = -1 }, "tp"},
+		{func(c *CostSpec) { c.DP = -2 }, "dp"},
+		{func(c *CostSpec) { c.Recompute = "some" }, "recompute"},
+		{func(c *CostSpec) { c.TP, c.SequenceParallel = 1, true }, "sequence_parallel"},
+		{func(c *CostSpec) { c.DP, c.DistributedOptimizer = 1, true }, "distributed_optimizer"},
+		{func(c *CostSpec) { c.DP, c.OverlapGradReduce = 1, true }, "overlap_grad_reduce"},
 	} {
 		bad := c
 		tt.change(&bad)

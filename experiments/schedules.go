@@ -107,6 +107,9 @@ func scheduleID(c CostSpec, ranks, microbatches int, family, level string) strin
 		if c.ExpertParallel > 1 {
 			timing += fmt.Sprintf("-ep%d", c.ExpertParallel)
 		}
+		for _, part := range c.clusterLabel() {
+			timing += "-" + part
+		}
 	}
 	return fmt.Sprintf("%s_p%d-m%d_%s_%s", timing, ranks, microbatches, family, level)
 }

@@ -360,15 +360,22 @@ type CostSpec struct {
 	// --profile set them.
 	Explicit ExplicitCosts  `yaml:"-"`
 	Measured *cost.Measured `yaml:"-"`
-	// Parallel is the tensor and data parallelism and the recomputation
-	// around each stage (cost.Parallelism); GPUsPerNode and NodeLink put
-	// the GPUs into nodes of GPUsPerNode joined inside by the NodeLink
-	// preset, Link then joining the nodes. None has a spec key: the
-	// command line's --tp, --dp, --recompute, --sequence-parallel,
-	// --gpus-per-node and --node-link set them.
-	Parallel    cost.Parallelism `yaml:"-"`
-	GPUsPerNode int              `yaml:"-"`
-	NodeLink    string           `yaml:"-"`
+	// The cluster around each stage (cost.Parallelism), the command
+	// line's flags of the same names: TP tensor-parallel GPUs per stage
+	// (--tp) and DP data-parallel replicas (--dp), each 1 unless given;
+	// Recompute none (the default), selective or full; SequenceParallel,
+	// DistributedOptimizer and OverlapGradReduce as Megatron-LM's options.
+	// GPUsPerNode and NodeLink put the GPUs into nodes of GPUsPerNode
+	// joined inside by the NodeLink preset, Link then joining the nodes;
+	// the two come together or not at all.
+	TP                   int    `yaml:"tp"`
+	DP                   int    `yaml:"dp"`
+	Recompute            string `yaml:"recompute"`
+	SequenceParallel     bool   `yaml:"sequence_parallel"`
+	DistributedOptimizer bool   `yaml:"distributed_optimizer"`
+	OverlapGradReduce    bool   `yaml:"overlap_grad_reduce"`
+	GPUsPerNode          int    `yaml:"gpus_per_node"`
+	NodeLink             string `yaml:"node_link"`
 }
 
 // ExplicitCosts are T_F, T_B and T_W of one rank's share of the model and

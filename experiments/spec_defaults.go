@@ -18,7 +18,8 @@ import (
 //   - measure: convergence; seeds: 1;
 //   - cost_model: unit, and under gpu the model (gpt-1.3b unless
 //     model_config is given), gpu and link (a100, nvlink unless hardware
-//     is given), microbatch_size 1 and seq_len 2048 (DefaultGPU);
+//     is given), microbatch_size 1 and seq_len 2048, tp 1, dp 1 and
+//     recompute none (DefaultGPU);
 //   - convergence: selection_rule best-final; charlm's corpus
 //     tinyshakespeare and blocks_per_stage 1; rpd's deltas [paper]; sync's kind 1f1b (DefaultFlush);
 //     ef_lambda, pipemare_decay and dc_lambda their optim defaults;
@@ -78,6 +79,13 @@ func (c *CostSpec) setDefaults() {
 	if c.Sequence == 0 {
 		c.Sequence = DefaultGPU.Sequence
 	}
+	if c.TP == 0 {
+		c.TP = DefaultGPU.TP
+	}
+	if c.DP == 0 {
+		c.DP = DefaultGPU.DP
+	}
+	def(&c.Recompute, DefaultGPU.Recompute)
 }
 
 // setConvergenceDefaults fills a convergence spec's defaults.

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -453,7 +454,10 @@ func (c *CostSpec) validate(v validator) error {
 			set bool
 		}{{"model", c.Preset != ""}, {"model_config", c.ModelConfig != ""}, {"gpu", c.GPU != ""}, {"link", c.Link != ""},
 			{"hardware", c.Hardware != ""}, {"microbatch_size", c.Microbatch != 0}, {"seq_len", c.Sequence != 0},
-			{"flash_attention", c.FlashAttention}, {"efficiency", c.Efficiency != 0}, {"expert_parallel", c.ExpertParallel != 0}} {
+			{"flash_attention", c.FlashAttention}, {"efficiency", c.Efficiency != 0}, {"expert_parallel", c.ExpertParallel != 0},
+			{"tp", c.TP != 0}, {"dp", c.DP != 0}, {"recompute", c.Recompute != ""}, {"sequence_parallel", c.SequenceParallel},
+			{"distributed_optimizer", c.DistributedOptimizer}, {"overlap_grad_reduce", c.OverlapGradReduce},
+			{"gpus_per_node", c.GPUsPerNode != 0}, {"node_link", c.NodeLink != ""}} {
 			if k.set {
 				return v.fail("needs cost_model: gpu (the unit cost model times every action one step)", "cost", k.key)
 			}
@@ -490,6 +494,13 @@ func (c *CostSpec) validate(v validator) error {
 	}
 	if !(c.Efficiency >= 0 && c.Efficiency <= 1) {
 		return v.fail(fmt.Sprintf("%g is outside (0, 1] (a share of the GPU's peak; 0 or none takes the hardware file's, or %g)", c.Efficiency, cost.DefaultEfficiency), "cost", "efficiency")
+	}
+	if _, err := c.GPUConfig(); err != nil {
+		var bad *CostKeyError
+		if errors.As(err, &bad) {
+			return v.fail(bad.Err.Error(), "cost", bad.Key)
+		}
+		return v.fail(err.Error(), "cost")
 	}
 	return nil
 }

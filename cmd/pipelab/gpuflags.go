@@ -50,11 +50,11 @@ func (p *presetFlags) register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.BoolVar(&p.flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
 	fs.IntVar(&p.expertParallel, "expert-parallel", 0, "spread the routed experts of MoE layers over this many GPUs and price their all-to-alls (on --gpus-per-node and --node-link when given, else nodes of 8 on nvlink, ib-ndr between; overlapped within OVERLAP_F_B pairs); 0 is none"+note)
 	fs.Float64Var(&p.efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak in (0, 1]; 0 takes the hardware file's, or %g", cost.DefaultEfficiency)+note)
-	fs.IntVar(&p.tp, "tp", 1, "tensor-parallel GPUs T per stage, inside one node: their all-reduces take --node-link (--link without nodes)"+note)
-	fs.IntVar(&p.dp, "dp", 1, "data-parallel replicas D of the pipeline"+note)
+	fs.IntVar(&p.tp, "tp", experiments.DefaultGPU.TP, "tensor-parallel GPUs T per stage, inside one node: their all-reduces take --node-link (--link without nodes)"+note)
+	fs.IntVar(&p.dp, "dp", experiments.DefaultGPU.DP, "data-parallel replicas D of the pipeline"+note)
 	fs.IntVar(&p.gpusPerNode, "gpus-per-node", 0, "GPUs G a node; --link then joins nodes and --node-link the GPUs of a node"+note)
 	fs.StringVar(&p.nodeLink, "node-link", "", "link preset inside a node, with --gpus-per-node"+note)
-	fs.StringVar(&p.recompute, "recompute", "none", "activation recomputation: none, selective or full"+note)
+	fs.StringVar(&p.recompute, "recompute", experiments.DefaultGPU.Recompute, "activation recomputation: none, selective or full"+note)
 	fs.BoolVar(&p.sequenceParallel, "sequence-parallel", false, "split layer norms and dropouts over the T GPUs too (Megatron-LM's sequence parallelism)"+note)
 	fs.BoolVar(&p.distOptimizer, "distributed-optimizer", false, "split the Adam state over the --dp replicas: reduce-scatter the gradients, all-gather the weights"+note)
 	fs.BoolVar(&p.overlapGradReduce, "overlap-grad-reduce", false, "hide the gradient reduction behind each stage's last backward"+note)
@@ -146,11 +146,10 @@ func (p *presetFlags) checkCluster() error {
 
 // spec is the flags as a cost spec's GPU keys.
 func (p *presetFlags) spec() experiments.CostSpec {
-	r, _ := cost.ParseRecompute(p.recompute) // check has refused a bad one
 	return experiments.CostSpec{CostModel: "gpu", Preset: p.model, ModelConfig: p.modelConfig, GPU: p.gpu, Link: p.link,
 		Hardware: p.hardware, Microbatch: p.microbatchSize, Sequence: p.seqLen, FlashAttention: p.flash, Efficiency: p.efficiency,
-		Parallel: cost.Parallelism{Tensor: p.tp, Data: p.dp, SequenceParallel: p.sequenceParallel, Recompute: r,
-			DistributedOptimizer: p.distOptimizer, OverlapGradReduce: p.overlapGradReduce},
+		TP: p.tp, DP: p.dp, Recompute: p.recompute, SequenceParallel: p.sequenceParallel,
+		DistributedOptimizer: p.distOptimizer, OverlapGradReduce: p.overlapGradReduce,
 		GPUsPerNode: p.gpusPerNode, NodeLink: p.nodeLink, ExpertParallel: p.expertParallel}
 }
 
