@@ -89,14 +89,7 @@ func TestDualPipeVRunsToCompletion(t *testing.T) {
 			t.Errorf("%+v: %v", sh, err)
 			continue
 		}
-		lowered, err := Lower(tb)
-		if err != nil {
-			t.Errorf("%+v: lower: %v", sh, err)
-			continue
-		}
-		if _, err := Lockstep(lowered); err != nil {
-			t.Errorf("%+v: lockstep: %v", sh, err)
-		}
+		lowersAndRuns(t, fmt.Sprintf("%+v", sh), tb)
 	}
 }
 

@@ -100,14 +100,7 @@ func TestVShapeRunsToCompletion(t *testing.T) {
 				if err := unitTimeViolation(tb); err != nil {
 					t.Errorf("%s: %v", name, err)
 				}
-				lowered, err := Lower(tb)
-				if err != nil {
-					t.Errorf("%s: lower: %v", name, err)
-					continue
-				}
-				if _, err := Lockstep(lowered); err != nil {
-					t.Errorf("%s: lockstep: %v", name, err)
-				}
+				lowersAndRuns(t, name, tb)
 			}
 		}
 		_, err := Generate(fam, Shape{Ranks: 3, Microbatches: 6, Chunks: 1})

@@ -80,14 +80,7 @@ func TestGeneratorsGrid(t *testing.T) {
 			if err := unitTimeViolation(tb); err != nil && unitTimeFamilies[f.Name] {
 				t.Errorf("%s: grid breaks unit time: %v", name, err)
 			}
-			lowered, err := Lower(tb)
-			if err != nil {
-				t.Errorf("%s: lower: %v", name, err)
-				continue
-			}
-			if _, err := Lockstep(lowered); err != nil {
-				t.Errorf("%s: lockstep: %v", name, err)
-			}
+			lowersAndRuns(t, name, tb)
 		}
 		if accepted == 0 {
 			t.Errorf("%s accepted no shape of the grid", f.Name)
@@ -260,5 +253,19 @@ func TestFamiliesListEveryGenerator(t *testing.T) {
 		if f.Summary == "" || strings.Contains(f.Summary, "\n") {
 			t.Errorf("family %q: summary %q is not one line", name, f.Summary)
 		}
+	}
+}
+
+// lowersAndRuns lowers tb as PyTorch does and runs PyTorch's lockstep
+// check to its end, reporting a failure under name.
+func lowersAndRuns(t *testing.T, name string, tb *Table) {
+	t.Helper()
+	lowered, err := Lower(tb)
+	if err != nil {
+		t.Errorf("%s: lower: %v", name, err)
+		return
+	}
+	if _, err := Lockstep(lowered); err != nil {
+		t.Errorf("%s: lockstep: %v", name, err)
 	}
 }
