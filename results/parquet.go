@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/pipelab/pipelab/internal/atomicfile"
@@ -126,8 +127,7 @@ func readTable[R any](path string, t *table[R]) ([]R, error) {
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	defer f.Close()
-	tbl, err := pqarrow.ReadTable(context.Background(), f, parquet.NewReaderProperties(memory.DefaultAllocator),
-		pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	tbl, err := decodeTable[R](f)
 	if err != nil {
 		return nil, fmt.Errorf("results: %s: reading %s table: %w", path, t.kind, err)
 	}
@@ -159,6 +159,35 @@ func readTable[R any](path string, t *table[R]) ([]R, error) {
 		return nil, fmt.Errorf("results: %s: reading %s table: %w", path, t.kind, err)
 	}
 	return rows, nil
+}
+
+// decodeTable reads the Parquet file f into an Arrow table once its
+// footer passes checkLayout. A panic inside Arrow's decoder (a damaged
+// page its checks miss) is returned as an error: the file is bad input,
+// never a crash of the command reading it.
+func decodeTable[R any](f *os.File) (tbl arrow.Table, err error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			tbl, err = nil, fmt.Errorf("damaged Parquet data: %v", r)
+		}
+	}()
+	rd, err := file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(memory.DefaultAllocator)))
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	if err := checkLayout[R](rd, st.Size()); err != nil {
+		return nil, err
+	}
+	fr, err := pqarrow.NewFileReader(rd, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, err
+	}
+	return fr.ReadTable(context.Background())
 }
 
 // allAdded reports whether every column of cols was appended (column.added).
