@@ -143,6 +143,11 @@ func ValidateTimingModel() (*TimingValidation, error) {
 	}
 	v.Cluster = cluster
 	v.Rows = append(v.Rows, rows...)
+	korthikanti, err := korthikantiRows(clusterKnobs{cluster.Efficiency, cluster.ElementwisePasses})
+	if err != nil {
+		return nil, err
+	}
+	v.Rows = append(v.Rows, korthikanti...)
 	formulas, err := activationFormulaRows()
 	if err != nil {
 		return nil, err
@@ -183,13 +188,14 @@ func (s zbSetup) calibrate(hw cost.Hardware) (clusterKnobs, error) {
 
 // validationSections orders the tables, with their titles.
 var (
-	validationSections = []string{"stage", "throughput", "memory", "megatron", "sc21", "activations"}
+	validationSections = []string{"stage", "throughput", "memory", "megatron", "sc21", "korthikanti", "activations"}
 	validationTitles   = map[string]string{
 		"stage":       "Zero Bubble (arXiv 2401.10241) Appendix D: per-stage times",
 		"throughput":  "Zero Bubble Table 4: throughput",
 		"memory":      "Zero Bubble Table 4: memory",
 		"megatron":    "The interleaved schedule's gain (SC21, arXiv 2104.04473, reports about 10%)",
 		"sc21":        "Megatron-LM SC21 (Narayanan et al., arXiv 2104.04473) Table 1: tensor x pipeline x data parallel, full recomputation",
+		"korthikanti": "Korthikanti et al. 2022 (arXiv 2205.05198) Table 5: iteration time, full recomputation against selective recomputation with sequence parallelism",
 		"activations": "Activation formulas (Zero Bubble, DualPipe)",
 	}
 )
@@ -273,6 +279,7 @@ var sectionSources = map[string]string{
 	"memory":      "Zero Bubble, Table 4",
 	"megatron":    "Zero Bubble, Table 4",
 	"sc21":        "Narayanan et al. SC21, Table 1",
+	"korthikanti": "Korthikanti et al. 2022, Table 5",
 	"activations": "formula",
 }
 
