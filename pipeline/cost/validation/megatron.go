@@ -36,6 +36,7 @@ type sc21Run struct {
 	torchDDP              bool // --DDP-impl torch (overlaps the all-reduce), else local
 	recompute             cost.Recompute
 	sequenceParallel      bool
+	asyncTensorAllReduce  bool // cost.Parallelism.AsyncTensorAllReduce
 	teraFLOPsPerGPU       float64
 	calibrates            bool
 }
@@ -126,7 +127,7 @@ func (r sc21Run) config(k clusterKnobs) (cost.GPUConfig, error) {
 	}
 	c.Network, c.Microbatch, c.Sequence, c.Efficiency = r.network(), r.microbatch, sc21Sequence, k.efficiency
 	c.Parallel = cost.Parallelism{Tensor: r.tp, Data: r.data(), Recompute: r.recompute, SequenceParallel: r.sequenceParallel,
-		OverlapGradReduce: r.torchDDP, ElementwisePasses: k.passes}
+		OverlapGradReduce: r.torchDDP, AsyncTensorAllReduce: r.asyncTensorAllReduce, ElementwisePasses: k.passes}
 	return c, nil
 }
 

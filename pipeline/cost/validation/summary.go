@@ -15,7 +15,7 @@ const (
 
 // timingSections are the tables whose rows are times or throughputs, the
 // ones the goal covers: not the memory, not the activation formulas.
-var timingSections = []string{"stage", "throughput", "megatron", "sc21", "korthikanti"}
+var timingSections = []string{"stage", "throughput", "megatron", "sc21", "korthikanti", "layer"}
 
 // ErrorSummary is the mean and the largest absolute error over the
 // out-of-sample rows with a published figure of some tables.
