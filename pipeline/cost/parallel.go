@@ -79,7 +79,8 @@ type Parallelism struct {
 	// linear weight's gradient computation"). Only a full backward, the
 	// input and the weight gradients together, hides them, up to the
 	// weight-gradient time; a split one (I, then W later) cannot, and a
-	// recomputed forward's collectives stay exposed.
+	// recomputed forward's collectives stay exposed. GPUModel.Compute
+	// applies it; GPUModel.Stage reports the times without it.
 	AsyncTensorAllReduce bool
 	// ElementwisePasses prices the memory-bound work beside the matrix
 	// products (layer norms, GELU, dropout, softmax, residual adds): each
