@@ -46,8 +46,8 @@ var korthikantiModels = []korthikantiModel{
 // parallelism, 2,240 GPUs, the batch per model instance kept (2,240): an
 // iteration takes 39.15 s with the paper's method (MFU 54.2%, the
 // abstract's figure), the gradient all-reduce not overlapped with the
-// backward. Full recomputation was not timed at this size (the abstract's
-// 42.1% MFU comes without its batch), so full is 0: no row.
+// backward. The abstract's 42.1% MFU with full recomputation at this size
+// comes without an iteration time or a batch, so full is 0: no row.
 var korthikantiScaled = korthikantiModel{name: "530B", layers: 105, hidden: 20480, heads: 128, tp: 8, pp: 35, gpus: 2240,
 	batch: 2240, microbatch: 1, layersPerVirtualStage: 1, selective: 39.15}
 
