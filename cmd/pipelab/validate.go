@@ -19,12 +19,16 @@ Prints pipelab's predictions beside published measurements, each with its
 error: the Zero Bubble paper's per-stage F, B, W and transfer times
 (Appendix D), throughput and memory (Table 4) on its GPT configurations
 (Table 3), the achieved teraFLOP/s per GPU of Megatron-LM's SC21 Table 1
-(1.7B to 1T, tensor x pipeline x data parallel), and the activation
+(1.7B to 1T, tensor x pipeline x data parallel), the iteration times of
+Korthikanti et al.'s Table 5 (22B to 1T, full recomputation against
+selective recomputation with sequence parallelism), and the activation
 formulas of the Zero Bubble and DualPipe schedules. The GPU model's knobs
 (the matrix products' efficiency and the element-wise passes) are
 calibrated on the smallest Zero Bubble configuration, and on the SC21 rows
-without pipeline parallelism; every row says whether it was in the
-calibration. docs/validation.md is this output, explained.`
+without pipeline parallelism (used for the Table 5 rows too); every row
+says whether it was in the calibration, and the first lines give the
+out-of-sample errors per table. docs/validation.md is this output,
+explained.`
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", "[--format text|json]", validateDescription, stderr)

@@ -107,6 +107,9 @@ type GPUModel struct {
 // gpuStage sums the layers of one stage.
 type gpuStage struct {
 	forward, backwardInput, weight float64 // seconds
+	// hidden is what a full backward saves on the input-gradient's
+	// tensor-parallel collectives under Parallelism.AsyncTensorAllReduce.
+	hidden                         float64
 	params, activation, weightGrad float64
 	output                         float64 // bytes sent to the next stage
 	experts                        expertTimes
@@ -149,6 +152,7 @@ func newGPUModel(c GPUConfig, layers []Layer, partition []int) (*GPUModel, error
 			st.forward += p.forward
 			st.backwardInput += p.backwardInput
 			st.weight += p.weight
+			st.hidden += p.hidden
 			st.params += p.params
 			st.activation += p.activation
 			st.weightGrad += p.weightGrad
@@ -189,6 +193,9 @@ func (c GPUConfig) priceLayer(l Layer) gpuStage {
 	p.addExperts(c.ExpertParallel, l)
 	if !isTransformer(l.Kind) {
 		return p
+	}
+	if c.Parallel.AsyncTensorAllReduce {
+		p.hidden = min(bwdComm, p.weight)
 	}
 	switch c.Parallel.Recompute {
 	case RecomputeFull:
@@ -269,15 +276,31 @@ func (g *GPUModel) Stage(s int) Stage {
 }
 
 // Compute returns the time of a compute action in seconds: a full B is the
-// input- plus the weight-gradient time, an OVERLAP_F_B its forward plus its
-// backward, less the expert-parallel all-to-alls the pair hides
+// input- plus the weight-gradient time (less the tensor-parallel
+// collectives it hides under Parallelism.AsyncTensorAllReduce), an
+// OVERLAP_F_B its forward plus its backward, less the expert-parallel
+// all-to-alls the pair hides
 // (overlapped, moe.go). A stage the model does not have gives NaN, so that a table
 // that does not fit the model shows in every time derived from it.
 func (g *GPUModel) Compute(a pipeline.Action) float64 {
 	if a.Kind == pipeline.OverlapFB {
-		return g.overlapped(a)
+		return g.overlapped(a) - g.hidden(a.BackStage)
 	}
-	return stageComputeTime(a, g.Stage)
+	t := stageComputeTime(a, g.Stage)
+	if a.Kind == pipeline.Backward {
+		t -= g.hidden(a.Stage)
+	}
+	return t
+}
+
+// hidden is the tensor-parallel backward communication stage s's full
+// backward hides under its weight gradients (Parallelism.AsyncTensorAllReduce),
+// 0 for a stage the model does not have.
+func (g *GPUModel) hidden(s int) float64 {
+	if s < 0 || s >= len(g.stages) {
+		return 0
+	}
+	return g.stages[s].hidden
 }
 
 // Transfer returns latency + bytes/bandwidth for the message a sends

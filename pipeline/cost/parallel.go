@@ -70,6 +70,18 @@ type Parallelism struct {
 	// Megatron-LM's --overlap-grad-reduce; otherwise it runs after the
 	// pipeline drains (Megatron-LM's local DDP of SC21).
 	OverlapGradReduce bool
+	// AsyncTensorAllReduce runs each transformer layer's backward
+	// tensor-parallel collectives (the input gradient's all-reduces, or
+	// reduce-scatters and all-gathers with sequence parallelism) under its
+	// weight-gradient products, as Megatron-LM's
+	// --async-tensor-model-parallel-allreduce does (Korthikanti et al.,
+	// arXiv 2205.05198, §6.2: "we overlap all-reduce communication with the
+	// linear weight's gradient computation"). Only a full backward, the
+	// input and the weight gradients together, hides them, up to the
+	// weight-gradient time; a split one (I, then W later) cannot, and a
+	// recomputed forward's collectives stay exposed. GPUModel.Compute
+	// applies it; GPUModel.Stage reports the times without it.
+	AsyncTensorAllReduce bool
 	// ElementwisePasses prices the memory-bound work beside the matrix
 	// products (layer norms, GELU, dropout, softmax, residual adds): each
 	// forward and each backward of a layer moves ElementwisePasses times

@@ -34,21 +34,24 @@ type sc21Run struct {
 	batch, microbatch     int
 	layersPerVirtualStage int  // 0: the non-interleaved 1F1B
 	torchDDP              bool // --DDP-impl torch (overlaps the all-reduce), else local
+	recompute             cost.Recompute
+	sequenceParallel      bool
+	asyncTensorAllReduce  bool // cost.Parallelism.AsyncTensorAllReduce
 	teraFLOPsPerGPU       float64
 	calibrates            bool
 }
 
 var sc21Runs = []sc21Run{
-	{name: "1.7B", layers: 24, hidden: 2304, heads: 24, tp: 1, pp: 1, gpus: 32, batch: 512, microbatch: 16, torchDDP: true, teraFLOPsPerGPU: 137, calibrates: true},
-	{name: "3.6B", layers: 30, hidden: 3072, heads: 32, tp: 2, pp: 1, gpus: 64, batch: 512, microbatch: 16, torchDDP: true, teraFLOPsPerGPU: 138, calibrates: true},
-	{name: "7.5B", layers: 36, hidden: 4096, heads: 32, tp: 4, pp: 1, gpus: 128, batch: 512, microbatch: 16, torchDDP: true, teraFLOPsPerGPU: 142, calibrates: true},
-	{name: "18.4B", layers: 40, hidden: 6144, heads: 48, tp: 8, pp: 1, gpus: 256, batch: 1024, microbatch: 8, torchDDP: true, teraFLOPsPerGPU: 135, calibrates: true},
-	{name: "39.1B", layers: 48, hidden: 8192, heads: 64, tp: 8, pp: 2, gpus: 512, batch: 1536, microbatch: 4, teraFLOPsPerGPU: 138},
-	{name: "76.1B", layers: 60, hidden: 10240, heads: 80, tp: 8, pp: 4, gpus: 1024, batch: 1792, microbatch: 2, layersPerVirtualStage: 5, teraFLOPsPerGPU: 140},
-	{name: "145.6B", layers: 80, hidden: 12288, heads: 96, tp: 8, pp: 8, gpus: 1536, batch: 2304, microbatch: 2, layersPerVirtualStage: 5, teraFLOPsPerGPU: 148},
-	{name: "310.1B", layers: 96, hidden: 16384, heads: 128, tp: 8, pp: 16, gpus: 1920, batch: 2160, microbatch: 1, layersPerVirtualStage: 3, teraFLOPsPerGPU: 155},
-	{name: "529.6B", layers: 105, hidden: 20480, heads: 128, tp: 8, pp: 35, gpus: 2520, batch: 2520, microbatch: 1, layersPerVirtualStage: 1, teraFLOPsPerGPU: 163},
-	{name: "1008.0B", layers: 128, hidden: 25600, heads: 160, tp: 8, pp: 64, gpus: 3072, batch: 3072, microbatch: 1, teraFLOPsPerGPU: 163},
+	{name: "1.7B", layers: 24, hidden: 2304, heads: 24, tp: 1, pp: 1, gpus: 32, batch: 512, microbatch: 16, torchDDP: true, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 137, calibrates: true},
+	{name: "3.6B", layers: 30, hidden: 3072, heads: 32, tp: 2, pp: 1, gpus: 64, batch: 512, microbatch: 16, torchDDP: true, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 138, calibrates: true},
+	{name: "7.5B", layers: 36, hidden: 4096, heads: 32, tp: 4, pp: 1, gpus: 128, batch: 512, microbatch: 16, torchDDP: true, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 142, calibrates: true},
+	{name: "18.4B", layers: 40, hidden: 6144, heads: 48, tp: 8, pp: 1, gpus: 256, batch: 1024, microbatch: 8, torchDDP: true, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 135, calibrates: true},
+	{name: "39.1B", layers: 48, hidden: 8192, heads: 64, tp: 8, pp: 2, gpus: 512, batch: 1536, microbatch: 4, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 138},
+	{name: "76.1B", layers: 60, hidden: 10240, heads: 80, tp: 8, pp: 4, gpus: 1024, batch: 1792, microbatch: 2, layersPerVirtualStage: 5, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 140},
+	{name: "145.6B", layers: 80, hidden: 12288, heads: 96, tp: 8, pp: 8, gpus: 1536, batch: 2304, microbatch: 2, layersPerVirtualStage: 5, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 148},
+	{name: "310.1B", layers: 96, hidden: 16384, heads: 128, tp: 8, pp: 16, gpus: 1920, batch: 2160, microbatch: 1, layersPerVirtualStage: 3, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 155},
+	{name: "529.6B", layers: 105, hidden: 20480, heads: 128, tp: 8, pp: 35, gpus: 2520, batch: 2520, microbatch: 1, layersPerVirtualStage: 1, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 163},
+	{name: "1008.0B", layers: 128, hidden: 25600, heads: 160, tp: 8, pp: 64, gpus: 3072, batch: 3072, microbatch: 1, recompute: cost.RecomputeFull, teraFLOPsPerGPU: 163},
 }
 
 // sc21Sequence and sc21Vocab are Table 1's sequence length and vocabulary
@@ -123,8 +126,8 @@ func (r sc21Run) config(k clusterKnobs) (cost.GPUConfig, error) {
 		return c, err
 	}
 	c.Network, c.Microbatch, c.Sequence, c.Efficiency = r.network(), r.microbatch, sc21Sequence, k.efficiency
-	c.Parallel = cost.Parallelism{Tensor: r.tp, Data: r.data(), Recompute: cost.RecomputeFull,
-		OverlapGradReduce: r.torchDDP, ElementwisePasses: k.passes}
+	c.Parallel = cost.Parallelism{Tensor: r.tp, Data: r.data(), Recompute: r.recompute, SequenceParallel: r.sequenceParallel,
+		OverlapGradReduce: r.torchDDP, AsyncTensorAllReduce: r.asyncTensorAllReduce, ElementwisePasses: k.passes}
 	return c, nil
 }
 
