@@ -120,7 +120,10 @@ type TimingValidation struct {
 // layer's activations (cost.Parallelism.ElementwisePasses). For the Zero
 // Bubble rows they are calibrated on the smallest configuration alone
 // (1.5B: the measured T_W, all matrix products, sets the efficiency, and
-// T_F + T_B the passes) and used unchanged on the others. For Table 1 they
+// T_F + T_B the passes) and used unchanged on the others; so is a third,
+// the point-to-point overhead of a transfer (cost.Link.P2POverhead, set by
+// the 1.5B T_comm beside NCCL's measured send/receive bandwidth in the
+// hardware file; calibrateTransfer). For Table 1 they
 // are calibrated on the rows without pipeline parallelism and every
 // pipelined row is out of sample (sc21Calibration). Throughput is
 // predicted twice for the Zero Bubble rows: by the calibrated GPU model,
@@ -302,11 +305,7 @@ func ones(n, each int) []int {
 
 // stageTimes is the F, B and W of a middle stage under the GPU model.
 func (s zbSetup) stageTimes(hw cost.Hardware, k clusterKnobs) (cost.Stage, error) {
-	per, err := s.perStage()
-	if err != nil {
-		return cost.Stage{}, err
-	}
-	g, err := cost.NewGPUModelPartition(s.config(hw, k), ones(s.ranks, per))
+	g, err := s.model(hw, k)
 	if err != nil {
 		return cost.Stage{}, err
 	}
@@ -355,7 +354,7 @@ func (s zbSetup) rows(hw cost.Hardware, knobs clusterKnobs) ([]ValidationRow, er
 		return nil, err
 	}
 	cfg := s.config(hw, knobs)
-	g, err := cost.NewGPUModelPartition(cfg, ones(s.ranks, k))
+	g, err := s.model(hw, knobs)
 	if err != nil {
 		return nil, err
 	}
