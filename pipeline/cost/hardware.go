@@ -351,7 +351,7 @@ func (p *hwParser) linkEntry(m section) (Link, error) {
 		}
 	}
 	if _, ok := m.values["p2p_overhead"]; ok {
-		if l.P2POverhead, err = p.physical(m, "p2p_overhead", latency, false); err != nil {
+		if l.P2POverhead, err = p.physical(m, "p2p_overhead", p2pOverhead, false); err != nil {
 			return Link{}, err
 		}
 	}

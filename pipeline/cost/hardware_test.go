@@ -177,4 +177,14 @@ func TestHardwarePointToPoint(t *testing.T) {
 	if got, want := h.Link.PointToPoint(1e8), 1e-6+2e-4+1e8/5e10; got != want {
 		t.Errorf("PointToPoint(1e8) = %g s, want %g", got, want)
 	}
+	// 0.2 read as seconds is 200 ms, beyond the plausible 10 ms: a warning
+	// naming the key and the µs it most likely meant.
+	h, err = ParseHardware([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\n"+
+		"link: {name: l, latency: 1e-6, bandwidth: 1e11, p2p_overhead: 0.2}\n"), "hw.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Warnings) != 1 || !strings.Contains(h.Warnings[0], "hw.yaml:2: link.p2p_overhead: 200 ms is above 10 ms, implausible for a transfer's point-to-point overhead") {
+		t.Errorf("warnings %q", h.Warnings)
+	}
 }
