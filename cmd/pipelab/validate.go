@@ -23,9 +23,10 @@ error: the Zero Bubble paper's per-stage F, B, W and transfer times
 Korthikanti et al.'s Table 5 (22B to 1T, full recomputation against
 selective recomputation with sequence parallelism), and the activation
 formulas of the Zero Bubble and DualPipe schedules. The GPU model's knobs
-(the matrix products' efficiency and the element-wise passes) are
-calibrated on the smallest Zero Bubble configuration, and on the SC21 rows
-without pipeline parallelism (used for the Table 5 rows too); every row
+(the matrix products' efficiency and the element-wise passes, and for the
+Zero Bubble rows a transfer's point-to-point overhead) are calibrated on
+the smallest Zero Bubble configuration, and on the SC21 rows without
+pipeline parallelism (used for the Table 5 rows too); every row
 says whether it was in the calibration, and the first lines give the
 out-of-sample errors per table. docs/validation.md is this output,
 explained.`

@@ -7,7 +7,9 @@
 // dense, mixture-of-experts and vision-language transformers, with
 // FlashAttention as an option, DeepSeek's latent attention (MLA) and the
 // all-to-alls of expert parallelism, hidden in overlapped F&B pairs:
-// ExpertParallel), a GPU and a Link, with its presets and the
+// ExpertParallel), a GPU and a Link (a transfer priced point to point:
+// latency, a blocking transfer's overhead, NCCL's send/receive bandwidth;
+// Link.PointToPoint), with its presets and the
 // pricing of tables whose stages replicate model parts (ModelParts,
 // GPUForTable); at cluster scale (Parallelism) each stage runs on T
 // tensor-parallel GPUs of a node, the pipeline D times over, with

@@ -202,3 +202,18 @@ func ExampleParallelism_asyncTensorAllReduce() {
 	// async false: B 11.72 ms, I 6.76 ms
 	// async true: B 10.46 ms, I 6.76 ms
 }
+
+// A transfer's point-to-point price: the 28.3 MB activation of the Zero
+// Bubble paper's 1.5B model over NVLink 3, first at the datasheet's
+// bandwidth, then at NCCL's measured send/receive bandwidth with the
+// blocking transfer's overhead that docs/validation.md calibrates.
+func ExampleLink_PointToPoint() {
+	const bytes = 1024 * 6 * 2304 * 2 // s·b·h bf16 values
+	l := cost.Link{Name: "nvlink3", Latency: 3e-6, Bandwidth: 300e9}
+	fmt.Printf("datasheet: %.3f ms\n", 1e3*l.PointToPoint(bytes))
+	l.P2PBandwidth, l.P2POverhead = 72e9, 0.2048e-3
+	fmt.Printf("NCCL send/receive, blocking: %.3f ms\n", 1e3*l.PointToPoint(bytes))
+	// Output:
+	// datasheet: 0.097 ms
+	// NCCL send/receive, blocking: 0.601 ms
+}

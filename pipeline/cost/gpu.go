@@ -303,9 +303,9 @@ func (g *GPUModel) hidden(s int) float64 {
 	return g.stages[s].hidden
 }
 
-// Transfer returns latency + bytes/bandwidth for the message a sends
-// between two ranks over the link that joins them (LinkBetween), 0 on one
-// rank. Forward messages (SEND_F, RECV_F, or
+// Transfer returns the point-to-point time (Link.PointToPoint) of the
+// message a sends between two ranks over the link that joins them
+// (LinkBetween), 0 on one rank. Forward messages (SEND_F, RECV_F, or
 // the forward itself when the table has no explicit comms) carry the
 // activation at the boundary after the sending stage, backward ones (SEND_B,
 // RECV_B, B, I) the gradient at the boundary before it: s·b·h elements of
@@ -318,13 +318,13 @@ func (g *GPUModel) Transfer(a pipeline.Action, from, to int) float64 {
 	bytes := g.MessageBytes(a)
 	t := g.config.Parallel.tensor()
 	if t == 1 {
-		return l.Latency + bytes/l.Bandwidth
+		return l.PointToPoint(bytes)
 	}
 	// Megatron-LM's scatter-gather (SC21 §4.1): each of the T GPUs of
 	// the stage sends its 1/T of the message over its own link, and the
 	// receiving node all-gathers it; with sequence parallelism the next
 	// stage takes the activation split, so nothing is gathered.
-	d := l.Latency + bytes/float64(t)/l.Bandwidth
+	d := l.PointToPoint(bytes / float64(t))
 	if !g.config.Parallel.SequenceParallel {
 		d += RingAllGather(bytes, t, g.config.Link)
 	}

@@ -31,6 +31,8 @@ import (
 //	  name: nvlink3
 //	  latency: 3e-6           # seconds
 //	  bandwidth: 300e9        # bytes per second, each direction
+//	  p2p_bandwidth: 72e9     # optional: what NCCL's send/receive achieves, at most bandwidth
+//	  p2p_overhead: 2e-4      # optional: seconds a blocking transfer costs beyond latency
 //	ranks_per_node: 8         # rank r is on node r / ranks_per_node
 //	inter_node_link:          # between ranks of different nodes
 //	  name: roce-200g
@@ -259,7 +261,7 @@ func (p *hwParser) physical(s section, key string, q quantity, positive bool) (f
 
 var (
 	gpuKeys  = []string{"name", "peak_flops", "efficiency", "memory_bytes", "memory_bandwidth", "source"}
-	linkKeys = []string{"name", "latency", "bandwidth", "source"}
+	linkKeys = []string{"name", "latency", "bandwidth", "p2p_bandwidth", "p2p_overhead", "source"}
 )
 
 // gpu reads a hardware file's GPU under key: a preset's entry with, beside
@@ -338,6 +340,20 @@ func (p *hwParser) linkEntry(m section) (Link, error) {
 	}
 	if l.Bandwidth, err = p.physical(m, "bandwidth", bandwidth, true); err != nil {
 		return Link{}, err
+	}
+	if _, ok := m.values["p2p_bandwidth"]; ok {
+		if l.P2PBandwidth, err = p.physical(m, "p2p_bandwidth", bandwidth, true); err != nil {
+			return Link{}, err
+		}
+		if l.P2PBandwidth > l.Bandwidth {
+			return Link{}, p.fail(m.values["p2p_bandwidth"], join(m.path, "p2p_bandwidth"),
+				"%g is above the link's bandwidth %g: a transfer cannot beat its link", l.P2PBandwidth, l.Bandwidth)
+		}
+	}
+	if _, ok := m.values["p2p_overhead"]; ok {
+		if l.P2POverhead, err = p.physical(m, "p2p_overhead", p2pOverhead, false); err != nil {
+			return Link{}, err
+		}
 	}
 	if l.Source, err = p.text(m, "source", false); err != nil {
 		return Link{}, err

@@ -135,6 +135,9 @@ func TestHardwareErrors(t *testing.T) {
 		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, elementwise_passes: 2}\n" + link, "hw.yaml:1: gpu.elementwise_passes: the passes run at the memory bandwidth"},
 		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, memory_bandwidth: 2e12, elementwise_passes: -2}\n" + link, "hw.yaml:1: gpu.elementwise_passes: must not be negative"},
 		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, memory_bandwidth: 2e16}\n" + link, "hw.yaml:1: gpu.memory_bandwidth:"},
+		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, p2p_bandwidth: 2e10}\n", "hw.yaml:2: link.p2p_bandwidth: 2e+10 is above the link's bandwidth 1e+10"},
+		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, p2p_bandwidth: 0}\n", "hw.yaml:2: link.p2p_bandwidth: must be positive, got 0"},
+		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, p2p_overhead: -1e-4}\n", "hw.yaml:2: link.p2p_overhead: must not be negative"},
 		{"", "hw.yaml: empty hardware file"},
 	}
 	for _, tt := range tests {
@@ -156,5 +159,32 @@ func TestHardwareElementwisePasses(t *testing.T) {
 	c := h.Apply(GPUConfig{})
 	if c.GPU.MemoryBandwidth != 2e12 || c.Parallel.ElementwisePasses != 2.5 {
 		t.Errorf("applied memory bandwidth %g, passes %g; want 2e12 and 2.5", c.GPU.MemoryBandwidth, c.Parallel.ElementwisePasses)
+	}
+}
+
+// A hardware file's point-to-point figures reach the GPU model's transfers:
+// one 1e8-byte message between two ranks costs latency + overhead + bytes
+// over the point-to-point bandwidth (Link.PointToPoint's closed form).
+func TestHardwarePointToPoint(t *testing.T) {
+	h, err := ParseHardware([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\n"+
+		"link: {name: l, latency: 1e-6, bandwidth: 1e11, p2p_bandwidth: 5e10, p2p_overhead: 2e-4}\n"), "hw.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Link.P2PBandwidth != 5e10 || h.Link.P2POverhead != 2e-4 {
+		t.Fatalf("read %+v", h.Link)
+	}
+	if got, want := h.Link.PointToPoint(1e8), 1e-6+2e-4+1e8/5e10; got != want {
+		t.Errorf("PointToPoint(1e8) = %g s, want %g", got, want)
+	}
+	// 0.2 read as seconds is 200 ms, beyond the plausible 10 ms: a warning
+	// naming the key and the µs it most likely meant.
+	h, err = ParseHardware([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\n"+
+		"link: {name: l, latency: 1e-6, bandwidth: 1e11, p2p_overhead: 0.2}\n"), "hw.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Warnings) != 1 || !strings.Contains(h.Warnings[0], "hw.yaml:2: link.p2p_overhead: 200 ms is above 10 ms, implausible for a transfer's point-to-point overhead") {
+		t.Errorf("warnings %q", h.Warnings)
 	}
 }

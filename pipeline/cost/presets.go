@@ -26,7 +26,16 @@ type Link struct {
 	Latency float64
 	// Bandwidth is one direction's bandwidth, bytes per second.
 	Bandwidth float64
-	Source    string
+	// P2PBandwidth is what a point-to-point transfer (NCCL's send and
+	// receive) achieves on the link, bytes per second, at most Bandwidth;
+	// zero means Bandwidth. Collectives still run at Bandwidth.
+	P2PBandwidth float64
+	// P2POverhead is what a point-to-point transfer costs beyond the
+	// link's latency and its bytes, seconds: the framework's launch,
+	// handshake and synchronisation of a blocking send and receive
+	// (link.go); zero means none.
+	P2POverhead float64
+	Source      string
 }
 
 // The GPU presets. Peaks are the datasheets' dense bf16 tensor-core

@@ -85,6 +85,10 @@ var (
 	bandwidth       = quantity{what: "a GPU link's bandwidth", unit: "B/s", unitWords: "bytes per second", lo: 1e6, hi: 1e14, warnLo: 1e8, warnHi: 1e13, exp: 9, hint: "GB/s"}
 	memoryBandwidth = quantity{what: "a GPU's memory bandwidth", unit: "B/s", unitWords: "bytes per second", lo: 1e6, hi: 1e14, warnLo: 1e8, warnHi: 1e13, exp: 9, hint: "GB/s"}
 	latency         = quantity{what: "a GPU link's latency", unit: "s", unitWords: "seconds", lo: 0, hi: 1, warnLo: 1e-7, warnHi: 1e-3, exp: -6, hint: "µs"}
+	// p2pOverhead: a blocking transfer's fixed cost, 0.2 ms for
+	// Megatron-LM's on A100s (docs/validation.md); above 10 ms it is more
+	// likely milliseconds written as seconds.
+	p2pOverhead = quantity{what: "a transfer's point-to-point overhead", unit: "s", unitWords: "seconds", lo: 0, hi: 1, warnLo: 1e-7, warnHi: 1e-2, exp: -6, hint: "µs"}
 )
 
 // check returns an error (impossible) or a warning (implausible) for x;
