@@ -21,9 +21,9 @@ var figureOptimizersUnderDelay = Figure{
 	Summary: optimizersSummary(),
 	// Quick: 8.7 CPU-s measured with Muon (docs/figures.md,
 	// optimizers-under-delay), less without it. Full: 120 runs of 4,000
-	// microbatches at S = 4, about 12 CPU-s each in a one-seed pilot
+	// microbatches at S = 4, 11.3–13.2 CPU-s each in one-seed pilots
 	// (docs/figures.md, "Cost"): an estimate, not yet measured.
-	Seconds: [2]float64{6, 1440},
+	Seconds: [2]float64{6, 1500},
 }
 
 // optimizersLabels, optimizersStages and optimizersMicrobatches are the
