@@ -11,10 +11,10 @@ import "fmt"
 var figureLMText = Figure{
 	Name:    "lm",
 	Summary: lmTextSummary(),
-	// Quick: 4 runs of 174 to 277 microbatches; full: 7 runs of 4,004
-	// to 6,328, the 90.4 s of CPU measured at 150 GPU-s (docs/charlm.md,
-	// "What the figures can afford") scaled by 227/150: an estimate.
-	Seconds: [2]float64{5, 140},
+	// Quick: 4 runs of 174 to 277 microbatches; full: 7 runs of 3,956
+	// to 6,328, 150.3 s of CPU measured (its preset swept alone,
+	// docs/figures.md, "Cost").
+	Seconds: [2]float64{5, 150},
 }
 
 // lmTextPipeDreamMicrobatches and lmTextSyncMicrobatches are PipeDream's
