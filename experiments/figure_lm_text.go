@@ -11,15 +11,20 @@ import "fmt"
 var figureLMText = Figure{
 	Name:    "lm",
 	Summary: lmTextSummary(),
-	// Quick: 4 runs of 174 to 277 microbatches; full: 7 runs of
-	// 2,600 to 4,200, 90.4 s of CPU at load 10–14 (docs/charlm.md, "What
-	// the figures can afford").
-	Seconds: [2]float64{5, 90},
+	// Quick: 4 runs of 174 to 277 microbatches; full: 7 runs of 3,956
+	// to 6,328, 150.3 s of CPU measured (its preset swept alone,
+	// docs/figures.md, "Cost").
+	Seconds: [2]float64{5, 150},
 }
 
-// lmTextPipeDreamMicrobatches is PipeDream's N at S = 4 in the full lm
-// figure's budget of 150 GPU seconds (figures/lm.yaml; tested).
-const lmTextPipeDreamMicrobatches = 4181
+// lmTextPipeDreamMicrobatches and lmTextSyncMicrobatches are PipeDream's
+// and sync's N at S = 4 in the full lm figure's budget of 227 GPU seconds
+// (figures/lm.yaml; tested): sync's is the length at which ShakespeareLM's
+// recipe passes 2.2 nats (docs/charlm.md).
+const (
+	lmTextPipeDreamMicrobatches = 6328
+	lmTextSyncMicrobatches      = 4004
+)
 
 // lmTextSummary is the lm figure's summary, with the model's size and the
 // characters PipeDream trains on.

@@ -13,18 +13,17 @@ import (
 // a rule inferred from its abstract, docs/methods.md: ef
 // is a method, 2BW plus the correction, not a modifier of any method, so
 // "with error feedback" is ef against 2bw), each minus synchronous SGD's
-// at the same microbatches, for AdamW, Muon and Lion, each method and
+// at the same microbatches, for AdamW and Lion, each method and
 // optimizer at its own best step (docs/figures.md,
 // optimizers-under-delay).
 var figureOptimizersUnderDelay = Figure{
 	Name:    "optimizers-under-delay",
 	Summary: optimizersSummary(),
-	// Measured (docs/figures.md, optimizers-under-delay): quick 8.7
-	// CPU-s; full about 500–540 of the 701–716 CPU-s it and
-	// staleness-law took together (two runs, by the runs' wall seconds)
-	// at two seeds and 144 runs, scaled to five seeds and ef at two λ
-	// (450 runs): an estimate, not yet measured.
-	Seconds: [2]float64{9, 1610},
+	// Quick: 8.7 CPU-s measured with Muon (docs/figures.md,
+	// optimizers-under-delay), less without it. Full: 120 runs of 4,000
+	// microbatches at S = 4, 11.3–13.2 CPU-s each in one-seed pilots
+	// (docs/figures.md, "Cost"): an estimate, not yet measured.
+	Seconds: [2]float64{6, 1500},
 }
 
 // optimizersLabels, optimizersStages and optimizersMicrobatches are the
@@ -32,9 +31,9 @@ var figureOptimizersUnderDelay = Figure{
 // figures/optimizers-under-delay.yaml), S and K, which its summary states
 // (TestPresetSummaries).
 var (
-	optimizersLabels       = []string{"AdamW", "Muon", "Lion"}
-	optimizersStages       = []int{4, 6}
-	optimizersMicrobatches = 600
+	optimizersLabels       = []string{"AdamW", "Lion"}
+	optimizersStages       = []int{4}
+	optimizersMicrobatches = 4000
 )
 
 // optimizersSummary is the figure's summary, with the LM's size at each

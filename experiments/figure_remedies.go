@@ -14,9 +14,10 @@ var figureRemedies = Figure{
 	// the LM's quick runs are fewer now), and 16 dc-a runs more. Full: the
 	// logistic part measured at five seeds with the remedies' settings
 	// swept, 222 CPU-s for 6125 runs (docs/figures.md, "Issue 40"); the LM
-	// part's 664 s at two seeds (docs/charlm.md, "What the figures can
-	// afford") scaled to five (48 → 120 runs), an estimate.
-	Seconds: [2]float64{65, 1880},
+	// part's 60 runs of 4,020–4,796 microbatches at S = 4, 71.1 CPU-s for
+	// one step of each method at one seed in a pilot (docs/figures.md,
+	// "Cost"), 15 times that: an estimate.
+	Seconds: [2]float64{65, 1290},
 }
 
 // remediesSummary is the remedies figure's summary, with the LM's size
@@ -25,16 +26,16 @@ func remediesSummary() string {
 	lm := ShakespeareLM()
 	return fmt.Sprintf("staleness remedies against sync in GPU seconds: logistic regression (every remedy, RPD, LocalSGD; "+
 		"1F1B and ZB-H1; momentum and Adam) and the LM on the shipped text (sync, pipedream, 2bw, predict on ZB-H1 with Adam; "+
-		"E %d, T %d, %d/%d parameters at S = 4/8, %.2f–%.2fM characters seen), loss against time and time to a target loss",
-		lm.Embed, lm.SeqLen, lm.Parameters(4), lm.Parameters(8),
-		float64(lm.Characters(remedyLMSyncMicrobatches4))/1e6, float64(lm.Characters(remedyLMAsyncMicrobatches8))/1e6)
+		"E %d, T %d, %d parameters at S = 4, %.2f–%.2fM characters seen), loss against time and time to a target loss",
+		lm.Embed, lm.SeqLen, lm.Parameters(4),
+		float64(lm.Characters(remedyLMSyncMicrobatches4))/1e6, float64(lm.Characters(remedyLMAsyncMicrobatches4))/1e6)
 }
 
-// remedyLMSyncMicrobatches4 and remedyLMAsyncMicrobatches8 are the fewest
-// and the most microbatches of the full remedies LM's runs: sync at S = 4
-// and the asynchronous methods at S = 8 in its budget of 60 GPU seconds
+// remedyLMSyncMicrobatches4 and remedyLMAsyncMicrobatches4 are the fewest
+// and the most microbatches of the full remedies LM's runs: sync and the
+// asynchronous methods at S = 4 in its budget of 172 GPU seconds
 // (figures/remedies.yaml; tested).
 const (
-	remedyLMSyncMicrobatches4  = 1404
-	remedyLMAsyncMicrobatches8 = 2728
+	remedyLMSyncMicrobatches4  = 4020
+	remedyLMAsyncMicrobatches4 = 4796
 )

@@ -66,7 +66,7 @@ func TestStalenessLawSpecs(t *testing.T) {
 }
 
 // The optimizers-under-delay spec validates and expands into optimizers ×
-// methods (pipedream, 2bw, ef, sync; the full size ef at two λ) × three
+// methods (pipedream, 2bw, ef, sync) × three
 // steps × S × seeds runs, every one on the LM, sync with one microbatch
 // per update as PipeDream.
 func TestOptimizersUnderDelaySpecs(t *testing.T) {
@@ -87,10 +87,9 @@ func TestOptimizersUnderDelaySpecs(t *testing.T) {
 				t.Errorf("quick %v: %s with %s on %d steps, want 3", quick, m.Name, m.Optimizer.Name, gridPoints(m.Steps))
 			}
 		}
-		perOpt := []string{"pipedream", "2bw", "ef", "ef", "sync"}
-		if quick {
-			perOpt = []string{"pipedream", "2bw", "ef", "sync"}
-		}
+		// ef at λ = 1 only: λ = 0.5 was cut for the budget at K = 4000
+		// (figures/optimizers-under-delay.yaml).
+		perOpt := []string{"pipedream", "2bw", "ef", "sync"}
 		for o, ms := range methods {
 			if !slices.Equal(ms, perOpt) {
 				t.Errorf("quick %v: %s runs %v, want %v", quick, o, ms, perOpt)
@@ -112,8 +111,8 @@ func TestOptimizersUnderDelaySpecs(t *testing.T) {
 				t.Errorf("quick %v: a run on %s", quick, r.Objective)
 			}
 		}
-		for _, o := range []string{"adamw", "muon", "lion"} {
-			if !opts[o] {
+		for _, l := range optimizersLabels {
+			if o := strings.ToLower(l); !opts[o] {
 				t.Errorf("quick %v: no %s runs", quick, o)
 			}
 		}

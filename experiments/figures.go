@@ -99,9 +99,10 @@ var (
 	figureLM = Figure{
 		Name:    "lm-markov",
 		Summary: "PipeDream and LocalSGD training the character-level transformer on the Markov corpus (a known floor), loss against simulated time",
-		// Measured quick: 24.6 CPU-s; full: 12 runs of about 77 CPU-s, as
-		// the lm figure's runs of the same model, batch and budget measure.
-		Seconds: [2]float64{25, 900},
+		// Measured quick: 24.6 CPU-s; full: 99.4 CPU-s for its 12 runs
+		// (its preset swept alone, --jobs 2, load average about 6,
+		// docs/figures.md, "Cost").
+		Seconds: [2]float64{25, 100},
 	}
 	figureSchedules = Figure{
 		Name:    "schedules",
