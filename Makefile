@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: run test race race-concurrent check-quick bench lint fuzz build test-slurm duckdb-check tables-equal
+.PHONY: run test race race-concurrent check-quick bench lint fuzz build test-slurm duckdb-check tables-equal claims
 
 # The main job: the paper's figures, small enough to finish in minutes, into ./out.
 run:
@@ -38,6 +38,12 @@ duckdb-check:
 # wall_seconds, the one wall-clock column, left out): make tables-equal A=out B=/tmp/other-out. Needs node and npm.
 tables-equal:
 	bash scripts/duckdb/tables-equal.sh "$(A)" "$(B)"
+
+# A reproduce folder's claims as Markdown, read in DuckDB from its tables alone (docs/figures.md's "Under the one rule"):
+# make claims DIR=out [ROWS=summary|holds|all]. Needs node and npm.
+ROWS ?= summary
+claims:
+	bash scripts/duckdb/claims.sh "$(DIR)" "$(ROWS)"
 
 # One target at a time (fuzzing takes every core it is given); docs/robustness.md records the last runs.
 fuzz:

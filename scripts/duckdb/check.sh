@@ -26,3 +26,8 @@ if ! ${GO:-go} run ./cmd/pipelab sweep examples/delay-rows.yaml --out "$out/tabl
 	exit 1
 fi
 node scripts/duckdb/check.mjs "$out/tables" docs/results.md
+# make claims reads the same tables: every figure with a claims table prints its summary.
+node scripts/duckdb/claims.mjs "$out/tables" all >"$out/claims.md"
+for fig in pd-vs-rpd pd-vs-localsgd scaling staleness-law; do
+	grep -q "^### $fig\$" "$out/claims.md" || { echo "duckdb-check: make claims printed no section for $fig"; exit 1; }
+done
