@@ -61,6 +61,15 @@ var commands = map[string]Command{
 			return Presets(), ctx.Err()
 		},
 		decode: func(args []string, stderr io.Writer) error { _, err := DecodePresets(args, stderr); return err }},
+	"delays": {Name: "delays", JSON: true,
+		Run: func(ctx context.Context, args []string, stderr io.Writer) (Report, error) {
+			req, _, err := DecodeDelays(args, stderr)
+			if err != nil {
+				return nil, err
+			}
+			return Delays(ctx, req)
+		},
+		decode: func(args []string, stderr io.Writer) error { _, _, err := DecodeDelays(args, stderr); return err }},
 	"kinds": {Name: "kinds",
 		Run: func(ctx context.Context, args []string, stderr io.Writer) (Report, error) {
 			if err := DecodeKinds(args, stderr); err != nil {
