@@ -180,7 +180,6 @@ func (f *delaysFlags) table() (*pipeline.Table, error) {
 	return ReadScheduleFile(f.schedule)
 }
 
-
 // WriteText prints the report as "pipelab delays" does without --format
 // json.
 func (rep DelaysReport) WriteText(w io.Writer) error {

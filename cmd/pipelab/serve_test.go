@@ -33,6 +33,7 @@ type apiAnswer struct {
 	Command  string             `json:"command"`
 	Report   json.RawMessage    `json:"report"`
 	Timeline *explorer.Timeline `json:"timeline"`
+	Text     string             `json:"text"`
 	Error    string             `json:"error"`
 	Flag     string             `json:"flag"`
 }
@@ -97,6 +98,8 @@ func TestServeReportsEqualCommandLine(t *testing.T) {
 		{"compare", []string{"--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--wgrad", "1", "--comm", "0.1"}},
 		{"tune", []string{"--model", "gpt-1.3b", "--ranks", "2", "--microbatches", "4", "--kind", "1f1b,zb-h1"}},
 		{"delays", []string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8"}},
+		{"delays", []string{"--ranks", "3"}},
+		{"presets", nil},
 	} {
 		status, ans := post(t, hs, "/api/"+tc.command, map[string]any{"flags": flagsOf(tc.args)})
 		if status != http.StatusOK {
