@@ -89,9 +89,22 @@ func TestNewServesEveryLibraryCommand(t *testing.T) {
 	if status, ans = postJSON(t, hs, "/api/check", flags()); status != http.StatusBadRequest {
 		t.Errorf("check without a file: status %d (%s), want 400", status, ans["error"])
 	}
+	// compare: GPipe and 1F1B both take 2(M + P − 1) unit steps (GPipe,
+	// Huang et al. 2019; 1F1B, Narayanan et al. 2021), so they tie at rank
+	// 1 in simulation.
+	status, ans = postJSON(t, hs, "/api/compare", flags("kind", "gpipe,1f1b", "ranks", "2", "microbatches", "4"))
+	var c typed.CompareReport
+	if status != http.StatusOK || json.Unmarshal(ans["report"], &c) != nil || len(c.Families) != 2 {
+		t.Fatalf("compare: status %d (%s), %d families; want 200 and 2", status, ans["error"], len(c.Families))
+	}
+	for _, r := range c.Families {
+		if r.Makespan == nil || *r.Makespan != 10 || r.MakespanRank != 1 {
+			t.Errorf("compare %s: makespan %v, rank %d; want 2(M+P-1) = 10, rank 1", r.Kind, r.Makespan, r.MakespanRank)
+		}
+	}
 	// The commands the library does not type are refused by this server.
-	if status, _ = postJSON(t, hs, "/api/compare", flags()); status != http.StatusNotImplemented {
-		t.Errorf("compare on a server without a command line: status %d, want 501", status)
+	if status, _ = postJSON(t, hs, "/api/tune", flags()); status != http.StatusNotImplemented {
+		t.Errorf("tune on a server without a command line: status %d, want 501", status)
 	}
 }
 
@@ -100,7 +113,7 @@ func TestNewServesEveryLibraryCommand(t *testing.T) {
 func TestHelpFlagIsBadRequest(t *testing.T) {
 	hs := httptest.NewServer(New(Options{Slots: 1}).Handler())
 	defer hs.Close()
-	for _, command := range []string{"simulate", "schedule", "delays", "presets", "kinds"} {
+	for _, command := range []string{"simulate", "schedule", "compare", "delays", "presets", "kinds"} {
 		status, ans := postJSON(t, hs, "/api/"+command, map[string]any{"flags": map[string]string{"help": "true"}})
 		var flag string
 		json.Unmarshal(ans["flag"], &flag)

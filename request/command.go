@@ -70,6 +70,15 @@ var commands = map[string]Command{
 			return Delays(ctx, req)
 		},
 		decode: func(args []string, stderr io.Writer) error { _, _, err := DecodeDelays(args, stderr); return err }},
+	"compare": {Name: "compare", JSON: true,
+		Run: func(ctx context.Context, args []string, stderr io.Writer) (Report, error) {
+			req, _, err := DecodeCompare(args, stderr)
+			if err != nil {
+				return nil, err
+			}
+			return Compare(ctx, req)
+		},
+		decode: func(args []string, stderr io.Writer) error { _, _, err := DecodeCompare(args, stderr); return err }},
 	"kinds": {Name: "kinds",
 		Run: func(ctx context.Context, args []string, stderr io.Writer) (Report, error) {
 			if err := DecodeKinds(args, stderr); err != nil {
