@@ -208,6 +208,10 @@ func (s *Server) serveDownload(w http.ResponseWriter, r *http.Request) {
 		s.serveSimulateFile(r.Context(), w, c, d.format, d.file, d.mime)
 		return
 	}
+	if cmd, ok := typed.CommandNamed(d.command); ok {
+		s.serveLibraryFile(r.Context(), w, cmd, c, d.format, d.file, d.mime)
+		return
+	}
 	if s.Run == nil {
 		s.writeJSON(w, http.StatusNotImplemented, problem{Error: "this server does not run " + d.command})
 		return
@@ -285,4 +289,20 @@ func (s *Server) libraryCall(ctx context.Context, cmd typed.Command, c *call) (a
 	}
 	ans.Text = buf.String()
 	return ans, nil
+}
+
+// serveLibraryFile writes the report of a library command as a download,
+// as --format format prints it (json indented, or text).
+func (s *Server) serveLibraryFile(ctx context.Context, w http.ResponseWriter, cmd typed.Command, c *call, format, file, mime string) {
+	rep, re := s.runLibrary(ctx, cmd, c, c.args)
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
+		return
+	}
+	var buf bytes.Buffer
+	if err := typed.WriteReport(&buf, format, rep, func() error { return rep.WriteText(&buf) }); err != nil {
+		s.writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})
+		return
+	}
+	s.writeFile(w, file, mime, []byte(stripDir(buf.String(), c.dir, c.req)))
 }

@@ -159,6 +159,7 @@ func TestServeLibraryCommandsRunNoCommandLine(t *testing.T) {
 	}{
 		{"delays", []string{"--kind", "zb-h1", "--ranks", "3", "--microbatches", "6"}, true},
 		{"presets", nil, true},
+		{"compare", []string{"--ranks", "4", "--microbatches", "8", "--kind", "1f1b,zb-h1,interleaved-1f1b:2", "--fwd", "1", "--bwd", "2", "--wgrad", "1"}, true},
 		{"kinds", nil, false},
 		{"schedule", []string{"--kind", "interleaved-1f1b", "--ranks", "2", "--microbatches", "4", "--chunks", "2"}, false},
 	} {
@@ -174,6 +175,19 @@ func TestServeLibraryCommandsRunNoCommandLine(t *testing.T) {
 			}
 		} else if want := cliOutput(t, args...); ans.Text != string(want) {
 			t.Errorf("%s: the API's text differs from the command line's:\n%s\n%s", tc.command, ans.Text, want)
+		}
+		if tc.command != "compare" {
+			continue
+		}
+		before := *commandRuns
+		files := map[string][]byte{"json": download(t, hs, "compare.json", flagsOf(tc.args)), "text": download(t, hs, "compare.txt", flagsOf(tc.args))}
+		if *ran != 0 || *commandRuns != before {
+			t.Errorf("compare's downloads ran runArgs %d times, the command %d", *ran, *commandRuns-before)
+		}
+		for format, got := range files {
+			if want := cliOutput(t, append(args, "--format", format)...); string(got) != string(want) {
+				t.Errorf("the %s download differs from compare --format %s:\n%s\n%s", format, format, got, want)
+			}
 		}
 	}
 }
