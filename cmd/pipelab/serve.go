@@ -28,8 +28,9 @@ Serves the explorer on --addr (a loopback address by default): one page,
 embedded in the binary, that runs schedule, simulate, compare, tune, delays
 and train and draws what they compute (the Gantt chart, per-rank memory,
 bubbles and communication waits, the three-level comparison, delay
-profiles, a replay's loss curve as it runs). Each request runs the command
-line's own code, so the page's numbers and errors are the command line's;
+profiles, a replay's loss curve as it runs). Each request decodes its
+flags as the command line does and runs the same library function, so the
+page's numbers and errors are the command line's;
 docs/explorer.md describes the page and its API. --max-memory holds for
 every request. Stop it with Ctrl-C.`
 
