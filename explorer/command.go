@@ -15,9 +15,9 @@ import (
 	typed "github.com/pipelab/pipelab/request"
 )
 
-// answer is the API's reply to a command: the command line it ran (for the
-// page to show and the user to repeat) and the command's JSON report, with
-// the simulated timeline for simulate.
+// answer is the API's reply to a command: the command line that gives the
+// same report (for the page to show and the user to repeat) and the
+// report's JSON encoding, with the simulated timeline for simulate.
 type answer struct {
 	Command  string          `json:"command"`
 	Report   json.RawMessage `json:"report,omitempty"`
@@ -25,9 +25,9 @@ type answer struct {
 	Timeline *Timeline       `json:"timeline,omitempty"`
 }
 
-// call is one request's command line, ready to run: its arguments, the
-// command line to show, and the private folder its uploads and trace are
-// written to, removed by done (or, if the process is stopped by a signal
+// call is one request ready for the library: its flags as a command
+// line's arguments (which the library's decoders read), the command line
+// to show, and the private folder its uploads are written to, removed by done (or, if the process is stopped by a signal
 // first, by the signal's handler: atomicfile.RemoveTracked).
 type call struct {
 	args []string
