@@ -142,7 +142,7 @@ func (f *trainFlags) costName(res *experiments.Trained) string {
 func costSpec(c *request.CostFlags) experiments.CostSpec {
 	switch c.Kind() {
 	case "explicit":
-		return experiments.CostSpec{CostModel: experiments.ExplicitCost, Explicit: experiments.ExplicitCosts{Fwd: c.Fwd, Bwd: c.Bwd, WGrad: c.Wgrad, Comm: c.Comm}}
+		return experiments.CostSpec{CostModel: experiments.ExplicitCost, Explicit: experiments.ExplicitCosts{Fwd: c.Fwd, Bwd: c.Bwd, WGrad: c.WGrad, Comm: c.Comm}}
 	case "measured":
 		m := c.Measured.Read
 		return experiments.CostSpec{CostModel: experiments.MeasuredCost, Measured: &m}
