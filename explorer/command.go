@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/pipelab/pipelab/internal/atomicfile"
@@ -80,7 +79,7 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, command string)
 
 func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 	command := r.PathValue("command")
-	if !slices.Contains(commands, command) {
+	if _, ok := s.commandNamed(command); !ok && command != "train" {
 		s.writeJSON(w, http.StatusNotFound, problem{Error: fmt.Sprintf("pipelab: unknown command %q", command)})
 		return
 	}

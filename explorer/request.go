@@ -15,9 +15,6 @@ import (
 	"time"
 )
 
-// commands are the pipelab commands the page may run.
-var commands = []string{"simulate", "compare", "tune", "delays", "schedule", "check", "train", "presets", "kinds"}
-
 // Flag says how the page may set one flag of a command.
 type Flag struct {
 	// File marks a flag that names a file the command reads: the page
