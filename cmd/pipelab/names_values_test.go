@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/pipelab/pipelab/request"
+	"github.com/pipelab/pipelab/request/train"
 	"os"
 	"regexp"
 	"slices"
@@ -89,14 +91,14 @@ func checkValues(t *testing.T, concept, refName string, ref []string, others map
 func testOneValuePerConcept(t *testing.T, rows []conceptRow) {
 	checkValues(t, "objective", "the specs", experiments.KnownObjectives, map[string][]string{
 		"train --help's --objective":       listedValues(flagUsage(t, "train", "objective")),
-		"train's synopsis":                 synopsisValues(trainSynopsis, "objective"),
-		"train's check":                    trainObjectives,
+		"train's synopsis":                 synopsisValues(train.Synopsis, "objective"),
+		"train's check":                    train.Objectives,
 		"docs/results.md's runs.objective": resultsValues(t, "runs", "objective"),
 	})
 	checkValues(t, "method", "the specs", experiments.KnownMethods, map[string][]string{
 		"train --help's --method":       listedValues(flagUsage(t, "train", "method")),
-		"train's synopsis":              synopsisValues(trainSynopsis, "method"),
-		"train's check":                 trainMethods,
+		"train's synopsis":              synopsisValues(train.Synopsis, "method"),
+		"train's check":                 train.Methods,
 		"docs/results.md's runs.method": resultsValues(t, "runs", "method"),
 	})
 	_, kinds, _ := runCLI("kinds")
@@ -137,17 +139,17 @@ func testFormats(t *testing.T) {
 			continue
 		}
 		for _, f := range listedValues(flagUsage(t, name, "format")) {
-			if _, ok := formatMeanings[f]; !ok {
+			if _, ok := request.FormatMeanings[f]; !ok {
 				t.Errorf("pipelab %s --format %s: a format with no meaning in format.go", name, f)
 			}
 			live[f] = append(live[f], name)
 		}
 	}
-	for f := range formatMeanings {
+	for f := range request.FormatMeanings {
 		checkValues(t, "--format "+f, "docs/cli.md", documented[f], map[string][]string{"the commands whose help lists it": live[f]})
 	}
 	for f := range documented {
-		if _, ok := formatMeanings[f]; !ok {
+		if _, ok := request.FormatMeanings[f]; !ok {
 			t.Errorf("docs/cli.md lists the format %s, which no command writes", f)
 		}
 	}
