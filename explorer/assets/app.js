@@ -10,30 +10,23 @@ const views = {};
 // ---- requests -------------------------------------------------------------
 
 async function api(command, body) {
-  const watch = watchQueue();
+  const controller = new AbortController(), done = track(command, controller);
   try {
-    const res = await fetch("/api/" + command, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await apiFetch("/api/" + command, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal: controller.signal });
     const data = await res.json();
-    if (!res.ok) throw Object.assign(new Error(data.error), { problem: data });
+    if (!res.ok) throw Object.assign(new Error(data.error), { problem: needsServer(res.status, data) });
     return data;
-  } finally { watch(); }
+  } catch (e) {
+    if (e.name === "AbortError") throw Object.assign(new Error("stopped"), { problem: { error: `stopped: ${command} was given up` } });
+    throw e;
+  } finally { done(); }
 }
 
-// watchQueue shows the server's queue (GET /api/queue) while a request
-// is pending for more than half a second, and returns the function that
-// stops showing it. The server runs one command per core at once; the
-// others wait in order of arrival.
-let watching = 0;
-function watchQueue() {
-  watching++;
-  let timer = setTimeout(async function poll() {
-    try {
-      const q = await (await fetch("/api/queue")).json();
-      $("queue").textContent = q.waiting > 0 ? `server busy: ${q.running} running, ${q.waiting} waiting for ${q.slots} slots` : "";
-    } catch (e) { /* the answer will say what went wrong */ }
-    if (timer) timer = setTimeout(poll, 500);
-  }, 500);
-  return () => { clearTimeout(timer); timer = null; if (--watching === 0) $("queue").textContent = ""; };
+// needsServer marks what the browser's own pipelab does not run (a 501,
+// Not Implemented, from its server) as needing "pipelab serve".
+function needsServer(status, p) {
+  if (status !== 501 || backend.kind !== "browser") return p;
+  return { ...p, error: "needs pipelab serve: " + p.error + " (this static page runs pipelab in the browser; run pipelab serve for this command, docs/explorer.md)" };
 }
 
 const files = {}; // flag name → {name, text}
@@ -177,8 +170,8 @@ async function download(what) {
   const req = view === "compare" ? compareRequest() : addCosts(scheduleRequest());
   clearProblems();
   if (view === "compare" && csvCompared()) return;
-  const res = await fetch("/api/download/" + what, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
-  if (!res.ok) { showProblem(view, "status-" + view, { problem: await res.json() }); return; }
+  const res = await apiFetch("/api/download/" + what, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
+  if (!res.ok) { showProblem(view, "status-" + view, { problem: needsServer(res.status, await res.json()) }); return; }
   const blob = await res.blob();
   const name = (res.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
   const a = document.createElement("a");
@@ -340,13 +333,14 @@ async function runTrain() {
   const chart = views.loss = new LossChart($("train-chart"));
   $("train-summary").innerHTML = "";
   trainAbort = new AbortController();
+  const untrack = track("train", trainAbort);
   $("run-train").disabled = true; $("stop-train").disabled = false;
   status("status-train", "replaying…");
   const started = performance.now();
   let records = 0;
   try {
-    const res = await fetch("/api/train/stream", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req), signal: trainAbort.signal });
-    if (!res.ok) throw Object.assign(new Error("refused"), { problem: await res.json() });
+    const res = await apiFetch("/api/train/stream", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req), signal: trainAbort.signal });
+    if (!res.ok) throw Object.assign(new Error("refused"), { problem: needsServer(res.status, await res.json()) });
     const reader = res.body.getReader(), dec = new TextDecoder();
     let buf = "";
     for (;;) {
@@ -373,7 +367,7 @@ async function runTrain() {
     if (e.name === "AbortError") status("status-train", `stopped after ${records} records`);
     else showProblem("staleness", "status-train", e);
   } finally {
-    $("run-train").disabled = false; $("stop-train").disabled = true; trainAbort = null;
+    $("run-train").disabled = false; $("stop-train").disabled = true; trainAbort = null; untrack();
   }
 }
 
@@ -460,6 +454,7 @@ function init() {
   $("run-delays").addEventListener("click", runDelays);
   $("run-train").addEventListener("click", runTrain);
   $("stop-train").addEventListener("click", () => trainAbort && trainAbort.abort());
+  $("progress-stop").addEventListener("click", stopAll);
   $("files").addEventListener("click", e => { if (e.target.dataset.clear) clearFile(e.target.dataset.clear); });
   // Picking a preset GPU or link means pricing with the presets, not the hardware file.
   for (const id of ["gpu", "link"]) $(id).addEventListener("change", () => { if (files.hardware) clearFile("hardware"); });
