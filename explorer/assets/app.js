@@ -61,6 +61,7 @@ function addCosts(req, { partition = true } = {}) {
     if ($("flash-attention").checked) req.flags["flash-attention"] = "true";
     if (partition) req.flags.partition = val("partition");
   }
+  if (mode === "typed") req.files.costs = { name: "typed-costs.csv", text: typedCostsCSV() };
   if (mode === "measured") {
     if (files.costs) req.files.costs = files.costs;
     if (files.profile) req.files.profile = files.profile;
@@ -69,7 +70,7 @@ function addCosts(req, { partition = true } = {}) {
 }
 
 function unitOf() {
-  return { gpu: "s", hf: "s", explicit: "cost units", measured: "s" }[$("costmode").value] || "steps";
+  return { gpu: "s", hf: "s", explicit: "cost units", measured: "s", typed: "s" }[$("costmode").value] || "steps";
 }
 
 // ---- errors beside the fields ---------------------------------------------
@@ -91,7 +92,9 @@ function showProblem(view, statusId, err) {
   section.classList.add("stale"); // what is shown is the previous request's
   if (!p.flag) return;
   for (const flag of [p.flag, ...(FIELD_ALIASES[p.flag] || [])]) {
-    const spot = section.querySelector(`[data-err="${flag}"]`) || $("setup").querySelector(`[data-err="${flag}"]`);
+    // The field shown: a flag may have a field in more than one cost block.
+    const shown = el => [...el.querySelectorAll(`[data-err="${flag}"]`)].find(e => !e.closest("[hidden]"));
+    const spot = shown(section) || shown($("setup"));
     if (!spot) continue;
     spot.textContent = p.error;
     const input = section.querySelector(`[data-flag="${flag}"]`) || $("setup").querySelector(`[data-flag="${flag}"], #${CSS.escape(flag)}`);
@@ -218,12 +221,30 @@ async function runCompare() {
       `<td>${gb(r.peak_memory_bytes)}${r.over_memory ? " over" : ""}</td></tr>`;
   }
   $("compare-table").innerHTML = h + "</table>";
+  window.explorerStats.side = null;
   const rows = rep.kinds.filter(r => r.makespan !== null);
   barsChart($("compare-bars"), rows.map(r => r.kind + (r.chunks > 1 ? ":" + r.chunks : "")), [
     { name: "formula", colour: "#9db4d6", values: rows.map(r => r.formula) },
     { name: "lockstep steps", colour: "#e0a030", values: rows.map(r => r.lockstep_steps) },
     { name: "simulated", colour: "#2e7d4f", values: rows.map(r => r.makespan) },
   ]);
+  status("status-compare", `P = ${rep.ranks} ranks, M = ${rep.microbatches} microbatches; cost: ${rep.cost_model}; simulating each for the Gantts side by side…`);
+  try { await compareGantts(rep); } catch (e) { showProblem("compare", "status-compare", e); return; }
+  status("status-compare", `P = ${rep.ranks} ranks, M = ${rep.microbatches} microbatches; cost: ${rep.cost_model}`);
+}
+
+// compareGantts simulates each family compared, with compare's ranks,
+// microbatches, chunks and costs, and stacks their Gantts on one time axis.
+async function compareGantts(rep) {
+  const items = [];
+  for (const r of rep.kinds.filter(r => r.makespan !== null)) {
+    const req = addCosts({ flags: { kind: r.kind, ranks: String(rep.ranks), microbatches: String(rep.microbatches) }, files: {} }, { partition: false });
+    if (r.chunks > 1) req.flags.chunks = String(r.chunks);
+    const ans = await api("simulate", req);
+    items.push({ title: `${r.kind}${r.chunks > 1 ? ` (V=${r.chunks})` : ""}: makespan ${fmtG(ans.report.makespan, 6)}`, timeline: ans.timeline, kind: r.kind, makespan: ans.report.makespan });
+  }
+  (views.side ||= new SideBySide($("compare-gantts"), "compare")).setData(items, unitOf());
+  window.explorerStats.side = items.map(it => ({ kind: it.kind, makespan: it.makespan }));
 }
 
 // ---- readiness and tune ---------------------------------------------------
@@ -389,6 +410,7 @@ function costChanged() {
   $("cost-explicit").hidden = m !== "explicit";
   $("cost-gpu").hidden = m !== "gpu" && m !== "hf";
   $("cost-measured").hidden = m !== "measured";
+  $("cost-typed").hidden = m !== "typed";
   document.querySelectorAll(".only-gpu").forEach(e => { e.hidden = m !== "gpu"; });
   document.querySelectorAll(".only-hf").forEach(e => { e.hidden = m !== "hf"; });
 }
@@ -472,6 +494,7 @@ function init() {
     e.preventDefault(); $("drop").classList.remove("over");
     if (e.dataTransfer.files[0]) dropped(e.dataTransfer.files[0]);
   });
+  initTypedCosts();
   sourceChanged(); costChanged();
   // The first picture: the default schedule, simulated without a click.
   loadChoices().then(firstPicture, e => status("status-schedule", "could not load the presets: " + e.message));

@@ -8,6 +8,7 @@
 
 const backend = {
   kind: null, // "server" or "browser"
+  detected: null, // the promise of kind
   worker: null,
   ready: null, // the worker's readiness, a promise
   pending: new Map(), // id → {resolve, reject, controller, ended}
@@ -16,15 +17,17 @@ const backend = {
 
 // detectBackend settles backend.kind once: "server" when GET /api/queue
 // answers JSON, else "browser".
-async function detectBackend() {
-  if (backend.kind) return backend.kind;
-  try {
-    const r = await fetch("api/queue", { cache: "no-store" });
-    if (r.ok && (r.headers.get("Content-Type") || "").startsWith("application/json")) backend.kind = "server";
-  } catch (e) { /* no server: the browser's own */ }
-  backend.kind ||= "browser";
-  document.body.dataset.backend = backend.kind;
-  return backend.kind;
+function detectBackend() {
+  backend.detected ||= (async () => {
+    try {
+      const r = await fetch("api/queue", { cache: "no-store" });
+      if (r.ok && (r.headers.get("Content-Type") || "").startsWith("application/json")) backend.kind = "server";
+    } catch (e) { /* no server: the browser's own */ }
+    backend.kind ||= "browser";
+    document.body.dataset.backend = backend.kind;
+    return backend.kind;
+  })();
+  return backend.detected;
 }
 
 function startWorker() {
