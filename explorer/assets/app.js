@@ -221,30 +221,35 @@ async function runCompare() {
       `<td>${gb(r.peak_memory_bytes)}${r.over_memory ? " over" : ""}</td></tr>`;
   }
   $("compare-table").innerHTML = h + "</table>";
-  window.explorerStats.side = null;
   const rows = rep.kinds.filter(r => r.makespan !== null);
   barsChart($("compare-bars"), rows.map(r => r.kind + (r.chunks > 1 ? ":" + r.chunks : "")), [
     { name: "formula", colour: "#9db4d6", values: rows.map(r => r.formula) },
     { name: "lockstep steps", colour: "#e0a030", values: rows.map(r => r.lockstep_steps) },
     { name: "simulated", colour: "#2e7d4f", values: rows.map(r => r.makespan) },
   ]);
-  status("status-compare", `P = ${rep.ranks} ranks, M = ${rep.microbatches} microbatches; cost: ${rep.cost_model}; simulating each for the Gantts side by side…`);
-  try { await compareGantts(rep); } catch (e) { showProblem("compare", "status-compare", e); return; }
-  status("status-compare", `P = ${rep.ranks} ranks, M = ${rep.microbatches} microbatches; cost: ${rep.cost_model}`);
+  await runSideBySide();
 }
 
-// compareGantts simulates each family compared, with compare's ranks,
-// microbatches, chunks and costs, and stacks their Gantts on one time axis.
-async function compareGantts(rep) {
+// runSideBySide simulates each family of the compare view's kinds with
+// the panel's ranks, microbatches, chunks and costs, and stacks their
+// Gantts on one time axis.
+async function runSideBySide() {
+  clearProblems();
+  if (csvCompared()) return;
+  window.explorerStats.side = null;
+  const kinds = val("compare-kind").split(",").map(k => k.trim()).filter(k => k);
   const items = [];
-  for (const r of rep.kinds.filter(r => r.makespan !== null)) {
-    const req = addCosts({ flags: { kind: r.kind, ranks: String(rep.ranks), microbatches: String(rep.microbatches) }, files: {} }, { partition: false });
-    if (r.chunks > 1) req.flags.chunks = String(r.chunks);
-    const ans = await api("simulate", req);
-    items.push({ title: `${r.kind}${r.chunks > 1 ? ` (V=${r.chunks})` : ""}: makespan ${fmtG(ans.report.makespan, 6)}`, timeline: ans.timeline, kind: r.kind, makespan: ans.report.makespan });
+  for (const kind of kinds) {
+    status("status-side", `simulating ${kind} (${items.length + 1} of ${kinds.length})…`);
+    const req = addCosts({ flags: { kind, ranks: val("ranks"), microbatches: val("microbatches"), chunks: val("chunks") }, files: {} });
+    let ans;
+    try { ans = await api("simulate", req); } catch (e) { showProblem("compare", "status-side", e); return; }
+    const rep = ans.report, v = rep.stages / rep.ranks;
+    items.push({ title: `${kind}${v > 1 ? ` (V=${v})` : ""}: makespan ${fmtG(rep.makespan, 6)}`, timeline: ans.timeline, kind, makespan: rep.makespan });
   }
-  (views.side ||= new SideBySide($("compare-gantts"), "compare")).setData(items, unitOf());
-  window.explorerStats.side = items.map(it => ({ kind: it.kind, makespan: it.makespan }));
+  (views.side ||= new SideBySide($("compare-gantts"), "side-by-side")).setData(items, unitOf());
+  status("status-side", `${items.length} schedules, one time axis from 0 to ${fmtG(views.side.gantts[0].span, 6)} ${unitOf()}`);
+  window.explorerStats.side = items.map(it => ({ kind: it.kind, makespan: it.makespan, events: it.timeline.compute.rank.length }));
 }
 
 // ---- readiness and tune ---------------------------------------------------
@@ -470,6 +475,7 @@ function init() {
   $("costmode").addEventListener("change", costChanged);
   $("run-schedule").addEventListener("click", runSchedule);
   $("run-compare").addEventListener("click", runCompare);
+  $("run-side").addEventListener("click", runSideBySide);
   $("run-ready").addEventListener("click", runReady);
   $("run-tune").addEventListener("click", runTune);
   $("tune-open").addEventListener("click", openTuned);

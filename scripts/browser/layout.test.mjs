@@ -8,6 +8,8 @@ import { chromium } from "playwright-core";
 import { cli, line } from "./cli.mjs";
 
 const url = process.env.EXPLORER_URL, shots = process.env.SCREENSHOTS;
+const build = process.env.BUILD || "served"; // "served" (pipelab serve) or "static" (make explorer-static)
+const suffix = build === "static" ? "-static" : "";
 let browser;
 
 // open loads the page at a width and waits for its first picture.
@@ -32,7 +34,7 @@ test("first load: the default schedule is drawn without a click", async () => {
   assert.equal(await page.locator("#sched-makespan").innerText(), line(out, "makespan"));
   assert.equal(stats.events, 2 * 4 * 8);
   assert.equal(await page.locator("#gantt-schedule canvas").count(), 2);
-  console.log(`first picture ${stats.firstPictureMs.toFixed(0)} ms after navigation began (simulate request ${stats.requestMs.toFixed(0)} ms, draw ${stats.drawMs.toFixed(1)} ms)`);
+  console.log(`${build} page, 1280 px: first picture ${stats.firstPictureMs.toFixed(0)} ms after navigation began (simulate request ${stats.requestMs.toFixed(0)} ms, draw ${stats.drawMs.toFixed(1)} ms)`);
   await page.close();
 });
 
@@ -84,6 +86,6 @@ test("phone, 390 px: the panel stacks and folds, tables scroll, every button is 
   await page.click("#run-train", { timeout: 5000 });
   await page.waitForFunction(() => /^done:/.test(document.querySelector("#status-train").textContent), null, { timeout: 60000 });
   await page.click('#tabs [data-view="schedule"]');
-  await page.screenshot({ path: join(shots, "explorer-phone.png"), fullPage: true });
+  await page.screenshot({ path: join(shots, `explorer-phone${suffix}.png`), fullPage: true });
   await page.close();
 });
