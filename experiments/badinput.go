@@ -1,26 +1,13 @@
 package experiments
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/pipelab/pipelab/fault"
 
 // ErrBadInput marks an error in what the caller gave rather than in a run:
 // a malformed spec (SpecError), merge inputs that do not form one data set,
 // an output folder that holds another data set. The command exits with
-// status 2 for it.
-var ErrBadInput = errors.New("experiments: bad input")
-
-// inputError is an error of the input: its message as it is, matching
-// ErrBadInput.
-type inputError struct{ msg string }
-
-func (e *inputError) Error() string { return e.msg }
-
-// Is makes the error match ErrBadInput.
-func (e *inputError) Is(target error) bool { return target == ErrBadInput }
+// status 2 for it. It is fault.BadInput, the one kind every package marks
+// bad input with.
+var ErrBadInput = fault.BadInput
 
 // badInputf formats an error that matches ErrBadInput.
-func badInputf(format string, args ...any) error {
-	return &inputError{fmt.Sprintf(format, args...)}
-}
+var badInputf = fault.Badf

@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"github.com/pipelab/pipelab/experiments/costspec"
 	"slices"
 	"strings"
 
@@ -83,13 +84,9 @@ func runSchedule(r Run) (*results.Tables, error) {
 	return out, nil
 }
 
-// ComparisonShape is the shape at which the tabular-schedule comparison
-// ("pipelab compare" and the schedules measure alike) generates and prices
-// a family: P ranks, M microbatches, V chunks (0: the family's own), and
-// LocalSGD averaging after every local step (H = 1).
-func ComparisonShape(ranks, microbatches, chunks int) pipeline.Shape {
-	return pipeline.Shape{Ranks: ranks, Microbatches: microbatches, Chunks: chunks, LocalSteps: 1}
-}
+// ComparisonShape is costspec's: the shape at which the comparison
+// generates and prices a family.
+var ComparisonShape = costspec.ComparisonShape
 
 // scheduleID names one priced schedule "TIMING_pP-mM_FAMILY_LEVEL", TIMING
 // being "unit" or "gpu-MODEL-GPU-LINK": the part before the second "_" is

@@ -2,11 +2,11 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/pipelab/pipelab/experiments/costspec"
 	"unsafe"
 
 	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/pipeline"
-	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // Memory of one run per cell of its table (pipeline.CellBound) and per
@@ -95,64 +95,20 @@ func (s *Spec) tablesOf(st int) []specTable {
 	return out
 }
 
-// Peak memory per cell of a command's generated table (pipeline.CellBound):
-// the peak resident set above that of the same command on a 2 × 2 table,
-// measured by TestSizeEstimatesCoverThePeak (cmd/pipelab) for every family
-// at two shapes, divided by the bound, at its largest over two runs (at
-// 8 × 2000 and 16 × 6000, then at 8 × 4000 and 16 × 8000):
-//
-//	schedule (text or csv)  382 B/cell  chimera --format csv at 16 × 8000; zb-v, interleaved-zb and hanayo above 300
-//	simulate                588 B/cell  hanayo at 8 × 2000
-//	compare                 830 B/cell  16 × 6000, of its largest family's bound
-//	delays (a replay)       120 B/cell  pipedream
-//
-// rounded up with room for the garbage collector's timing, which moves a
-// peak by a tenth from run to run. They bound what a command holds at
-// once: the table and what is derived from it (the lowered table, the
-// timeline, the delays, the replay's events). The test checks every
-// family against them; docs/robustness.md lists each estimate beside its
-// peak.
+// The bytes a cell of each command's table, and the guard of a generated
+// table, are costspec's (the command line needs them without Arrow).
 const (
-	ScheduleCellBytes = 500
-	SimulateCellBytes = 800
-	CompareCellBytes  = 1100
-	ReplayCellBytes   = 480
+	ScheduleCellBytes = costspec.ScheduleCellBytes
+	SimulateCellBytes = costspec.SimulateCellBytes
+	CompareCellBytes  = costspec.CompareCellBytes
+	ReplayCellBytes   = costspec.ReplayCellBytes
 )
 
-// GuardShape refuses, before anything is allocated, work on the table
-// family would generate for sh when it would need more memory than the
-// limit (budget.Check), cellBytes a cell (ShapeBytes): the one guard of a
-// sweep's runs (checkSizes) and the command line's tables. It fails
-// closed: a table it cannot bound (an unknown family, options the family
-// refuses) is refused with the reason, as bad input.
-func GuardShape(family string, sh pipeline.Shape, cellBytes float64) error {
-	bytes, err := ShapeBytes(family, sh, cellBytes)
-	if err != nil {
-		return err
-	}
-	return budget.Check(fmt.Sprintf("a %d × %d %s table", sh.Ranks, sh.Microbatches, family), bytes)
-}
-
-// ShapeBytes is what GuardShape holds work on family's table for sh to:
-// its cells (pipeline.CellBound) times cellBytes, what the work holds a
-// cell. zb-auto, which pipeline/tune builds from costs, is bounded by
-// tune.ZBAutoCellBound, and its building (tune.ZBAutoCellBytes a cell)
-// comes on top of the work. An error, which matches ErrBadInput, says why
-// the table cannot be bounded.
-func ShapeBytes(family string, sh pipeline.Shape, cellBytes float64) (float64, error) {
-	var cells float64
-	var err error
-	if family == tune.ZBAutoFamily {
-		cells, err = tune.ZBAutoCellBound(sh.Ranks, sh.Microbatches)
-		cellBytes += tune.ZBAutoCellBytes
-	} else {
-		cells, err = pipeline.CellBound(family, sh)
-	}
-	if err != nil {
-		return 0, badInputf("a %d × %d %s table: %v", sh.Ranks, sh.Microbatches, family, err)
-	}
-	return cells * cellBytes, nil
-}
+// GuardShape and ShapeBytes are costspec's.
+var (
+	GuardShape = costspec.GuardShape
+	ShapeBytes = costspec.ShapeBytes
+)
 
 // GuardData refuses a generated data set of n rows and d columns that
 // would need more memory than the limit: 658 MB measured for train

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/pipelab/pipelab/request"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,7 +47,7 @@ func repoPackages(t *testing.T) []string {
 // module's package directories, so that a new package's prefix cannot
 // reach a user.
 func TestGoPackagesListed(t *testing.T) {
-	got := slices.Clone(goPackages)
+	got := slices.Clone(request.GoPackages)
 	sort.Strings(got)
 	want := repoPackages(t)
 	for _, p := range want {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"io"
 	"os"
 
@@ -63,7 +64,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("check", "FILE.csv|- [--ranks N] [--format text|json] [--merge-iw=false] [--validate=false]", checkDescription, stderr)
 	var output outputFlag
 	var opt checkOptions
-	output.register(fs)
+	output.Register(fs)
 	fs.BoolVar(&opt.mergeIW, "merge-iw", true, "merge adjacent I and W into B before lowering a compute_only file")
 	fs.IntVar(&opt.ranks, "ranks", 0, "the ranks of the pipeline group: refuse a file with another number of lines; 0 takes the file's")
 	fs.BoolVar(&opt.validate, "validate", true, "check the order rules of PyTorch's loader (_validate_schedule) before lowering")
@@ -81,7 +82,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if file == "" || fs.NArg() > 0 {
 		return flagProblem(fs, stderr, "check", errors.New("want exactly one FILE.csv, or - for standard input"))
 	}
-	if err := output.check(); err != nil {
+	if err := output.Check(); err != nil {
 		return flagProblem(fs, stderr, "check", err)
 	}
 	if opt.ranks < 0 {
@@ -92,9 +93,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return ctx.Err()
 	}
 	if err != nil {
-		return badInput{err} // every refusal of check is the file's
+		return fault.Bad(err) // every refusal of check is the file's
 	}
-	return output.write(stdout, rep, func() error {
+	return output.Write(stdout, rep, func() error {
 		_, err := fmt.Fprintf(stdout, "format:       %s\nranks:        %d\nstages:       %d\nmicrobatches: %d\nsteps:        %d\n",
 			rep.CSVFormat, rep.Ranks, rep.Stages, rep.Microbatches, rep.Steps)
 		return err
@@ -123,7 +124,7 @@ func checkFile(ctx context.Context, file string, opt checkOptions) (checkReport,
 	} else {
 		f, err := os.Open(file)
 		if err != nil {
-			return checkReport{}, badInput{err}
+			return checkReport{}, fault.Bad(err)
 		}
 		defer f.Close()
 		in = f

@@ -76,8 +76,8 @@ func TestClusterKeysPriceAsFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	var p presetFlags
-	parseGroup(t, func(fs *flag.FlagSet) { p.register(fs, "model preset", "") }, slices.Clone(flags[7:len(flags)-2])...)
-	fromFlags, err := p.config()
+	parseGroup(t, func(fs *flag.FlagSet) { p.Register(fs, "model preset", "") }, slices.Clone(flags[7:len(flags)-2])...)
+	fromFlags, err := p.Config()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"io"
 	"math"
 	"slices"
@@ -96,15 +97,15 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&kinds, "kind", defaultCompareKinds, "schedule families to compare: a comma-separated family[:chunks] list")
 	fs.IntVar(&maxActivations, "max-activations", 0, "zb-auto: microbatches of activations (M_B) a rank may hold; 0 means P")
 	fs.Float64Var(&wgradMemory, "wgrad-memory", 0, wgradMemoryUsage)
-	costs.register(fs)
-	output.register(fs)
+	costs.Register(fs)
+	output.Register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	costs.set = setFlags(fs)
+	costs.Set = setFlags(fs)
 	families, err := checkCompare(fs.Args(), ranks, microbatches, kinds, &output, &costs)
 	if err == nil {
-		err = withMaxActivations(families, maxActivations, costs.set["max-activations"])
+		err = withMaxActivations(families, maxActivations, costs.Set["max-activations"])
 	}
 	if err == nil {
 		err = withWgradMemory(families, wgradMemory, &costs)
@@ -129,7 +130,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			rep.Cost = cost
 		}
 		if row.failed && failed == nil {
-			failed = badInput{fmt.Errorf("%s: %s", fam.name, row.Note)}
+			failed = fault.Bad(fmt.Errorf("%s: %s", fam.name, row.Note))
 		}
 		rep.Families = append(rep.Families, row)
 	}
@@ -140,10 +141,10 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// No family could be built or priced: the rows say why, and the
 		// command fails rather than print an empty comparison.
 		rep.Cost = "none (no family could be built)"
-		failed = badInput{fmt.Errorf("no family of --kind could be built for P = %d ranks and M = %d microbatches; each row says why", ranks, microbatches)}
+		failed = fault.Bad(fmt.Errorf("no family of --kind could be built for P = %d ranks and M = %d microbatches; each row says why", ranks, microbatches))
 	}
 	rankRows(rep.Families)
-	if err := output.write(stdout, rep, func() error { return writeCompareText(stdout, rep) }); err != nil {
+	if err := output.Write(stdout, rep, func() error { return writeCompareText(stdout, rep) }); err != nil {
 		return err
 	}
 	// A family whose costs could not be timed (a cost the simulator
@@ -154,13 +155,13 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // checkCompare names the flag that is wrong and parses --kind.
 func checkCompare(rest []string, ranks, microbatches int, kinds string, output *outputFlag, costs *costFlags) ([]compareFamily, error) {
-	if err := firstError(noArguments(rest), required("ranks", ranks, costs.set), required("microbatches", microbatches, costs.set), output.check()); err != nil {
+	if err := firstError(noArguments(rest), required("ranks", ranks, costs.Set), required("microbatches", microbatches, costs.Set), output.Check()); err != nil {
 		return nil, err
 	}
-	if costs.kind() == "lockstep" {
+	if costs.Kind() == "lockstep" {
 		return nil, fmt.Errorf("--cost-model lockstep is one of the levels compare shows already: use unit, explicit or GPU costs")
 	}
-	if err := costs.check(); err != nil {
+	if err := costs.Check(); err != nil {
 		return nil, err
 	}
 	items, err := parseKinds(kinds)
@@ -169,7 +170,7 @@ func checkCompare(rest []string, ranks, microbatches int, kinds string, output *
 	}
 	var out []compareFamily
 	for _, k := range items {
-		out = append(out, compareFamily{name: k.name, chunks: k.chunks})
+		out = append(out, compareFamily{name: k.Name, chunks: k.Chunks})
 	}
 	return out, nil
 }
@@ -186,7 +187,7 @@ func compareOne(ctx context.Context, fam compareFamily, ranks, microbatches int,
 		return row, ""
 	}
 	row.Chunks = cost.ChunksPerRank(t)
-	pr, err := costs.pricingFor(t)
+	pr, err := costs.PricingFor(t)
 	if err != nil {
 		// The lockstep level needs no costs: it is kept (and ranked).
 		if _, steps, lockErr := sim.TorchLockstep(t, false); lockErr == nil {
@@ -196,7 +197,7 @@ func compareOne(ctx context.Context, fam compareFamily, ranks, microbatches int,
 		return row, ""
 	}
 	// Any lockstep failure, pipeline.ErrMalformed or not, is "n/a" here.
-	lv, err := sim.CompareContext(ctx, fam.name, t, sh, pr.cost, pr.share, sim.LockstepSteps)
+	lv, err := sim.CompareContext(ctx, fam.name, t, sh, pr.Cost, pr.Share, sim.LockstepSteps)
 	if lv.LockstepErr == nil {
 		row.Lockstep = &lv.Steps
 	}
@@ -205,21 +206,21 @@ func compareOne(ctx context.Context, fam compareFamily, ranks, microbatches int,
 	}
 	if err != nil {
 		row.Note, row.failed = err.Error(), true
-		return row, pr.name
+		return row, pr.Name
 	}
 	tl := lv.Timeline
 	makespan := sim.Makespan(tl)
 	if math.IsNaN(makespan) || math.IsInf(makespan, 0) {
 		row.Note, row.failed = fmt.Sprintf("the costs give a makespan of %g", makespan), true
-		return row, pr.name
+		return row, pr.Name
 	}
 	row.Makespan, row.BubbleRatio = &makespan, sim.BubbleRatio(tl)
-	row.PeakActivations = slices.Max(request.PeakHeld(tl, pr.memory)) * cost.StageShare(t)
-	if pr.memory != nil {
-		row.PeakMemoryBytes = slices.Max(sim.PeakMemory(tl, pr.memory))
-		row.OverMemory = pr.memoryLimit > 0 && row.PeakMemoryBytes > pr.memoryLimit
+	row.PeakActivations = slices.Max(request.PeakHeld(tl, pr.Memory)) * cost.StageShare(t)
+	if pr.Memory != nil {
+		row.PeakMemoryBytes = slices.Max(sim.PeakMemory(tl, pr.Memory))
+		row.OverMemory = pr.MemoryLimit > 0 && row.PeakMemoryBytes > pr.MemoryLimit
 	}
-	return row, pr.name
+	return row, pr.Name
 }
 
 // rankRows ranks the families at each level, fastest first, by

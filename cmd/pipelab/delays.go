@@ -76,15 +76,15 @@ type delaysFlags struct {
 func runDelays(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("delays", "[--kind KIND] --ranks P [--total-microbatches N | --microbatches M] | --schedule FILE.csv [--format text|json]", delaysDescription, stderr)
 	var f delaysFlags
-	f.shape.register(fs)
+	f.shape.Register(fs)
 	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV instead of --kind")
 	markFiles(fs, readsFile, nil, "schedule")
-	f.output.register(fs)
+	f.output.Register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	f.shape.set = setFlags(fs)
-	if err := f.check(fs.Args(), f.shape.set); err != nil {
+	f.shape.Set = setFlags(fs)
+	if err := f.check(fs.Args(), f.shape.Set); err != nil {
 		return flagProblem(fs, stderr, "delays", err)
 	}
 	t, err := f.table()
@@ -102,9 +102,9 @@ func runDelays(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	rep := delaysReport{Kind: f.shape.kind, Schedule: f.schedule, Stages: p.Stages, TimeSteps: p.TimeSteps,
+	rep := delaysReport{Kind: f.shape.Kind, Schedule: f.schedule, Stages: p.Stages, TimeSteps: p.TimeSteps,
 		Updates: p.Updates, Max: p.Total.Max, Mean: p.Total.Mean, P10: p.Total.P10, MaxAll: p.MaxAll}
-	if f.schedule == "" && f.shape.async() {
+	if f.schedule == "" && f.shape.Async() {
 		rep.Total = t.Microbatches
 	} else {
 		rep.Microbatches = t.Microbatches
@@ -112,7 +112,7 @@ func runDelays(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for s, st := range p.PerStage {
 		rep.PerStage = append(rep.PerStage, stageDelayReport{Stage: s, Updates: st.Rows, Max: st.Max, Mean: st.Mean, P10: st.P10})
 	}
-	return f.output.write(stdout, rep, func() error { return writeDelaysText(stdout, rep) })
+	return f.output.Write(stdout, rep, func() error { return writeDelaysText(stdout, rep) })
 }
 
 // check names the flag that is wrong and fills in the defaults: the
@@ -123,36 +123,36 @@ func (f *delaysFlags) check(rest []string, set map[string]bool) error {
 		return err
 	}
 	if f.schedule != "" {
-		if f.shape.kind != "" || set["ranks"] || set["microbatches"] || set["total-microbatches"] || set["chunks"] || set["local-steps"] {
+		if f.shape.Kind != "" || set["ranks"] || set["microbatches"] || set["total-microbatches"] || set["chunks"] || set["local-steps"] {
 			return fmt.Errorf("--schedule reads the shape from the file: drop --kind, --ranks, --microbatches, --total-microbatches, --chunks and --local-steps")
 		}
-		return f.output.check()
+		return f.output.Check()
 	}
-	if f.shape.kind == "" {
-		f.shape.kind = "pipedream"
+	if f.shape.Kind == "" {
+		f.shape.Kind = "pipedream"
 	}
-	if err := f.shape.parseKind(set); err != nil {
+	if err := f.shape.ParseKind(set); err != nil {
 		return err
 	}
-	if err := required("ranks", f.shape.ranks, set); err != nil {
+	if err := required("ranks", f.shape.Ranks, set); err != nil {
 		return err
 	}
-	if f.shape.async() && !set["total-microbatches"] {
-		f.shape.totalMicrobatches = 10 * f.shape.ranks
-	} else if !f.shape.async() && !set["microbatches"] {
-		f.shape.microbatches = 10 * f.shape.ranks
+	if f.shape.Async() && !set["total-microbatches"] {
+		f.shape.TotalMicrobatches = 10 * f.shape.Ranks
+	} else if !f.shape.Async() && !set["microbatches"] {
+		f.shape.Microbatches = 10 * f.shape.Ranks
 	}
-	if err := f.shape.check(); err != nil {
+	if err := f.shape.Check(); err != nil {
 		return err
 	}
-	return f.output.check()
+	return f.output.Check()
 }
 
 // table generates or reads the schedule.
 func (f *delaysFlags) table() (*pipeline.Table, error) {
 	if f.schedule == "" {
-		f.shape.cellBytes = replayCellBytes
-		return f.shape.generate()
+		f.shape.CellBytes = replayCellBytes
+		return f.shape.Generate()
 	}
 	return readScheduleFile(f.schedule)
 }
@@ -161,7 +161,7 @@ func (f *delaysFlags) table() (*pipeline.Table, error) {
 // place every action in the step it runs (pipedream and localsgd, as the
 // experiments time them), the event simulation otherwise.
 func (f *delaysFlags) timeline(ctx context.Context, t *pipeline.Table) (*sim.Timeline, error) {
-	if f.schedule == "" && (f.shape.kind == "pipedream" || f.shape.kind == "localsgd") {
+	if f.schedule == "" && (f.shape.Kind == "pipedream" || f.shape.Kind == "localsgd") {
 		return sim.FromGrid(t), nil
 	}
 	return sim.Simulate(t, cost.Unit{}, sim.Options{Context: ctx})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/pipelab/pipelab/request"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -217,8 +218,8 @@ func checkParses(t *testing.T, c docCommand) {
 		}
 		args = append(args, strings.TrimSuffix(f, ";"))
 	}
-	parseOnly = true
-	defer func() { parseOnly = false }()
+	request.ParseOnly = true
+	defer func() { request.ParseOnly = false }()
 	var out, errb bytes.Buffer
 	if code := run(args, &out, &errb); code != 0 {
 		t.Errorf("%s: %s: flags refused (exit %d): %s", c.where, c.line, code, errb.String())

@@ -91,8 +91,8 @@ func TestOutputFlag(t *testing.T) {
 		{[]string{"--format", "csv"}, `--format must be text or json, got "csv"`},
 	} {
 		var o outputFlag
-		parseGroup(t, o.register, tc.args...)
-		if err := o.check(); !errorNames(err, tc.want) {
+		parseGroup(t, o.Register, tc.args...)
+		if err := o.Check(); !errorNames(err, tc.want) {
 			t.Errorf("%v: check %v, want %q", tc.args, err, tc.want)
 		}
 	}
@@ -102,11 +102,11 @@ func TestOutputFlag(t *testing.T) {
 		return func() error { _, err := io.WriteString(w, "as text\n"); return err }
 	}
 	var asText bytes.Buffer
-	if err := (&outputFlag{format: "text"}).write(&asText, report, text(&asText)); err != nil || asText.String() != "as text\n" {
+	if err := (&outputFlag{Format: "text"}).Write(&asText, report, text(&asText)); err != nil || asText.String() != "as text\n" {
 		t.Errorf("text: %q, %v; want the text function's output", asText.String(), err)
 	}
 	var asJSON bytes.Buffer
-	if err := (&outputFlag{format: "json"}).write(&asJSON, report, text(&asJSON)); err != nil {
+	if err := (&outputFlag{Format: "json"}).Write(&asJSON, report, text(&asJSON)); err != nil {
 		t.Fatal(err)
 	}
 	// The encoder's output is MarshalIndent's with two spaces and a newline.
@@ -147,16 +147,16 @@ func TestShapeFlags(t *testing.T) {
 		{[]string{"--kind", "1f1b", "--ranks", "2", "--microbatches", "3", "--chunks", "-1"}, "--chunks must be at least 1 (0 for the family's default), got -1"},
 	} {
 		var s shapeFlags
-		parseGroup(t, s.register, tc.args...)
-		if err := s.check(); !errorNames(err, tc.want) {
+		parseGroup(t, s.Register, tc.args...)
+		if err := s.Check(); !errorNames(err, tc.want) {
 			t.Errorf("%v: check %v, want %q", tc.args, err, tc.want)
 		}
 	}
 
 	var s shapeFlags
-	parseGroup(t, func(fs *flag.FlagSet) { s.register(fs); s.registerFamilyOptions(fs) },
+	parseGroup(t, func(fs *flag.FlagSet) { s.Register(fs); s.RegisterFamilyOptions(fs) },
 		"--kind", "localsgd", "--ranks", "2", "--total-microbatches", "4", "--replicas", "3", "--local-steps", "2", "--noam", "0")
-	got, err := s.generate()
+	got, err := s.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,15 +170,15 @@ func TestShapeFlags(t *testing.T) {
 			got.Ranks(), got.Stages(), got.Microbatches, len(got.Rows[0]), want.Ranks(), want.Stages(), want.Microbatches, len(want.Rows[0]))
 	}
 
-	bad := shapeFlags{kind: "nope", ranks: 2, microbatches: 3}
-	if _, err := bad.generate(); err == nil || !strings.HasPrefix(err.Error(), "--kind nope --ranks 2 --microbatches 3: ") {
+	bad := shapeFlags{Kind: "nope", Ranks: 2, Microbatches: 3}
+	if _, err := bad.Generate(); err == nil || !strings.HasPrefix(err.Error(), "--kind nope --ranks 2 --microbatches 3: ") {
 		t.Errorf("unknown family: %v, want an error naming the flags", err)
 	}
 }
 
 func TestPresetFlags(t *testing.T) {
 	var p presetFlags
-	fs := parseGroup(t, func(fs *flag.FlagSet) { p.register(fs, "model preset", " (with --model)") }, "--model", "gpt-1.3b")
+	fs := parseGroup(t, func(fs *flag.FlagSet) { p.Register(fs, "model preset", " (with --model)") }, "--model", "gpt-1.3b")
 	for _, name := range []string{"gpu", "link", "microbatch-size", "seq-len"} {
 		if usage := fs.Lookup(name).Usage; !strings.HasSuffix(usage, " (with --model)") {
 			t.Errorf("--%s help %q does not end with the note", name, usage)
@@ -187,7 +187,7 @@ func TestPresetFlags(t *testing.T) {
 	if fs.Lookup("model").Usage != "model preset" {
 		t.Errorf("--model help %q, want the one given", fs.Lookup("model").Usage)
 	}
-	cfg, err := p.config()
+	cfg, err := p.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,17 +199,17 @@ func TestPresetFlags(t *testing.T) {
 		change func(*presetFlags)
 		want   string
 	}{
-		{func(p *presetFlags) { p.model = "nope" }, "--model: "},
-		{func(p *presetFlags) { p.gpu = "nope" }, "--gpu: "},
-		{func(p *presetFlags) { p.link = "nope" }, "--link: "},
+		{func(p *presetFlags) { p.Model = "nope" }, "--model: "},
+		{func(p *presetFlags) { p.Gpu = "nope" }, "--gpu: "},
+		{func(p *presetFlags) { p.Link = "nope" }, "--link: "},
 	} {
 		q := p
 		tc.change(&q)
-		if _, err := q.config(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+		if _, err := q.Config(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("config: %v, want an error starting %q", err, tc.want)
 		}
 	}
-	if err := (&presetFlags{microbatchSize: 1, seqLen: 0}).check(); !errorNames(err, "--microbatch-size and --seq-len must be positive, got 1 and 0") {
+	if err := (&presetFlags{MicrobatchSize: 1, SeqLen: 0}).Check(); !errorNames(err, "--microbatch-size and --seq-len must be positive, got 1 and 0") {
 		t.Errorf("seq-len 0: %v", err)
 	}
 }
@@ -233,12 +233,12 @@ func TestCostFlagsKindAndCheck(t *testing.T) {
 		{[]string{"--model", "llama-7b", "--microbatch-size", "0"}, "gpu", "--microbatch-size and --seq-len must be positive"},
 	} {
 		var c costFlags
-		fs := parseGroup(t, c.register, tc.args...)
-		c.set = setFlags(fs)
-		if got := c.kind(); got != tc.kind {
+		fs := parseGroup(t, c.Register, tc.args...)
+		c.Set = setFlags(fs)
+		if got := c.Kind(); got != tc.kind {
 			t.Errorf("%v: kind %q, want %q", tc.args, got, tc.kind)
 		}
-		if err := c.check(); !errorNames(err, tc.want) {
+		if err := c.Check(); !errorNames(err, tc.want) {
 			t.Errorf("%v: check %v, want %q", tc.args, err, tc.want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"io"
 	"io/fs"
 	"os"
@@ -49,15 +50,6 @@ func register(c command) {
 	}
 	commands[c.name] = c
 }
-
-// errUsage marks an error already explained by a usage message.
-var errUsage = errors.New("usage")
-
-// badInput marks an error found in the input after the flags were parsed
-// (a workload no GPU holds, say): printed as it is, with exit status 2.
-type badInput struct{ error }
-
-func (b badInput) Unwrap() error { return b.error }
 
 func main() {
 	stopOnSignal(os.Stderr)
@@ -122,7 +114,7 @@ func statusOf(name string, err error, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		if h, ok := isHelp(err); ok {
-			h.print(stdout)
+			h.Print(stdout)
 		}
 		return 0
 	case errors.Is(err, errUsage):
@@ -143,7 +135,7 @@ func statusOf(name string, err error, stdout, stderr io.Writer) int {
 // output folder, a file or folder that may not be written (EACCES, EPERM,
 // EROFS).
 func isBadInput(err error) bool {
-	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.Is(err, request.ErrBadInput) || errors.As(err, new(badInput)) {
+	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.Is(err, request.ErrBadInput) || errors.Is(err, fault.BadInput) {
 		return true
 	}
 	if _, ok := missingFolder(err); ok {
@@ -159,12 +151,6 @@ func isBadInput(err error) bool {
 		(errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.EISDIR))
 }
 
-// oneLine joins a message of several lines into one, so that every error
-// is one line of standard error.
-func oneLine(msg string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
-}
-
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "pipelab: build, check, simulate and replay pipeline-parallel training schedules")
 	fmt.Fprintln(w, "\nusage: pipelab COMMAND [flags]   (pipelab COMMAND --help for its flags)")
@@ -178,49 +164,3 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 }
-
-// newFlags returns a flag set for a subcommand whose --help prints the
-// synopsis, the description and the flags to w.
-func newFlags(name, synopsis, description string, w io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(w)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: pipelab %s %s\n\n%s\n\nflags:\n", name, synopsis, strings.TrimSpace(description))
-		printFlags(fs, fs.Output())
-	}
-	registerMaxMemory(fs)
-	return fs
-}
-
-// parseFlags parses args into fs and maps a bad flag to errUsage, after
-// printing what was wrong in one line and where the help is; --help comes
-// back as a helpRequest. A float flag
-// given a value that is not a finite number (NaN, ±Inf) is refused here,
-// for every command at once.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	out := fs.Output()
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	fs.SetOutput(out)
-	if errors.Is(err, flag.ErrHelp) {
-		return helpRequest{fs}
-	}
-	if err != nil {
-		fmt.Fprintln(out, flagLine(fs, fs.Name(), flagError(err)))
-		return errUsage
-	}
-	if err := finiteFloats(fs); err != nil {
-		return flagProblem(fs, fs.Output(), fs.Name(), err)
-	}
-	if parseOnly {
-		return errParsedOnly
-	}
-	return nil
-}
-
-// parseOnly, set by a test, stops every command once its flags are
-// parsed (errParsedOnly, exit 0): the docs test checks so the command
-// lines it does not run (docs_test.go).
-var parseOnly bool
-
-var errParsedOnly = errors.New("flags parsed")

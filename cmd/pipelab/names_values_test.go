@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/pipelab/pipelab/request"
 	"os"
 	"regexp"
 	"slices"
@@ -137,17 +138,17 @@ func testFormats(t *testing.T) {
 			continue
 		}
 		for _, f := range listedValues(flagUsage(t, name, "format")) {
-			if _, ok := formatMeanings[f]; !ok {
+			if _, ok := request.FormatMeanings[f]; !ok {
 				t.Errorf("pipelab %s --format %s: a format with no meaning in format.go", name, f)
 			}
 			live[f] = append(live[f], name)
 		}
 	}
-	for f := range formatMeanings {
+	for f := range request.FormatMeanings {
 		checkValues(t, "--format "+f, "docs/cli.md", documented[f], map[string][]string{"the commands whose help lists it": live[f]})
 	}
 	for f := range documented {
-		if _, ok := formatMeanings[f]; !ok {
+		if _, ok := request.FormatMeanings[f]; !ok {
 			t.Errorf("docs/cli.md lists the format %s, which no command writes", f)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"io"
 	iofs "io/fs"
 
@@ -36,7 +37,7 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	files, err := experiments.PlotDir(dirs[0])
 	if errors.Is(err, results.ErrNoTables) || errors.Is(err, iofs.ErrNotExist) {
-		return badInput{err} // a folder that holds no results: bad input
+		return fault.Bad(err) // a folder that holds no results: bad input
 	}
 	if err != nil {
 		return err

@@ -72,18 +72,18 @@ type presetList struct {
 func runPresets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("presets", "[--format text|json|yaml]", presetsDescription, stderr)
 	var output outputFlag
-	output.registerFormats(fs, formatText, formatJSON, formatYAML)
+	output.RegisterFormats(fs, formatText, formatJSON, formatYAML)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := firstError(noArguments(fs.Args()), output.check()); err != nil {
+	if err := firstError(noArguments(fs.Args()), output.Check()); err != nil {
 		return flagProblem(fs, stderr, "presets", err)
 	}
-	if output.format == formatYAML {
+	if output.Format == formatYAML {
 		return cost.WriteHardwarePresets(stdout)
 	}
 	list := listPresets()
-	return output.write(stdout, list, func() error { return writePresetsText(stdout, list) })
+	return output.Write(stdout, list, func() error { return writePresetsText(stdout, list) })
 }
 
 func listPresets() presetList {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"io"
 	"os"
 	"os/signal"
@@ -91,7 +92,7 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	for _, n := range names {
 		f, err := experiments.LookupFigure(n)
 		if err != nil {
-			return badInput{err}
+			return fault.Bad(err)
 		}
 		figs = append(figs, f)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"io"
 	"net"
 	"net/http"
@@ -14,7 +15,6 @@ import (
 	"github.com/pipelab/pipelab/explorer"
 	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/optim"
-	"github.com/pipelab/pipelab/request"
 )
 
 // serveCommand is "pipelab serve"; main.go lists it.
@@ -45,7 +45,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return badInput{fmt.Errorf("--addr %s: %w", *addr, err)}
+		return fault.Bad(fmt.Errorf("--addr %s: %w", *addr, err))
 	}
 	srv := newServer(!explorer.LoopbackAddr(*addr))
 	if err := shareLimit(srv.Slots); err != nil {
@@ -66,20 +66,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
-// newServer is the explorer wired to the command line's commands, each
-// request's command run in this process with its context, one per core
-// at once.
+// newServer is the explorer the library builds (explorer.New), one
+// request per core at once; the commands the library does not decode yet
+// (compare, tune, delays, check, presets, kinds) run in this process
+// through runArgs, and train through runRecorded, until they do.
 func newServer(remote bool) *explorer.Server {
-	return &explorer.Server{
-		Run:          runArgs,
-		Simulate:     runSimulateRequest,
-		SimulateText: writeSimulateText,
-		Schedule:     runScheduleRequest,
-		Train:        runRecorded,
-		Flags:        servedFlags,
-		Slots:        runtime.GOMAXPROCS(0),
-		Remote:       remote,
+	srv := explorer.New(explorer.Options{Slots: runtime.GOMAXPROCS(0), Remote: remote})
+	library := srv.Flags
+	srv.Flags = func(command string) (map[string]explorer.Flag, error) {
+		if fl, err := library(command); err == nil {
+			return fl, nil
+		}
+		return servedFlags(command)
 	}
+	srv.Run, srv.Train = runArgs, runRecorded
+	return srv
 }
 
 // shareLimit splits the memory limit (--max-memory, PIPELAB_MAX_MEMORY,
@@ -89,7 +90,7 @@ func newServer(remote bool) *explorer.Server {
 func shareLimit(slots int) error {
 	b, _, err := budget.Limit()
 	if err != nil {
-		return badInput{err}
+		return fault.Bad(err)
 	}
 	budget.SetLimit(max(b/int64(slots), 1))
 	return nil
@@ -109,8 +110,8 @@ func servedFlags(command string) (map[string]explorer.Flag, error) {
 	fs.VisitAll(func(fl *flag.Flag) {
 		var f explorer.Flag
 		switch ff, ok := fl.Value.(fileFlag); {
-		case ok && ff.use == readsFile:
-			f = explorer.Flag{File: true, Keywords: slices.Clone(ff.keywords)}
+		case ok && ff.Use == readsFile:
+			f = explorer.Flag{File: true, Keywords: slices.Clone(ff.Keywords)}
 		case ok || fl.Name == "format" || fl.Name == "max-memory":
 			f.Refused = true
 		}
@@ -129,45 +130,7 @@ func flagSetOf(command string) (*flag.FlagSet, error) {
 	if !ok {
 		return nil, fmt.Errorf("pipelab %s --help gave no flag set", command)
 	}
-	return h.fs, nil
-}
-
-// runSimulateRequest decodes a "simulate" command line's flags into the
-// library's request and runs it (request.Simulate), as the command line
-// does but without it: no runArgs, no printing. It returns the report and
-// the exit status, the error written to stderr as the command line
-// writes it (statusOf).
-func runSimulateRequest(ctx context.Context, args []string, stderr io.Writer) (request.SimulateReport, int) {
-	if len(args) == 0 || args[0] != "simulate" {
-		fmt.Fprintln(stderr, "pipelab serve: only simulate gives a timeline")
-		return request.SimulateReport{}, 2
-	}
-	req, _, err := decodeSimulate(args[1:], stderr)
-	if err == nil {
-		var rep request.SimulateReport
-		if rep, err = request.Simulate(ctx, req); err == nil {
-			return rep, 0
-		}
-	}
-	return request.SimulateReport{}, statusOf("simulate", err, io.Discard, stderr)
-}
-
-// runScheduleRequest is runSimulateRequest for "schedule": its flags
-// decoded into the library's request (decodeSchedule) and run
-// (request.Schedule), without the command line.
-func runScheduleRequest(ctx context.Context, args []string, stderr io.Writer) (request.ScheduleReport, int) {
-	if len(args) == 0 || args[0] != "schedule" {
-		fmt.Fprintln(stderr, "pipelab serve: not a schedule")
-		return request.ScheduleReport{}, 2
-	}
-	req, err := decodeSchedule(args[1:], stderr)
-	if err == nil {
-		var rep request.ScheduleReport
-		if rep, err = request.Schedule(ctx, req); err == nil {
-			return rep, 0
-		}
-	}
-	return request.ScheduleReport{}, statusOf("schedule", err, io.Discard, stderr)
+	return h.FS, nil
 }
 
 // runRecorded is runArgs for a "train" command line that passes each

@@ -157,7 +157,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.progress, "progress", false, "print progress on stderr every few seconds (the default when stderr is a terminal)")
 	fs.StringVar(&f.kind, "kind", "", "schedule family to replay (see pipelab kinds)")
 	fs.StringVar(&f.schedule, "schedule", "", "a PyTorch schedule CSV to replay instead of a generated table")
-	f.costs.register(fs)
+	f.costs.Register(fs)
 	fs.StringVar(&f.optimizer, "optimizer", "sgd", "per-stage optimizer: sgd, momentum, nesterov, adam, adamw, lion or muon")
 	fs.Float64Var(&f.momentum, "momentum", 0.9, "momentum and nesterov: μ; muon: β (default 0.95)")
 	fs.Float64Var(&f.beta1, "beta1", 0.9, "adam, adamw, lion and muon's AdamW part: β1")
@@ -173,7 +173,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.dcLambda, "dc-lambda", optim.DefaultDCLambda, "dc: λ of the delay compensation g + λ·g⊙g⊙(w_now − w_stash); dc-a: λ0 (default 2)")
 	fs.Float64Var(&f.efLambda, "ef-lambda", optim.DefaultEFLambda, "ef: λ of the error feedback u_t + λ·(u_t − u_{t−1})")
 	fs.Float64Var(&f.targetLoss, "target-loss", 0, "report the time and updates to the first loss at or below L, judged every 1/100 of the run and at every record")
-	f.output.register(fs)
+	f.output.Register(fs)
 	f.lm.register(fs)
 	markFiles(fs, readsFile, nil, "data", "labels", "schedule")
 	markFiles(fs, readsFile, []string{"uniform", "exact", optim.DelayModelPipeDreamMean, optim.DelayModelPipeDreamProfile}, "delays")
@@ -277,7 +277,7 @@ func (f *trainFlags) check(rest []string) error {
 	if err := f.optimizerSettings().Validate(); err != nil {
 		return fmt.Errorf("--optimizer %s: %w", f.optimizer, errors.Unwrap(err))
 	}
-	if err := f.output.check(); err != nil {
+	if err := f.output.Check(); err != nil {
 		return err
 	}
 	if f.set["log-every"] && f.set["log-points"] {
@@ -309,7 +309,7 @@ func (f *trainFlags) check(rest []string) error {
 
 // checkTable validates the flags that choose and time the table.
 func (f *trainFlags) checkTable() error {
-	f.costs.set = f.set
+	f.costs.Set = f.set
 	switch {
 	case f.kind != "" && f.schedule != "":
 		return errors.New("give --kind or --schedule, not both")
@@ -327,15 +327,15 @@ func (f *trainFlags) checkTable() error {
 			return fmt.Errorf("--kind %w", err)
 		}
 	}
-	if err := f.costs.check(); err != nil {
+	if err := f.costs.Check(); err != nil {
 		return err
 	}
-	if f.costs.kind() == "lockstep" {
+	if f.costs.Kind() == "lockstep" {
 		return errors.New("--cost-model lockstep times PyTorch's check, not a run: use unit time, explicit or GPU costs")
 	}
 	if f.costDesc().GPU && f.stages > 0 {
 		// One microbatch's activations must fit on a stage's GPU.
-		cfg, err := f.costs.presets.config()
+		cfg, err := f.costs.Presets.Config()
 		if err != nil {
 			return err
 		}
@@ -343,7 +343,7 @@ func (f *trainFlags) checkTable() error {
 		if err != nil {
 			return err
 		}
-		return f.costs.presets.fitsOneMicrobatch(cfg, gm, f.stages)
+		return f.costs.Presets.FitsOneMicrobatch(cfg, gm, f.stages)
 	}
 	return nil
 }
@@ -433,5 +433,5 @@ func trainWith(ctx context.Context, args []string, record func(optim.Record) err
 		return err
 	}
 	rep := f.report(res)
-	return f.output.write(stdout, rep, func() error { return writeTrainText(stdout, rep) })
+	return f.output.Write(stdout, rep, func() error { return writeTrainText(stdout, rep) })
 }

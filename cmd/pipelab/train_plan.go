@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"math"
 
 	"github.com/pipelab/pipelab/experiments"
@@ -18,7 +19,7 @@ func (f *trainFlags) run() (experiments.Run, error) {
 	r := experiments.Run{Measure: experiments.Convergence, Objective: f.objective, N: f.n, D: f.d, Batch: f.batchSize,
 		Method: f.method, Stages: f.stages, Step: f.stepSize, Delta: f.delta, LocalSteps: f.localSteps,
 		TotalMicrobatches: f.totalMicrobatches, Budget: f.timeBudget, LogEvery: f.logEvery, LogPoints: f.logPoints,
-		Cost: f.costs.spec(), Optimizer: f.optimizerSettings(), Accumulate: f.accumulate,
+		Cost: costSpec(&f.costs), Optimizer: f.optimizerSettings(), Accumulate: f.accumulate,
 		PipeMareWarmup: f.pipemareWarmup, PipeMareDecay: f.pipemareDecay, DCLambda: f.dcLambda, EFLambda: f.efLambda,
 		TargetLoss: f.targetLoss, Seed: f.seed, DataSeed: f.seed, Data: f.data, Labels: f.labels}
 	d := f.methodDesc()
@@ -70,13 +71,13 @@ func (f *trainFlags) delayModel(r *experiments.Run) error {
 	default:
 		trace, err := optim.LoadDelayTrace(f.delays)
 		if err != nil {
-			return badInput{fmt.Errorf("--delays: %w", err)}
+			return fault.Bad(fmt.Errorf("--delays: %w", err))
 		}
 		if trace.Stages != f.stages {
-			return badInput{fmt.Errorf("--delays: %s: %d delays per line, but --stages is %d", f.delays, trace.Stages, f.stages)}
+			return fault.Bad(fmt.Errorf("--delays: %s: %d delays per line, but --stages is %d", f.delays, trace.Stages, f.stages))
 		}
 		if k := f.totalMicrobatches * f.stages; !f.set["time-budget"] && len(trace.Rows) < k {
-			return badInput{fmt.Errorf("--delays: %s: %d delay rows, but the run has K = N·S = %d updates (--total-microbatches %d, --stages %d)", f.delays, len(trace.Rows), k, f.totalMicrobatches, f.stages)}
+			return fault.Bad(fmt.Errorf("--delays: %s: %d delay rows, but the run has K = N·S = %d updates (--total-microbatches %d, --stages %d)", f.delays, len(trace.Rows), k, f.totalMicrobatches, f.stages))
 		}
 		r.DelayTrace = trace
 	}
@@ -101,7 +102,7 @@ func (f *trainFlags) objectiveDesc() experiments.ObjectiveDesc {
 // only the command line has and train refuses, gets the zero descriptor,
 // which has no trait.
 func (f *trainFlags) costDesc() experiments.CostModelDesc {
-	d, _ := experiments.CostModelNamed(f.costs.kind())
+	d, _ := experiments.CostModelNamed(f.costs.Kind())
 	return d
 }
 
@@ -129,23 +130,28 @@ func (f *trainFlags) costName(res *experiments.Trained) string {
 	if f.costDesc().Unit || res.Table == nil {
 		return "unit"
 	}
-	pr, err := f.costs.pricingFor(res.Table)
+	pr, err := f.costs.PricingFor(res.Table)
 	if err != nil {
-		return f.costs.kind()
+		return f.costs.Kind()
 	}
-	return pr.name
+	return pr.Name
 }
 
-// spec is the cost model of the flags as a run's cost spec.
-func (c *costFlags) spec() experiments.CostSpec {
-	switch c.kind() {
+// costSpec is the cost model of the flags as a run's cost spec.
+func costSpec(c *costFlags) experiments.CostSpec {
+	switch c.Kind() {
 	case "explicit":
-		return experiments.CostSpec{CostModel: experiments.ExplicitCost, Explicit: experiments.ExplicitCosts{Fwd: c.fwd, Bwd: c.bwd, WGrad: c.wgrad, Comm: c.comm}}
+		return experiments.CostSpec{CostModel: experiments.ExplicitCost, Explicit: experiments.ExplicitCosts{Fwd: c.Fwd, Bwd: c.Bwd, WGrad: c.Wgrad, Comm: c.Comm}}
 	case "measured":
-		m := c.measured.read
+		m := c.Measured.Read
 		return experiments.CostSpec{CostModel: experiments.MeasuredCost, Measured: &m}
 	case "gpu":
-		return c.presets.spec()
+		g := c.Presets.Spec()
+		return experiments.CostSpec{CostModel: "gpu", Preset: g.Preset, ModelConfig: g.ModelConfig, GPU: g.GPU, Link: g.Link,
+			Hardware: g.Hardware, Microbatch: g.Microbatch, Sequence: g.Sequence, FlashAttention: g.FlashAttention, Efficiency: g.Efficiency,
+			TP: g.TP, DP: g.DP, Recompute: g.Recompute, SequenceParallel: g.SequenceParallel,
+			DistributedOptimizer: g.DistributedOptimizer, OverlapGradReduce: g.OverlapGradReduce,
+			GPUsPerNode: g.GPUsPerNode, NodeLink: g.NodeLink, ExpertParallel: g.ExpertParallel}
 	}
 	return experiments.CostSpec{CostModel: "unit"}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"github.com/pipelab/pipelab/internal/budget"
 	"io"
 	"path/filepath"
@@ -98,7 +99,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("tune", "(--model M | --model-config FILE.json) --gpu G --link L (--ranks P [--microbatches M] | --gpus N --batch-size B) [--gpu-memory SIZE] [--out FILE.csv] [--format text|json]",
 		tuneDescription, stderr)
 	var f tuneFlags
-	f.presets.register(fs, "model preset (pipelab presets lists them)", "")
+	f.presets.Register(fs, "model preset (pipelab presets lists them)", "")
 	fs.IntVar(&f.ranks, "ranks", 0, "pipeline ranks (devices) P")
 	fs.IntVar(&f.microbatches, "microbatches", 0, "microbatches per iteration (0: try P, 2P and 4P)")
 	fs.Func("gpu-memory", "memory limit per rank, a size such as 40GB or 64GiB (GB = 10⁹ bytes, as the presets; default: the GPU's memory)", func(v string) error {
@@ -111,14 +112,14 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&f.gantt, "gantt", "", "draw the chosen schedule's timeline to this .png or .svg")
 	fs.StringVar(&f.baselineGantt, "baseline-gantt", "", "draw the baseline's timeline to this .png or .svg")
 	markFiles(fs, writesFile, nil, "out", "gantt", "baseline-gantt")
-	f.output.register(fs)
-	f.measured.register(fs)
+	f.output.Register(fs)
+	f.measured.Register(fs)
 	fs.IntVar(&f.gpus, "gpus", 0, "GPUs T·P·D: search the split into --tp, --ranks and --dp too (with --batch-size)")
 	fs.IntVar(&f.batchSize, "batch-size", 0, "with --gpus: samples of one iteration over all data-parallel replicas")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if f.measured.given() {
+	if f.measured.Given() {
 		return f.runMeasured(ctx, fs, stdout, stderr)
 	}
 	if f.gpus != 0 || f.batchSize != 0 {
@@ -132,7 +133,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	p, err := f.problem()
 	if err != nil {
-		return badInput{err}
+		return fault.Bad(err)
 	}
 	if err := guardTune(p); err != nil {
 		return err
@@ -140,7 +141,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	p.Sim.Context = ctx
 	res, err := tune.Tune(p)
 	if errors.Is(err, tune.ErrNothingFits) {
-		return badInput{err} // a workload the GPUs cannot hold
+		return fault.Bad(err) // a workload the GPUs cannot hold
 	}
 	if err != nil {
 		return err
@@ -149,7 +150,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	rep := newTuneReport(f, p, res)
-	return f.output.write(stdout, rep, func() error { return writeTuneText(stdout, rep, res) })
+	return f.output.Write(stdout, rep, func() error { return writeTuneText(stdout, rep, res) })
 }
 
 // check names the flag that is wrong.
@@ -158,17 +159,17 @@ func (f tuneFlags) check(rest []string) error {
 		return err
 	}
 	switch {
-	case !f.presets.given():
+	case !f.presets.Given():
 		return errors.New("--model is required (or --model-config)")
 	case f.ranks < 1:
-		return required("ranks", f.ranks, setFlags(f.presets.fs))
+		return required("ranks", f.ranks, setFlags(f.presets.Fs))
 	case f.microbatches < 0:
 		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
 	}
-	if err := f.presets.check(); err != nil {
+	if err := f.presets.Check(); err != nil {
 		return err
 	}
-	if err := f.output.check(); err != nil {
+	if err := f.output.Check(); err != nil {
 		return err
 	}
 	if err := firstError(checkOutputFolder("out", f.out), checkOutputFolder("gantt", f.gantt), checkOutputFolder("baseline-gantt", f.baselineGantt)); err != nil {
@@ -183,7 +184,7 @@ func (f tuneFlags) check(rest []string) error {
 }
 
 func (f tuneFlags) problem() (tune.Problem, error) {
-	cfg, err := f.presets.config()
+	cfg, err := f.presets.Config()
 	if err != nil {
 		return tune.Problem{}, err
 	}
@@ -207,7 +208,7 @@ func parseSchedules(list string) ([]tune.Schedule, error) {
 	}
 	var out []tune.Schedule
 	for _, k := range items {
-		out = append(out, tune.Schedule{Family: k.name, Chunks: k.chunks})
+		out = append(out, tune.Schedule{Family: k.Name, Chunks: k.Chunks})
 	}
 	return out, nil
 }
@@ -236,11 +237,11 @@ func (f tuneFlags) writeFiles(res *tune.Result) error {
 // the hardware file's GPU and link when there is one, not the flags'
 // defaults.
 func (f tuneFlags) costName() string {
-	gpu, link := f.presets.gpu, f.presets.link
-	if f.presets.hardware != "" {
-		gpu, link = f.presets.fromHardware.GPU.Name, f.presets.fromHardware.Link.Name
+	gpu, link := f.presets.Gpu, f.presets.Link
+	if f.presets.Hardware != "" {
+		gpu, link = f.presets.FromHardware.GPU.Name, f.presets.FromHardware.Link.Name
 	}
-	return fmt.Sprintf("GPU model (%s on %s over %s)", f.presets.modelName(), gpu, link)
+	return fmt.Sprintf("GPU model (%s on %s over %s)", f.presets.ModelName(), gpu, link)
 }
 
 func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
@@ -250,7 +251,7 @@ func newTuneReport(f tuneFlags, p tune.Problem, res *tune.Result) tuneReport {
 	}
 	b, base := res.Best, res.Baseline
 	return tuneReport{
-		Model: f.presets.modelName(), GPU: p.Config.GPU.Name, Link: p.Config.Link.Name, Ranks: f.ranks, MemoryLimit: limit,
+		Model: f.presets.ModelName(), GPU: p.Config.GPU.Name, Link: p.Config.Link.Name, Ranks: f.ranks, MemoryLimit: limit,
 		Kind: b.Schedule.Family, Chunks: cost.ChunksPerRank(b.Table), Placement: b.Placement,
 		Microbatches: b.Microbatches, Partition: b.Partition,
 		TunedMakespan: b.Makespan, TunedPerSample: b.PerSample, TunedPeakMemory: b.PeakMemory,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"io"
 	"strings"
 
@@ -52,19 +53,19 @@ func (f tuneFlags) runCluster(ctx context.Context, fs *flag.FlagSet, stdout, std
 	if err := f.checkCluster(fs); err != nil {
 		return flagProblem(fs, stderr, "tune", err)
 	}
-	cfg, err := f.presets.config()
+	cfg, err := f.presets.Config()
 	if err != nil {
-		return badInput{err}
+		return fault.Bad(err)
 	}
 	p := tune.ClusterProblem{Config: cfg, GPUs: f.gpus, Batch: f.batchSize, MemoryBytes: float64(f.gpuMemory), Sim: sim.Options{Context: ctx}}
 	if f.schedules != "" {
 		if p.Schedules, err = parseSchedules(f.schedules); err != nil {
-			return badInput{err}
+			return fault.Bad(err)
 		}
 	}
 	splits, err := p.Splits()
 	if err != nil {
-		return badInput{err}
+		return fault.Bad(err)
 	}
 	for _, sp := range splits {
 		m := f.batchSize / (sp.Data * cfg.Microbatch)
@@ -77,20 +78,20 @@ func (f tuneFlags) runCluster(ctx context.Context, fs *flag.FlagSet, stdout, std
 		return ctx.Err() // the request was given up
 	}
 	if err != nil {
-		return badInput{err} // no split fits: a workload the GPUs cannot hold
+		return fault.Bad(err) // no split fits: a workload the GPUs cannot hold
 	}
-	rep := clusterTuneReport{Model: f.presets.modelName(), GPUs: f.gpus, BatchSize: f.batchSize, Best: splitJS(res.Best)}
+	rep := clusterTuneReport{Model: f.presets.ModelName(), GPUs: f.gpus, BatchSize: f.batchSize, Best: splitJS(res.Best)}
 	for _, sp := range res.Splits {
 		rep.Splits = append(rep.Splits, splitJS(sp))
 	}
-	return f.output.write(stdout, rep, func() error { return writeClusterTuneText(stdout, rep) })
+	return f.output.Write(stdout, rep, func() error { return writeClusterTuneText(stdout, rep) })
 }
 
 // checkCluster names the flag that is wrong with --gpus.
 func (f tuneFlags) checkCluster(fs *flag.FlagSet) error {
 	set := setFlags(fs)
 	switch {
-	case !f.presets.given():
+	case !f.presets.Given():
 		return errors.New("--model is required (or --model-config)")
 	case f.batchSize < 1:
 		return fmt.Errorf("--gpus needs --batch-size, the samples of one iteration over all replicas, at least 1; got %d", f.batchSize)
@@ -99,7 +100,7 @@ func (f tuneFlags) checkCluster(fs *flag.FlagSet) error {
 	case f.out != "" || f.gantt != "" || f.baselineGantt != "":
 		return errors.New("--gpus reports the splits; --out, --gantt and --baseline-gantt apply to one pipeline (tune --ranks)")
 	}
-	return firstError(noArguments(fs.Args()), f.presets.check(), f.output.check())
+	return firstError(noArguments(fs.Args()), f.presets.Check(), f.output.Check())
 }
 
 func writeClusterTuneText(w io.Writer, rep clusterTuneReport) error {

@@ -19,7 +19,7 @@ func (f *tuneFlags) runMeasured(ctx context.Context, fs *flag.FlagSet, stdout, s
 	if err := f.checkMeasured(fs); err != nil {
 		return flagProblem(fs, stderr, "tune", err)
 	}
-	p := tune.MeasuredProblem{Costs: f.measured.read, Ranks: f.ranks, Sim: sim.Options{Context: ctx}}
+	p := tune.MeasuredProblem{Costs: f.measured.Read, Ranks: f.ranks, Sim: sim.Options{Context: ctx}}
 	if f.microbatches > 0 {
 		p.Microbatches = []int{f.microbatches}
 	}
@@ -36,13 +36,13 @@ func (f *tuneFlags) runMeasured(ctx context.Context, fs *flag.FlagSet, stdout, s
 	if err := f.writeFiles(res); err != nil {
 		return err
 	}
-	rep := tuneReport{Model: "measured (" + f.measured.read.Source + ")", Ranks: f.ranks,
+	rep := tuneReport{Model: "measured (" + f.measured.Read.Source + ")", Ranks: f.ranks,
 		Kind: res.Best.Schedule.Family, Chunks: cost.ChunksPerRank(res.Best.Table), Placement: res.Best.Placement,
 		Microbatches: res.Best.Microbatches, TunedMakespan: res.Best.Makespan, TunedPerSample: res.Best.PerSample,
 		BaselineKind: res.Baseline.Schedule.Family, BaselineChunks: cost.ChunksPerRank(res.Baseline.Table),
 		BaselineMakespan: res.Baseline.Makespan, BaselinePerSample: res.Baseline.PerSample, BaselineFits: true,
 		Speedup: res.Speedup, Simulations: res.Simulations}
-	return f.output.write(stdout, rep, func() error { return writeTuneMeasuredText(stdout, rep, res) })
+	return f.output.Write(stdout, rep, func() error { return writeTuneMeasuredText(stdout, rep, res) })
 }
 
 // checkMeasured names the flag that is wrong for measured costs.
@@ -57,17 +57,17 @@ func (f *tuneFlags) checkMeasured(fs *flag.FlagSet) error {
 	case len(fs.Args()) > 0:
 		return noArguments(fs.Args())
 	case f.ranks < 1:
-		return required("ranks", f.ranks, setFlags(f.presets.fs))
+		return required("ranks", f.ranks, setFlags(f.presets.Fs))
 	case f.microbatches < 0:
 		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
 	}
-	if err := f.output.check(); err != nil {
+	if err := f.output.Check(); err != nil {
 		return err
 	}
-	if err := f.measured.check(); err != nil {
+	if err := f.measured.Check(); err != nil {
 		return err
 	}
-	if n := len(f.measured.read.Stages); n < f.ranks || n%f.ranks != 0 {
+	if n := len(f.measured.Read.Stages); n < f.ranks || n%f.ranks != 0 {
 		return fmt.Errorf("--ranks %d: the %d measured stages do not split over %d ranks", f.ranks, n, f.ranks)
 	}
 	return nil

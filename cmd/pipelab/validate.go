@@ -29,16 +29,16 @@ calibration. docs/validation.md is this output, explained.`
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", "[--format text|json]", validateDescription, stderr)
 	var output outputFlag
-	output.register(fs)
+	output.Register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := firstError(noArguments(fs.Args()), output.check()); err != nil {
+	if err := firstError(noArguments(fs.Args()), output.Check()); err != nil {
 		return flagProblem(fs, stderr, "validate", err)
 	}
 	v, err := validation.ValidateTimingModel()
 	if err != nil {
 		return err
 	}
-	return output.write(stdout, v, func() error { return v.WriteText(stdout) })
+	return output.Write(stdout, v, func() error { return v.WriteText(stdout) })
 }

@@ -2,8 +2,8 @@ package budget
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"math"
 	"os"
 	"strconv"
@@ -19,8 +19,9 @@ const EnvVar = "PIPELAB_MAX_MEMORY"
 // fallbackLimit is the default on a system whose memory cannot be read.
 const fallbackLimit = 8 << 30
 
-// ErrTooLarge marks a refusal by Check.
-var ErrTooLarge = errors.New("budget: too large")
+// ErrTooLarge marks a refusal by Check: fault.TooLarge, the one kind of
+// a size refused.
+var ErrTooLarge = fault.TooLarge
 
 // flagLimit is the limit --max-memory set, 0 when none.
 var flagLimit atomic.Int64

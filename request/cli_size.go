@@ -1,9 +1,9 @@
-package main
+package request
 
 import (
 	"github.com/pipelab/pipelab/internal/budget"
 
-	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/experiments/costspec"
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/tune"
 )
@@ -12,19 +12,19 @@ import (
 // the sweep's (experiments/validate_size.go), so that a command and a
 // sweep refuse the same work.
 const (
-	scheduleCellBytes = experiments.ScheduleCellBytes
-	simulateCellBytes = experiments.SimulateCellBytes
-	compareCellBytes  = experiments.CompareCellBytes
-	replayCellBytes   = experiments.ReplayCellBytes
+	ScheduleCellBytes = costspec.ScheduleCellBytes
+	SimulateCellBytes = costspec.SimulateCellBytes
+	CompareCellBytes  = costspec.CompareCellBytes
+	ReplayCellBytes   = costspec.ReplayCellBytes
 )
 
-var guardShape = experiments.GuardShape
+var GuardShape = costspec.GuardShape
 
-// guardTune refuses a search whose largest candidate would need more
+// GuardTune refuses a search whose largest candidate would need more
 // memory than the limit: tune simulates each schedule of --kind
 // (tune.DefaultSchedules without it) at each microbatch count (4P the largest without
 // --microbatches).
-func guardTune(p tune.Problem) error {
+func GuardTune(p tune.Problem) error {
 	counts := p.Microbatches
 	if len(counts) == 0 {
 		counts = []int{4 * p.Ranks}
@@ -35,7 +35,7 @@ func guardTune(p tune.Problem) error {
 	}
 	for _, sc := range schedules {
 		for _, m := range counts {
-			if err := guardShape(sc.Family, pipeline.Shape{Ranks: p.Ranks, Microbatches: m, Chunks: sc.Chunks}, simulateCellBytes); err != nil {
+			if err := GuardShape(sc.Family, pipeline.Shape{Ranks: p.Ranks, Microbatches: m, Chunks: sc.Chunks}, SimulateCellBytes); err != nil {
 				return err
 			}
 		}

@@ -1,9 +1,9 @@
-package main
+package request
 
-// tableName names the schedule a report describes in its text: the
+// TableName names the schedule a report describes in its text: the
 // generated family (--kind, the JSON key kind) or the CSV file read
 // (--schedule, the JSON key schedule).
-func tableName(kind, schedule string) string {
+func TableName(kind, schedule string) string {
 	if schedule != "" {
 		return schedule
 	}

@@ -1,15 +1,13 @@
-package main
+package request
 
 import (
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strings"
 
-	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/internal/suggest"
 )
 
@@ -19,24 +17,24 @@ import (
 // exits 2; help spells flags --flag. There are no aliases: an old spelling
 // is refused, with the name to use where one is close (internal/suggest).
 
-// helpRequest is returned by parseFlags for --help: the dispatcher prints
+// HelpRequest is returned by ParseFlags for --help: the dispatcher prints
 // the command's usage to standard output and exits 0.
-type helpRequest struct{ fs *flag.FlagSet }
+type HelpRequest struct{ FS *flag.FlagSet }
 
-func (h helpRequest) Error() string { return flag.ErrHelp.Error() }
-func (h helpRequest) Unwrap() error { return flag.ErrHelp }
+func (h HelpRequest) Error() string { return flag.ErrHelp.Error() }
+func (h HelpRequest) Unwrap() error { return flag.ErrHelp }
 
 // print writes the usage to w.
-func (h helpRequest) print(w io.Writer) {
-	out := h.fs.Output()
-	h.fs.SetOutput(w)
-	h.fs.Usage()
-	h.fs.SetOutput(out)
+func (h HelpRequest) Print(w io.Writer) {
+	out := h.FS.Output()
+	h.FS.SetOutput(w)
+	h.FS.Usage()
+	h.FS.SetOutput(out)
 }
 
-// printFlags writes fs's flags as --flag, one per entry, with the default
+// PrintFlags writes fs's flags as --flag, one per entry, with the default
 // when it is not the zero value and the usage does not state it already.
-func printFlags(fs *flag.FlagSet, w io.Writer) {
+func PrintFlags(fs *flag.FlagSet, w io.Writer) {
 	fs.VisitAll(func(fl *flag.Flag) {
 		arg, usage := flag.UnquoteUsage(unmarked(fl))
 		head := "  --" + fl.Name
@@ -60,9 +58,9 @@ func zeroDefault(fl *flag.Flag) bool {
 	return false
 }
 
-// flagError rewrites the flag package's "-flag" in a parse error as
+// FlagError rewrites the flag package's "-flag" in a parse error as
 // "--flag".
-func flagError(err error) string {
+func FlagError(err error) string {
 	msg := err.Error()
 	for _, prefix := range []string{"flag provided but not defined: -", "flag needs an argument: -", "-"} {
 		if rest, ok := strings.CutPrefix(msg, prefix); ok {
@@ -83,12 +81,12 @@ var conventionHint = map[string]struct{ flag, why string }{
 	"ranks":  {"stages", "train's --stages is S, one stage per rank"},
 }
 
-// seeHelp ends a flag error's line.
-func seeHelp(name string) string { return fmt.Sprintf("see pipelab %s --help", name) }
+// SeeHelp ends a flag error's line.
+func SeeHelp(name string) string { return fmt.Sprintf("see pipelab %s --help", name) }
 
-// flagLine is the one line of a flag error of command name: what was
+// FlagLine is the one line of a flag error of command name: what was
 // wrong, a did-you-mean for an unknown flag, and where the help is.
-func flagLine(fs *flag.FlagSet, name, msg string) string {
+func FlagLine(fs *flag.FlagSet, name, msg string) string {
 	if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: --"); ok {
 		var names []string
 		fs.VisitAll(func(fl *flag.Flag) { names = append(names, fl.Name) })
@@ -98,44 +96,17 @@ func flagLine(fs *flag.FlagSet, name, msg string) string {
 			msg += " (did you mean --" + near + "?)"
 		}
 	}
-	return fmt.Sprintf("pipelab %s: %s; %s", name, msg, seeHelp(name))
+	return fmt.Sprintf("pipelab %s: %s; %s", name, msg, SeeHelp(name))
 }
 
-// version is "pipelab VERSION (commit REV)": experiments.Version, the
-// version every table records (its pipelab_version), and the VCS commit
-// Go embeds in the build, marked "modified" when the tree had uncommitted
-// changes.
-func version() string {
-	v := experiments.Version
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v + " (commit unknown: no build information)"
-	}
-	var rev, modified string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = ", modified"
-			}
-		}
-	}
-	if rev == "" {
-		return v + " (commit unknown: built without VCS information, e.g. -buildvcs=false)"
-	}
-	return v + " (commit " + rev + modified + ")"
-}
-
-// isHelp says whether err asks for a command's help.
-func isHelp(err error) (helpRequest, bool) {
-	var h helpRequest
+// IsHelp says whether err asks for a command's help.
+func IsHelp(err error) (HelpRequest, bool) {
+	var h HelpRequest
 	return h, errors.As(err, &h)
 }
 
 // count writes n and noun, plural unless n is 1: "1 plot", "3 plots".
-func count(n int, noun string) string {
+func Count(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

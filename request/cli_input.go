@@ -1,7 +1,8 @@
-package main
+package request
 
 import (
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"io"
 	"os"
 
@@ -10,21 +11,21 @@ import (
 	"github.com/pipelab/pipelab/pipeline"
 )
 
-// readScheduleFile reads the PyTorch schedule CSV that --schedule names.
+// ReadScheduleFile reads the PyTorch schedule CSV that --schedule names.
 // A file that cannot be opened, parsed or validated is bad input (exit 2),
 // named by the flag, an invalid action by its line and cell.
-func readScheduleFile(path string) (*pipeline.Table, error) {
+func ReadScheduleFile(path string) (*pipeline.Table, error) {
 	file, err := os.Open(path)
 	if err != nil {
-		return nil, badInput{fmt.Errorf("--schedule: %w", err)}
+		return nil, fault.Bad(fmt.Errorf("--schedule: %w", err))
 	}
 	defer file.Close()
-	t, err := readScheduleInput(file, path)
+	t, err := ReadScheduleInput(file, path)
 	if err == nil {
 		err = t.ValidateFile(path)
 	}
 	if err != nil {
-		return nil, badInput{err}
+		return nil, fault.Bad(err)
 	}
 	return t, nil
 }
@@ -33,12 +34,12 @@ func readScheduleFile(path string) (*pipeline.Table, error) {
 // take once read (pipeline.CSVReadBytes).
 const scheduleReadBytes = pipeline.CSVReadBytes
 
-// readScheduleInput reads a schedule CSV from r, refusing it before it is
+// ReadScheduleInput reads a schedule CSV from r, refusing it before it is
 // read when its size (a regular file's) times scheduleReadBytes is over
 // the memory limit, and after the bytes the limit allows otherwise (a pipe,
 // /dev/zero); pipeline.ReadCSV bounds it further (MaxCSVBytes, cells,
 // lines).
-func readScheduleInput(r io.Reader, name string) (*pipeline.Table, error) {
+func ReadScheduleInput(r io.Reader, name string) (*pipeline.Table, error) {
 	limit, _, err := budget.Limit()
 	if err != nil {
 		return nil, err

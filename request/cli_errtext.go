@@ -1,7 +1,8 @@
-package main
+package request
 
 import (
 	"errors"
+	"github.com/pipelab/pipelab/fault"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,21 +14,21 @@ import (
 // their errors ("sim: variability: ...") so that a caller of the library
 // can tell where they come from; the command line drops those prefixes.
 
-// goPackages are the names of the module's packages (the last element of
+// GoPackages are the names of the module's packages (the last element of
 // each import path but cmd/pipelab's), whose prefixes an error message
 // loses; TestGoPackagesListed checks the list against the source tree.
-var goPackages = []string{
-	"atomicfile", "budget", "charlm", "cost", "cputime", "experiments", "explorer", "inputfile",
+var GoPackages = []string{
+	"atomicfile", "budget", "charlm", "cost", "costspec", "cputime", "experiments", "explorer", "fault", "inputfile",
 	"objectives", "optim", "pipeline", "request", "results", "sim", "suggest", "sweep", "tablesequal", "tune", "validation", "vec",
 }
 
-// userText returns err's message without package prefixes: at its start
+// UserText returns err's message without package prefixes: at its start
 // and after each ": " that separates a context from its cause. A missing
 // folder of an output file is named as the folder, not as the temporary
 // file the write went through.
-func userText(err error) string {
+func UserText(err error) string {
 	msg := err.Error()
-	if dir, ok := missingFolder(err); ok {
+	if dir, ok := MissingFolder(err); ok {
 		// The temporary file the write went through is no name of the
 		// user's: the folder is.
 		var pe *fs.PathError
@@ -40,7 +41,7 @@ func userText(err error) string {
 	return dropPackagePrefixes(msg)
 }
 
-// dropPackagePrefixes removes "pkg: " for every package of goPackages at
+// dropPackagePrefixes removes "pkg: " for every package of GoPackages at
 // the start of msg and after every ": " in it.
 func dropPackagePrefixes(msg string) string {
 	parts := strings.Split(msg, ": ")
@@ -55,7 +56,7 @@ func dropPackagePrefixes(msg string) string {
 }
 
 func isPackage(word string) bool {
-	for _, p := range goPackages {
+	for _, p := range GoPackages {
 		if word == p {
 			return true
 		}
@@ -64,7 +65,7 @@ func isPackage(word string) bool {
 }
 
 // withoutPackage returns err with its message in the user's words
-// (userText), keeping it wrapped for errors.Is and errors.As.
+// (UserText), keeping it wrapped for errors.Is and errors.As.
 func withoutPackage(err error) error {
 	if err == nil {
 		return nil
@@ -74,12 +75,12 @@ func withoutPackage(err error) error {
 
 type userError struct{ error }
 
-func (u userError) Error() string { return userText(u.error) }
+func (u userError) Error() string { return UserText(u.error) }
 func (u userError) Unwrap() error { return u.error }
 
-// missingFolder reports the folder that does not exist when err is a
+// MissingFolder reports the folder that does not exist when err is a
 // failed creation of a file (an output's temporary file) in it.
-func missingFolder(err error) (string, bool) {
+func MissingFolder(err error) (string, bool) {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) || (pe.Op != "open" && pe.Op != "createtemp") {
 		return "", false
@@ -91,9 +92,9 @@ func missingFolder(err error) (string, bool) {
 	return dir, true
 }
 
-// checkOutputFolder refuses an output file whose folder does not exist,
+// CheckOutputFolder refuses an output file whose folder does not exist,
 // before any work is done; flag names the flag.
-func checkOutputFolder(flag, path string) error {
+func CheckOutputFolder(flag, path string) error {
 	if path == "" {
 		return nil
 	}
@@ -101,11 +102,11 @@ func checkOutputFolder(flag, path string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return badInput{errors.New("--" + flag + " " + path + ": folder " + dir + " does not exist")}
+		return fault.Bad(errors.New("--" + flag + " " + path + ": folder " + dir + " does not exist"))
 	case err != nil:
-		return badInput{errors.New("--" + flag + " " + path + ": " + userText(err))}
+		return fault.Bad(errors.New("--" + flag + " " + path + ": " + UserText(err)))
 	case !st.IsDir():
-		return badInput{errors.New("--" + flag + " " + path + ": " + dir + " is not a folder")}
+		return fault.Bad(errors.New("--" + flag + " " + path + ": " + dir + " is not a folder"))
 	}
 	return nil
 }
