@@ -8,9 +8,8 @@ import (
 	"github.com/pipelab/pipelab/explorer"
 )
 
-// newHandler is the explorer's handler, one command at a time (the
-// worker has one thread).
+// newHandler is the explorer's server as the library builds it
+// (explorer.New), one command at a time: the worker has one thread.
 func newHandler() http.Handler {
-	s := &explorer.Server{Slots: 1}
-	return s.Handler()
+	return explorer.New(explorer.Options{Slots: 1}).Handler()
 }

@@ -23,9 +23,10 @@ async function api(command, body) {
 }
 
 // needsServer marks what the browser's own pipelab does not run (a 501,
-// Not Implemented, from its server) as needing "pipelab serve".
+// Not Implemented, or the library's server saying the command is not in
+// its build) as needing "pipelab serve".
 function needsServer(status, p) {
-  if (status !== 501 || backend.kind !== "browser") return p;
+  if (backend.kind !== "browser" || !(status === 501 || / is not served by this build/.test(p.error || ""))) return p;
   return { ...p, error: "needs pipelab serve: " + p.error + " (this static page runs pipelab in the browser; run pipelab serve for this command, docs/explorer.md)" };
 }
 
@@ -461,8 +462,21 @@ async function dropped(file) {
 }
 
 async function loadChoices() {
-  const [kinds, presets] = await Promise.all([api("kinds", { flags: {} }), api("presets", { flags: {} })]);
   const fill = (id, names, pick) => { $(id).innerHTML = names.map(n => `<option${n === pick ? " selected" : ""}>${esc(n)}</option>`).join(""); };
+  let kinds, presets;
+  try {
+    [kinds, presets] = await Promise.all([api("kinds", { flags: {} }), api("presets", { flags: {} })]);
+  } catch (e) {
+    if (backend.kind !== "browser") throw e;
+    // The browser's build may not list the families and presets: the
+    // panel offers its defaults, and says that the lists need the server.
+    fill("kind", ["1f1b"], "1f1b");
+    fill("model", ["gpt-1.3b"], "gpt-1.3b");
+    fill("gpu", ["h100"], "h100");
+    fill("link", ["ib-ndr"], "ib-ndr");
+    $("choices-note").textContent = (e.problem ? e.problem.error : e.message) + " The lists of families and presets need pipelab serve; here the panel offers its defaults, and Side by side (Compare) takes any kinds typed.";
+    return;
+  }
   fill("kind", kinds.text.trim().split("\n").map(l => l.split(/\s+/)[0]), "1f1b");
   fill("model", presets.report.models.map(m => m.name), "gpt-1.3b");
   fill("gpu", presets.report.gpus.map(m => m.name), "h100");
