@@ -25,7 +25,7 @@ tmp="$(mktemp -d "$(dirname "$dest")/.explorer-static.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 cp "$root"/explorer/assets/* "$tmp/"
 cp "$glue" "$tmp/wasm_exec.js"
-(cd "$root" && GOOS=js GOARCH=wasm "$go" build -trimpath -ldflags=-s -o "$tmp/pipelab.wasm" ./cmd/explorer-wasm)
+(cd "$root" && GOOS=js GOARCH=wasm "$go" vet ./cmd/explorer-wasm && GOOS=js GOARCH=wasm "$go" build -trimpath -ldflags=-s -o "$tmp/pipelab.wasm" ./cmd/explorer-wasm)
 chmod 755 "$tmp"
 old=""
 if [ -e "$dest" ]; then old="$dest.old.$$"; mv "$dest" "$old"; fi

@@ -26,7 +26,9 @@ async function fits() {
 }
 
 for (const w of [1280, 390]) describe(`${w} px`, () => {
-  const suffix = (build === "static" ? "-static" : "") + (w < 760 ? "-phone" : "");
+  // The screenshots in docs/img are the served page's at 1280 px (the static page's are static.test.mjs's
+  // and layout.test.mjs's).
+  const shot = async name => { if (build === "served" && w === 1280) await page.screenshot({ path: join(shots, `explorer-${name}.png`), fullPage: name !== "progress" }); };
   before(async () => {
     width = w;
     page = await browser.newPage({ viewport: { width: w, height: w < 760 ? 844 : 1000 } });
@@ -88,7 +90,7 @@ for (const w of [1280, 390]) describe(`${w} px`, () => {
     assert.equal((doc.match(/<svg y="/g) || []).length, 3);
     assert.equal((doc.match(/<rect [^>]*><title>/g) || []).length, side.reduce((n, s) => n + s.events, 0));
     await fits();
-    await page.screenshot({ path: join(shots, `explorer-side-by-side${suffix}.png`), fullPage: true });
+    await shot("side-by-side");
     await page.click('#tabs [data-view="schedule"]');
   });
 
@@ -123,7 +125,7 @@ for (const w of [1280, 390]) describe(`${w} px`, () => {
     const want = execFileSync("sh", ["-c", `cd "${work}" && "${bin}" simulate --kind 1f1b --ranks 4 --microbatches 8 --costs typed-costs.csv 2>&1 || true`], { encoding: "utf8" }).split("\n")[0];
     assert.equal(await page.locator('#cost-typed [data-err="costs"]').innerText(), want);
     await fits();
-    await page.screenshot({ path: join(shots, `explorer-typed-costs${suffix}.png`), fullPage: true });
+    await shot("typed-costs");
     await page.fill("#typed-stages", "4");
     await page.selectOption("#costmode", "unit");
     await page.selectOption("#kind", "1f1b");
@@ -141,7 +143,7 @@ for (const w of [1280, 390]) describe(`${w} px`, () => {
     assert.match(await page.locator("#progress-text").innerText(), new RegExp(`^running ${build === "static" ? "in this browser" : "on the server"}: simulate \\d`));
     await page.waitForFunction(n => new RegExp(`queue: ${n} running, 1 waiting for ${n} slots?`).test(document.querySelector("#queue").textContent), slots, { timeout: 20000 });
     await fits();
-    await page.screenshot({ path: join(shots, `explorer-progress${suffix}.png`) });
+    await shot("progress");
     const t0 = Date.now();
     await page.click("#progress-stop");
     const ends = await page.evaluate(() => Promise.all(window.longRuns));

@@ -3,10 +3,11 @@
 // command either runs there, with the command line's numbers, or says that it needs pipelab serve.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { cli, cliJSON, line, sameDigits } from "./cli.mjs";
 
-const url = process.env.EXPLORER_URL;
+const url = process.env.EXPLORER_URL, shots = process.env.SCREENSHOTS;
 let browser, page;
 const requests = [];
 
@@ -27,6 +28,7 @@ test("no server: one look for /api/queue, then pipelab.wasm in a worker answers"
   assert.equal(await page.evaluate(() => backend.kind), "browser");
   const out = cli("simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8");
   assert.equal(await page.locator("#sched-makespan").innerText(), line(out, "makespan"));
+  await page.screenshot({ path: join(shots, "explorer-static.png"), fullPage: true });
 });
 
 // outcome waits for a view's answer: "runs" when done appears, else the status's error, which must
