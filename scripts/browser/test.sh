@@ -65,7 +65,8 @@ run() { # run BUILD URL FILE...: the test files against one build of the page
 	BUILD="$build" EXPLORER_URL="$at" PIPELAB="$work/pipelab" CHROMIUM="$chromium" SCREENSHOTS="$shots" WORK="$work" \
 		node --test --test-concurrency=1 --test-reporter=spec ${TEST_NAME:+--test-name-pattern="$TEST_NAME"} "$@"
 }
-run served "$url" layout.test.mjs features.test.mjs explorer.test.mjs
+status=0
+run served "$url" layout.test.mjs features.test.mjs explorer.test.mjs || status=$?
 # The static folder (make explorer-static builds it; STATIC names it) from a plain static server.
 static="${STATIC:-$root/out/explorer}"
 if [ ! -f "$static/pipelab.wasm" ]; then
@@ -85,7 +86,6 @@ if [ -z "$surl" ]; then
 	echo "test-browser: the static server did not start"
 	exit 1
 fi
-status=0
 run static "$surl" layout.test.mjs features.test.mjs static.test.mjs || status=$?
 kill "$spid" 2>/dev/null || true
 exit "$status"
