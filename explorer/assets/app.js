@@ -474,7 +474,8 @@ async function loadChoices() {
     fill("model", ["gpt-1.3b"], "gpt-1.3b");
     fill("gpu", ["h100"], "h100");
     fill("link", ["ib-ndr"], "ib-ndr");
-    $("choices-note").textContent = (e.problem ? e.problem.error : e.message) + " The lists of families and presets need pipelab serve; here the panel offers its defaults, and Side by side (Compare) takes any kinds typed.";
+    $("choices-note").textContent = "The lists of families and presets need pipelab serve: this page's pipelab (in the browser) offers the defaults here; Side by side (Compare) takes any kinds typed.";
+    $("choices-note").title = e.problem ? e.problem.error : e.message;
     return;
   }
   fill("kind", kinds.text.trim().split("\n").map(l => l.split(/\s+/)[0]), "1f1b");
