@@ -8,10 +8,18 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/pipelab/pipelab/internal/budget"
 	"github.com/pipelab/pipelab/internal/memhttp"
 )
 
+// MemoryLimit is the size guards' limit in the browser: 3/4 of the 4 GiB
+// a WebAssembly memory (wasm32) can grow to at most. The library's default
+// reads the machine's memory from /proc/meminfo, which the worker does not
+// have (it would fall back to 8 GiB, more than the worker can hold).
+const MemoryLimit = 3 << 30
+
 func main() {
+	budget.SetLimit(MemoryLimit)
 	b := &bridge{handler: newHandler(), cancels: map[int]context.CancelFunc{}}
 	js.Global().Set("pipelabServe", js.FuncOf(b.serve))
 	js.Global().Set("pipelabCancel", js.FuncOf(b.cancel))

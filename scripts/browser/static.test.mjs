@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { cli, cliJSON, line, sameDigits } from "./cli.mjs";
+import { cli, cliError, cliJSON, line, sameDigits } from "./cli.mjs";
 
 const url = process.env.EXPLORER_URL, shots = process.env.SCREENSHOTS;
 let browser, page;
@@ -29,6 +29,19 @@ test("no server: one look for /api/queue, then pipelab.wasm in a worker answers"
   const out = cli("simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8");
   assert.equal(await page.locator("#sched-makespan").innerText(), line(out, "makespan"));
   await page.screenshot({ path: join(shots, "explorer-static.png"), fullPage: true });
+});
+
+test("a table too large for the browser is refused before it is allocated, in the command line's words", async () => {
+  // cmd/explorer-wasm sets the size guards' limit to 3 GiB (3/4 of a wasm32 memory's 4 GiB), as
+  // --max-memory 3GiB sets it for the command line.
+  const big = ["--kind", "1f1b", "--ranks", "4096", "--microbatches", "1000000"];
+  const p = await page.evaluate(async flags => { const r = await apiFetch("/api/simulate", { method: "POST", body: JSON.stringify({ flags }) }); return [r.status, await r.json()]; },
+    { kind: "1f1b", ranks: "4096", microbatches: "1000000" });
+  assert.equal(p[0], 400);
+  assert.equal(p[1].error, cliError("simulate", ...big, "--max-memory", "3GiB"));
+  // The worker is still there: the next request is answered.
+  const q = await page.evaluate(async () => (await apiFetch("/api/queue")).json());
+  assert.equal(q.slots, 1);
 });
 
 // outcome waits for a view's answer: "runs" when done appears, else the status's error, which must
