@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pipelab/pipelab/internal/atomicfile"
+	typed "github.com/pipelab/pipelab/request"
 )
 
 // answer is the API's reply to a command: the command line it ran (for the
@@ -48,12 +49,9 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, command string)
 	if re != nil {
 		return nil, re
 	}
-	if s.Flags == nil {
-		return nil, refuse(http.StatusNotImplemented, "", "this server knows no command's flags")
-	}
-	flags, err := s.Flags(command)
+	flags, err := s.flagsOf(command)
 	if err != nil {
-		return nil, refuse(http.StatusInternalServerError, "", "%v", err)
+		return nil, refuse(http.StatusNotImplemented, "", "%v", err)
 	}
 	dir, err := os.MkdirTemp("", "pipelab-serve-")
 	if err != nil {
@@ -106,6 +104,12 @@ func (s *Server) runCall(ctx context.Context, command string, c *call) (answer, 
 			return answer{}, re
 		}
 		return answer{Command: c.line, Text: string(text)}, nil
+	}
+	if cmd, ok := typed.CommandNamed(command); ok {
+		return s.libraryCall(ctx, cmd, c)
+	}
+	if s.Run == nil {
+		return answer{}, refuse(http.StatusNotImplemented, "", "this server does not run %s", command)
 	}
 	args := c.args
 	if slices.Contains(jsonCommands, command) {
@@ -204,6 +208,14 @@ func (s *Server) serveDownload(w http.ResponseWriter, r *http.Request) {
 		s.serveSimulateFile(r.Context(), w, c, d.format, d.file, d.mime)
 		return
 	}
+	if cmd, ok := typed.CommandNamed(d.command); ok {
+		s.serveLibraryFile(r.Context(), w, cmd, c, d.format, d.file, d.mime)
+		return
+	}
+	if s.Run == nil {
+		s.writeJSON(w, http.StatusNotImplemented, problem{Error: "this server does not run " + d.command})
+		return
+	}
 	body, re := s.run(r.Context(), c, append(c.args, "--format="+d.format))
 	if re != nil {
 		s.writeJSON(w, re.status, re.p)
@@ -225,7 +237,7 @@ func (s *Server) serveScheduleCSV(w http.ResponseWriter, r *http.Request, file, 
 		s.writeJSON(w, http.StatusBadRequest, problem{Error: "the schedule came from a file: it is its own CSV", Flag: "schedule"})
 		return
 	}
-	flags, err := s.Flags("schedule")
+	flags, err := s.flagsOf("schedule")
 	if err != nil {
 		s.writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})
 		return
@@ -254,4 +266,43 @@ func (s *Server) writeFile(w http.ResponseWriter, name, mime string, body []byte
 	w.Header().Set("Content-Type", mime)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
 	_, _ = w.Write(body)
+}
+
+// libraryCall is the answer to a command the library types: its report's
+// JSON encoding for a command whose --format json it is, else its text.
+func (s *Server) libraryCall(ctx context.Context, cmd typed.Command, c *call) (answer, *refusal) {
+	rep, re := s.runLibrary(ctx, cmd, c, c.args)
+	if re != nil {
+		return answer{}, re
+	}
+	ans := answer{Command: c.line}
+	var buf bytes.Buffer
+	if cmd.JSON {
+		if err := json.NewEncoder(&buf).Encode(rep); err != nil {
+			return answer{}, refuse(http.StatusInternalServerError, "", "%v", err)
+		}
+		ans.Report = json.RawMessage(stripDir(string(bytes.TrimSpace(buf.Bytes())), c.dir, c.req))
+		return ans, nil
+	}
+	if err := rep.WriteText(&buf); err != nil {
+		return answer{}, refuse(http.StatusInternalServerError, "", "%v", err)
+	}
+	ans.Text = buf.String()
+	return ans, nil
+}
+
+// serveLibraryFile writes the report of a library command as a download,
+// as --format format prints it (json indented, or text).
+func (s *Server) serveLibraryFile(ctx context.Context, w http.ResponseWriter, cmd typed.Command, c *call, format, file, mime string) {
+	rep, re := s.runLibrary(ctx, cmd, c, c.args)
+	if re != nil {
+		s.writeJSON(w, re.status, re.p)
+		return
+	}
+	var buf bytes.Buffer
+	if err := typed.WriteReport(&buf, format, rep, func() error { return rep.WriteText(&buf) }); err != nil {
+		s.writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})
+		return
+	}
+	s.writeFile(w, file, mime, []byte(stripDir(buf.String(), c.dir, c.req)))
 }

@@ -11,8 +11,6 @@ import (
 	"runtime"
 	"sync"
 	"time"
-
-	typed "github.com/pipelab/pipelab/request"
 )
 
 //go:embed assets
@@ -20,33 +18,19 @@ var assets embed.FS
 
 // Server serves the page and its API.
 type Server struct {
-	// Run runs one pipelab command line (args[0] is the command) as the
-	// binary would, in this process, writing its output and its errors,
-	// and returns the exit status (0 ok, 2 bad input, 1 failure). It stops
-	// soon after ctx ends, the request's context: a page closed or a
-	// request given up frees its CPU.
+	// Run runs one pipelab command line (args[0] is the command) of a
+	// command the library does not run itself (request.CommandNamed: no
+	// typed request yet), in this process, writing its output and its
+	// errors, and returns the exit status (0 ok, 2 bad input, 1 failure);
+	// nil refuses those commands. It stops soon after ctx ends, the
+	// request's context. The library's commands never go through it.
 	Run func(ctx context.Context, args []string, stdout, stderr io.Writer) int
-	// Simulate decodes the flags of a "pipelab simulate" command line
-	// (args[0] is the command) into the library's typed request and runs
-	// it (request.Simulate), not the command line: it returns the report,
-	// whose JSON encoding is the answer's report and whose timeline the
-	// page draws and the trace download writes, and the exit status as
-	// Run does, the error written to stderr.
-	Simulate func(ctx context.Context, args []string, stderr io.Writer) (typed.SimulateReport, int)
-	// SimulateText writes a simulate report as the command line's text
-	// format prints it (the report.txt download); nil refuses that
-	// download.
-	SimulateText func(w io.Writer, rep typed.SimulateReport) error
-	// Schedule decodes the flags of a "pipelab schedule" command line
-	// (args[0] is the command) into the library's typed request and runs
-	// it (request.Schedule), not the command line, returning the report
-	// and the exit status as Simulate does; nil refuses schedules.
-	Schedule func(ctx context.Context, args []string, stderr io.Writer) (typed.ScheduleReport, int)
 	// Train runs a replay, streaming its loss records; nil refuses
 	// replays.
 	Train Train
-	// Flags says how the page may set each flag of a command (see Flag);
-	// a flag it does not list is refused.
+	// Flags says how the page may set each flag of a command Run runs
+	// (see Flag); a flag it does not list is refused. The library's
+	// commands' flags are read from their own flag sets (request.FlagsOf).
 	Flags func(command string) (map[string]Flag, error)
 	// Slots is how many commands run at once, the others waiting in
 	// order of arrival; 0 means one per core (runtime.GOMAXPROCS).

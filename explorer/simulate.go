@@ -4,31 +4,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/pipelab/pipelab/pipeline/sim"
 	typed "github.com/pipelab/pipelab/request"
 )
 
-// simulate runs c's simulate once a slot is free, cancelled with ctx: its
-// flags decoded into the library's typed request and run (Server.Simulate),
-// no command line. It returns the typed report, or the error as a problem
-// with the HTTP status of its exit status (statusOf).
+// simulate runs c's simulate through the library (runLibrary), no command
+// line, and returns the typed report.
 func (s *Server) simulate(ctx context.Context, c *call) (typed.SimulateReport, *refusal) {
-	if s.Simulate == nil {
-		return typed.SimulateReport{}, refuse(http.StatusNotImplemented, "", "this server draws no timelines")
+	cmd, _ := typed.CommandNamed("simulate")
+	rep, re := s.runLibrary(ctx, cmd, c, c.args)
+	if re != nil {
+		return typed.SimulateReport{}, re
 	}
-	rep, re := runTyped(ctx, s, c, func(stderr io.Writer) (typed.SimulateReport, int) {
-		rep, code := s.Simulate(ctx, c.args, stderr)
-		if code == 0 && rep.Timeline == nil {
-			fmt.Fprintln(stderr, "pipelab serve: simulate gave no timeline")
-			code = 1
-		}
-		return rep, code
-	})
-	return rep, re
+	sr, ok := rep.(typed.SimulateReport)
+	if !ok || sr.Timeline == nil {
+		return typed.SimulateReport{}, refuse(http.StatusInternalServerError, "", "pipelab serve: simulate gave no timeline")
+	}
+	return sr, nil
 }
 
 // simulateCall is the answer to a simulate: the report's JSON encoding
@@ -49,10 +43,6 @@ func (s *Server) simulateCall(ctx context.Context, c *call) (answer, *refusal) {
 // ""), as simulate --trace writes it, or the report as simulate --format
 // json (indented, as the command line prints it) or text prints it.
 func (s *Server) serveSimulateFile(ctx context.Context, w http.ResponseWriter, c *call, format, file, mime string) {
-	if format == "text" && s.SimulateText == nil {
-		s.writeJSON(w, http.StatusNotImplemented, problem{Error: "this server prints no simulate text"})
-		return
-	}
 	rep, re := s.simulate(ctx, c)
 	if re != nil {
 		s.writeJSON(w, re.status, re.p)
@@ -64,11 +54,9 @@ func (s *Server) serveSimulateFile(ctx context.Context, w http.ResponseWriter, c
 	case "":
 		err = sim.WriteChromeTrace(&buf, rep.Timeline)
 	case "text":
-		err = s.SimulateText(&buf, rep)
+		err = rep.WriteText(&buf)
 	default:
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
+		err = typed.WriteReport(&buf, "json", rep, nil)
 	}
 	if err != nil {
 		s.writeJSON(w, http.StatusInternalServerError, problem{Error: err.Error()})

@@ -2,47 +2,25 @@ package explorer
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"flag"
-	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
-	"github.com/pipelab/pipelab/pipeline"
-	"github.com/pipelab/pipelab/pipeline/cost"
 	typed "github.com/pipelab/pipelab/request"
 )
 
-// The simulate endpoint needs no command line: a server whose Run is nil
-// (any call would panic) answers a simulate with the typed report's JSON
-// and its timeline, here a request decoded by hand into request.Simulate.
+// The simulate endpoint needs no command line: a server New builds, whose
+// Run is nil (it has no command line to call), answers a simulate with the
+// library's typed report and its timeline.
 func TestSimulateNeedsNoCommandLine(t *testing.T) {
-	srv := &Server{Flags: fakeFlags, Slots: 1,
-		Simulate: func(ctx context.Context, args []string, stderr io.Writer) (typed.SimulateReport, int) {
-			fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-			kind, p := fs.String("kind", "", ""), fs.Int("ranks", 0, "")
-			fs.String("format", "", "")
-			if len(args) == 0 || args[0] != "simulate" || fs.Parse(args[1:]) != nil {
-				fmt.Fprintf(stderr, "pipelab simulate: unexpected %q\n", args)
-				return typed.SimulateReport{}, 2
-			}
-			tab, err := pipeline.Generate(*kind, pipeline.Shape{Ranks: *p, Microbatches: 2 * *p})
-			if err != nil {
-				fmt.Fprintf(stderr, "pipelab simulate: %v\n", err)
-				return typed.SimulateReport{}, 2
-			}
-			rep, err := typed.Simulate(ctx, typed.SimulateRequest{Kind: *kind, Table: tab, Pricing: typed.Pricing{Cost: cost.Unit{}, Name: "unit"}})
-			if err != nil {
-				return rep, 1
-			}
-			return rep, 0
-		}}
+	srv := New(Options{Slots: 1})
+	if srv.Run != nil || srv.Train != nil || srv.Flags != nil {
+		t.Fatal("New left a hook into a command line")
+	}
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
-	body, _ := json.Marshal(map[string]any{"flags": map[string]string{"kind": "1f1b", "ranks": "3"}})
+	body, _ := json.Marshal(map[string]any{"flags": map[string]string{"kind": "1f1b", "ranks": "3", "microbatches": "6"}})
 	req, _ := http.NewRequest("POST", hs.URL+"/api/simulate", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)

@@ -85,3 +85,6 @@ func onePerRank(t *pipeline.Table) bool {
 	}
 	return true
 }
+
+// WriteText prints the report (Write).
+func (r ScheduleReport) WriteText(w io.Writer) error { return r.Write(w) }

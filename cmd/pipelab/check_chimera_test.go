@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/pipelab/pipelab/request"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,7 +29,7 @@ func TestCheckChimera(t *testing.T) {
 		}
 		for _, comms := range []bool{false, true} {
 			name := fmt.Sprintf("chimera_P%d_M%d_comms=%v", sh.Ranks, sh.Microbatches, comms)
-			want := checkReport{CSVFormat: "compute_only", Ranks: sh.Ranks, Stages: 2 * sh.Ranks, Microbatches: sh.Microbatches}
+			want := request.CheckReport{CSVFormat: "compute_only", Ranks: sh.Ranks, Stages: 2 * sh.Ranks, Microbatches: sh.Microbatches}
 			lowered, err := pipeline.Lower(pipeline.MergeIW(gen))
 			if comms {
 				want.CSVFormat = "compute_comms"
@@ -49,7 +50,7 @@ func TestCheckChimera(t *testing.T) {
 				t.Errorf("%s: check: exit %d, stderr %q", name, code, errb.String())
 				continue
 			}
-			var got checkReport
+			var got request.CheckReport
 			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 				t.Fatalf("%s: output %q is not JSON: %v", name, out.String(), err)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/pipelab/pipelab/request"
 	"io"
 	"os"
 	"path/filepath"
@@ -32,14 +33,14 @@ func TestCheckFixtures(t *testing.T) {
 	simple := writeFile(t, "simple.csv", "0F0,0F1,,0B0,,0B1\r\n,1F0,1B0,1F1,1B1,\r\n")
 	tests := []struct {
 		args []string
-		want checkReport
+		want request.CheckReport
 	}{
 		{[]string{filepath.Join(torchFixtures, "zb1p_2rank_2stagep_compute.csv"), "--format", "json"},
-			checkReport{CSVFormat: "compute_only", Ranks: 2, Stages: 4, Microbatches: 8, Steps: 113}},
+			request.CheckReport{CSVFormat: "compute_only", Ranks: 2, Stages: 4, Microbatches: 8, Steps: 113}},
 		{[]string{"--format=json", filepath.Join(torchFixtures, "zb1p_2rank_2stagep_comms.csv")},
-			checkReport{CSVFormat: "compute_comms", Ranks: 2, Stages: 4, Microbatches: 8, Steps: 113}},
+			request.CheckReport{CSVFormat: "compute_comms", Ranks: 2, Stages: 4, Microbatches: 8, Steps: 113}},
 		{[]string{simple, "--format", "json"},
-			checkReport{CSVFormat: "compute_only", Ranks: 2, Stages: 2, Microbatches: 2, Steps: 10}},
+			request.CheckReport{CSVFormat: "compute_only", Ranks: 2, Stages: 2, Microbatches: 2, Steps: 10}},
 	}
 	for _, tc := range tests {
 		var out, errb bytes.Buffer
@@ -47,7 +48,7 @@ func TestCheckFixtures(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errb.String())
 			continue
 		}
-		var got checkReport
+		var got request.CheckReport
 		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 			t.Errorf("%v: output %q is not JSON: %v", tc.args, out.String(), err)
 			continue
@@ -79,7 +80,7 @@ func TestCheckMergeFlag(t *testing.T) {
 	if code := run([]string{"check", "--merge-iw=false", "--format", "json", fixture}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
-	var got checkReport
+	var got request.CheckReport
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestCheckValidates(t *testing.T) {
 
 // checkJSON runs "pipelab check --format json" with args and the given
 // standard input, and decodes the report.
-func checkJSON(t *testing.T, stdin string, args ...string) checkReport {
+func checkJSON(t *testing.T, stdin string, args ...string) request.CheckReport {
 	t.Helper()
 	defer func(r io.Reader) { checkStdin = r }(checkStdin)
 	checkStdin = strings.NewReader(stdin)
@@ -162,7 +163,7 @@ func checkJSON(t *testing.T, stdin string, args ...string) checkReport {
 	if code := run(append([]string{"check", "--format", "json"}, args...), &out, &errb); code != 0 {
 		t.Fatalf("check %v: exit %d, stderr %q", args, code, errb.String())
 	}
-	var got checkReport
+	var got request.CheckReport
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("check %v: output %q is not JSON: %v", args, out.String(), err)
 	}
@@ -180,7 +181,7 @@ func TestCheckRoundTrips(t *testing.T) {
 	if code := run([]string{"schedule", "--kind", "zb-h1", "--ranks", "1", "--microbatches", "4", "--comms", "--format", "csv"}, &csv, &errb); code != 0 {
 		t.Fatalf("schedule: exit %d, %s", code, errb.String())
 	}
-	if got, want := checkJSON(t, "", writeFile(t, "a.csv", csv.String())), (checkReport{CSVFormat: "compute_comms", Ranks: 1, Stages: 1, Microbatches: 4, Steps: 12}); got != want {
+	if got, want := checkJSON(t, "", writeFile(t, "a.csv", csv.String())), (request.CheckReport{CSVFormat: "compute_comms", Ranks: 1, Stages: 1, Microbatches: 4, Steps: 12}); got != want {
 		t.Errorf("zb-h1 on one rank, --comms: %+v, want %+v", got, want)
 	}
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/pipelab/pipelab/request"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestCompareAndSchedulesRankAlike(t *testing.T) {
 
 func compareRanksAlike(t *testing.T, costFlags []string, costKey string) {
 	kinds := strings.Join([]string{"gpipe", "1f1b", "pipedream", "zb-h1", "zb-h2", "interleaved-1f1b", "looped-bfs", "hanayo", "zb-v", "localsgd"}, ",")
-	var rep compareReport
+	var rep request.CompareReport
 	out := pipelab(t, append([]string{"compare", "--ranks", "4", "--microbatches", "8", "--kind", kinds, "--format", "json"}, costFlags...)...)
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)

@@ -21,18 +21,18 @@ import (
 // table is built for T_B = T_F (TestSimulateCommandChimera), so with
 // T_B = 2T_F it is only checked at the formula level here.
 func TestCompareCommand(t *testing.T) {
-	var rep compareReport
+	var rep request.CompareReport
 	runJSON(t, []string{"compare", "--ranks", "4", "--microbatches", "8", "--kind", "gpipe,1f1b,chimera,interleaved-1f1b:2",
 		"--fwd", "1", "--bwd", "2", "--format", "json"}, &rep)
 	if len(rep.Families) != 4 {
 		t.Fatalf("%d families, want 4", len(rep.Families))
 	}
-	row := map[string]compareRow{}
+	row := map[string]request.CompareRow{}
 	for _, r := range rep.Families {
 		row[r.Kind] = r
 	}
 	g, o, c, il := row["gpipe"], row["1f1b"], row["chimera"], row["interleaved-1f1b"]
-	for _, r := range []compareRow{g, o, c, il} {
+	for _, r := range []request.CompareRow{g, o, c, il} {
 		if r.Formula == nil || r.Makespan == nil || r.Note != "" {
 			t.Fatalf("%s: formula %v, makespan %v, note %q", r.Kind, r.Formula, r.Makespan, r.Note)
 		}
@@ -53,7 +53,7 @@ func TestCompareCommand(t *testing.T) {
 		t.Errorf("peak activations gpipe %v, 1f1b %v, interleaved %v; want M = 8, P = 4, (2(P-1)+(V-1)P+1)/V = 5.5",
 			g.PeakActivations, o.PeakActivations, il.PeakActivations)
 	}
-	for _, r := range []compareRow{g, o, c, il} {
+	for _, r := range []request.CompareRow{g, o, c, il} {
 		if r.Lockstep == nil || r.LockstepRank < 1 {
 			t.Errorf("%s: lockstep %v rank %d, want a step count and its rank", r.Kind, r.Lockstep, r.LockstepRank)
 		}
@@ -63,7 +63,7 @@ func TestCompareCommand(t *testing.T) {
 // With the GPU model the table reports memory, and a family that cannot
 // take the shape gets a note instead of failing the command.
 func TestCompareCommandGPUAndNotes(t *testing.T) {
-	var rep compareReport
+	var rep request.CompareReport
 	runJSON(t, []string{"compare", "--ranks", "4", "--microbatches", "6", "--kind", "1f1b,chimera", "--model", "llama-7b", "--format", "json"}, &rep)
 	if rep.Families[0].PeakMemoryBytes <= 0 || rep.Families[0].Makespan == nil {
 		t.Errorf("1f1b: %+v, want a makespan and memory", rep.Families[0])
@@ -106,7 +106,7 @@ func TestCompareChimeraLockstep(t *testing.T) {
 			t.Errorf("%s: the library counts %d steps, want 10 (TestLockstepChimera)", name, want)
 		}
 		shape := []string{"--ranks", strconv.Itoa(sh.Ranks), "--microbatches", strconv.Itoa(sh.Microbatches)}
-		var rep compareReport
+		var rep request.CompareReport
 		runJSON(t, append([]string{"compare", "--kind", "chimera", "--format", "json"}, shape...), &rep)
 		if c := rep.Families[0]; c.Lockstep == nil || *c.Lockstep != want || c.LockstepRank != 1 || c.Note != "" {
 			t.Errorf("%s: compare gives chimera lockstep %v rank %d note %q, want %d steps ranked 1", name, c.Lockstep, c.LockstepRank, c.Note, want)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/pipelab/pipelab/request"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,7 +15,7 @@ import (
 // code); per stage, the last stage runs B(m) the step after F(m), so its
 // own block's delay stays below S; every update is counted once.
 func TestDelaysCommandPerStage(t *testing.T) {
-	var rep delaysReport
+	var rep request.DelaysReport
 	runJSON(t, []string{"delays", "--ranks", "4", "--format", "json"}, &rep)
 	if rep.Kind != "pipedream" || rep.Max != 14 || rep.Mean != 7.55 || rep.Updates != 160 || rep.TimeSteps != 86 {
 		t.Errorf("%+v: want pipedream, max 14, mean 7.55, 160 updates, 2N+2S-2 = 86 steps", rep)
@@ -49,7 +50,7 @@ func TestDelaysCommandScheduleFile(t *testing.T) {
 	if err := os.WriteFile(path, csv.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var gen, file delaysReport
+	var gen, file request.DelaysReport
 	runJSON(t, []string{"delays", "--kind", "pipedream", "--ranks", "3", "--total-microbatches", "12", "--format", "json"}, &gen)
 	runJSON(t, []string{"delays", "--schedule", path, "--format", "json"}, &file)
 	file.Kind, file.Schedule = gen.Kind, gen.Schedule

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/pipelab/pipelab/request"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ func TestPresetsJSON(t *testing.T) {
 	if code := run([]string{"presets", "--format", "json"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var list presetList
+	var list request.PresetsReport
 	if err := json.Unmarshal(stdout.Bytes(), &list); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/pipelab/pipelab/request"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,11 +195,11 @@ func TestScheduleDualPipeVCSVRoundTrip(t *testing.T) {
 			t.Errorf("%v: check: exit %d: %s", tc.extra, code, errs)
 			continue
 		}
-		var got checkReport
+		var got request.CheckReport
 		if err := json.Unmarshal([]byte(rep), &got); err != nil {
 			t.Fatalf("check output %q: %v", rep, err)
 		}
-		want := checkReport{CSVFormat: tc.format, Ranks: p, Stages: 2 * p, Microbatches: m, Steps: tc.steps}
+		want := request.CheckReport{CSVFormat: tc.format, Ranks: p, Stages: 2 * p, Microbatches: m, Steps: tc.steps}
 		if got != want {
 			t.Errorf("%v: check reports %+v, want %+v", tc.extra, got, want)
 		}

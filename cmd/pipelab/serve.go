@@ -67,19 +67,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // newServer is the explorer the library builds (explorer.New), one
-// request per core at once; the commands the library does not decode yet
-// (compare, tune, delays, check, presets, kinds) run in this process
-// through runArgs, and train through runRecorded, until they do.
+// request per core at once; the commands the library does not type yet
+// (compare, tune, delays) run in this process through runArgs, with the
+// flags servedFlags reads from their flag sets, and train through
+// runRecorded, until they are typed.
 func newServer(remote bool) *explorer.Server {
 	srv := explorer.New(explorer.Options{Slots: runtime.GOMAXPROCS(0), Remote: remote})
-	library := srv.Flags
-	srv.Flags = func(command string) (map[string]explorer.Flag, error) {
-		if fl, err := library(command); err == nil {
-			return fl, nil
-		}
-		return servedFlags(command)
-	}
-	srv.Run, srv.Train = runArgs, runRecorded
+	srv.Run, srv.Train, srv.Flags = runArgs, runRecorded, servedFlags
 	return srv
 }
 

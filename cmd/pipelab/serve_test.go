@@ -33,6 +33,7 @@ type apiAnswer struct {
 	Command  string             `json:"command"`
 	Report   json.RawMessage    `json:"report"`
 	Timeline *explorer.Timeline `json:"timeline"`
+	Text     string             `json:"text"`
 	Error    string             `json:"error"`
 	Flag     string             `json:"flag"`
 }
@@ -97,6 +98,8 @@ func TestServeReportsEqualCommandLine(t *testing.T) {
 		{"compare", []string{"--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--wgrad", "1", "--comm", "0.1"}},
 		{"tune", []string{"--model", "gpt-1.3b", "--ranks", "2", "--microbatches", "4", "--kind", "1f1b,zb-h1"}},
 		{"delays", []string{"--kind", "1f1b", "--ranks", "4", "--microbatches", "8"}},
+		{"delays", []string{"--ranks", "3"}},
+		{"presets", nil},
 	} {
 		status, ans := post(t, hs, "/api/"+tc.command, map[string]any{"flags": flagsOf(tc.args)})
 		if status != http.StatusOK {
@@ -207,7 +210,8 @@ func TestServeUploadedScheduleErrorsNameTheFile(t *testing.T) {
 }
 
 // A request beyond the memory limit is refused by the command's size guard
-// before anything is allocated: at once, with the command line's words.
+// before anything is allocated: at once, with the command line's words,
+// as 413 (fault.TooLarge) where the command line exits 2.
 func TestServeRefusesOversize(t *testing.T) {
 	hs := newExplorer(t)
 	args := []string{"--kind", "1f1b", "--ranks", "100000", "--microbatches", "1000000"}
@@ -215,7 +219,7 @@ func TestServeRefusesOversize(t *testing.T) {
 	status, ans := post(t, hs, "/api/simulate", map[string]any{"flags": flagsOf(args)})
 	took := time.Since(start)
 	code, want := cliError(append([]string{"simulate"}, args...)...)
-	if status != http.StatusBadRequest || code != 2 || ans.Error != want || !strings.Contains(want, "the limit is") {
+	if status != http.StatusRequestEntityTooLarge || code != 2 || ans.Error != want || !strings.Contains(want, "the limit is") {
 		t.Errorf("status %d, error %q; the command line exits %d with %q", status, ans.Error, code, want)
 	}
 	// 10¹¹ cells at 600 B each could not have been allocated in any time.

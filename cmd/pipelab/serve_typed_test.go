@@ -146,3 +146,48 @@ func TestServeScheduleRunsNoCommandLine(t *testing.T) {
 		*commandRuns = 0
 	}
 }
+
+// Every command the library types is served without the command line:
+// with runArgs and the command's run counted (countingExplorer), a request
+// of each runs neither, and its answer is the command line's output (the
+// report of --format json, or the text).
+func TestServeLibraryCommandsRunNoCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		args    []string
+		json    bool
+	}{
+		{"delays", []string{"--kind", "zb-h1", "--ranks", "3", "--microbatches", "6"}, true},
+		{"presets", nil, true},
+		{"compare", []string{"--ranks", "4", "--microbatches", "8", "--kind", "1f1b,zb-h1,interleaved-1f1b:2", "--fwd", "1", "--bwd", "2", "--wgrad", "1"}, true},
+		{"kinds", nil, false},
+		{"schedule", []string{"--kind", "interleaved-1f1b", "--ranks", "2", "--microbatches", "4", "--chunks", "2"}, false},
+	} {
+		hs, ran, commandRuns := countingExplorer(t, tc.command)
+		status, ans := post(t, hs, "/api/"+tc.command, map[string]any{"flags": flagsOf(tc.args)})
+		if status != http.StatusOK || *ran != 0 || *commandRuns != 0 {
+			t.Fatalf("%s: status %d (%s); runArgs ran %d times, the command %d; want 200, 0 and 0", tc.command, status, ans.Error, *ran, *commandRuns)
+		}
+		args := append([]string{tc.command}, tc.args...)
+		if tc.json {
+			if got, want := decoded(t, ans.Report), cliJSON(t, args...); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: the API's report differs from the command line's:\n%v\n%v", tc.command, got, want)
+			}
+		} else if want := cliOutput(t, args...); ans.Text != string(want) {
+			t.Errorf("%s: the API's text differs from the command line's:\n%s\n%s", tc.command, ans.Text, want)
+		}
+		if tc.command != "compare" {
+			continue
+		}
+		before := *commandRuns
+		files := map[string][]byte{"json": download(t, hs, "compare.json", flagsOf(tc.args)), "text": download(t, hs, "compare.txt", flagsOf(tc.args))}
+		if *ran != 0 || *commandRuns != before {
+			t.Errorf("compare's downloads ran runArgs %d times, the command %d", *ran, *commandRuns-before)
+		}
+		for format, got := range files {
+			if want := cliOutput(t, append(args, "--format", format)...); string(got) != string(want) {
+				t.Errorf("the %s download differs from compare --format %s:\n%s\n%s", format, format, got, want)
+			}
+		}
+	}
+}

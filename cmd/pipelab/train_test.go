@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/pipelab/pipelab/request"
 	"math"
 	"strings"
 	"testing"
@@ -140,7 +141,7 @@ func TestDelaysCommand(t *testing.T) {
 	if code := run([]string{"delays", "--ranks", "4", "--format", "json"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var rep delaysReport
+	var rep request.DelaysReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -159,7 +159,7 @@ func TestTuneChimeraCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var checked checkReport
+	var checked request.CheckReport
 	runJSON(t, []string{"check", out, "--format", "json"}, &checked)
 	lowered, err := pipeline.Lower(pipeline.MergeIW(gen))
 	if err != nil {
@@ -169,7 +169,7 @@ func TestTuneChimeraCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (checkReport{CSVFormat: "compute_only", Ranks: 2, Stages: 4, Microbatches: 4, Steps: steps}); checked != want {
+	if want := (request.CheckReport{CSVFormat: "compute_only", Ranks: 2, Stages: 4, Microbatches: 4, Steps: steps}); checked != want {
 		t.Errorf("check: %+v, want %+v", checked, want)
 	}
 

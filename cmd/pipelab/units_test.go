@@ -14,7 +14,7 @@ import (
 func TestPeakActivationsOneUnit(t *testing.T) {
 	var sim request.SimulateReport
 	runJSON(t, []string{"simulate", "--kind", "interleaved-1f1b", "--chunks", "2", "--ranks", "4", "--microbatches", "8", "--format", "json"}, &sim)
-	var cmp compareReport
+	var cmp request.CompareReport
 	runJSON(t, []string{"compare", "--ranks", "4", "--microbatches", "8", "--kind", "interleaved-1f1b:2", "--format", "json"}, &cmp)
 	if len(sim.Ranks) != 4 || len(cmp.Families) != 1 {
 		t.Fatalf("%d ranks, %d families", len(sim.Ranks), len(cmp.Families))
@@ -55,7 +55,7 @@ func TestOverMemoryMarked(t *testing.T) {
 	if strings.Count(text, "over the GPU's memory") != 4 {
 		t.Errorf("simulate does not mark the 4 ranks over memory:\n%s", text)
 	}
-	var cmp compareReport
+	var cmp request.CompareReport
 	runJSON(t, append([]string{"compare", "--ranks", "4", "--microbatches", "64", "--kind", "gpipe,1f1b"}, gpu...), &cmp)
 	over := map[string]bool{}
 	for _, f := range cmp.Families {

@@ -1,4 +1,4 @@
-package main
+package request
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 
 // withMaxActivations gives compare's zb-auto items the limit, and refuses
 // a limit given without one.
-func withMaxActivations(families []compareFamily, limit int, set bool) error {
+func withMaxActivations(families []CompareFamily, limit int, set bool) error {
 	has := false
 	for i := range families {
 		if families[i].name == tune.ZBAutoFamily {
@@ -27,13 +27,13 @@ func withMaxActivations(families []compareFamily, limit int, set bool) error {
 
 // withWgradMemory gives compare's zb-auto items --wgrad-memory, and
 // refuses it without a zb-auto item or out of range.
-func withWgradMemory(families []compareFamily, share float64, costs *costFlags) error {
+func withWgradMemory(families []CompareFamily, share float64, costs *CostFlags) error {
 	set := costs.Set["wgrad-memory"]
-	if err := checkWgradMemory(share, set); err != nil {
+	if err := CheckWgradMemory(share, set); err != nil {
 		return err
 	}
 	if set && costs.Kind() == "gpu" {
-		return errWgradMemoryGPU
+		return ErrWgradMemoryGPU
 	}
 	has := false
 	for i := range families {
@@ -48,9 +48,9 @@ func withWgradMemory(families []compareFamily, share float64, costs *costFlags) 
 }
 
 // generate builds one of compare's families: zb-auto from the costs.
-func (fam compareFamily) generate(sh pipeline.Shape, costs *costFlags) (*pipeline.Table, error) {
+func (fam CompareFamily) generate(sh pipeline.Shape, costs *CostFlags) (*pipeline.Table, error) {
 	if fam.name == tune.ZBAutoFamily {
-		return zbAutoTable(sh.Ranks, sh.Microbatches, sh.Chunks, zbAutoLimits{MaxActivations: fam.maxActivations, WgradMemory: fam.wgradMemory}, costs)
+		return ZBAutoTable(sh.Ranks, sh.Microbatches, sh.Chunks, ZBAutoLimits{MaxActivations: fam.maxActivations, WgradMemory: fam.wgradMemory}, costs)
 	}
 	return pipeline.Generate(fam.name, sh)
 }
