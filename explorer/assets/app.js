@@ -463,21 +463,7 @@ async function dropped(file) {
 
 async function loadChoices() {
   const fill = (id, names, pick) => { $(id).innerHTML = names.map(n => `<option${n === pick ? " selected" : ""}>${esc(n)}</option>`).join(""); };
-  let kinds, presets;
-  try {
-    [kinds, presets] = await Promise.all([api("kinds", { flags: {} }), api("presets", { flags: {} })]);
-  } catch (e) {
-    if (backend.kind !== "browser") throw e;
-    // The browser's build may not list the families and presets: the
-    // panel offers its defaults, and says that the lists need the server.
-    fill("kind", ["1f1b"], "1f1b");
-    fill("model", ["gpt-1.3b"], "gpt-1.3b");
-    fill("gpu", ["h100"], "h100");
-    fill("link", ["ib-ndr"], "ib-ndr");
-    $("choices-note").textContent = "The lists of families and presets need pipelab serve: this page's pipelab (in the browser) offers the defaults here; Side by side (Compare) takes any kinds typed.";
-    $("choices-note").title = e.problem ? e.problem.error : e.message;
-    return;
-  }
+  const [kinds, presets] = await Promise.all([api("kinds", { flags: {} }), api("presets", { flags: {} })]);
   fill("kind", kinds.text.trim().split("\n").map(l => l.split(/\s+/)[0]), "1f1b");
   fill("model", presets.report.models.map(m => m.name), "gpt-1.3b");
   fill("gpu", presets.report.gpus.map(m => m.name), "h100");
