@@ -96,7 +96,7 @@ for (const w of [1280, 390]) describe(`${w} px`, () => {
 
   test("typed per-stage times: priced as simulate --costs prices the same file", async () => {
     await page.selectOption("#source", "kind");
-    await page.selectOption("#kind", "1f1b");
+    await page.selectOption("#kind", "zb-h1");
     await page.fill("#ranks", "4");
     await page.fill("#microbatches", "8");
     await page.fill("#chunks", "");
@@ -114,7 +114,7 @@ for (const w of [1280, 390]) describe(`${w} px`, () => {
     await page.evaluate(() => { window.explorerStats.schedule = null; });
     await page.click("#run-schedule");
     await page.waitForFunction(() => window.explorerStats.schedule || document.querySelector("#status-schedule.error"), null, { timeout: 60000 });
-    const out = cli("simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--costs", file);
+    const out = cli("simulate", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--costs", file);
     assert.equal(await page.locator("#sched-makespan").innerText(), line(out, "makespan"));
     assert.equal(await page.locator("#sched-bubble").innerText(), line(out, "bubble ratio"));
     // Three stages typed for a four-stage table: the command line's error for that file, beside the table.
@@ -122,7 +122,7 @@ for (const w of [1280, 390]) describe(`${w} px`, () => {
     await page.click("#run-schedule");
     await page.waitForSelector("#status-schedule.error");
     writeFileSync(join(work, "typed-costs.csv"), "stage,fwd_ms,bwd_ms,wgrad_ms,comm_ms\n" + rows.slice(0, 3).map((r, s) => [s, ...r.slice(0, 3), s < 2 ? r[3] : ""].join(",")).join("\n") + "\n");
-    const want = execFileSync("sh", ["-c", `cd "${work}" && "${bin}" simulate --kind 1f1b --ranks 4 --microbatches 8 --costs typed-costs.csv 2>&1 || true`], { encoding: "utf8" }).split("\n")[0];
+    const want = execFileSync("sh", ["-c", `cd "${work}" && "${bin}" simulate --kind zb-h1 --ranks 4 --microbatches 8 --costs typed-costs.csv 2>&1 || true`], { encoding: "utf8" }).split("\n")[0];
     assert.equal(await page.locator('#cost-typed [data-err="costs"]').innerText(), want);
     await fits();
     await shot("typed-costs");
