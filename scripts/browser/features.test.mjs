@@ -117,6 +117,8 @@ for (const w of [1280, 390]) describe(`${w} px`, () => {
     const out = cli("simulate", "--kind", "zb-h1", "--ranks", "4", "--microbatches", "8", "--costs", file);
     assert.equal(await page.locator("#sched-makespan").innerText(), line(out, "makespan"));
     assert.equal(await page.locator("#sched-bubble").innerText(), line(out, "bubble ratio"));
+    await fits();
+    await shot("typed-costs");
     // Three stages typed for a four-stage table: the command line's error for that file, beside the table.
     await page.fill("#typed-stages", "3");
     await page.click("#run-schedule");
@@ -124,8 +126,6 @@ for (const w of [1280, 390]) describe(`${w} px`, () => {
     writeFileSync(join(work, "typed-costs.csv"), "stage,fwd_ms,bwd_ms,wgrad_ms,comm_ms\n" + rows.slice(0, 3).map((r, s) => [s, ...r.slice(0, 3), s < 2 ? r[3] : ""].join(",")).join("\n") + "\n");
     const want = execFileSync("sh", ["-c", `cd "${work}" && "${bin}" simulate --kind zb-h1 --ranks 4 --microbatches 8 --costs typed-costs.csv 2>&1 || true`], { encoding: "utf8" }).split("\n")[0];
     assert.equal(await page.locator('#cost-typed [data-err="costs"]').innerText(), want);
-    await fits();
-    await shot("typed-costs");
     await page.fill("#typed-stages", "4");
     await page.selectOption("#costmode", "unit");
     await page.selectOption("#kind", "1f1b");
