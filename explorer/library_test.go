@@ -102,9 +102,14 @@ func TestNewServesEveryLibraryCommand(t *testing.T) {
 			t.Errorf("compare %s: makespan %v, rank %d; want 2(M+P-1) = 10, rank 1", r.Kind, r.Makespan, r.MakespanRank)
 		}
 	}
-	// The commands the library does not type are refused by this server.
-	if status, _ = postJSON(t, hs, "/api/tune", flags()); status != http.StatusNotImplemented {
-		t.Errorf("tune on a server without a command line: status %d, want 501", status)
+	// tune: the search refuses a model without its GPU model's name.
+	if status, ans = postJSON(t, hs, "/api/tune", flags("ranks", "2")); status != http.StatusBadRequest {
+		t.Errorf("tune without --model: status %d (%s), want 400", status, ans["error"])
+	}
+	// train, which the library does not type yet, is refused by this
+	// server, which has no command line to run it.
+	if status, _ = postJSON(t, hs, "/api/train", flags()); status != http.StatusNotImplemented {
+		t.Errorf("train on a server without a command line: status %d, want 501", status)
 	}
 }
 
@@ -113,7 +118,7 @@ func TestNewServesEveryLibraryCommand(t *testing.T) {
 func TestHelpFlagIsBadRequest(t *testing.T) {
 	hs := httptest.NewServer(New(Options{Slots: 1}).Handler())
 	defer hs.Close()
-	for _, command := range []string{"simulate", "schedule", "compare", "delays", "presets", "kinds"} {
+	for _, command := range []string{"simulate", "schedule", "compare", "tune", "delays", "presets", "kinds"} {
 		status, ans := postJSON(t, hs, "/api/"+command, map[string]any{"flags": map[string]string{"help": "true"}})
 		var flag string
 		json.Unmarshal(ans["flag"], &flag)

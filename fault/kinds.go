@@ -3,6 +3,7 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // The error kinds: match them with errors.Is.
@@ -12,14 +13,18 @@ var (
 	TooLarge = errors.New("too large")
 )
 
-// Kind is the kind of err: BadInput, NotFound, TooLarge, or nil for a
-// failure (or no error). A refusal of size is TooLarge even when it is
-// also bad input.
+// Kind is the kind of err: BadInput, NotFound (a file or folder that is
+// not there, fs.ErrNotExist included), TooLarge, or nil for a failure (or
+// no error). A refusal of size is TooLarge even when it is also bad
+// input.
 func Kind(err error) error {
 	for _, k := range []error{TooLarge, NotFound, BadInput} {
 		if errors.Is(err, k) {
 			return k
 		}
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return NotFound
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"testing"
 )
 
@@ -19,6 +20,9 @@ func TestKinds(t *testing.T) {
 	plain := errors.New("deadlock")
 	if Kind(plain) != nil || Kind(Bad(plain)) != BadInput || !errors.Is(Bad(plain), plain) || Bad(nil) != nil {
 		t.Errorf("Bad: kinds %v, %v", Kind(plain), Kind(Bad(plain)))
+	}
+	if missing := (&fs.PathError{Op: "open", Path: "x.csv", Err: fs.ErrNotExist}); Kind(fmt.Errorf("--schedule: %w", missing)) != NotFound {
+		t.Errorf("a missing file is not NotFound")
 	}
 	if Kind(fmt.Errorf("%w: %w", TooLarge, BadInput)) != TooLarge {
 		t.Errorf("a size refusal that is bad input too is not TooLarge")

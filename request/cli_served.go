@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-
-	"github.com/pipelab/pipelab/fault"
 )
 
 // ServedFlag says how a request sent to the server may set one flag of a
@@ -42,20 +40,6 @@ func FlagsOf(decode func(args []string, stderr io.Writer) error) (map[string]Ser
 		out[fl.Name] = f
 	})
 	return out, nil
-}
-
-// ExitStatus is the one mapping of a command's error to its exit status:
-// 0 for none or a help request, 2 for bad input, a missing file or a size
-// refused (fault's kinds, or a usage error already printed), 1 for a run
-// that failed.
-func ExitStatus(err error) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp), errors.Is(err, ErrParsedOnly):
-		return 0
-	case errors.Is(err, ErrUsage), fault.Kind(err) != nil:
-		return 2
-	}
-	return 1
 }
 
 // Message is err as the command line prints it: "pipelab NAME: " and

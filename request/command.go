@@ -79,6 +79,15 @@ var commands = map[string]Command{
 			return Compare(ctx, req)
 		},
 		decode: func(args []string, stderr io.Writer) error { _, _, err := DecodeCompare(args, stderr); return err }},
+	"tune": {Name: "tune", JSON: true,
+		Run: func(ctx context.Context, args []string, stderr io.Writer) (Report, error) {
+			req, _, err := DecodeTune(args, stderr)
+			if err != nil {
+				return nil, err
+			}
+			return Tune(ctx, req)
+		},
+		decode: func(args []string, stderr io.Writer) error { _, _, err := DecodeTune(args, stderr); return err }},
 	"kinds": {Name: "kinds",
 		Run: func(ctx context.Context, args []string, stderr io.Writer) (Report, error) {
 			if err := DecodeKinds(args, stderr); err != nil {

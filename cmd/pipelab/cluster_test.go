@@ -83,7 +83,7 @@ func TestClusterFlagErrors(t *testing.T) {
 // tune --gpus reports every split of the GPUs with T·P·D = GPUs, and its
 // best is the split with the shortest step.
 func TestTuneClusterCommand(t *testing.T) {
-	var rep clusterTuneReport
+	var rep request.ClusterTuneReport
 	runJSON(t, []string{"tune", "--gpus", "16", "--batch-size", "32", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "ib-hdr",
 		"--gpus-per-node", "8", "--node-link", "nvlink3", "--kind", "1f1b", "--format", "json"}, &rep)
 	if len(rep.Splits) == 0 {

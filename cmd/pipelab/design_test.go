@@ -67,3 +67,40 @@ func TestDesignImportsColumn(t *testing.T) {
 		}
 	}
 }
+
+// The library's front door stays Arrow-free, so that the explorer builds
+// small for WebAssembly: no package request or explorer imports, directly
+// or through the module's packages, imports Arrow (go/build's import
+// lists, walked through the module; `go list -deps ./request ./explorer |
+// grep -c apache/arrow` prints 0).
+func TestFrontDoorHasNoArrow(t *testing.T) {
+	const module = "github.com/pipelab/pipelab/"
+	seen := map[string]string{} // package -> the package that imports it
+	queue := []string{"request", "explorer"}
+	for _, p := range queue {
+		seen[p] = ""
+	}
+	for len(queue) > 0 {
+		pkg := queue[0]
+		queue = queue[1:]
+		bp, err := build.ImportDir(filepath.Join("../..", pkg), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", pkg, err)
+		}
+		for _, imp := range bp.Imports {
+			if strings.Contains(imp, "apache/arrow") {
+				chain := pkg
+				for p := seen[pkg]; p != ""; p = seen[p] {
+					chain = p + " → " + chain
+				}
+				t.Errorf("%s imports %s", chain, imp)
+			}
+			if rest, ok := strings.CutPrefix(imp, module); ok {
+				if _, done := seen[rest]; !done {
+					seen[rest] = pkg
+					queue = append(queue, rest)
+				}
+			}
+		}
+	}
+}

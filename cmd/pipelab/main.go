@@ -15,9 +15,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/internal/budget"
-	"github.com/pipelab/pipelab/request"
 )
 
 // command is one subcommand: each lives in its own file as a value
@@ -130,12 +128,12 @@ func statusOf(name string, err error, stdout, stderr io.Writer) int {
 }
 
 // isBadInput reports whether err is about the input (exit status 2)
-// rather than a run that failed (1): a refused value, a size over the
-// memory limit, a spec or input file that is wrong or missing, a missing
+// rather than a run that failed (1): a refused value or a size over the
+// memory limit (fault's kinds, which every package marks its errors with), a spec or input file that is wrong or missing, a missing
 // output folder, a file or folder that may not be written (EACCES, EPERM,
 // EROFS).
 func isBadInput(err error) bool {
-	if errors.Is(err, budget.ErrTooLarge) || errors.Is(err, experiments.ErrBadInput) || errors.Is(err, request.ErrBadInput) || errors.Is(err, fault.BadInput) {
+	if errors.Is(err, fault.BadInput) || errors.Is(err, fault.TooLarge) {
 		return true
 	}
 	if _, ok := missingFolder(err); ok {

@@ -97,7 +97,7 @@ func TestMeasuredFlagErrors(t *testing.T) {
 // with the Zero Bubble 1.5B profile on 8 ranks ZB-H2 beats the 1F1B
 // baseline (pipeline/tune's TestTuneMeasured has the closed forms).
 func TestTuneCostsFlag(t *testing.T) {
-	var rep tuneReport
+	var rep request.TunePipelineReport
 	runJSON(t, []string{"tune", "--ranks", "8", "--microbatches", "24", "--costs", zbCosts(t, 8, "0.601"), "--format", "json"}, &rep)
 	if rep.Kind != "zb-h2" || rep.BaselineKind != "1f1b" || rep.Speedup <= 1 || rep.Microbatches != 24 {
 		t.Errorf("tuned %+v", rep)

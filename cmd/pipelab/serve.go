@@ -67,10 +67,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // newServer is the explorer the library builds (explorer.New), one
-// request per core at once; the commands the library does not type yet
-// (compare, tune, delays) run in this process through runArgs, with the
-// flags servedFlags reads from their flag sets, and train through
-// runRecorded, until they are typed.
+// request per core at once; train, which the library does not type yet,
+// runs in this process through runArgs and runRecorded (its stream), with
+// the flags servedFlags reads from its flag set, until it is typed.
 func newServer(remote bool) *explorer.Server {
 	srv := explorer.New(explorer.Options{Slots: runtime.GOMAXPROCS(0), Remote: remote})
 	srv.Run, srv.Train, srv.Flags = runArgs, runRecorded, servedFlags

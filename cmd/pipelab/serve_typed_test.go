@@ -160,6 +160,7 @@ func TestServeLibraryCommandsRunNoCommandLine(t *testing.T) {
 		{"delays", []string{"--kind", "zb-h1", "--ranks", "3", "--microbatches", "6"}, true},
 		{"presets", nil, true},
 		{"compare", []string{"--ranks", "4", "--microbatches", "8", "--kind", "1f1b,zb-h1,interleaved-1f1b:2", "--fwd", "1", "--bwd", "2", "--wgrad", "1"}, true},
+		{"tune", []string{"--model", "gpt-1.3b", "--ranks", "2", "--microbatches", "4", "--kind", "1f1b,zb-h1"}, true},
 		{"kinds", nil, false},
 		{"schedule", []string{"--kind", "interleaved-1f1b", "--ranks", "2", "--microbatches", "4", "--chunks", "2"}, false},
 	} {

@@ -274,7 +274,7 @@ func TestSimulateCommandTunedPartition(t *testing.T) {
 		{"gpt-1.3b", "nvlink", "2", "chimera"}, {"vlm-7b", "ib-ndr", "4", "chimera"}, {"vlm-7b", "ib-ndr", "4", "zb-v:2,interleaved-zb:2"},
 	} {
 		csv := filepath.Join(t.TempDir(), "tuned.csv")
-		var tuned tuneReport
+		var tuned request.TunePipelineReport
 		runJSON(t, []string{"tune", "--model", tc.model, "--gpu", "h100", "--link", tc.link, "--ranks", tc.stages, "--kind", tc.schedules,
 			"--out", csv, "--format", "json"}, &tuned)
 		parts := make([]string, len(tuned.Partition))

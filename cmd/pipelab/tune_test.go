@@ -148,7 +148,7 @@ func TestTuneChimeraCSV(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "chimera.csv")
 	preset := []string{"--model", "vlm-7b", "--gpu", "h100", "--link", "ib-ndr"}
-	var rep tuneReport
+	var rep request.TunePipelineReport
 	runJSON(t, append([]string{"tune", "--ranks", "2", "--microbatches", "4", "--kind", "chimera", "--gpu-memory", "1000GiB",
 		"--out", out, "--format", "json"}, preset...), &rep)
 	if rep.Kind != "chimera" || rep.Chunks != 1 || rep.Placement != "bidirectional" || len(rep.Partition) != 2 {

@@ -1,4 +1,4 @@
-package main
+package request
 
 import (
 	"context"
@@ -13,18 +13,18 @@ import (
 	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
-// clusterTuneReport is what "pipelab tune --gpus N --batch-size B" prints
+// ClusterTuneReport is what "pipelab tune --gpus N --batch-size B" prints
 // as JSON: every tensor × pipeline × data split tried and the best. Times
 // are seconds, memory bytes, FLOP/s per GPU as Narayanan et al. count them.
-type clusterTuneReport struct {
-	Model     string           `json:"model"`
-	GPUs      int              `json:"gpus"`
-	BatchSize int              `json:"batch_size"`
-	Best      clusterSplitJS   `json:"best"`
-	Splits    []clusterSplitJS `json:"splits"`
+type ClusterTuneReport struct {
+	Model     string         `json:"model"`
+	GPUs      int            `json:"gpus"`
+	BatchSize int            `json:"batch_size"`
+	Best      ClusterSplit   `json:"best"`
+	Splits    []ClusterSplit `json:"splits"`
 }
 
-type clusterSplitJS struct {
+type ClusterSplit struct {
 	TP               int     `json:"tp"`
 	Ranks            int     `json:"ranks"`
 	DP               int     `json:"dp"`
@@ -38,8 +38,8 @@ type clusterSplitJS struct {
 	Why              string  `json:"why,omitempty"`
 }
 
-func splitJS(s tune.Split) clusterSplitJS {
-	out := clusterSplitJS{TP: s.Tensor, Ranks: s.Pipeline, DP: s.Data, Why: s.Why}
+func splitJS(s tune.Split) ClusterSplit {
+	out := ClusterSplit{TP: s.Tensor, Ranks: s.Pipeline, DP: s.Data, Why: s.Why}
 	if b := s.Best; b != nil {
 		out.Kind, out.Chunks, out.Microbatches, out.Partition = b.Schedule.Family, max(b.Schedule.Chunks, 1), b.Microbatches, b.Partition
 		out.IterationSeconds, out.ModelFLOPsPerGPU, out.PeakMemory = s.Iteration.Seconds, s.Iteration.ModelFLOPsPerGPU, b.PeakMemory
@@ -49,47 +49,44 @@ func splitJS(s tune.Split) clusterSplitJS {
 
 // runCluster is tune with --gpus: the split of the GPUs into tensor,
 // pipeline and data parallelism is searched too, at a fixed --batch-size.
-func (f tuneFlags) runCluster(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
-	if err := f.checkCluster(fs); err != nil {
-		return flagProblem(fs, stderr, "tune", err)
-	}
+func (f tuneFlags) runCluster(ctx context.Context) (TuneReport, error) {
 	cfg, err := f.presets.Config()
 	if err != nil {
-		return fault.Bad(err)
+		return TuneReport{}, fault.Bad(err)
 	}
 	p := tune.ClusterProblem{Config: cfg, GPUs: f.gpus, Batch: f.batchSize, MemoryBytes: float64(f.gpuMemory), Sim: sim.Options{Context: ctx}}
 	if f.schedules != "" {
 		if p.Schedules, err = parseSchedules(f.schedules); err != nil {
-			return fault.Bad(err)
+			return TuneReport{}, fault.Bad(err)
 		}
 	}
 	splits, err := p.Splits()
 	if err != nil {
-		return fault.Bad(err)
+		return TuneReport{}, fault.Bad(err)
 	}
 	for _, sp := range splits {
 		m := f.batchSize / (sp.Data * cfg.Microbatch)
-		if err := guardTune(tune.Problem{Config: cfg, Ranks: sp.Pipeline, Microbatches: []int{m}, Schedules: p.Schedules}); err != nil {
-			return err
+		if err := GuardTune(tune.Problem{Config: cfg, Ranks: sp.Pipeline, Microbatches: []int{m}, Schedules: p.Schedules}); err != nil {
+			return TuneReport{}, err
 		}
 	}
 	res, err := tune.TuneCluster(p)
 	if ctx.Err() != nil {
-		return ctx.Err() // the request was given up
+		return TuneReport{}, ctx.Err() // the request was given up
 	}
 	if err != nil {
-		return fault.Bad(err) // no split fits: a workload the GPUs cannot hold
+		return TuneReport{}, fault.Bad(err) // no split fits: a workload the GPUs cannot hold
 	}
-	rep := clusterTuneReport{Model: f.presets.ModelName(), GPUs: f.gpus, BatchSize: f.batchSize, Best: splitJS(res.Best)}
+	rep := ClusterTuneReport{Model: f.presets.ModelName(), GPUs: f.gpus, BatchSize: f.batchSize, Best: splitJS(res.Best)}
 	for _, sp := range res.Splits {
 		rep.Splits = append(rep.Splits, splitJS(sp))
 	}
-	return f.output.Write(stdout, rep, func() error { return writeClusterTuneText(stdout, rep) })
+	return TuneReport{Cluster: &rep}, nil
 }
 
 // checkCluster names the flag that is wrong with --gpus.
 func (f tuneFlags) checkCluster(fs *flag.FlagSet) error {
-	set := setFlags(fs)
+	set := SetFlags(fs)
 	switch {
 	case !f.presets.Given():
 		return errors.New("--model is required (or --model-config)")
@@ -100,16 +97,16 @@ func (f tuneFlags) checkCluster(fs *flag.FlagSet) error {
 	case f.out != "" || f.gantt != "" || f.baselineGantt != "":
 		return errors.New("--gpus reports the splits; --out, --gantt and --baseline-gantt apply to one pipeline (tune --ranks)")
 	}
-	return firstError(noArguments(fs.Args()), f.presets.Check(), f.output.Check())
+	return FirstError(NoArguments(fs.Args()), f.presets.Check(), f.output.Check())
 }
 
-func writeClusterTuneText(w io.Writer, rep clusterTuneReport) error {
+func writeClusterTuneText(w io.Writer, rep ClusterTuneReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s on %d GPUs, batch %d\n", rep.Model, rep.GPUs, rep.BatchSize)
 	fmt.Fprintf(&b, "best: --tp %d --ranks %d --dp %d, %s, %d microbatches, --partition %s\n", rep.Best.TP, rep.Best.Ranks, rep.Best.DP,
 		kindName(rep.Best), rep.Best.Microbatches, joinInts(rep.Best.Partition))
 	fmt.Fprintf(&b, "      step %.4g s, %.4g TFLOP/s per GPU (Narayanan et al. eq. 3, a recomputed forward counted), peak memory %s\n\n",
-		rep.Best.IterationSeconds, rep.Best.ModelFLOPsPerGPU/1e12, gb(rep.Best.PeakMemory))
+		rep.Best.IterationSeconds, rep.Best.ModelFLOPsPerGPU/1e12, GB(rep.Best.PeakMemory))
 	b.WriteString("  tp  ranks   dp  kind                     microbatches      step (s)  TFLOP/s/GPU  peak memory\n")
 	for _, s := range rep.Splits {
 		if s.Why != "" {
@@ -117,13 +114,13 @@ func writeClusterTuneText(w io.Writer, rep clusterTuneReport) error {
 			continue
 		}
 		fmt.Fprintf(&b, "%4d  %5d  %3d  %-24s %12d  %12.4g  %11.4g  %11s\n", s.TP, s.Ranks, s.DP, kindName(s), s.Microbatches,
-			s.IterationSeconds, s.ModelFLOPsPerGPU/1e12, gb(s.PeakMemory))
+			s.IterationSeconds, s.ModelFLOPsPerGPU/1e12, GB(s.PeakMemory))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func kindName(s clusterSplitJS) string {
+func kindName(s ClusterSplit) string {
 	if s.Chunks > 1 {
 		return fmt.Sprintf("%s×%d", s.Kind, s.Chunks)
 	}

@@ -1,9 +1,10 @@
-package main
+package request
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/pipelab/pipelab/fault"
 	"io"
 	"strings"
 
@@ -15,10 +16,7 @@ import (
 // runMeasured is "tune" on measured stage times (--costs or --profile):
 // the stages are fixed, so only the schedule and the microbatch count are
 // chosen, and there is no memory model.
-func (f *tuneFlags) runMeasured(ctx context.Context, fs *flag.FlagSet, stdout, stderr io.Writer) error {
-	if err := f.checkMeasured(fs); err != nil {
-		return flagProblem(fs, stderr, "tune", err)
-	}
+func (f *tuneFlags) runMeasured(ctx context.Context) (TuneReport, error) {
 	p := tune.MeasuredProblem{Costs: f.measured.Read, Ranks: f.ranks, Sim: sim.Options{Context: ctx}}
 	if f.microbatches > 0 {
 		p.Microbatches = []int{f.microbatches}
@@ -26,28 +24,25 @@ func (f *tuneFlags) runMeasured(ctx context.Context, fs *flag.FlagSet, stdout, s
 	if f.schedules != "" {
 		var err error
 		if p.Schedules, err = parseSchedules(f.schedules); err != nil {
-			return flagProblem(fs, stderr, "tune", err)
+			return TuneReport{}, fault.Bad(err)
 		}
 	}
 	res, err := tune.TuneMeasured(p)
 	if err != nil {
-		return err
+		return TuneReport{}, err
 	}
-	if err := f.writeFiles(res); err != nil {
-		return err
-	}
-	rep := tuneReport{Model: "measured (" + f.measured.Read.Source + ")", Ranks: f.ranks,
+	rep := TunePipelineReport{Model: "measured (" + f.measured.Read.Source + ")", Ranks: f.ranks,
 		Kind: res.Best.Schedule.Family, Chunks: cost.ChunksPerRank(res.Best.Table), Placement: res.Best.Placement,
 		Microbatches: res.Best.Microbatches, TunedMakespan: res.Best.Makespan, TunedPerSample: res.Best.PerSample,
 		BaselineKind: res.Baseline.Schedule.Family, BaselineChunks: cost.ChunksPerRank(res.Baseline.Table),
 		BaselineMakespan: res.Baseline.Makespan, BaselinePerSample: res.Baseline.PerSample, BaselineFits: true,
 		Speedup: res.Speedup, Simulations: res.Simulations}
-	return f.output.Write(stdout, rep, func() error { return writeTuneMeasuredText(stdout, rep, res) })
+	return TuneReport{Pipeline: &rep, Result: res, measured: true}, nil
 }
 
 // checkMeasured names the flag that is wrong for measured costs.
 func (f *tuneFlags) checkMeasured(fs *flag.FlagSet) error {
-	set := setFlags(fs)
+	set := SetFlags(fs)
 	for _, name := range []string{"model", "model-config", "gpu", "link", "hardware", "microbatch-size", "seq-len", "flash-attention", "memory", "efficiency"} {
 		if set[name] {
 			return fmt.Errorf("--%s does not apply to measured costs (--costs, --profile): they fix the stages' times and carry no memory", name)
@@ -55,9 +50,9 @@ func (f *tuneFlags) checkMeasured(fs *flag.FlagSet) error {
 	}
 	switch {
 	case len(fs.Args()) > 0:
-		return noArguments(fs.Args())
+		return NoArguments(fs.Args())
 	case f.ranks < 1:
-		return required("ranks", f.ranks, setFlags(f.presets.Fs))
+		return Required("ranks", f.ranks, SetFlags(f.presets.Fs))
 	case f.microbatches < 0:
 		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
 	}
@@ -73,7 +68,7 @@ func (f *tuneFlags) checkMeasured(fs *flag.FlagSet) error {
 	return nil
 }
 
-func writeTuneMeasuredText(w io.Writer, rep tuneReport, res *tune.Result) error {
+func writeTuneMeasuredText(w io.Writer, rep TunePipelineReport, res *tune.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s on %d ranks (no memory model: every candidate fits)\n", rep.Model, rep.Ranks)
 	line := func(name string, c tune.Candidate) {
