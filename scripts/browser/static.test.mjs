@@ -83,9 +83,23 @@ test("every command runs in the browser or says it needs pipelab serve", async (
   await page.click('#tabs [data-view="ready"]');
   await page.click("#run-ready");
   seen["simulate --policy ready"] = await outcome("ready", "#ready-ready-makespan", "#status-ready");
+  // tune takes a GPU model: the page's presets, as explorer.test.mjs tunes them on the served page.
+  await page.selectOption("#costmode", "gpu");
+  await page.selectOption("#model", "gpt-1.3b");
+  await page.selectOption("#gpu", "h100");
+  await page.selectOption("#link", "ib-ndr");
+  await page.fill("#ranks", "2");
+  await page.fill("#microbatches", "4");
   await page.fill("#tune-kind", "1f1b,zb-h1");
   await page.click("#run-tune");
   seen.tune = await outcome("tune", "#tune-makespan", "#status-tune");
+  if (seen.tune === "runs") {
+    const rep = cliJSON("tune", "--ranks", "2", "--microbatches", "4", "--model", "gpt-1.3b", "--gpu", "h100", "--link", "ib-ndr", "--microbatch-size", "1", "--seq-len", "2048", "--kind", "1f1b,zb-h1");
+    sameDigits(await page.locator("#tune-makespan").innerText(), rep.tuned_makespan, "tuned makespan");
+  }
+  await page.selectOption("#costmode", "unit");
+  await page.fill("#ranks", "4");
+  await page.fill("#microbatches", "8");
   await page.click('#tabs [data-view="schedule"]');
   for (const what of ["csv", "trace", "report.txt", "report.json"]) {
     await page.evaluate(() => { const s = document.querySelector("#status-schedule"); s.textContent = ""; s.classList.remove("error"); });
