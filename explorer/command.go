@@ -7,16 +7,16 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"slices"
+	"runtime/debug"
 	"strings"
 
 	"github.com/pipelab/pipelab/internal/atomicfile"
 	typed "github.com/pipelab/pipelab/request"
 )
 
-// answer is the API's reply to a command: the command line it ran (for the
-// page to show and the user to repeat) and the command's JSON report, with
-// the simulated timeline for simulate.
+// answer is the API's reply to a command: the command line that gives the
+// same report (for the page to show and the user to repeat) and the
+// report's JSON encoding, with the simulated timeline for simulate.
 type answer struct {
 	Command  string          `json:"command"`
 	Report   json.RawMessage `json:"report,omitempty"`
@@ -24,12 +24,9 @@ type answer struct {
 	Timeline *Timeline       `json:"timeline,omitempty"`
 }
 
-// jsonCommands write --format json; the others print text.
-var jsonCommands = []string{"simulate", "compare", "tune", "delays", "check", "train", "presets"}
-
-// call is one request's command line, ready to run: its arguments, the
-// command line to show, and the private folder its uploads and trace are
-// written to, removed by done (or, if the process is stopped by a signal
+// call is one request ready for the library: its flags as a command
+// line's arguments (which the library's decoders read), the command line
+// to show, and the private folder its uploads are written to, removed by done (or, if the process is stopped by a signal
 // first, by the signal's handler: atomicfile.RemoveTracked).
 type call struct {
 	args []string
@@ -41,7 +38,17 @@ type call struct {
 func (c *call) done() {
 	os.RemoveAll(c.dir)
 	atomicfile.Untrack(c.dir)
+	if c.req.bodyBytes > largeBody {
+		// Decoding the body and running its command grew the heap by
+		// several times the body; the runtime would keep that memory
+		// from the OS for minutes (BenchmarkUploadRetainedMemory).
+		debug.FreeOSMemory()
+	}
 }
+
+// largeBody is the body above which a finished request hands its memory
+// back to the OS at once.
+const largeBody = 1 << 20
 
 // prepare decodes the request of command and writes its uploads.
 func (s *Server) prepare(w http.ResponseWriter, r *http.Request, command string) (*call, *refusal) {
@@ -72,7 +79,7 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request, command string)
 
 func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 	command := r.PathValue("command")
-	if !slices.Contains(commands, command) {
+	if _, ok := s.commandNamed(command); !ok && command != "train" {
 		s.writeJSON(w, http.StatusNotFound, problem{Error: fmt.Sprintf("pipelab: unknown command %q", command)})
 		return
 	}
@@ -90,10 +97,9 @@ func (s *Server) serveCommand(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, http.StatusOK, ans)
 }
 
-// runCall runs c's command line with --format json where the command
-// writes it, once a slot is free, cancelled with ctx; simulate and
-// schedule run their typed requests instead (simulate.go, schedule.go),
-// and a simulate's answer carries the timeline.
+// runCall runs c's command through the library once a slot is free,
+// cancelled with ctx: a simulate's answer carries the timeline, a
+// schedule's its text.
 func (s *Server) runCall(ctx context.Context, command string, c *call) (answer, *refusal) {
 	switch command {
 	case "simulate":
@@ -105,61 +111,16 @@ func (s *Server) runCall(ctx context.Context, command string, c *call) (answer, 
 		}
 		return answer{Command: c.line, Text: string(text)}, nil
 	}
-	if cmd, ok := typed.CommandNamed(command); ok {
-		return s.libraryCall(ctx, cmd, c)
-	}
-	if s.Run == nil {
+	cmd, ok := s.commandNamed(command)
+	if !ok {
 		return answer{}, refuse(http.StatusNotImplemented, "", "this server does not run %s", command)
 	}
-	args := c.args
-	if slices.Contains(jsonCommands, command) {
-		args = append(args, "--format=json")
-	}
-	stdout, re := s.run(ctx, c, args)
-	if re != nil {
-		return answer{}, re
-	}
-	ans := answer{Command: c.line}
-	if slices.Contains(jsonCommands, command) {
-		ans.Report = json.RawMessage(stripDir(string(bytes.TrimSpace(stdout)), c.dir, c.req))
-	} else {
-		ans.Text = string(stdout)
-	}
-	return ans, nil
-}
-
-// run runs args once a slot is free, cancelled with ctx, and returns the
-// command's output, or its error as a problem with the HTTP status of its
-// exit status (statusOf).
-func (s *Server) run(ctx context.Context, c *call, args []string) ([]byte, *refusal) {
-	if err := s.queue.acquire(ctx, nil); err != nil {
-		return nil, refuse(statusClientGone, "", "%v", err)
-	}
-	defer s.queue.release()
-	var stdout, stderr bytes.Buffer
-	code := s.Run(ctx, args, &stdout, &stderr)
-	if ctx.Err() != nil {
-		return nil, refuse(statusClientGone, "", "%v", ctx.Err())
-	}
-	if code != 0 {
-		return nil, &refusal{statusOf(code), problemOf(stderr.String(), c.dir, c.req)}
-	}
-	return stdout.Bytes(), nil
+	return s.libraryCall(ctx, cmd, c)
 }
 
 // statusClientGone is nginx's 499, "client closed request": nobody reads
 // it, but it is what the log of a cancelled request should say.
 const statusClientGone = 499
-
-// statusOf is the one mapping of a command's exit status to the API's
-// HTTP status: 2, bad input or a size refused, is 400; 1, a run that
-// failed, 422.
-func statusOf(code int) int {
-	if code == 2 {
-		return http.StatusBadRequest
-	}
-	return http.StatusUnprocessableEntity
-}
 
 // commandLine is args as the user would type them, the uploaded files by
 // their own names.
@@ -208,20 +169,8 @@ func (s *Server) serveDownload(w http.ResponseWriter, r *http.Request) {
 		s.serveSimulateFile(r.Context(), w, c, d.format, d.file, d.mime)
 		return
 	}
-	if cmd, ok := typed.CommandNamed(d.command); ok {
-		s.serveLibraryFile(r.Context(), w, cmd, c, d.format, d.file, d.mime)
-		return
-	}
-	if s.Run == nil {
-		s.writeJSON(w, http.StatusNotImplemented, problem{Error: "this server does not run " + d.command})
-		return
-	}
-	body, re := s.run(r.Context(), c, append(c.args, "--format="+d.format))
-	if re != nil {
-		s.writeJSON(w, re.status, re.p)
-		return
-	}
-	s.writeFile(w, d.file, d.mime, body)
+	cmd, _ := s.commandNamed(d.command)
+	s.serveLibraryFile(r.Context(), w, cmd, c, d.format, d.file, d.mime)
 }
 
 // serveScheduleCSV is the csv download: "schedule --format csv" with the

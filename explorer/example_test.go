@@ -1,7 +1,10 @@
 package explorer_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http/httptest"
+	"strings"
 
 	"github.com/pipelab/pipelab/explorer"
 	"github.com/pipelab/pipelab/pipeline"
@@ -35,4 +38,30 @@ func ExampleTimelineOf() {
 	// Output:
 	// ranks: 2 compute events: 8
 	// 0F0 [0, 1] 0F1 [1, 2] 0B0 [3, 4] 0B1 [5, 6]
+}
+
+// New builds the explorer's server from the library alone, as pipelab
+// serve and the static WebAssembly build do: here a delays request through
+// its handler. Asynchronous PipeDream on S = 2 stages has a steady-state
+// maximum delay of ⌊S² − S/2⌋ = 3 (docs/reference.md §1.3).
+func ExampleNew() {
+	h := explorer.New(explorer.Options{Slots: 1}).Handler()
+	req := httptest.NewRequest("POST", "http://127.0.0.1/api/delays", strings.NewReader(`{"flags": {"ranks": "2"}}`))
+	req.RemoteAddr = "127.0.0.1:5555"
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var ans struct {
+		Command string `json:"command"`
+		Report  struct {
+			Stages int `json:"stages"`
+			Max    int `json:"max"`
+		} `json:"report"`
+	}
+	if err := json.NewDecoder(rec.Body).Decode(&ans); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rec.Code, ans.Command, "stages:", ans.Report.Stages, "max delay:", ans.Report.Max)
+	// Output: 200 pipelab delays --ranks=2 stages: 2 max delay: 3
 }

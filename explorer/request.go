@@ -15,9 +15,6 @@ import (
 	"time"
 )
 
-// commands are the pipelab commands the page may run.
-var commands = []string{"simulate", "compare", "tune", "delays", "schedule", "check", "train", "presets", "kinds"}
-
 // Flag says how the page may set one flag of a command.
 type Flag struct {
 	// File marks a flag that names a file the command reads: the page
@@ -57,6 +54,8 @@ type upload struct {
 type request struct {
 	Flags map[string]string `json:"flags"`
 	Files map[string]upload `json:"files"`
+	// bodyBytes is the body's length as read.
+	bodyBytes int64
 }
 
 // problem is an error answer: the command line's one-line message, and the
@@ -107,7 +106,8 @@ func decodeRequest(w http.ResponseWriter, r *http.Request) (request, *refusal) {
 	if r.ContentLength > maxRequestBytes {
 		return req, refuse(http.StatusRequestEntityTooLarge, "", "request body: %d bytes; the API takes at most %d (the flags and the uploaded files)", r.ContentLength, maxRequestBytes)
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxRequestBytes))
+	body := &countingReader{r: http.MaxBytesReader(w, r.Body, maxRequestBytes)}
+	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields() // in an uploaded file's object
 	if err := readRequest(dec, &req); err != nil {
 		var mb *http.MaxBytesError
@@ -119,6 +119,7 @@ func decodeRequest(w http.ResponseWriter, r *http.Request) (request, *refusal) {
 		}
 		return req, refuse(http.StatusBadRequest, "", "request body: %v", err)
 	}
+	req.bodyBytes = body.n
 	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	return req, nil
 }
@@ -270,6 +271,7 @@ func (req request) args(command, dir string, flags map[string]Flag) ([]string, *
 		if err := os.WriteFile(path, []byte(f.Text), 0o600); err != nil {
 			return nil, refuse(http.StatusInternalServerError, "", "%v", err)
 		}
+		req.Files[n] = upload{Name: f.Name} // the file holds the text now: let it go
 		out = append(out, "--"+n+"="+path)
 	}
 	return out, nil
@@ -325,4 +327,16 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -2,9 +2,8 @@ package explorer
 
 import (
 	"cmp"
-	"context"
 	"embed"
-	"io"
+	typed "github.com/pipelab/pipelab/request"
 	"io/fs"
 	"net"
 	"net/http"
@@ -18,20 +17,11 @@ var assets embed.FS
 
 // Server serves the page and its API.
 type Server struct {
-	// Run runs one pipelab command line (args[0] is the command) of a
-	// command the library does not run itself (request.CommandNamed: no
-	// typed request yet), in this process, writing its output and its
-	// errors, and returns the exit status (0 ok, 2 bad input, 1 failure);
-	// nil refuses those commands. It stops soon after ctx ends, the
-	// request's context. The library's commands never go through it.
-	Run func(ctx context.Context, args []string, stdout, stderr io.Writer) int
-	// Train runs a replay, streaming its loss records; nil refuses
-	// replays.
-	Train Train
-	// Flags says how the page may set each flag of a command Run runs
-	// (see Flag); a flag it does not list is refused. The library's
-	// commands' flags are read from their own flag sets (request.FlagsOf).
-	Flags func(command string) (map[string]Flag, error)
+	// Commands are commands beyond the library's own (request.CommandNamed),
+	// run as those are: train (request/train.Command), which needs Arrow
+	// and so is handed in by a main package that links it. The server
+	// runs no command line.
+	Commands []typed.Command
 	// Slots is how many commands run at once, the others waiting in
 	// order of arrival; 0 means one per core (runtime.GOMAXPROCS).
 	Slots int

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	typed "github.com/pipelab/pipelab/request"
 	"io"
 	"net"
 	"net/http"
@@ -15,9 +16,32 @@ import (
 	"time"
 )
 
-// fakeFlags lets the page set any flag as a value but --schedule, a file.
-func fakeFlags(string) (map[string]Flag, error) {
-	return map[string]Flag{"kind": {}, "ranks": {}, "schedule": {File: true}}, nil
+// fakeTrain is a train command (Server.Commands) whose run is run, its
+// records streamed, whose flags are --kind and --ranks as values and
+// --schedule as a file.
+func fakeTrain(run func(ctx context.Context, record func(any)) error) typed.Command {
+	decode := func(args []string, stderr io.Writer) error {
+		fs := typed.NewFlags("train", "", "", stderr)
+		fs.String("kind", "", "")
+		fs.String("ranks", "", "")
+		fs.String("schedule", "", "")
+		typed.MarkFiles(fs, typed.ReadsFile, nil, "schedule")
+		return typed.ParseFlags(fs, args)
+	}
+	stream := func(ctx context.Context, args []string, record func(any), stderr io.Writer) (typed.Report, error) {
+		if err := decode(args, stderr); err != nil {
+			return nil, err
+		}
+		if record == nil {
+			record = func(any) {}
+		}
+		return typed.Kinds(), run(ctx, record)
+	}
+	c := typed.NewCommand("train", true, func(ctx context.Context, args []string, stderr io.Writer) (typed.Report, error) {
+		return stream(ctx, args, nil, stderr)
+	}, decode)
+	c.Stream = stream
+	return c
 }
 
 // A queue of one slot hands it on in order of arrival; a request whose
@@ -95,11 +119,11 @@ func (b *countingBody) Read(p []byte) (int, error) {
 // as the flags pass maxFlags, having read a few kilobytes of it.
 func TestLargeBodyRefusedBeforeDecoding(t *testing.T) {
 	ran := false
-	s := &Server{Flags: fakeFlags, Run: func(context.Context, []string, io.Writer, io.Writer) int { ran = true; return 0 }}
+	s := &Server{Commands: []typed.Command{fakeTrain(func(context.Context, func(any)) error { ran = true; return nil })}}
 	h := s.Handler()
 	for _, declared := range []bool{true, false} {
 		body := &countingBody{n: 64 << 20}
-		req := httptest.NewRequest("POST", "http://127.0.0.1/api/simulate", body)
+		req := httptest.NewRequest("POST", "http://127.0.0.1/api/train", body)
 		req.RemoteAddr = "127.0.0.1:5555"
 		req.Header.Set("Content-Type", "application/json")
 		req.ContentLength = -1
@@ -138,7 +162,7 @@ func TestGuard(t *testing.T) {
 		{"pipelab.lan:8080", "192.0.2.7:5000", "http://pipelab.lan:8080", "", true, http.StatusOK},
 		{"pipelab.lan:8080", "192.0.2.7:5000", "http://attacker.example", "", true, http.StatusForbidden},
 	} {
-		s := &Server{Flags: fakeFlags, Remote: tc.remote}
+		s := &Server{Remote: tc.remote}
 		req := httptest.NewRequest("GET", "http://"+tc.host+"/api/queue", nil)
 		req.RemoteAddr = tc.peer
 		if tc.origin != "" {
@@ -180,22 +204,21 @@ func serve(t *testing.T, s *Server) string {
 func TestStalledStreamReaderDelaysNoOne(t *testing.T) {
 	cancelled := make(chan struct{})
 	s := &Server{
-		Flags: fakeFlags, Slots: 1, WriteTimeout: 300 * time.Millisecond,
-		Run: func(context.Context, []string, io.Writer, io.Writer) int { return 0 },
+		Slots: 1, WriteTimeout: 300 * time.Millisecond,
 		// A replay of 10⁴ records of 64 kB, 640 MB: far more than the
 		// socket buffers between the two ends hold.
-		Train: func(ctx context.Context, _ []string, record func(any), _, _ io.Writer) int {
+		Commands: []typed.Command{fakeTrain(func(ctx context.Context, record func(any)) error {
 			big := strings.Repeat("x", 64<<10)
 			for range 10000 {
 				if ctx.Err() != nil {
 					close(cancelled)
-					return 1
+					return ctx.Err()
 				}
 				record(big)
 				time.Sleep(100 * time.Microsecond)
 			}
-			return 0
-		},
+			return nil
+		})},
 	}
 	addr := serve(t, s)
 	conn, err := net.Dial("tcp", addr)
@@ -237,8 +260,7 @@ func TestStalledStreamReaderDelaysNoOne(t *testing.T) {
 // A body that never comes and a kept-alive connection that sends nothing
 // are closed by the server (ReadTimeout, IdleTimeout) rather than held.
 func TestSlowBodyAndIdleConnectionClosed(t *testing.T) {
-	s := &Server{Flags: fakeFlags, ReadTimeout: 300 * time.Millisecond, IdleTimeout: 300 * time.Millisecond,
-		Run: func(context.Context, []string, io.Writer, io.Writer) int { return 0 }}
+	s := &Server{ReadTimeout: 300 * time.Millisecond, IdleTimeout: 300 * time.Millisecond}
 	addr := serve(t, s)
 	closed := func(conn net.Conn, what string) {
 		t.Helper()
@@ -331,7 +353,7 @@ func (b *signalBody) Read(p []byte) (int, error) {
 // At most two bodies per slot are decoded at once: with one slot, a third
 // body is not read until one of the first two is done.
 func TestDecodingBounded(t *testing.T) {
-	s := &Server{Flags: fakeFlags, Slots: 1, Run: func(context.Context, []string, io.Writer, io.Writer) int { return 0 }}
+	s := &Server{Slots: 1}
 	h := s.Handler()
 	bodies := []*signalBody{newSignalBody(`{"flags":{}}`), newSignalBody(`{"flags":{}}`), newSignalBody(`{"flags":{}}`)}
 	done := make(chan int, 3)

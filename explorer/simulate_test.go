@@ -15,8 +15,8 @@ import (
 // library's typed report and its timeline.
 func TestSimulateNeedsNoCommandLine(t *testing.T) {
 	srv := New(Options{Slots: 1})
-	if srv.Run != nil || srv.Train != nil || srv.Flags != nil {
-		t.Fatal("New left a hook into a command line")
+	if len(srv.Commands) != 0 {
+		t.Fatal("New added commands beyond the library's")
 	}
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()

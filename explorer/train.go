@@ -5,21 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
+	typed "github.com/pipelab/pipelab/request"
 	"net/http"
 	"sync"
 )
 
-// Train runs a "pipelab train" command line (args[0] is "train") as the
-// command does, calling record with each loss record as the replay takes it
-// (the points of the report's curve, in the report's JSON form), and
-// stops when ctx ends. It returns the exit status, as Server.Run.
-type Train func(ctx context.Context, args []string, record func(point any), stdout, stderr io.Writer) int
-
 // serveTrain runs a replay and streams it as server-sent events: "command"
 // (the command line), "queued" (the place in the queue, while every slot
 // is taken), one "record" per loss record as it is taken, then "report"
-// (the command's JSON report) or "problem" (its error). Closing the
+// (the library's report, as train --format json prints it) or "problem"
+// (its error). The replay is the library's (Server.Commands' train), no
+// command line. Closing the
 // request (the page's Stop) cancels the replay at its next record.
 //
 // The replay never waits for the client: its records go to a list that a
@@ -27,7 +23,8 @@ type Train func(ctx context.Context, args []string, record func(point any), stdo
 // stops reading fails that write, which ends the replay (its slot is
 // free to others from then on) and the stream.
 func (s *Server) serveTrain(w http.ResponseWriter, r *http.Request) {
-	if s.Train == nil {
+	cmd, ok := s.commandNamed("train")
+	if !ok || cmd.Stream == nil {
 		s.writeJSON(w, http.StatusNotImplemented, problem{Error: "this server runs no replays"})
 		return
 	}
@@ -48,17 +45,25 @@ func (s *Server) serveTrain(w http.ResponseWriter, r *http.Request) {
 	if err := s.queue.acquire(ctx, func(p int) { st.send("queued", map[string]int{"position": p}) }); err != nil {
 		return
 	}
-	var stdout, stderr bytes.Buffer
-	code := s.Train(ctx, append(c.args, "--format=json"), func(p any) { st.send("record", p) }, &stdout, &stderr)
+	var stderr bytes.Buffer
+	rep, err := cmd.Stream(ctx, c.args[1:], func(p any) { st.send("record", p) }, &stderr)
 	s.queue.release()
 	switch {
 	case ctx.Err() != nil:
 		return // the page stopped the replay, or stopped reading it
-	case code != 0:
+	case err != nil:
+		if msg := typed.Message(cmd.Name, err); msg != "" {
+			stderr.WriteString(msg + "\n")
+		}
 		st.send("problem", problemOf(stderr.String(), c.dir, c.req))
-	default:
-		st.send("report", json.RawMessage(stripDir(string(bytes.TrimSpace(stdout.Bytes())), c.dir, c.req)))
+		return
 	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		st.send("problem", problem{Error: err.Error()})
+		return
+	}
+	st.send("report", json.RawMessage(stripDir(string(b), c.dir, c.req)))
 }
 
 // stream is the events of one replay on their way to the client: send

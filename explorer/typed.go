@@ -11,24 +11,36 @@ import (
 	typed "github.com/pipelab/pipelab/request"
 )
 
-// flagsOf says how the page may set each flag of command: the library's
-// flag set for a command it types, else Flags.
+// flagsOf says how the page may set each flag of command, read from its
+// flag set.
 func (s *Server) flagsOf(command string) (map[string]Flag, error) {
-	if cmd, ok := typed.CommandNamed(command); ok {
-		served, err := cmd.Flags()
-		if err != nil {
-			return nil, fmt.Errorf("pipelab %s: %w", command, err)
-		}
-		out := make(map[string]Flag, len(served))
-		for n, f := range served {
-			out[n] = Flag(f)
-		}
-		return out, nil
-	}
-	if s.Flags == nil {
+	cmd, ok := s.commandNamed(command)
+	if !ok {
 		return nil, fmt.Errorf("this server does not run %s", command)
 	}
-	return s.Flags(command)
+	served, err := cmd.Flags()
+	if err != nil {
+		return nil, fmt.Errorf("pipelab %s: %w", command, err)
+	}
+	out := make(map[string]Flag, len(served))
+	for n, f := range served {
+		out[n] = Flag(f)
+	}
+	return out, nil
+}
+
+// commandNamed is the library's command of that name, or one of
+// Commands.
+func (s *Server) commandNamed(name string) (typed.Command, bool) {
+	if cmd, ok := typed.CommandNamed(name); ok {
+		return cmd, true
+	}
+	for _, c := range s.Commands {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return typed.Command{}, false
 }
 
 // runLibrary runs the library's command with args (args[0] is the

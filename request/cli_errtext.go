@@ -19,7 +19,7 @@ import (
 // loses; TestGoPackagesListed checks the list against the source tree.
 var GoPackages = []string{
 	"atomicfile", "budget", "charlm", "cost", "costspec", "cputime", "experiments", "explorer", "fault", "inputfile",
-	"objectives", "optim", "pipeline", "request", "results", "sim", "suggest", "sweep", "tablesequal", "tune", "validation", "vec",
+	"objectives", "optim", "pipeline", "request", "results", "sim", "suggest", "sweep", "tablesequal", "train", "tune", "validation", "vec",
 }
 
 // UserText returns err's message without package prefixes: at its start

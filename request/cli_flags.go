@@ -194,10 +194,10 @@ type ShapeFlags struct {
 	Replicas, LocalSteps, Noam int
 	MaxActivations             int
 	WgradMemory                float64 // zb-auto: M_W as a fraction of M_B (--wgrad-memory)
-	// cellBytes is the command's memory per table cell, for the size
+	// CellBytes is the command's memory per table cell, for the size
 	// guard (GuardShape); 0 checks nothing.
 	CellBytes float64
-	// set is the flags given (SetFlags), once they are parsed.
+	// Set is the flags given (SetFlags), once they are parsed.
 	Set map[string]bool
 }
 
@@ -286,9 +286,9 @@ func (s *ShapeFlags) Generate() (*pipeline.Table, error) {
 // CostFlags are the cost flags "simulate" and "compare" share.
 type CostFlags struct {
 	Cost                  string
-	Fwd, Bwd, Wgrad, Comm float64
+	Fwd, Bwd, WGrad, Comm float64
 	Presets               PresetFlags
-	// partition, when not nil, is the layers of each model part under the
+	// Partition, when not nil, is the layers of each model part under the
 	// GPU model (simulate --partition); nil cuts the model evenly.
 	Partition []int
 	Set       map[string]bool
@@ -299,7 +299,7 @@ func (c *CostFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Cost, "cost-model", "unit", "unit, or lockstep (PyTorch's unit-time check), when no explicit or GPU cost is given")
 	fs.Float64Var(&c.Fwd, "fwd", 0, "forward time T_F of one rank's share of the model")
 	fs.Float64Var(&c.Bwd, "bwd", 0, "input-gradient time T_B (a full backward takes T_B + T_W)")
-	fs.Float64Var(&c.Wgrad, "wgrad", 0, "weight-gradient time T_W")
+	fs.Float64Var(&c.WGrad, "wgrad", 0, "weight-gradient time T_W")
 	fs.Float64Var(&c.Comm, "comm", 0, "time of one message between ranks")
 	c.Presets.Register(fs, "model preset for the GPU timing model", " (with --model)")
 	c.Measured.Register(fs)
@@ -336,10 +336,10 @@ func (c *CostFlags) Check() error {
 		return fmt.Errorf("--gpu, --link, --hardware, --microbatch-size, --seq-len, --efficiency and the cluster flags (--tp, --dp, --gpus-per-node, --node-link, --recompute, --sequence-parallel, --distributed-optimizer, --overlap-grad-reduce) need --model")
 	case explicit && (c.Fwd <= 0 || c.Bwd <= 0):
 		return fmt.Errorf("explicit costs need --fwd and --bwd above 0, got %g and %g", c.Fwd, c.Bwd)
-	case c.Wgrad < 0 || c.Comm < 0:
-		return fmt.Errorf("--wgrad and --comm must not be negative, got %g and %g", c.Wgrad, c.Comm)
-	case explicit && cost.CheckExplicit(c.Fwd, c.Bwd, c.Wgrad, c.Comm) != nil:
-		return cost.CheckExplicit(c.Fwd, c.Bwd, c.Wgrad, c.Comm)
+	case c.WGrad < 0 || c.Comm < 0:
+		return fmt.Errorf("--wgrad and --comm must not be negative, got %g and %g", c.WGrad, c.Comm)
+	case explicit && cost.CheckExplicit(c.Fwd, c.Bwd, c.WGrad, c.Comm) != nil:
+		return cost.CheckExplicit(c.Fwd, c.Bwd, c.WGrad, c.Comm)
 	case c.Measured.Given() && (c.Set["cost-model"] || explicit || c.Presets.Given()):
 		return fmt.Errorf("measured costs (--costs, --profile) exclude --cost-model, explicit (--fwd ...) and GPU (--model) costs")
 	}
@@ -357,10 +357,10 @@ type pricing struct {
 	Sizer  cost.MessageSizer
 	Share  cost.Stage // one rank's share of the model, for the formulas
 	Name   string
-	// memoryLimit is the GPU's memory in bytes under the GPU model (0
+	// MemoryLimit is the GPU's memory in bytes under the GPU model (0
 	// otherwise): a rank whose peak exceeds it is marked, as tune does.
 	MemoryLimit float64
-	// params and activeParams are the GPU model's total parameters and
+	// Params and ActiveParams are the GPU model's total parameters and
 	// those a token runs through (0 otherwise).
 	Params, activeParams float64
 }
@@ -380,9 +380,9 @@ func (c *CostFlags) PricingFor(t *pipeline.Table) (pricing, error) {
 	case "measured":
 		return c.Measured.PricingFor(t)
 	case "explicit":
-		share := cost.Stage{TF: c.Fwd, TB: c.Bwd, TW: c.Wgrad}
+		share := cost.Stage{TF: c.Fwd, TB: c.Bwd, TW: c.WGrad}
 		return pricing{Cost: cost.ForRankShare(t, share, c.Comm), Share: share,
-			Name: fmt.Sprintf("explicit (T_F %g, T_B %g, T_W %g per rank share, %g per message)", c.Fwd, c.Bwd, c.Wgrad, c.Comm)}, nil
+			Name: fmt.Sprintf("explicit (T_F %g, T_B %g, T_W %g per rank share, %g per message)", c.Fwd, c.Bwd, c.WGrad, c.Comm)}, nil
 	}
 	cfg, err := c.Presets.Config()
 	if err != nil {

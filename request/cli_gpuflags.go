@@ -17,20 +17,20 @@ import (
 // and --seq-len.
 type PresetFlags struct {
 	Model, ModelConfig     string
-	Gpu, Link, Hardware    string
+	GPU, Link, Hardware    string
 	MicrobatchSize, SeqLen int
 	Flash                  bool
 	Efficiency             float64
 	ExpertParallel         int
 	// The cluster: tensor- and data-parallel degrees, nodes, and
 	// recomputation (cost.Parallelism).
-	Tp, Dp, GpusPerNode int
+	TP, DP, GPUsPerNode int
 	NodeLink, Recompute string
 	SequenceParallel    bool
 	DistOptimizer       bool
 	OverlapGradReduce   bool
-	Fs                  *flag.FlagSet
-	// fromHardware is what check read from --hardware.
+	FS                  *flag.FlagSet
+	// FromHardware is what check read from --hardware.
 	FromHardware cost.Hardware
 }
 
@@ -42,7 +42,7 @@ func (p *PresetFlags) Register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.StringVar(&p.ModelConfig, "model-config", "", "a HuggingFace config.json to build the model from, instead of --model")
 	// The defaults are a spec's (costspec.Default), so that a
 	// command and a one-run sweep of the same settings price alike.
-	fs.StringVar(&p.Gpu, "gpu", costspec.Default.GPU, "GPU preset"+note)
+	fs.StringVar(&p.GPU, "gpu", costspec.Default.GPU, "GPU preset"+note)
 	fs.StringVar(&p.Link, "link", costspec.Default.Link, "link preset between ranks"+note)
 	fs.StringVar(&p.Hardware, "hardware", "", "a hardware file (YAML: gpu, link, ranks_per_node, inter_node_link) instead of --gpu and --link"+note)
 	MarkFiles(fs, ReadsFile, nil, "model-config", "hardware")
@@ -51,15 +51,15 @@ func (p *PresetFlags) Register(fs *flag.FlagSet, modelHelp, note string) {
 	fs.BoolVar(&p.Flash, "flash-attention", false, "price attention as FlashAttention runs it: no stored scores, recomputed in the backward"+note)
 	fs.IntVar(&p.ExpertParallel, "expert-parallel", 0, "spread the routed experts of MoE layers over this many GPUs and price their all-to-alls (on --gpus-per-node and --node-link when given, else nodes of 8 on nvlink, ib-ndr between; overlapped within OVERLAP_F_B pairs); 0 is none"+note)
 	fs.Float64Var(&p.Efficiency, "efficiency", 0, fmt.Sprintf("achieved share of the GPU's peak in (0, 1]; 0 takes the hardware file's, or %g", cost.DefaultEfficiency)+note)
-	fs.IntVar(&p.Tp, "tp", costspec.Default.TP, "tensor-parallel GPUs T per stage, inside one node: their all-reduces take --node-link (--link without nodes)"+note)
-	fs.IntVar(&p.Dp, "dp", costspec.Default.DP, "data-parallel replicas D of the pipeline"+note)
-	fs.IntVar(&p.GpusPerNode, "gpus-per-node", 0, "GPUs G a node; --link then joins nodes and --node-link the GPUs of a node"+note)
+	fs.IntVar(&p.TP, "tp", costspec.Default.TP, "tensor-parallel GPUs T per stage, inside one node: their all-reduces take --node-link (--link without nodes)"+note)
+	fs.IntVar(&p.DP, "dp", costspec.Default.DP, "data-parallel replicas D of the pipeline"+note)
+	fs.IntVar(&p.GPUsPerNode, "gpus-per-node", 0, "GPUs G a node; --link then joins nodes and --node-link the GPUs of a node"+note)
 	fs.StringVar(&p.NodeLink, "node-link", "", "link preset inside a node, with --gpus-per-node"+note)
 	fs.StringVar(&p.Recompute, "recompute", costspec.Default.Recompute, "activation recomputation: none, selective or full"+note)
 	fs.BoolVar(&p.SequenceParallel, "sequence-parallel", false, "split layer norms and dropouts over the T GPUs too (Megatron-LM's sequence parallelism)"+note)
 	fs.BoolVar(&p.DistOptimizer, "distributed-optimizer", false, "split the Adam state over the --dp replicas: reduce-scatter the gradients, all-gather the weights"+note)
 	fs.BoolVar(&p.OverlapGradReduce, "overlap-grad-reduce", false, "hide the gradient reduction behind each stage's last backward"+note)
-	p.Fs = fs
+	p.FS = fs
 }
 
 // given reports whether a model is named, by preset or by config file.
@@ -84,7 +84,7 @@ func (p *PresetFlags) Check() error {
 		}
 	}
 	if p.Hardware != "" {
-		if set := SetFlags(p.Fs); set["gpu"] || set["link"] {
+		if set := SetFlags(p.FS); set["gpu"] || set["link"] {
 			return fmt.Errorf("--hardware gives the GPU and the links: drop --gpu and --link")
 		}
 		var err error
@@ -92,7 +92,7 @@ func (p *PresetFlags) Check() error {
 			return fmt.Errorf("--hardware: %w", err)
 		}
 		for _, w := range p.FromHardware.Warnings {
-			fmt.Fprintf(p.Fs.Output(), "pipelab %s: warning: --hardware: %s\n", p.Fs.Name(), w)
+			fmt.Fprintf(p.FS.Output(), "pipelab %s: warning: --hardware: %s\n", p.FS.Name(), w)
 		}
 	}
 	if p.MicrobatchSize < 1 || p.SeqLen < 1 {
@@ -126,17 +126,17 @@ func (p *PresetFlags) Config() (cost.GPUConfig, error) {
 // checkCluster names the cluster flag that is wrong.
 func (p *PresetFlags) CheckCluster() error {
 	switch {
-	case p.Tp < 1 || p.Dp < 1:
-		return fmt.Errorf("--tp and --dp must be at least 1, got %d and %d", p.Tp, p.Dp)
-	case p.GpusPerNode < 0:
-		return fmt.Errorf("--gpus-per-node must not be negative, got %d", p.GpusPerNode)
-	case p.SequenceParallel && p.Tp < 2:
+	case p.TP < 1 || p.DP < 1:
+		return fmt.Errorf("--tp and --dp must be at least 1, got %d and %d", p.TP, p.DP)
+	case p.GPUsPerNode < 0:
+		return fmt.Errorf("--gpus-per-node must not be negative, got %d", p.GPUsPerNode)
+	case p.SequenceParallel && p.TP < 2:
 		return fmt.Errorf("--sequence-parallel splits along the sequence what --tp splits: give --tp above 1")
-	case (p.DistOptimizer || p.OverlapGradReduce) && p.Dp < 2:
+	case (p.DistOptimizer || p.OverlapGradReduce) && p.DP < 2:
 		return fmt.Errorf("--distributed-optimizer and --overlap-grad-reduce concern the gradients of --dp replicas: give --dp above 1")
-	case p.Hardware != "" && (p.GpusPerNode != 0 || p.NodeLink != ""):
+	case p.Hardware != "" && (p.GPUsPerNode != 0 || p.NodeLink != ""):
 		return fmt.Errorf("--hardware gives the nodes (ranks_per_node, link, inter_node_link): drop --gpus-per-node and --node-link")
-	case (p.GpusPerNode > 0) != (p.NodeLink != ""):
+	case (p.GPUsPerNode > 0) != (p.NodeLink != ""):
 		return fmt.Errorf("--gpus-per-node and --node-link come together: the GPUs of a node and the link that joins them")
 	}
 	if _, err := cost.ParseRecompute(p.Recompute); err != nil {
@@ -147,11 +147,11 @@ func (p *PresetFlags) CheckCluster() error {
 
 // spec is the flags as a cost spec's GPU keys.
 func (p *PresetFlags) Spec() costspec.GPU {
-	return costspec.GPU{Preset: p.Model, ModelConfig: p.ModelConfig, GPU: p.Gpu, Link: p.Link,
+	return costspec.GPU{Preset: p.Model, ModelConfig: p.ModelConfig, GPU: p.GPU, Link: p.Link,
 		Hardware: p.Hardware, Microbatch: p.MicrobatchSize, Sequence: p.SeqLen, FlashAttention: p.Flash, Efficiency: p.Efficiency,
-		TP: p.Tp, DP: p.Dp, Recompute: p.Recompute, SequenceParallel: p.SequenceParallel,
+		TP: p.TP, DP: p.DP, Recompute: p.Recompute, SequenceParallel: p.SequenceParallel,
 		DistributedOptimizer: p.DistOptimizer, OverlapGradReduce: p.OverlapGradReduce,
-		GPUsPerNode: p.GpusPerNode, NodeLink: p.NodeLink, ExpertParallel: p.ExpertParallel}
+		GPUsPerNode: p.GPUsPerNode, NodeLink: p.NodeLink, ExpertParallel: p.ExpertParallel}
 }
 
 // hardwareName says which GPU and links the model runs on (the presets'

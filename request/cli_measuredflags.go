@@ -14,7 +14,7 @@ import (
 type MeasuredFlags struct {
 	Costs    string
 	Profiles []string
-	// read is what check read.
+	// Read is what check read.
 	Read cost.Measured
 }
 

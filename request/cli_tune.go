@@ -241,7 +241,7 @@ func (f tuneFlags) check(rest []string) error {
 	case !f.presets.Given():
 		return errors.New("--model is required (or --model-config)")
 	case f.ranks < 1:
-		return Required("ranks", f.ranks, SetFlags(f.presets.Fs))
+		return Required("ranks", f.ranks, SetFlags(f.presets.FS))
 	case f.microbatches < 0:
 		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
 	}
@@ -296,7 +296,7 @@ func parseSchedules(list string) ([]tune.Schedule, error) {
 // the hardware file's GPU and link when there is one, not the flags'
 // defaults.
 func (f tuneFlags) costName() string {
-	gpu, link := f.presets.Gpu, f.presets.Link
+	gpu, link := f.presets.GPU, f.presets.Link
 	if f.presets.Hardware != "" {
 		gpu, link = f.presets.FromHardware.GPU.Name, f.presets.FromHardware.Link.Name
 	}

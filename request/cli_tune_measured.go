@@ -52,7 +52,7 @@ func (f *tuneFlags) checkMeasured(fs *flag.FlagSet) error {
 	case len(fs.Args()) > 0:
 		return NoArguments(fs.Args())
 	case f.ranks < 1:
-		return Required("ranks", f.ranks, SetFlags(f.presets.Fs))
+		return Required("ranks", f.ranks, SetFlags(f.presets.FS))
 	case f.microbatches < 0:
 		return fmt.Errorf("--microbatches must not be negative, got %d", f.microbatches)
 	}

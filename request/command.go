@@ -24,8 +24,21 @@ type Command struct {
 	// Run decodes args (the flags, as "--name=value"; standard input is
 	// none) into the typed request and runs it with ctx. A flag error's
 	// usage goes to stderr.
-	Run    func(ctx context.Context, args []string, stderr io.Writer) (Report, error)
+	Run func(ctx context.Context, args []string, stderr io.Writer) (Report, error)
+	// Stream, for a command that takes records as it runs (train), is Run
+	// passing each record to record as it is taken, in the form of the
+	// report's points; nil for the others.
+	Stream func(ctx context.Context, args []string, record func(point any), stderr io.Writer) (Report, error)
 	decode func(args []string, stderr io.Writer) error
+}
+
+// NewCommand is a command of a package beside this one (request/train,
+// which needs Arrow): its name, whether its report is its --format json,
+// its Run, and decode, which parses its flags only (Flags reads its flag
+// set through it).
+func NewCommand(name string, json bool, run func(ctx context.Context, args []string, stderr io.Writer) (Report, error),
+	decode func(args []string, stderr io.Writer) error) Command {
+	return Command{Name: name, JSON: json, Run: run, decode: decode}
 }
 
 // Flags says how a served request may set each of the command's flags,

@@ -49,3 +49,34 @@ func ExampleSchedule() {
 	// rank 0: F1 F2  .  . B1 B2
 	// rank 1:  . F1 F2 B1 B2  .
 }
+
+// Delays is "pipelab delays --ranks 4" called from Go: asynchronous
+// PipeDream on S = 4 stages, N = 40 microbatches, read by its own grid.
+// Its steady-state maximum delay is ⌊S² − S/2⌋ = 14 (docs/reference.md
+// §1.3).
+func ExampleDelays() {
+	t, err := pipeline.Generate("pipedream", pipeline.Shape{Ranks: 4, Microbatches: 40})
+	if err != nil {
+		panic(err)
+	}
+	rep, err := request.Delays(context.Background(), request.DelaysRequest{Kind: "pipedream", Table: t, Grid: true, Total: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("stages:", rep.Stages, "total microbatches:", rep.Total, "max delay:", rep.Max)
+	// Output: stages: 4 total microbatches: 40 max delay: 14
+}
+
+// CommandNamed is the library's commands by name, as the server runs
+// them: the flags by their command-line names, decoded as the command line
+// decodes them.
+func ExampleCommandNamed() {
+	cmd, _ := request.CommandNamed("simulate")
+	rep, err := cmd.Run(context.Background(), []string{"--kind=gpipe", "--ranks=2", "--microbatches=3"}, os.Stderr)
+	if err != nil {
+		panic(err)
+	}
+	// GPipe under unit costs: 2(M + P − 1) steps (Huang et al. 2019).
+	fmt.Println("makespan:", rep.(request.SimulateReport).Makespan)
+	// Output: makespan: 8
+}

@@ -200,7 +200,7 @@ func TestPresetFlags(t *testing.T) {
 		want   string
 	}{
 		{func(p *presetFlags) { p.Model = "nope" }, "--model: "},
-		{func(p *presetFlags) { p.Gpu = "nope" }, "--gpu: "},
+		{func(p *presetFlags) { p.GPU = "nope" }, "--gpu: "},
 		{func(p *presetFlags) { p.Link = "nope" }, "--link: "},
 	} {
 		q := p

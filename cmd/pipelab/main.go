@@ -8,11 +8,11 @@ import (
 	"flag"
 	"fmt"
 	"github.com/pipelab/pipelab/fault"
+	"github.com/pipelab/pipelab/request"
 	"io"
 	"io/fs"
 	"os"
 	"sort"
-	"strings"
 	"syscall"
 
 	"github.com/pipelab/pipelab/internal/budget"
@@ -120,7 +120,7 @@ func statusOf(name string, err error, stdout, stderr io.Writer) int {
 	case errors.Is(err, errParsedOnly):
 		return 0
 	}
-	fmt.Fprintf(stderr, "pipelab %s: %s\n", name, oneLine(strings.TrimPrefix(userText(err), name+": ")))
+	fmt.Fprintln(stderr, request.Message(name, err))
 	if isBadInput(err) {
 		return 2 // refused before it ran: bad input
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/pipelab/pipelab/request"
+	"github.com/pipelab/pipelab/request/train"
 	"os"
 	"regexp"
 	"slices"
@@ -90,14 +91,14 @@ func checkValues(t *testing.T, concept, refName string, ref []string, others map
 func testOneValuePerConcept(t *testing.T, rows []conceptRow) {
 	checkValues(t, "objective", "the specs", experiments.KnownObjectives, map[string][]string{
 		"train --help's --objective":       listedValues(flagUsage(t, "train", "objective")),
-		"train's synopsis":                 synopsisValues(trainSynopsis, "objective"),
-		"train's check":                    trainObjectives,
+		"train's synopsis":                 synopsisValues(train.Synopsis, "objective"),
+		"train's check":                    train.Objectives,
 		"docs/results.md's runs.objective": resultsValues(t, "runs", "objective"),
 	})
 	checkValues(t, "method", "the specs", experiments.KnownMethods, map[string][]string{
 		"train --help's --method":       listedValues(flagUsage(t, "train", "method")),
-		"train's synopsis":              synopsisValues(trainSynopsis, "method"),
-		"train's check":                 trainMethods,
+		"train's synopsis":              synopsisValues(train.Synopsis, "method"),
+		"train's check":                 train.Methods,
 		"docs/results.md's runs.method": resultsValues(t, "runs", "method"),
 	})
 	_, kinds, _ := runCLI("kinds")

@@ -6,6 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"github.com/pipelab/pipelab/request"
+	"github.com/pipelab/pipelab/request/train"
 	"io"
 	"net/http"
 	"os"
@@ -82,7 +85,11 @@ func TestServedFlagsClassified(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		uses, err := servedFlags(command)
+		cmd, ok := request.CommandNamed(command)
+		if !ok {
+			cmd = train.Command()
+		}
+		uses, err := cmd.Flags()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,4 +211,17 @@ func TestServeRemovesUploadsOnSIGTERM(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(tmp, "pipelab-serve-*")); len(left) > 0 {
 		t.Errorf("left after SIGTERM: %v", left)
 	}
+}
+
+// flagSetOf returns command's flag set, as its --help sees it.
+func flagSetOf(command string) (*flag.FlagSet, error) {
+	c, ok := commands[command]
+	if !ok {
+		return nil, fmt.Errorf("unknown command %q", command)
+	}
+	h, ok := isHelp(c.run(context.Background(), []string{"--help"}, io.Discard, io.Discard))
+	if !ok {
+		return nil, fmt.Errorf("pipelab %s --help gave no flag set", command)
+	}
+	return h.FS, nil
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/request/train"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,4 +132,10 @@ func TestTrainLMDefaults(t *testing.T) {
 	if r.Embed != 0 || r.SeqLen != 0 || r.Step != 0.0078125 || r.Optimizer.Beta2 != 0.999 || r.Microbatches != 4 {
 		t.Errorf("markov: E %d, T %d, step %g, β2 %g, sync microbatches %d; want 0, 0, 2^-7, 0.999, 4", r.Embed, r.SeqLen, r.Step, r.Optimizer.Beta2, r.Microbatches)
 	}
+}
+
+// parseTrain is train.Decode's run.
+func parseTrain(args []string, stderr io.Writer) (train.Request, experiments.Run, error) {
+	req, _, err := train.Decode(args, stderr)
+	return req, req.Run, err
 }

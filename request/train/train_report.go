@@ -1,8 +1,9 @@
-package main
+package train
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/pipelab/pipelab/request"
 	"io"
 	"math"
 	"strconv"
@@ -13,47 +14,47 @@ import (
 	"github.com/pipelab/pipelab/results"
 )
 
-// trainReport is what "pipelab train" prints. Times are in the clock's
+// Report is what "pipelab train" prints. Times are in the clock's
 // unit: steps under unit time, seconds under the GPU model, iterations for
 // rpd.
-type trainReport struct {
-	Objective         string      `json:"objective"`
-	Method            string      `json:"method"`
-	Optimizer         string      `json:"optimizer"`
-	Kind              string      `json:"kind,omitempty"`     // --kind, or the method's default family
-	Schedule          string      `json:"schedule,omitempty"` // --schedule, the CSV file replayed
-	Cost              string      `json:"cost_model"`
-	Stages            int         `json:"stages"`
-	TotalMicrobatches int         `json:"total_microbatches"`
-	TimeBudget        float64     `json:"time_budget,omitempty"`
-	Overshoot         float64     `json:"overshoot"`
-	SimTime           float64     `json:"sim_time"`
-	BlockUpdates      int         `json:"block_updates"`
-	StepSize          float64     `json:"step_size"`
-	Seed              uint64      `json:"seed"`
-	FinalLoss         finiteOrNil `json:"final_loss"`
-	ValidationLoss    finiteOrNil `json:"validation_loss"`
-	Outcome           string      `json:"outcome"` // ok or diverged, as the runs table's outcome
-	TargetLoss        float64     `json:"target_loss,omitempty"`
-	TimeToTarget      finiteOrNil `json:"time_to_target"`
-	UpdatesToTarget   *int        `json:"updates_to_target"`
-	LossAtBudget      finiteOrNil `json:"loss_at_budget"`
-	Curve             []curvePt   `json:"curve"`
+type Report struct {
+	Objective         string       `json:"objective"`
+	Method            string       `json:"method"`
+	Optimizer         string       `json:"optimizer"`
+	Kind              string       `json:"kind,omitempty"`     // --kind, or the method's default family
+	Schedule          string       `json:"schedule,omitempty"` // --schedule, the CSV file replayed
+	Cost              string       `json:"cost_model"`
+	Stages            int          `json:"stages"`
+	TotalMicrobatches int          `json:"total_microbatches"`
+	TimeBudget        float64      `json:"time_budget,omitempty"`
+	Overshoot         float64      `json:"overshoot"`
+	SimTime           float64      `json:"sim_time"`
+	BlockUpdates      int          `json:"block_updates"`
+	StepSize          float64      `json:"step_size"`
+	Seed              uint64       `json:"seed"`
+	FinalLoss         FiniteOrNil  `json:"final_loss"`
+	ValidationLoss    FiniteOrNil  `json:"validation_loss"`
+	Outcome           string       `json:"outcome"` // ok or diverged, as the runs table's outcome
+	TargetLoss        float64      `json:"target_loss,omitempty"`
+	TimeToTarget      FiniteOrNil  `json:"time_to_target"`
+	UpdatesToTarget   *int         `json:"updates_to_target"`
+	LossAtBudget      FiniteOrNil  `json:"loss_at_budget"`
+	Curve             []CurvePoint `json:"curve"`
 }
 
-type curvePt struct {
+type CurvePoint struct {
 	SimTime        float64     `json:"sim_time"`
 	BlockUpdates   int         `json:"block_updates"`
-	Loss           finiteOrNil `json:"loss"`
-	ValidationLoss finiteOrNil `json:"validation_loss"`
+	Loss           FiniteOrNil `json:"loss"`
+	ValidationLoss FiniteOrNil `json:"validation_loss"`
 }
 
-// finiteOrNil is a float that JSON writes as null when it is not finite
+// FiniteOrNil is a float that JSON writes as null when it is not finite
 // (a diverged loss, a target never reached, a loss not measured), which
 // JSON numbers cannot hold.
-type finiteOrNil float64
+type FiniteOrNil float64
 
-func (v finiteOrNil) MarshalJSON() ([]byte, error) {
+func (v FiniteOrNil) MarshalJSON() ([]byte, error) {
 	if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
 		return []byte("null"), nil
 	}
@@ -61,12 +62,12 @@ func (v finiteOrNil) MarshalJSON() ([]byte, error) {
 }
 
 // report gathers what the run did.
-func (f *trainFlags) report(res *experiments.Trained) trainReport {
-	rep := trainReport{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Cost: f.costName(res),
+func (f *trainFlags) report(res *experiments.Trained) Report {
+	rep := Report{Objective: f.objective, Method: f.method, Optimizer: f.optimizer, Cost: f.costName(res),
 		Stages: res.Stages, TimeBudget: f.timeBudget, Overshoot: res.Overshoot, StepSize: f.stepSize, Seed: f.seed,
 		SimTime: res.Time, BlockUpdates: res.BlockUpdates, TotalMicrobatches: res.Result.Microbatches,
-		FinalLoss: finiteOrNil(res.FinalLoss), ValidationLoss: finiteOrNil(math.NaN()), Outcome: results.OutcomeOK,
-		TargetLoss: f.targetLoss, TimeToTarget: finiteOrNil(res.TimeToTarget), LossAtBudget: finiteOrNil(res.LossAtBudget)}
+		FinalLoss: FiniteOrNil(res.FinalLoss), ValidationLoss: FiniteOrNil(math.NaN()), Outcome: results.OutcomeOK,
+		TargetLoss: f.targetLoss, TimeToTarget: FiniteOrNil(res.TimeToTarget), LossAtBudget: FiniteOrNil(res.LossAtBudget)}
 	if f.methodDesc().Replay == optim.ReplaySampled && f.delays != "exact" {
 		rep.Cost = "iterations"
 	}
@@ -85,15 +86,17 @@ func (f *trainFlags) report(res *experiments.Trained) trainReport {
 		rep.Kind = f.tableName()
 	}
 	for _, r := range res.Records {
-		rep.Curve = append(rep.Curve, curvePt{SimTime: r.Time, BlockUpdates: r.Updates, Loss: finiteOrNil(r.Loss), ValidationLoss: finiteOrNil(r.ValidationLoss)})
+		rep.Curve = append(rep.Curve, CurvePoint{SimTime: r.Time, BlockUpdates: r.Updates, Loss: FiniteOrNil(r.Loss), ValidationLoss: FiniteOrNil(r.ValidationLoss)})
 	}
 	if n := len(res.Records); n > 0 {
-		rep.ValidationLoss = finiteOrNil(res.Records[n-1].ValidationLoss)
+		rep.ValidationLoss = FiniteOrNil(res.Records[n-1].ValidationLoss)
 	}
 	return rep
 }
 
-func writeTrainText(w io.Writer, rep trainReport) error {
+// WriteText prints the report as "pipelab train" does without --format
+// json.
+func (rep Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "objective:     %s\nmethod:        %s\nstages:        %d\ntotal microbatches: %d\n", rep.Objective, rep.Method, rep.Stages, rep.TotalMicrobatches)
 	if rep.Cost == "iterations" {
@@ -116,7 +119,7 @@ func writeTrainText(w io.Writer, rep trainReport) error {
 		fmt.Fprintf(&b, "validation loss: %.6g\n", v)
 	}
 	fmt.Fprintf(&b, "optimizer:     %s\n", rep.Optimizer)
-	if table := tableName(rep.Kind, rep.Schedule); table != "" {
+	if table := request.TableName(rep.Kind, rep.Schedule); table != "" {
 		fmt.Fprintf(&b, "schedule:      %s\n", table)
 	}
 	fmt.Fprintf(&b, "clock:         %s\n", rep.Cost)

@@ -1,9 +1,10 @@
-package main
+package train
 
 import (
 	"cmp"
 	"fmt"
 	"github.com/pipelab/pipelab/fault"
+	"github.com/pipelab/pipelab/request"
 	"math"
 
 	"github.com/pipelab/pipelab/experiments"
@@ -45,7 +46,7 @@ func (f *trainFlags) run() (experiments.Run, error) {
 		r.Family = f.family()
 	}
 	if f.schedule != "" {
-		t, err := readScheduleFile(f.schedule)
+		t, err := request.ReadScheduleFile(f.schedule)
 		if err != nil {
 			return r, err
 		}
@@ -138,10 +139,10 @@ func (f *trainFlags) costName(res *experiments.Trained) string {
 }
 
 // costSpec is the cost model of the flags as a run's cost spec.
-func costSpec(c *costFlags) experiments.CostSpec {
+func costSpec(c *request.CostFlags) experiments.CostSpec {
 	switch c.Kind() {
 	case "explicit":
-		return experiments.CostSpec{CostModel: experiments.ExplicitCost, Explicit: experiments.ExplicitCosts{Fwd: c.Fwd, Bwd: c.Bwd, WGrad: c.Wgrad, Comm: c.Comm}}
+		return experiments.CostSpec{CostModel: experiments.ExplicitCost, Explicit: experiments.ExplicitCosts{Fwd: c.Fwd, Bwd: c.Bwd, WGrad: c.WGrad, Comm: c.Comm}}
 	case "measured":
 		m := c.Measured.Read
 		return experiments.CostSpec{CostModel: experiments.MeasuredCost, Measured: &m}

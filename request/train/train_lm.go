@@ -1,9 +1,10 @@
-package main
+package train
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/pipelab/pipelab/request"
 
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/objectives/charlm"
@@ -65,7 +66,7 @@ type lmFlags struct {
 func (f *lmFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.corpus, "corpus", charlm.CorpusTinyShakespeare,
 		"charlm corpus: tinyshakespeare (shipped), markov (generated, --n characters) or a UTF-8 text FILE")
-	markFiles(fs, readsFile, []string{charlm.CorpusTinyShakespeare, charlm.CorpusMarkov}, "corpus")
+	request.MarkFiles(fs, request.ReadsFile, []string{charlm.CorpusTinyShakespeare, charlm.CorpusMarkov}, "corpus")
 	fs.IntVar(&f.blocksPerStage, "blocks-per-stage", 1, "charlm GPT blocks K on each middle stage")
 }
 
@@ -83,7 +84,7 @@ func (f *trainFlags) checkLM() error {
 	case f.stages < 3:
 		return fmt.Errorf("--stages must be at least 3 for charlm (embedding, blocks, head), got %d", f.stages)
 	case f.lm.blocksPerStage < 1:
-		return atLeast("blocks-per-stage", f.lm.blocksPerStage, 1)
+		return request.AtLeast("blocks-per-stage", f.lm.blocksPerStage, 1)
 	case f.set["n"] && f.lm.corpus != charlm.CorpusMarkov:
 		return fmt.Errorf("--n sizes the markov corpus only; --corpus %s has its own length", f.lm.corpus)
 	}
