@@ -22,11 +22,11 @@ async function api(command, body) {
   } finally { done(); }
 }
 
-// needsServer marks what the browser's own pipelab does not run (a 501,
-// Not Implemented, or the library's server saying the command is not in
-// its build) as needing "pipelab serve".
+// needsServer marks what the browser's own pipelab does not run (the
+// library's server answers 501, Not Implemented) as needing "pipelab
+// serve".
 function needsServer(status, p) {
-  if (backend.kind !== "browser" || !(status === 501 || / is not served by this build/.test(p.error || ""))) return p;
+  if (backend.kind !== "browser" || status !== 501) return p;
   return { ...p, error: "needs pipelab serve: " + p.error + " (this static page runs pipelab in the browser; run pipelab serve for this command, docs/explorer.md)" };
 }
 
