@@ -65,12 +65,18 @@ fuzz:
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab
 
-# The explorer (pipelab serve) in Debian's chromium driven by npm's playwright-core (pinned by
-# scripts/browser/package-lock.json); installs both when missing. SCREENSHOTS=docs/img rewrites
-# docs/img/explorer-*.png.
+# The explorer as a static folder, out/explorer/ (the page, its server compiled to WebAssembly and Go's
+# wasm_exec.js), which any static HTTP server serves with no pipelab server (docs/explorer.md).
+.PHONY: explorer-static
+explorer-static:
+	GO=$(GO) bash scripts/explorer-static.sh out/explorer
+
+# The explorer, served (pipelab serve) and static (make explorer-static, served by a plain HTTP server), in
+# Debian's chromium driven by npm's playwright-core (pinned by scripts/browser/package-lock.json); installs
+# both when missing. SCREENSHOTS=docs/img rewrites docs/img/explorer-*.png.
 .PHONY: test-browser
-test-browser:
-	GO=$(GO) bash scripts/browser/test.sh
+test-browser: explorer-static
+	GO=$(GO) STATIC=$(abspath out/explorer) bash scripts/browser/test.sh
 
 # The images of docs/figures.md from a reproduce output folder: make docs-img OUT=out (KEEP_BEFORE=1 keeps the
 # images replaced as docs/img/before/NAME.png, where none is yet; FIGURES="delays schedules" copies those only).

@@ -10,30 +10,24 @@ const views = {};
 // ---- requests -------------------------------------------------------------
 
 async function api(command, body) {
-  const watch = watchQueue();
+  const controller = new AbortController(), done = track(command, controller);
   try {
-    const res = await fetch("/api/" + command, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await apiFetch("/api/" + command, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal: controller.signal });
     const data = await res.json();
-    if (!res.ok) throw Object.assign(new Error(data.error), { problem: data });
+    if (!res.ok) throw Object.assign(new Error(data.error), { problem: needsServer(res.status, data) });
     return data;
-  } finally { watch(); }
+  } catch (e) {
+    if (e.name === "AbortError") throw Object.assign(new Error("stopped"), { problem: { error: `stopped: ${command} was given up` } });
+    throw e;
+  } finally { done(); }
 }
 
-// watchQueue shows the server's queue (GET /api/queue) while a request
-// is pending for more than half a second, and returns the function that
-// stops showing it. The server runs one command per core at once; the
-// others wait in order of arrival.
-let watching = 0;
-function watchQueue() {
-  watching++;
-  let timer = setTimeout(async function poll() {
-    try {
-      const q = await (await fetch("/api/queue")).json();
-      $("queue").textContent = q.waiting > 0 ? `server busy: ${q.running} running, ${q.waiting} waiting for ${q.slots} slots` : "";
-    } catch (e) { /* the answer will say what went wrong */ }
-    if (timer) timer = setTimeout(poll, 500);
-  }, 500);
-  return () => { clearTimeout(timer); timer = null; if (--watching === 0) $("queue").textContent = ""; };
+// needsServer marks what the browser's own pipelab does not run (the
+// library's server answers 501, Not Implemented) as needing "pipelab
+// serve".
+function needsServer(status, p) {
+  if (backend.kind !== "browser" || status !== 501) return p;
+  return { ...p, error: "needs pipelab serve: " + p.error + " (this static page runs pipelab in the browser; run pipelab serve for this command, docs/explorer.md)" };
 }
 
 const files = {}; // flag name → {name, text}
@@ -68,6 +62,7 @@ function addCosts(req, { partition = true } = {}) {
     if ($("flash-attention").checked) req.flags["flash-attention"] = "true";
     if (partition) req.flags.partition = val("partition");
   }
+  if (mode === "typed") req.files.costs = { name: "typed-costs.csv", text: typedCostsCSV() };
   if (mode === "measured") {
     if (files.costs) req.files.costs = files.costs;
     if (files.profile) req.files.profile = files.profile;
@@ -76,7 +71,7 @@ function addCosts(req, { partition = true } = {}) {
 }
 
 function unitOf() {
-  return { gpu: "s", hf: "s", explicit: "cost units", measured: "s" }[$("costmode").value] || "steps";
+  return { gpu: "s", hf: "s", explicit: "cost units", measured: "s", typed: "s" }[$("costmode").value] || "steps";
 }
 
 // ---- errors beside the fields ---------------------------------------------
@@ -98,7 +93,9 @@ function showProblem(view, statusId, err) {
   section.classList.add("stale"); // what is shown is the previous request's
   if (!p.flag) return;
   for (const flag of [p.flag, ...(FIELD_ALIASES[p.flag] || [])]) {
-    const spot = section.querySelector(`[data-err="${flag}"]`) || $("setup").querySelector(`[data-err="${flag}"]`);
+    // The field shown: a flag may have a field in more than one cost block.
+    const shown = el => [...el.querySelectorAll(`[data-err="${flag}"]`)].find(e => !e.closest("[hidden]"));
+    const spot = shown(section) || shown($("setup"));
     if (!spot) continue;
     spot.textContent = p.error;
     const input = section.querySelector(`[data-flag="${flag}"]`) || $("setup").querySelector(`[data-flag="${flag}"], #${CSS.escape(flag)}`);
@@ -177,8 +174,8 @@ async function download(what) {
   const req = view === "compare" ? compareRequest() : addCosts(scheduleRequest());
   clearProblems();
   if (view === "compare" && csvCompared()) return;
-  const res = await fetch("/api/download/" + what, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
-  if (!res.ok) { showProblem(view, "status-" + view, { problem: await res.json() }); return; }
+  const res = await apiFetch("/api/download/" + what, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
+  if (!res.ok) { showProblem(view, "status-" + view, { problem: needsServer(res.status, await res.json()) }); return; }
   const blob = await res.blob();
   const name = (res.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
   const a = document.createElement("a");
@@ -231,6 +228,29 @@ async function runCompare() {
     { name: "lockstep steps", colour: "#e0a030", values: rows.map(r => r.lockstep_steps) },
     { name: "simulated", colour: "#2e7d4f", values: rows.map(r => r.makespan) },
   ]);
+  await runSideBySide();
+}
+
+// runSideBySide simulates each family of the compare view's kinds with
+// the panel's ranks, microbatches, chunks and costs, and stacks their
+// Gantts on one time axis.
+async function runSideBySide() {
+  clearProblems();
+  if (csvCompared()) return;
+  window.explorerStats.side = null;
+  const kinds = val("compare-kind").split(",").map(k => k.trim()).filter(k => k);
+  const items = [];
+  for (const kind of kinds) {
+    status("status-side", `simulating ${kind} (${items.length + 1} of ${kinds.length})…`);
+    const req = addCosts({ flags: { kind, ranks: val("ranks"), microbatches: val("microbatches"), chunks: val("chunks") }, files: {} });
+    let ans;
+    try { ans = await api("simulate", req); } catch (e) { showProblem("compare", "status-side", e); return; }
+    const rep = ans.report, v = rep.stages / rep.ranks;
+    items.push({ title: `${kind}${v > 1 ? ` (V=${v})` : ""}: makespan ${fmtG(rep.makespan, 6)}`, timeline: ans.timeline, kind, makespan: rep.makespan });
+  }
+  (views.side ||= new SideBySide($("compare-gantts"), "side-by-side")).setData(items, unitOf());
+  status("status-side", `${items.length} schedules, one time axis from 0 to ${fmtG(views.side.gantts[0].span, 6)} ${unitOf()}`);
+  window.explorerStats.side = items.map(it => ({ kind: it.kind, makespan: it.makespan, events: it.timeline.compute.rank.length }));
 }
 
 // ---- readiness and tune ---------------------------------------------------
@@ -340,13 +360,14 @@ async function runTrain() {
   const chart = views.loss = new LossChart($("train-chart"));
   $("train-summary").innerHTML = "";
   trainAbort = new AbortController();
+  const untrack = track("train", trainAbort);
   $("run-train").disabled = true; $("stop-train").disabled = false;
   status("status-train", "replaying…");
   const started = performance.now();
   let records = 0;
   try {
-    const res = await fetch("/api/train/stream", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req), signal: trainAbort.signal });
-    if (!res.ok) throw Object.assign(new Error("refused"), { problem: await res.json() });
+    const res = await apiFetch("/api/train/stream", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req), signal: trainAbort.signal });
+    if (!res.ok) throw Object.assign(new Error("refused"), { problem: needsServer(res.status, await res.json()) });
     const reader = res.body.getReader(), dec = new TextDecoder();
     let buf = "";
     for (;;) {
@@ -373,7 +394,7 @@ async function runTrain() {
     if (e.name === "AbortError") status("status-train", `stopped after ${records} records`);
     else showProblem("staleness", "status-train", e);
   } finally {
-    $("run-train").disabled = false; $("stop-train").disabled = true; trainAbort = null;
+    $("run-train").disabled = false; $("stop-train").disabled = true; trainAbort = null; untrack();
   }
 }
 
@@ -395,6 +416,7 @@ function costChanged() {
   $("cost-explicit").hidden = m !== "explicit";
   $("cost-gpu").hidden = m !== "gpu" && m !== "hf";
   $("cost-measured").hidden = m !== "measured";
+  $("cost-typed").hidden = m !== "typed";
   document.querySelectorAll(".only-gpu").forEach(e => { e.hidden = m !== "gpu"; });
   document.querySelectorAll(".only-hf").forEach(e => { e.hidden = m !== "hf"; });
 }
@@ -440,8 +462,8 @@ async function dropped(file) {
 }
 
 async function loadChoices() {
-  const [kinds, presets] = await Promise.all([api("kinds", { flags: {} }), api("presets", { flags: {} })]);
   const fill = (id, names, pick) => { $(id).innerHTML = names.map(n => `<option${n === pick ? " selected" : ""}>${esc(n)}</option>`).join(""); };
+  const [kinds, presets] = await Promise.all([api("kinds", { flags: {} }), api("presets", { flags: {} })]);
   fill("kind", kinds.text.trim().split("\n").map(l => l.split(/\s+/)[0]), "1f1b");
   fill("model", presets.report.models.map(m => m.name), "gpt-1.3b");
   fill("gpu", presets.report.gpus.map(m => m.name), "h100");
@@ -454,12 +476,14 @@ function init() {
   $("costmode").addEventListener("change", costChanged);
   $("run-schedule").addEventListener("click", runSchedule);
   $("run-compare").addEventListener("click", runCompare);
+  $("run-side").addEventListener("click", runSideBySide);
   $("run-ready").addEventListener("click", runReady);
   $("run-tune").addEventListener("click", runTune);
   $("tune-open").addEventListener("click", openTuned);
   $("run-delays").addEventListener("click", runDelays);
   $("run-train").addEventListener("click", runTrain);
   $("stop-train").addEventListener("click", () => trainAbort && trainAbort.abort());
+  $("progress-stop").addEventListener("click", stopAll);
   $("files").addEventListener("click", e => { if (e.target.dataset.clear) clearFile(e.target.dataset.clear); });
   // Picking a preset GPU or link means pricing with the presets, not the hardware file.
   for (const id of ["gpu", "link"]) $(id).addEventListener("change", () => { if (files.hardware) clearFile("hardware"); });
@@ -477,6 +501,7 @@ function init() {
     e.preventDefault(); $("drop").classList.remove("over");
     if (e.dataTransfer.files[0]) dropped(e.dataTransfer.files[0]);
   });
+  initTypedCosts();
   sourceChanged(); costChanged();
   // The first picture: the default schedule, simulated without a click.
   loadChoices().then(firstPicture, e => status("status-schedule", "could not load the presets: " + e.message));

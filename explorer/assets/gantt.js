@@ -47,8 +47,10 @@ class Gantt {
     this.attach();
   }
 
-  // setData takes the API's timeline and draws it.
-  setData(tl, unit) {
+  // setData takes the API's timeline and draws it; the time axis runs to
+  // the timeline's end or to minSpan, whichever is later (side-by-side charts
+  // share one axis).
+  setData(tl, unit, minSpan = 0) {
     this.unit = unit || "";
     const c = tl.compute;
     const n = c.rank.length;
@@ -77,7 +79,7 @@ class Gantt {
     }
     for (const row of this.rows) sortRow(row);
     for (let i = 0; i < tl.comm.end.length; i++) span = Math.max(span, tl.comm.end[i]);
-    this.span = span || 1;
+    this.span = Math.max(span, minSpan) || 1;
     this.t0 = 0;
     this.t1 = this.span;
     this.drawLegend(new Set(c.kind));

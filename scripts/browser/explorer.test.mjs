@@ -230,8 +230,11 @@ test("downloads: the PyTorch CSV and the Chrome trace are the command line's fil
 test("compare view: the three levels are pipelab compare's", async () => {
   await setup({ ranks: "4", microbatches: "8", cost: "explicit", explicit: { fwd: "1", bwd: "2", wgrad: "1", comm: "0.1" } });
   await page.click('#tabs [data-view="compare"]');
+  await page.evaluate(() => { window.explorerStats.side = null; });
   await page.click("#run-compare");
   await page.waitForSelector("#compare-table table");
+  // Compare draws the families side by side too (features.test.mjs checks them).
+  await page.waitForFunction(() => window.explorerStats.side, null, { timeout: 60000 });
   const out = cli("compare", "--ranks", "4", "--microbatches", "8", "--fwd", "1", "--bwd", "2", "--wgrad", "1", "--comm", "0.1");
   const printed = out.split("\n").filter(l => /#\d/.test(l)).map(l => {
     const m = l.match(/^(\S+)(?: \(V=\d+\))?\s+(n\/a|\S+ #\d+)\s+(n\/a|\S+ #\d+)\s+(\S+ #\d+)\s+(\S+)/);

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# make test-browser: the explorer (pipelab serve) in a real browser. Installs Debian's chromium
+# make test-browser: the explorer in a real browser, served and static. Installs Debian's chromium
 # (apt-get) and npm's playwright-core (pinned by package-lock.json) when missing, builds pipelab,
-# starts "pipelab serve" on a free loopback port and runs explorer.test.mjs with node's test
-# runner: it clicks through every view, drops a CSV, compares the numbers the page shows with the
-# command line's, and prints the 64 × 1024 schedule's first paint and hover latencies.
-# layout.test.mjs checks the first picture and the 1280 px and 390 px layouts; cli.mjs runs the binary.
-# SCREENSHOTS=DIR writes the views' screenshots (explorer-*.png) there (docs/img for the docs).
+# starts "pipelab serve" on a free loopback port and runs node's test runner on it: layout.test.mjs
+# (the first picture, the 1280 px and 390 px layouts), features.test.mjs (schedules side by side,
+# typed per-stage times, the progress sign) and explorer.test.mjs (every view clicked through, a
+# CSV dropped, the numbers compared with the command line's, the 64 × 1024 schedule's first paint
+# and hover latencies). Then it serves the static folder (STATIC, default out/explorer, from make
+# explorer-static) with a plain static server (static-server.mjs) and runs layout.test.mjs,
+# features.test.mjs and static.test.mjs on it. cli.mjs runs the binary. SCREENSHOTS=DIR writes the
+# screenshots (explorer-*.png, explorer-*-static.png) there (docs/img for the docs).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/scripts/browser"
@@ -31,8 +34,10 @@ if [ ! -d node_modules/playwright-core ]; then
 fi
 work="$(mktemp -d)"
 pid=""
+spid=""
 cleanup() {
 	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
+	if [ -n "$spid" ]; then kill "$spid" 2>/dev/null || true; fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -53,5 +58,34 @@ fi
 shots="${SCREENSHOTS:-$work/shots}"
 case "$shots" in /*) ;; *) shots="$root/$shots" ;; esac
 mkdir -p "$shots"
-EXPLORER_URL="$url" PIPELAB="$work/pipelab" CHROMIUM="$chromium" SCREENSHOTS="$shots" WORK="$work" \
-	node --test --test-concurrency=1 --test-reporter=spec ${TEST_NAME:+--test-name-pattern="$TEST_NAME"} layout.test.mjs explorer.test.mjs
+run() { # run BUILD URL FILE...: the test files against one build of the page
+	local build="$1" at="$2"
+	shift 2
+	echo "test-browser: the $build page at $at"
+	BUILD="$build" EXPLORER_URL="$at" PIPELAB="$work/pipelab" CHROMIUM="$chromium" SCREENSHOTS="$shots" WORK="$work" \
+		node --test --test-concurrency=1 --test-reporter=spec ${TEST_NAME:+--test-name-pattern="$TEST_NAME"} "$@"
+}
+status=0
+run served "$url" layout.test.mjs features.test.mjs explorer.test.mjs || status=$?
+# The static folder (make explorer-static builds it; STATIC names it) from a plain static server.
+static="${STATIC:-$root/out/explorer}"
+if [ ! -f "$static/pipelab.wasm" ]; then
+	echo "test-browser: $static/pipelab.wasm is missing: run make explorer-static (make test-browser does)"
+	exit 1
+fi
+node static-server.mjs "$static" >"$work/static.log" 2>&1 &
+spid=$!
+for _ in $(seq 100); do
+	grep -q 'http://' "$work/static.log" 2>/dev/null && break
+	sleep 0.1
+done
+surl="$(grep -o 'http://[0-9.:]*/' "$work/static.log" || true)"
+if [ -z "$surl" ]; then
+	cat "$work/static.log"
+	kill "$spid" 2>/dev/null || true
+	echo "test-browser: the static server did not start"
+	exit 1
+fi
+run static "$surl" layout.test.mjs features.test.mjs static.test.mjs || status=$?
+kill "$spid" 2>/dev/null || true
+exit "$status"
