@@ -5,23 +5,30 @@ package main
 import (
 	"context"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/pipelab/pipelab/request"
 )
 
-// recordPause is how long a replay pauses after each record it takes.
-// Go's js/wasm port returns to the browser's event loop only when every
-// goroutine waits: without the pause a replay computing in the worker
-// would hold its records (the explorer's stream writer never runs) and the
-// worker's messages (a cancel) until it ends. A sleep this short lets the
-// stream writer flush the record to the page and the worker read its
-// messages; browsers clamp the timer to a few milliseconds, a small cost
-// at the records' rate (--log-points per replay).
-const recordPause = time.Microsecond
+// Go's js/wasm port runs one goroutine at a time and switches only when
+// the running one blocks: a replay computing in the worker would hold its
+// records (the explorer's stream writer never runs) until it ends. And the
+// port returns to the browser's event loop only when every goroutine waits
+// for a timer that is not yet due: until then the worker reads no message
+// (a cancel). So after each record the replay yields to the stream writer,
+// which hands the record to the page at once, and, at most every
+// messagesEvery, sleeps for messagesPause, which lets the worker read its
+// messages. A pause shorter than a millisecond is due before the scheduler
+// looks again and never reaches the event loop; the browser clamps the
+// timer to a few milliseconds, so pausing at every record would cost that
+// much per record.
+const (
+	messagesEvery = 20 * time.Millisecond
+	messagesPause = time.Millisecond
+)
 
-// streamed is c with its records handed on as they are taken: each record
-// is passed to the explorer's stream, then the replay pauses (recordPause).
+// streamed is c with its records handed on as they are taken (above).
 func streamed(c request.Command) request.Command {
 	inner := c.Stream
 	if inner == nil {
@@ -31,9 +38,14 @@ func streamed(c request.Command) request.Command {
 		if record == nil {
 			return inner(ctx, args, nil, stderr)
 		}
+		last := time.Now()
 		return inner(ctx, args, func(p any) {
 			record(p)
-			time.Sleep(recordPause)
+			runtime.Gosched()
+			if time.Since(last) >= messagesEvery {
+				time.Sleep(messagesPause)
+				last = time.Now()
+			}
 		}, stderr)
 	}
 	return c

@@ -52,8 +52,8 @@ function startWorker(b) {
   b.ready = new Promise((resolve, reject) => {
     w.onmessage = e => {
       const m = e.data, p = b.pending.get(m.id);
-      if (m.type === "loading") { b.loading = { loaded: m.loaded, total: m.total }; return; }
-      if (m.type === "ready") { b.loading = null; return resolve(); }
+      if (m.type === "loading") { b.loading = { loaded: m.loaded, total: m.total }; return showProgress(); }
+      if (m.type === "ready") { b.loading = null; showProgress(); return resolve(); }
       if (m.type === "failed") { stopWorker(b, "failed"); return reject(new Error(`the browser's pipelab (${b.wasm}) did not start: ` + m.error)); }
       if (!p) return;
       if (m.type === "end") b.pending.delete(m.id);
