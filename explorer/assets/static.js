@@ -12,7 +12,7 @@
 // A worker's entry: its module, how long a cancelled request may take to
 // end before the worker is stopped, and its state once started.
 function browserWorker(wasm, grace) {
-  return { wasm, grace, worker: null, ready: null, pending: new Map(), loading: null };
+  return { wasm, grace, worker: null, ready: null, pending: new Map(), loading: null, cancelling: new Set() };
 }
 
 const backend = {
@@ -56,7 +56,7 @@ function startWorker(b) {
       if (m.type === "ready") { b.loading = null; showProgress(); return resolve(); }
       if (m.type === "failed") { stopWorker(b, "failed"); return reject(new Error(`the browser's pipelab (${b.wasm}) did not start: ` + m.error)); }
       if (!p) return;
-      if (m.type === "end") b.pending.delete(m.id);
+      if (m.type === "end") { b.pending.delete(m.id); p.ended(); }
       if (p.aborted) return;
       if (m.type === "start") {
         const body = new ReadableStream({ start(c) { p.controller = c; } });
@@ -84,7 +84,7 @@ function stopWorker(b, reason) {
   b.worker?.terminate();
   b.worker = null;
   b.loading = null;
-  for (const p of b.pending.values()) abortRequest(p, reason);
+  for (const p of b.pending.values()) { abortRequest(p, reason); p.ended(); }
   b.pending.clear();
 }
 
@@ -92,6 +92,9 @@ function stopWorker(b, reason) {
 async function apiFetch(path, init = {}) {
   if ((await detectBackend()) === "server") return fetch(path, init);
   const b = workerFor(path), signal = init.signal;
+  // A request given up and not yet ended in its worker may still be
+  // computing there, and its worker may be stopped: the next waits.
+  while (b.cancelling.size) await Promise.all(b.cancelling);
   if (!b.worker) startWorker(b);
   const worker = b.worker;
   // Stop while the module loads gives the request up; the module goes on
@@ -104,11 +107,14 @@ async function apiFetch(path, init = {}) {
   const id = backend.next++;
   return new Promise((resolve, reject) => {
     const p = { resolve, reject, controller: null, aborted: false };
+    const ended = new Promise(r => { p.ended = r; });
     b.pending.set(id, p);
     worker.postMessage({ type: "request", id, method: init.method || "GET", path, body: init.body || "" });
     signal?.addEventListener("abort", () => {
       if (!b.pending.has(id)) return;
       abortRequest(p, "stopped");
+      b.cancelling.add(ended);
+      ended.then(() => b.cancelling.delete(ended));
       worker.postMessage({ type: "cancel", id });
       // If the cancel has not ended the request soon, the worker goes.
       setTimeout(() => { if (b.pending.get(id) === p && b.worker === worker) stopWorker(b, "stopped"); }, b.grace);
