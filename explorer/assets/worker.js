@@ -3,10 +3,11 @@
 // (static.js). Its query names the module: pipelab.wasm, or
 // pipelab-replay.wasm (the replay build, with train); while the module
 // loads, {type: "loading", loaded, total} says how many bytes have come
-// (total 0 when the host does not say the size). A message {type: "request", id, method, path, body} is
-// served by the explorer's handler; the answer comes back as "start"
-// (status, headers), "chunk" (part of the body, as the handler flushes it)
-// and "end". {type: "cancel", id} ends the request's context.
+// (total 0 when the host does not say the size). A message {type:
+// "request", id, method, path, body} is served by the explorer's handler;
+// the answer comes back as "start" (status, headers), "chunk" (part of the
+// body, as the handler flushes it) and "end". {type: "cancel", id} ends the
+// request's context.
 "use strict";
 
 importScripts("memfs.js", "wasm_exec.js");
