@@ -65,8 +65,9 @@ fuzz:
 build:
 	$(GO) build -o bin/pipelab ./cmd/pipelab
 
-# The explorer as a static folder, out/explorer/ (the page, its server compiled to WebAssembly and Go's
-# wasm_exec.js), which any static HTTP server serves with no pipelab server (docs/explorer.md).
+# The explorer as a static folder, out/explorer/ (the page, its server compiled to WebAssembly as pipelab.wasm,
+# the replay build with train as pipelab-replay.wasm, loaded on the first replay, and Go's wasm_exec.js), which
+# any static HTTP server serves with no pipelab server (docs/explorer.md).
 .PHONY: explorer-static
 explorer-static:
 	GO=$(GO) bash scripts/explorer-static.sh out/explorer

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make explorer-static: the explorer as a static folder that any static HTTP server serves, with no
 # pipelab server (docs/explorer.md): the page's files (explorer/assets), the explorer's server compiled to
-# WebAssembly (cmd/explorer-wasm, as pipelab.wasm) and Go's wasm_exec.js, the glue of that Go version.
+# WebAssembly (cmd/explorer-wasm, as pipelab.wasm), its replay build with train (-tags replay, as
+# pipelab-replay.wasm, which links Arrow; the page loads it on the first replay only) and Go's
+# wasm_exec.js, the glue of that Go version.
 #
 #   scripts/explorer-static.sh [DIR]     (default out/explorer)
 #
@@ -25,10 +27,21 @@ tmp="$(mktemp -d "$(dirname "$dest")/.explorer-static.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 cp "$root"/explorer/assets/* "$tmp/"
 cp "$glue" "$tmp/wasm_exec.js"
-(cd "$root" && GOOS=js GOARCH=wasm "$go" vet ./cmd/explorer-wasm && GOOS=js GOARCH=wasm "$go" build -trimpath -ldflags=-s -o "$tmp/pipelab.wasm" ./cmd/explorer-wasm)
+(
+	cd "$root"
+	export GOOS=js GOARCH=wasm
+	"$go" vet ./cmd/explorer-wasm
+	"$go" vet -tags replay ./cmd/explorer-wasm
+	"$go" build -trimpath -ldflags=-s -o "$tmp/pipelab.wasm" ./cmd/explorer-wasm
+	"$go" build -tags replay -trimpath -ldflags=-s -o "$tmp/pipelab-replay.wasm" ./cmd/explorer-wasm
+)
 chmod 755 "$tmp"
 old=""
 if [ -e "$dest" ]; then old="$dest.old.$$"; mv "$dest" "$old"; fi
 mv "$tmp" "$dest"
 [ -z "$old" ] || rm -rf "$old"
-echo "explorer-static: $dest ($(du -sh "$dest" | cut -f1); pipelab.wasm $(wc -c <"$dest/pipelab.wasm") bytes, $(gzip -9c "$dest/pipelab.wasm" | wc -c) gzipped)"
+sizes=""
+for m in pipelab.wasm pipelab-replay.wasm; do
+	sizes="$sizes; $m $(wc -c <"$dest/$m") bytes, $(gzip -9c "$dest/$m" | wc -c) gzipped"
+done
+echo "explorer-static: $dest ($(du -sh "$dest" | cut -f1)$sizes)"

@@ -14,5 +14,12 @@
 // status, headers), pipelabChunk(id, bytes) for each flushed part of the
 // body, and pipelabEnd(id). pipelabReady() says the functions are set.
 //
+// Built as it is (pipelab.wasm) it serves every command but train, which
+// links Arrow. Built with -tags replay (pipelab-replay.wasm, eight times
+// the size) it hands train in as "pipelab serve" does, its records
+// yielding to the browser as they are taken so that they stream and a
+// cancel is read (streamed_replay.go); the page loads it into a second
+// worker on its first replay (explorer/assets/static.js).
+//
 // Build it with GOOS=js GOARCH=wasm; it builds for no other target.
 package main

@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && !replay
 
 package main
 
@@ -9,7 +9,9 @@ import (
 )
 
 // newHandler is the explorer's server as the library builds it
-// (explorer.New), one command at a time: the worker has one thread.
+// (explorer.New), one command at a time: the worker has one thread. This
+// build (pipelab.wasm) leaves out train, which needs Arrow; the replay
+// build (-tags replay, handler_replay.go) adds it.
 func newHandler() http.Handler {
 	return explorer.New(explorer.Options{Slots: 1}).Handler()
 }

@@ -26,10 +26,10 @@ let lastQueue = null;
 
 async function pollProgress() {
   if (backend.kind === "browser") {
-    // The worker computes one request at a time and reads no message
-    // meanwhile: its queue is the requests sent to it and not yet done.
-    const n = backend.pending.size;
-    lastQueue = { slots: 1, running: Math.min(n, 1), waiting: Math.max(n - 1, 0) };
+    // Each worker (static.js) computes one request at a time: its queue is
+    // the requests sent to it and not yet done.
+    const started = Object.values(backend.workers).filter(b => b.worker), n = started.map(b => b.pending.size);
+    lastQueue = { slots: Math.max(started.length, 1), running: n.filter(k => k > 0).length, waiting: n.reduce((a, k) => a + Math.max(k - 1, 0), 0) };
   } else {
     try { lastQueue = await (await apiFetch("/api/queue")).json(); } catch (e) { lastQueue = null; }
   }
@@ -42,8 +42,18 @@ function showProgress() {
   const now = performance.now();
   const where = backend.kind === "browser" ? "in this browser" : "on the server";
   $("progress-text").textContent = `running ${where}: ` + [...inflight.values()].map(r => `${r.name} ${((now - r.started) / 1000).toFixed(1)} s`).join(", ");
-  $("queue").textContent = lastQueue && lastQueue.waiting > 0 ? `queue: ${lastQueue.running} running, ${lastQueue.waiting} waiting for ${lastQueue.slots} slot${lastQueue.slots === 1 ? "" : "s"}` : "";
+  const queue = lastQueue && lastQueue.waiting > 0 ? `queue: ${lastQueue.running} running, ${lastQueue.waiting} waiting for ${lastQueue.slots} slot${lastQueue.slots === 1 ? "" : "s"}` : "";
+  $("queue").textContent = [queue, ...loadingText()].filter(Boolean).join("; ");
   sign.hidden = false;
+}
+
+// loadingText names the static build's modules that are loading, with the
+// megabytes come and, when the host says it, the module's size.
+function loadingText() {
+  if (backend.kind !== "browser") return [];
+  const mb = n => (n / 1e6).toFixed(1);
+  return Object.values(backend.workers).filter(b => b.worker && b.loading).map(({ wasm, loading: { loaded, total } }) =>
+    `loading ${wasm}: ${total >= loaded && total > 0 ? `${mb(loaded)} of ${mb(total)} MB` : `${mb(loaded)} MB`}`);
 }
 
 function stopAll() { for (const r of inflight.values()) r.controller?.abort(); }

@@ -1,6 +1,7 @@
 // The static build only (make explorer-static, served by static-server.mjs): the page finds no
 // pipelab server and runs the explorer's server compiled to WebAssembly in a Web Worker; each
 // command either runs there, with the command line's numbers, or says that it needs pipelab serve.
+// train runs there too, in a second worker (replay.test.mjs tests it further).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -25,6 +26,8 @@ test("no server: one look for /api/queue, then pipelab.wasm in a worker answers"
   const api = requests.filter(([, p]) => p.includes("/api/"));
   assert.deepEqual(api, [["GET", "/api/queue"]]);
   for (const f of ["/worker.js", "/memfs.js", "/wasm_exec.js", "/pipelab.wasm"]) assert.ok(requests.some(([, p]) => p === f), `${f} was not loaded`);
+  // The replay build is loaded on the first replay only (replay.test.mjs).
+  assert.ok(!requests.some(([, p]) => p === "/pipelab-replay.wasm"), "pipelab-replay.wasm was loaded with the page");
   assert.equal(await page.evaluate(() => backend.kind), "browser");
   const out = cli("simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8");
   assert.equal(await page.locator("#sched-makespan").innerText(), line(out, "makespan"));
@@ -76,10 +79,9 @@ test("every command runs in the browser or says it needs pipelab serve", async (
   await page.click("#run-train");
   await page.waitForFunction(() => window.explorerStats.train || document.querySelector("#status-train.error"), null, { timeout: 120000 });
   seen.train = await outcome("train", "#train-final-loss", "#status-train");
-  if (seen.train === "runs") {
-    const rep = cliJSON("train", "--objective", "quadratic", "--method", "pipedream", "--optimizer", "sgd", "--step-size", "0.01", "--kind", "1f1b", "--stages", "4", "--total-microbatches", "400", "--log-points", "10");
-    sameDigits(await page.locator("#train-final-loss").innerText(), rep.final_loss, "final loss");
-  }
+  assert.equal(seen.train, "runs", "train runs in the browser (pipelab-replay.wasm)");
+  sameDigits(await page.locator("#train-final-loss").innerText(), cliJSON("train", "--objective", "quadratic", "--method", "pipedream", "--optimizer", "sgd", "--step-size", "0.01",
+    "--kind", "1f1b", "--stages", "4", "--total-microbatches", "400", "--log-points", "10").final_loss, "final loss");
   await page.click('#tabs [data-view="ready"]');
   await page.click("#run-ready");
   seen["simulate --policy ready"] = await outcome("ready", "#ready-ready-makespan", "#status-ready");

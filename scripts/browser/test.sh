@@ -7,7 +7,8 @@
 # CSV dropped, the numbers compared with the command line's, the 64 × 1024 schedule's first paint
 # and hover latencies). Then it serves the static folder (STATIC, default out/explorer, from make
 # explorer-static) with a plain static server (static-server.mjs) and runs layout.test.mjs,
-# features.test.mjs and static.test.mjs on it. cli.mjs runs the binary. SCREENSHOTS=DIR writes the
+# features.test.mjs, static.test.mjs and replay.test.mjs (replays in the browser, from
+# pipelab-replay.wasm) on it. cli.mjs runs the binary. SCREENSHOTS=DIR writes the
 # screenshots (explorer-*.png, explorer-*-static.png) there (docs/img for the docs).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -62,13 +63,13 @@ run() { # run BUILD URL FILE...: the test files against one build of the page
 	local build="$1" at="$2"
 	shift 2
 	echo "test-browser: the $build page at $at"
-	BUILD="$build" EXPLORER_URL="$at" PIPELAB="$work/pipelab" CHROMIUM="$chromium" SCREENSHOTS="$shots" WORK="$work" \
+	BUILD="$build" EXPLORER_URL="$at" PIPELAB="$work/pipelab" CHROMIUM="$chromium" SCREENSHOTS="$shots" WORK="$work" STATIC="$static" \
 		node --test --test-concurrency=1 --test-reporter=spec ${TEST_NAME:+--test-name-pattern="$TEST_NAME"} "$@"
 }
+static="${STATIC:-$root/out/explorer}"
 status=0
 run served "$url" layout.test.mjs features.test.mjs explorer.test.mjs || status=$?
 # The static folder (make explorer-static builds it; STATIC names it) from a plain static server.
-static="${STATIC:-$root/out/explorer}"
 if [ ! -f "$static/pipelab.wasm" ]; then
 	echo "test-browser: $static/pipelab.wasm is missing: run make explorer-static (make test-browser does)"
 	exit 1
@@ -86,6 +87,6 @@ if [ -z "$surl" ]; then
 	echo "test-browser: the static server did not start"
 	exit 1
 fi
-run static "$surl" layout.test.mjs features.test.mjs static.test.mjs || status=$?
+run static "$surl" layout.test.mjs features.test.mjs static.test.mjs replay.test.mjs || status=$?
 kill "$spid" 2>/dev/null || true
 exit "$status"
