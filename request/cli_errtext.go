@@ -18,7 +18,7 @@ import (
 // each import path but cmd/pipelab's), whose prefixes an error message
 // loses; TestGoPackagesListed checks the list against the source tree.
 var GoPackages = []string{
-	"atomicfile", "budget", "charlm", "cost", "costspec", "cputime", "experiments", "explorer", "fault", "inputfile",
+	"atomicfile", "budget", "charlm", "cost", "costspec", "cputime", "experiments", "explorer", "explorer-wasm", "fault", "inputfile", "memhttp",
 	"objectives", "optim", "pipeline", "request", "results", "sim", "suggest", "sweep", "tablesequal", "train", "tune", "validation", "vec",
 }
 
