@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: run test race race-concurrent check-quick bench lint fuzz build test-slurm duckdb-check tables-equal claims
+.PHONY: run test race race-concurrent check-quick bench lint fuzz build test-slurm duckdb-check tables-equal claims check-size
 
 # The main job: the paper's figures, small enough to finish in minutes, into ./out.
 run:
@@ -21,6 +21,11 @@ race-concurrent:
 # The checks that need a quick reproduce's tables: make run, then make check-quick OUT=out.
 check-quick:
 	PIPELAB_QUICK_OUT=$(abspath $(or $(OUT),out)) $(GO) test -tags quickcheck -count=1 -run '^TestQuickFiguresBracket$$' ./experiments
+
+# The size guards against the kernel's peak resident memory (TestSizeEstimatesCoverThePeak, the command line's
+# largest schedules and simulations, about a minute: built only with the tag sizecheck; CI runs it).
+check-size:
+	$(GO) test -tags sizecheck -count=1 -run '^TestSizeEstimatesCoverThePeak$$' ./cmd/pipelab
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
