@@ -1,0 +1,41 @@
+package charlm
+
+import "sync"
+
+// meanLoss returns the mean of loss(w, i) over i < n, each term computed
+// on a model w of its own (m or one of its workers, Config.Workers in
+// all), batch i on worker i mod Workers. The terms are added in the order
+// of i whatever the count, as the one-goroutine loop adds them, so the
+// mean is the same bits for every worker count.
+func (m *Model) meanLoss(n int, loss func(w *Model, i int) float64) float64 {
+	workers := min(m.cfg.workers(), n)
+	if workers <= 1 {
+		var sum float64
+		for i := range n {
+			sum += loss(m, i)
+		}
+		return sum / float64(n)
+	}
+	for len(m.workers) < workers-1 {
+		m.workers = append(m.workers, m.Clone())
+	}
+	terms := make([]float64, n)
+	var wg sync.WaitGroup
+	for k := range workers {
+		w := m
+		if k > 0 {
+			w = m.workers[k-1]
+		}
+		wg.Go(func() {
+			for i := k; i < n; i += workers {
+				terms[i] = loss(w, i)
+			}
+		})
+	}
+	wg.Wait()
+	var sum float64
+	for _, t := range terms {
+		sum += t
+	}
+	return sum / float64(n)
+}
