@@ -9,12 +9,15 @@ import (
 )
 
 // A replay of the LM whose losses are evaluated on several workers
-// (charlm's Config.Workers) records the one-worker run's loss curve bit
+// and whose products' rows are spread over them (charlm's
+// Config.Workers) records the one-worker run's loss curve bit
 // for bit: every record's training and validation loss compared with ==
 // against Workers = 1, for sync, PipeDream and error feedback (a remedy).
 func TestCharLMWorkersSameCurves(t *testing.T) {
 	text, _ := charlm.MarkovCorpus(1, 20000)
-	cfg := charlm.Config{Stages: 3, Embed: 8, Heads: 2, SeqLen: 8, Batch: 2, EvalBatches: 5, Seed: 1}
+	// Embed 16, SeqLen 16, Batch 4: 64 tokens, products large enough for
+	// charlm to spread their rows over the workers.
+	cfg := charlm.Config{Stages: 3, Embed: 16, Heads: 2, SeqLen: 16, Batch: 4, EvalBatches: 5, Seed: 1}
 	tl := generate(t, "pipedream", pipeline.Shape{Ranks: 3, Microbatches: 24})
 	flush := generate(t, "1f1b", pipeline.Shape{Ranks: 3, Microbatches: 3})
 	methods := []Method{

@@ -6,7 +6,8 @@ import "sync"
 // on a model w of its own (m or one of its workers, Config.Workers in
 // all), batch i on worker i mod Workers. The terms are added in the order
 // of i whatever the count, as the one-goroutine loop adds them, so the
-// mean is the same bits for every worker count.
+// mean is the same bits for every worker count. Outside meanLoss the
+// workers' count spreads the rows of each product instead (gemmNN).
 func (m *Model) meanLoss(n int, loss func(w *Model, i int) float64) float64 {
 	workers := min(m.cfg.workers(), n)
 	if workers <= 1 {
@@ -17,8 +18,15 @@ func (m *Model) meanLoss(n int, loss func(w *Model, i int) float64) float64 {
 		return sum / float64(n)
 	}
 	for len(m.workers) < workers-1 {
-		m.workers = append(m.workers, m.Clone())
+		w := m.Clone()
+		w.ws.linear.rows = nil
+		m.workers = append(m.workers, w)
 	}
+	// The batches take the cores: each model's products stay on its
+	// own goroutine.
+	rows := m.ws.linear.rows
+	m.ws.linear.rows = nil
+	defer func() { m.ws.linear.rows = rows }()
 	terms := make([]float64, n)
 	var wg sync.WaitGroup
 	for k := range workers {
