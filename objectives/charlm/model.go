@@ -155,10 +155,7 @@ func (m *Model) Batches() int { return m.batches }
 // evaluation batches (EvalBatches).
 func (m *Model) Loss(x []float64) float64 {
 	m.checkLength("x", x)
-	return m.meanLoss(len(m.eval), func(w *Model, i int) float64 {
-		inputs, targets := w.batch(m.eval[i])
-		return w.forward(x, inputs, targets)
-	})
+	return m.meanLoss(x, m.ids, m.eval)
 }
 
 // ValidationLoss returns the mean next-character cross-entropy (nats)
@@ -166,10 +163,7 @@ func (m *Model) Loss(x []float64) float64 {
 // trains on.
 func (m *Model) ValidationLoss(x []float64) float64 {
 	m.checkLength("x", x)
-	return m.meanLoss(len(m.validation), func(w *Model, i int) float64 {
-		inputs, targets := w.window(m.heldOut, m.validation[i])
-		return w.forward(x, inputs, targets)
-	})
+	return m.meanLoss(x, m.heldOut, m.validation)
 }
 
 // BatchLoss returns the mean next-character cross-entropy (nats) of batch
