@@ -94,6 +94,7 @@ func buildCharLM(r Run) (objectives.Objective, error) {
 	cfg := LMConfig(r.Corpus, r.Embed, r.SeqLen)
 	cfg.Stages, cfg.BlocksPerStage, cfg.Batch, cfg.Seed = r.Stages, r.BlocksPerStage, r.Batch, r.DataSeed
 	cfg.ValidationBatches = cmp.Or(r.ValidationWindows, LMValidationWindows)
+	cfg.Workers = r.Workers
 	return charlm.New(cfg, text)
 }
 

@@ -126,6 +126,11 @@ type Run struct {
 	// Record, if not nil, sees each logged record as the replay makes it
 	// (pipelab serve streams them); like Progress, no part of the identity.
 	Record func(optim.Record) error
+	// Workers is how many goroutines the charlm objective spreads its
+	// losses and products over (charlm's Config.Workers; 0 means 1, what a sweep's runs
+	// take, their jobs already using the cores); like Progress, no part
+	// of the identity: every count gives the same bits.
+	Workers int
 }
 
 // methodSettings writes the settings only the run's method has, by their

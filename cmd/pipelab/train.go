@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/pipelab/pipelab/request"
@@ -17,12 +18,17 @@ var trainCommand = command{
 }
 
 // runTrain runs the library's train (request/train), with progress lines
-// on stderr when asked or when stderr is a terminal, and prints the report.
+// on stderr when asked or when stderr is a terminal, the LM's work spread
+// over GOMAXPROCS goroutines, and prints the report.
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	req, out, err := train.Decode(args, stderr)
 	if err != nil {
 		return err
 	}
+	// The command line has the machine to itself: the LM's losses and
+	// products are spread over every core, the same bits as on one
+	// (charlm's Config.Workers; a sweep's runs keep one each).
+	req.Run.Workers = runtime.GOMAXPROCS(0)
 	if out.Progress || isTerminal(stderr) {
 		req.Run.Progress = trainProgress(stderr, progressInterval, time.Now)
 	}

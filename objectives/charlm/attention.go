@@ -2,6 +2,7 @@ package charlm
 
 import (
 	"math"
+	"sync"
 
 	"github.com/pipelab/pipelab/internal/vec"
 )
@@ -162,14 +163,36 @@ func (a attention) weigh(c attentionCache) {
 func (a attention) backward(din []float64, g attentionParams, dout []float64, c attentionCache, in []float64, p attentionParams, s attentionScratch, lin *linearScratch) {
 	n, e := a.tokens(), a.embed
 	linearBackward(s.dy, g.wo, g.bo, dout, c.y, p.wo, n, e, e, lin)
-	a.headsBackward(s, c)
+	a.headsBackward(s, c, lin.rows)
 	linearBackward(din, g.wqkv, g.bqkv, s.dqkv, in, p.wqkv, n, e, 3*e, lin)
 }
 
-// headsBackward sets s.dqkv from s.dy and the cache.
-func (a attention) headsBackward(s attentionScratch, c attentionCache) {
+// headsBackward sets s.dqkv from s.dy and the cache. With more than one
+// worker (Config.Workers), sequence b is worked on goroutine b mod
+// len(workers), with the dp scratch of its worker: a sequence's heads
+// read and write only its own rows of dqkv, each sum formed in the order
+// one goroutine forms it, so the bits are the same for every count.
+func (a attention) headsBackward(s attentionScratch, c attentionCache, workers []linearScratch) {
 	clear(s.dqkv)
-	for b := 0; b < a.batch; b++ {
+	if len(workers) <= 1 || a.batch < 2 {
+		a.sequencesBackward(s, c, 0, 1)
+		return
+	}
+	n := min(len(workers), a.batch)
+	var wg sync.WaitGroup
+	for w := 1; w < n; w++ {
+		ws := s
+		ws.dp = grow(&workers[w].a, len(s.dp))
+		wg.Go(func() { a.sequencesBackward(ws, c, w, n) })
+	}
+	a.sequencesBackward(s, c, 0, n)
+	wg.Wait()
+}
+
+// sequencesBackward is headsBackward's work on sequences first, first +
+// step, … of the batch.
+func (a attention) sequencesBackward(s attentionScratch, c attentionCache, first, step int) {
+	for b := first; b < a.batch; b += step {
 		for h := 0; h < a.heads; h++ {
 			if !a.backwardVector(s, c, b, h) {
 				a.headBackward(s, c, b, h)

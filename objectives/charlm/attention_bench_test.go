@@ -32,7 +32,7 @@ func BenchmarkAttention(b *testing.B) {
 		{"forward/reference", func() { a.referenceForward(out, c, in, p, lin) }},
 		{"heads/forward", func() { a.headsForward(c) }},
 		{"heads/forward/reference", func() { a.referenceHeadsForward(c) }},
-		{"heads/backward", func() { a.headsBackward(s, c) }},
+		{"heads/backward", func() { a.headsBackward(s, c, nil) }},
 		{"heads/backward/reference", func() { a.referenceHeadsBackward(s, c) }},
 		{"backward", func() { a.backward(din, g, dout, c, in, p, s, lin) }},
 		{"backward/reference", func() { a.referenceBackward(din, g, dout, c, in, p, s, lin) }},

@@ -36,6 +36,12 @@ type Config struct {
 	ValidationBatches int
 	// Seed seeds the initial point (Init).
 	Seed uint64
+	// Workers is how many goroutines Loss and ValidationLoss spread their
+	// batches over, each on its own Clone; 0 means 1. The losses are
+	// summed in batch order whatever the count, so the result is the
+	// same bits (tested). Each worker past the first holds its own
+	// workspaces.
+	Workers int
 }
 
 // DefaultEvalBatches is the size of Loss's evaluation set when
@@ -75,6 +81,9 @@ func (c Config) Parameters(vocab int) int {
 	return (vocab+c.SeqLen)*e + c.layers()*(12*e*e+13*e) + 2*e + e*vocab
 }
 
+// workers is the worker count with the zero value read as 1.
+func (c Config) workers() int { return max(c.Workers, 1) }
+
 // blocksPerStage is K with the zero value read as 1.
 func (c Config) blocksPerStage() int { return max(c.BlocksPerStage, 1) }
 
@@ -102,6 +111,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: EvalBatches = %d, need 0 (default) or more", ErrConfig, c.EvalBatches)
 	case c.ValidationBatches < 0:
 		return fmt.Errorf("%w: ValidationBatches = %d, need 0 (default) or more", ErrConfig, c.ValidationBatches)
+	case c.Workers < 0:
+		return fmt.Errorf("%w: Workers = %d, need 0 (one) or more", ErrConfig, c.Workers)
 	}
 	return nil
 }

@@ -31,6 +31,12 @@
 // (counted on the training split, Witten–Bell interpolated), the levels an
 // LM's validation loss is read against.
 //
+// Config.Workers spreads the work of one model over goroutines without
+// changing a bit: Loss and ValidationLoss give each worker a Clone and
+// its share of the windows, the losses added in window order, and the
+// products with a weight matrix (gemmNN) give each worker a run of rows,
+// every element formed as on one goroutine.
+//
 // The dense products keep tiles of sums in registers, each sum formed in
 // a fixed order; the GELU's erf is math.Erf, its operations lane by lane;
 // the softmaxes and the GELU's derivative take math.Exp.

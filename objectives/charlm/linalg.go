@@ -15,6 +15,9 @@ import "github.com/pipelab/pipelab/internal/vec"
 // are reused after.
 type linearScratch struct {
 	a, b []float64
+	// rows, when it holds more than one, are the scratches of the
+	// goroutines gemmNN spreads its rows over (Config.Workers).
+	rows []linearScratch
 }
 
 // grow returns (*buf)[:n], reallocating *buf if it is shorter.
@@ -66,6 +69,15 @@ func linearBackward(din, dw, dbias, dout, in, w []float64, n, k, m int, s *linea
 // 4 columns, and the last row when n is odd), so does gemmNN, on b's
 // columns: the result is gemmNT's with bᵀ, bit for bit.
 func gemmNN(c, a, b, bias []float64, n, k, m int, s *linearScratch) {
+	if len(s.rows) > 1 && n*k*m >= parallelFMAs {
+		parallelRows(c, a, b, bias, n, k, m, s.rows)
+		return
+	}
+	gemmNNRows(c, a, b, bias, n, k, m, s)
+}
+
+// gemmNNRows is gemmNN on one goroutine.
+func gemmNNRows(c, a, b, bias []float64, n, k, m int, s *linearScratch) {
 	n2, m4 := n&^1, m&^3
 	if bias != nil {
 		bias = bias[:m]

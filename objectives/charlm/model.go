@@ -30,6 +30,10 @@ type Model struct {
 	block block
 	head  head
 	ws    *workspace
+
+	// workers are the Clones that evaluate batches beside m (meanLoss),
+	// made on first use: Workers-1 of them.
+	workers []*Model
 }
 
 var _ objectives.Validated = (*Model)(nil)
@@ -86,9 +90,9 @@ func prepare(cfg Config, corpus []byte) (vocab []rune, n, cut int, err error) {
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	if floats := workspaceFloats(cfg, len(vocab)); floats > MaxWorkspaceBytes/8 {
-		return nil, 0, 0, fmt.Errorf("%w: the workspaces of %d GPT blocks at Batch = %d, SeqLen = %d, Embed = %d need %.3g GiB, more than %d GiB",
-			ErrConfig, cfg.layers(), cfg.Batch, cfg.SeqLen, cfg.Embed, floats*8/(1<<30), MaxWorkspaceBytes>>30)
+	if floats := workspaceFloats(cfg, len(vocab)) * float64(cfg.workers()); floats > MaxWorkspaceBytes/8 {
+		return nil, 0, 0, fmt.Errorf("%w: the workspaces of %d GPT blocks at Batch = %d, SeqLen = %d, Embed = %d for %d workers need %.3g GiB, more than %d GiB",
+			ErrConfig, cfg.layers(), cfg.Batch, cfg.SeqLen, cfg.Embed, cfg.workers(), floats*8/(1<<30), MaxWorkspaceBytes>>30)
 	}
 	cut, err = trainingCut(n, cfg.Batch*cfg.SeqLen)
 	if err != nil {
@@ -117,6 +121,7 @@ func spread(n, k, def int) []int {
 func (m *Model) Clone() *Model {
 	c := *m
 	c.ws = c.newWorkspace()
+	c.workers = nil
 	return &c
 }
 
@@ -149,11 +154,8 @@ func (m *Model) Batches() int { return m.batches }
 // Loss returns the mean next-character cross-entropy (nats) over the
 // evaluation batches (EvalBatches).
 func (m *Model) Loss(x []float64) float64 {
-	var sum float64
-	for _, b := range m.eval {
-		sum += m.BatchLoss(x, b)
-	}
-	return sum / float64(len(m.eval))
+	m.checkLength("x", x)
+	return m.meanLoss(x, m.ids, m.eval)
 }
 
 // ValidationLoss returns the mean next-character cross-entropy (nats)
@@ -161,12 +163,7 @@ func (m *Model) Loss(x []float64) float64 {
 // trains on.
 func (m *Model) ValidationLoss(x []float64) float64 {
 	m.checkLength("x", x)
-	var sum float64
-	for _, j := range m.validation {
-		inputs, targets := m.window(m.heldOut, j)
-		sum += m.forward(x, inputs, targets)
-	}
-	return sum / float64(len(m.validation))
+	return m.meanLoss(x, m.heldOut, m.validation)
 }
 
 // BatchLoss returns the mean next-character cross-entropy (nats) of batch

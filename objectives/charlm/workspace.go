@@ -54,6 +54,9 @@ func (m *Model) newWorkspace() *workspace {
 	v := len(m.vocab)
 	ws.linear.a = make([]float64, max(4*e*max(e, n), e*v))
 	ws.linear.b = make([]float64, max(4*e*e, e*v))
+	if w := m.cfg.workers(); w > 1 {
+		ws.linear.rows = make([]linearScratch, w)
+	}
 	return ws
 }
 
