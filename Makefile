@@ -15,7 +15,7 @@ race:
 
 # The race detector on the packages whose code runs concurrently (CI runs it; make race runs every package).
 race-concurrent:
-	$(GO) test -race -short ./explorer ./experiments/sweep ./pipeline/tune ./internal/atomicfile ./internal/budget
+	$(GO) test -race -short ./explorer ./experiments/sweep ./pipeline/tune ./internal/atomicfile ./internal/budget ./objectives/charlm
 	$(GO) test -race -run 'Serve|Signal' ./cmd/pipelab
 
 # The checks that need a quick reproduce's tables: make run, then make check-quick OUT=out.
