@@ -17,13 +17,13 @@ import (
 var figureStalenessLaw = Figure{
 	Name:    "staleness-law",
 	Summary: lawSummary(),
-	// Measured (docs/figures.md, staleness-law): quick 15.5 CPU-s; full,
-	// run beside optimizers-under-delay at load 5–15, 716 CPU-s for both,
-	// 23–30 % of it this figure's by its runs' wall seconds (its LM's 72
-	// runs nearly all of it), at 4 and 3 seeds; five seeds make 120 LM
-	// runs of 72, and dropping S = 8 (about 45 % of the LM's cost by its
-	// cost per microbatch) leaves 90 (an estimate, not yet measured).
-	Seconds: [2]float64{16, 190},
+	// Quick: measured 15.5 CPU-s (docs/figures.md, staleness-law). Full:
+	// the convex parts about 20 CPU-s; the LM's 90 runs of 4,000
+	// microbatches, from one-seed pilots (2026-12-06, load about 2), about
+	// 6, 10.7 and 20 CPU-s a run at S = 3, 4 and 6, so about 740 on its
+	// two-step grid and about 1,100 once the grid grows a step per method
+	// and S (an estimate).
+	Seconds: [2]float64{16, 1120},
 }
 
 // lawLMStages and lawLMMicrobatches are the S and K of the full law
@@ -31,7 +31,7 @@ var figureStalenessLaw = Figure{
 // which its summary states (TestPresetSummaries).
 var (
 	lawLMStages       = []int{3, 4, 6}
-	lawLMMicrobatches = 600
+	lawLMMicrobatches = 4000
 )
 
 // lawSummary is the staleness-law figure's summary, with the LM's size
@@ -43,8 +43,8 @@ func lawSummary() string {
 		params = append(params, groupDigits(lm.Parameters(s)))
 	}
 	return fmt.Sprintf("PipeDream's final loss minus delay-free SGD's at fixed K against S (quadratic, logistic, and the LM on the shipped text: "+
-		"E %d, T %d, %s parameters at S = %s, K = %d microbatches, %s characters seen per run), each at its tuned step, "+
+		"E %d, T %d, %s parameters at S = %s, K = %s microbatches, %s characters seen per run), each at its tuned step, "+
 		"with the fitted exponent against the paper's S⁴/K",
-		lm.Embed, lm.SeqLen, strings.Join(params, "/"), joinInts(lawLMStages, ", "), lawLMMicrobatches,
+		lm.Embed, lm.SeqLen, strings.Join(params, "/"), joinInts(lawLMStages, ", "), groupDigits(lawLMMicrobatches),
 		groupDigits(lm.Characters(lawLMMicrobatches)))
 }
