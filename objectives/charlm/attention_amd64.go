@@ -18,6 +18,12 @@ func weighRows4(probs, packed, values, y *float64, stride, yStride, rows int)
 //go:noescape
 func backRows4(probs, q, k, v, dq, dk, dv, dy, dp *float64, stride, dyStride, rows int, scale float64)
 
+// backRows8 is backRows4 for heads of 8 channels (the figures' LM: embed
+// 32, 4 heads; attention_backward8_amd64.s).
+//
+//go:noescape
+func backRows8(probs, q, k, v, dq, dk, dv, dy, dp *float64, stride, dyStride, rows int, scale float64)
+
 // The kernels run where vec.Kernels.AVX is on (they use no fused
 // multiply-add); without it the scalar loops do the work, with the same
 // results.
@@ -54,19 +60,24 @@ func (a attention) weighVector(c attentionCache, b, h int) bool {
 }
 
 // backwardVector does headBackward's work for head h of sequence b, a
-// head of 4 channels, with backRows4, and reports whether it did (not
-// without AVX, nor for other head widths).
+// head of 4 channels with backRows4 or of 8 with backRows8, and reports
+// whether it did (not without AVX, nor for other head widths).
 func (a attention) backwardVector(s attentionScratch, c attentionCache, b, h int) bool {
-	if !vec.Kernels.AVX || vec.Kernels.Disabled.Attention || a.headDim() != 4 {
+	dh := a.headDim()
+	if !vec.Kernels.AVX || vec.Kernels.Disabled.Attention || dh != 4 && dh != 8 {
 		return false
 	}
 	t3, e, T := 3*a.embed, a.embed, a.seq
 	bh := b*a.heads + h
 	probs := c.probs[bh*T*T : (bh+1)*T*T]
-	last := (T-1)*t3 + 2*e + h*4 + 3
+	last := (T-1)*t3 + 2*e + h*dh + dh - 1
 	qkv, dqkv := c.qkv[b*T*t3:][:last+1], s.dqkv[b*T*t3:][:last+1]
-	dy := s.dy[b*T*e+h*4 : (b*T+T-1)*e+h*4+4]
+	dy := s.dy[b*T*e+h*dh : (b*T+T-1)*e+h*dh+dh]
 	dp := s.dp[:T]
-	backRows4(&probs[0], &qkv[h*4], &qkv[e+h*4], &qkv[2*e+h*4], &dqkv[h*4], &dqkv[e+h*4], &dqkv[2*e+h*4], &dy[0], &dp[0], t3, e, T, a.scale())
+	rows := backRows4
+	if dh == 8 {
+		rows = backRows8
+	}
+	rows(&probs[0], &qkv[h*dh], &qkv[e+h*dh], &qkv[2*e+h*dh], &dqkv[h*dh], &dqkv[e+h*dh], &dqkv[2*e+h*dh], &dy[0], &dp[0], t3, e, T, a.scale())
 	return true
 }
