@@ -2,13 +2,16 @@
 
 #include "textflag.h"
 
-// ROW8 is one row's step: a's value broadcast from addr, times b's
-// sixteen columns (Z16 | Z17), each product rounded and then added to the
-// row's sums (lo | hi), VMULPD then VADDPD as in panel4x16.
+// ROW8 is one row's step: a's value at addr times b's sixteen columns
+// (Z16 | Z17), each product rounded and then added to the row's sums (lo |
+// hi), VMULPD then VADDPD as in panel4x16. The value is broadcast by the
+// multiplications' loads (.BCST) rather than by VBROADCASTSD into a
+// register: the same products, and on the AMD EPYC of docs/benchmarks.md
+// the step about 1.2× faster (the broadcast otherwise takes a slot of the
+// vector units the products need).
 #define ROW8(addr, lo, hi) \
-	VBROADCASTSD addr, Z18 \
-	VMULPD Z16, Z18, Z19 \
-	VMULPD Z17, Z18, Z20 \
+	VMULPD.BCST addr, Z16, Z19 \
+	VMULPD.BCST addr, Z17, Z20 \
 	VADDPD Z19, lo, lo \
 	VADDPD Z20, hi, hi
 
