@@ -30,10 +30,12 @@ type Features struct {
 
 // Disabled names pipelab's kernels one by one (Features.Disabled).
 // Panels turns all of charlm's panels off; Panels16 leaves their columns
-// to the eight-column panels.
+// to the eight-column panels; Panels8x16 leaves the sixteen-column
+// panels' rows to the panels of four rows; AddRows leaves the bias
+// gradients' sums to the scalar loop.
 type Disabled struct {
-	BlockDots, ScaledRows                            bool // internal/vec
-	Panels, Panels16, LayerNorm, Attention, Exp, Erf bool // objectives/charlm
+	BlockDots, ScaledRows                                                 bool // internal/vec
+	Panels, Panels16, Panels8x16, AddRows, LayerNorm, Attention, Exp, Erf bool // objectives/charlm
 }
 
 // Kernels is the switch set every kernel reads: the processor's features

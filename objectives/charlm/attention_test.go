@@ -10,13 +10,16 @@ import (
 
 // attentionShapes are the shapes the packed heads are compared with the
 // reference at: the remedies figure's LM (E 16, 4 heads of 4, T 16, batch
-// 4), the default configuration (E 64, 4 heads of 16, T 32, batch 16), and
-// odd ones: heads of 3 channels, heads of 4 with T odd and batch 3, heads
+// 4), the default configuration (E 64, 4 heads of 16, T 32, batch 16), the
+// figures' LM (E 32, 4 heads of 8, T 16, batch 16), heads of 8 with T odd
+// and batch 3, and odd ones: heads of 3 channels, heads of 4 with T odd and batch 3, heads
 // of 5 and of 4 with T 1, T 2 (where a row's packed place and its place in
 // probs are one value apart, so the vector weighing does not run) and T 3.
 var attentionShapes = []attention{
 	{batch: 4, seq: 16, embed: 16, heads: 4},
 	{batch: 16, seq: 32, embed: 64, heads: 4},
+	{batch: 16, seq: 16, embed: 32, heads: 4},
+	{batch: 3, seq: 7, embed: 16, heads: 2},
 	{batch: 3, seq: 5, embed: 6, heads: 2},
 	{batch: 3, seq: 7, embed: 8, heads: 2},
 	{batch: 2, seq: 1, embed: 10, heads: 2},

@@ -26,6 +26,8 @@ func kernelModes(all vec.Features) []kernelMode {
 		{"on", func() { vec.Kernels = all }},
 		off("panels", &vec.Kernels.Disabled.Panels),
 		off("panel16", &vec.Kernels.Disabled.Panels16),
+		off("panel8x16", &vec.Kernels.Disabled.Panels8x16),
+		off("addrows", &vec.Kernels.Disabled.AddRows),
 		off("layernorm", &vec.Kernels.Disabled.LayerNorm),
 		off("attention", &vec.Kernels.Disabled.Attention),
 		off("exp", &vec.Kernels.Disabled.Exp),

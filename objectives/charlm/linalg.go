@@ -243,11 +243,16 @@ func transpose(dst, src []float64, rows, cols int) {
 
 // addRows adds the n rows of src[n×m] to dst[:m] one after the other, in
 // order of the row (each dst[j] the sequence of additions adding one row
-// at a time forms): the bias gradients.
+// at a time forms): the bias gradients. Where the processor has AVX,
+// addRowsVector does the first m&^3 columns, each sum formed alike.
 func addRows(dst, src []float64, n, m int) {
 	dst = dst[:m]
+	j := addRowsVector(dst, src, n, m)
+	if j == m {
+		return
+	}
 	for i := 0; i < n; i++ {
-		add(dst, src[i*m:i*m+m])
+		add(dst[j:], src[i*m+j:i*m+m])
 	}
 }
 

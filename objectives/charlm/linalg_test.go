@@ -193,3 +193,33 @@ func TestTransposeMatchesNaive(t *testing.T) {
 		sameBits(t, "transpose", [3]int{rows, cols, 0}, got, want)
 	}
 }
+
+// TestAddRowsSameBits checks addRows, with its vector kernel (addColumns)
+// on where the processor has AVX and off, against adding the rows to dst
+// one at a time, element by element in order of the row (the bias
+// gradients' definition), bit for bit, on widths with every remainder of
+// sixteen and four columns, a dst that starts nonzero, and a few negative
+// zeros, an infinity and a NaN.
+func TestAddRowsSameBits(t *testing.T) {
+	defer func(d bool) { vec.Kernels.Disabled.AddRows = d }(vec.Kernels.Disabled.AddRows)
+	rng := rand.New(rand.NewPCG(24, 25))
+	for _, off := range []bool{false, true} {
+		vec.Kernels.Disabled.AddRows = off
+		for _, size := range [][2]int{{256, 96}, {256, 32}, {256, 128}, {256, 65}, {0, 8}, {1, 1}, {3, 4}, {5, 19}, {7, 36}, {2, 3}} {
+			n, m := size[0], size[1]
+			src, start := randomVector(rng, n*m, 1), randomVector(rng, m, 1)
+			if n*m > 3 {
+				src[0], src[1], src[2] = math.Copysign(0, -1), math.Inf(1), math.NaN()
+				start[0] = math.Copysign(0, -1)
+			}
+			got, want := append([]float64(nil), start...), append([]float64(nil), start...)
+			addRows(got, src, n, m)
+			for i := range n {
+				for j := range m {
+					want[j] += src[i*m+j]
+				}
+			}
+			sameBits(t, fmt.Sprintf("addRows (vector kernel off: %v)", off), [3]int{n, m, 0}, got, want)
+		}
+	}
+}

@@ -9,7 +9,8 @@
 // covers columns 16t..16t+15 of c, of b and of bias) and each row r < 4,
 // s[r][j] = Σ_{q < steps} a[r·aRow + q·aStep]·b[q·ldb + j], each product
 // rounded and then added to s in order of q from +0 (VMULPD then VADDPD,
-// no fused multiply-add). It sets c[r·ldc + j] = s[r][j], or adds s[r][j]
+// no fused multiply-add; a's values broadcast by the multiplications'
+// loads, as in panel8x16). It sets c[r·ldc + j] = s[r][j], or adds s[r][j]
 // to it if add is set; then, if bias is not nil, adds bias[j] to it.
 TEXT ·panel4x16(SB), NOSPLIT, $0-88
 	MOVQ c+0(FP), DI
@@ -48,18 +49,14 @@ tile:
 step:
 	VMOVUPD (BX), Z8
 	VMOVUPD 64(BX), Z9
-	VBROADCASTSD (SI)(R10*1), Z10
-	VBROADCASTSD (R12)(R10*1), Z11
-	VBROADCASTSD (R13)(R10*1), Z12
-	VBROADCASTSD (AX)(R10*1), Z13
-	VMULPD Z8, Z10, Z14
-	VMULPD Z9, Z10, Z15
-	VMULPD Z8, Z11, Z16
-	VMULPD Z9, Z11, Z17
-	VMULPD Z8, Z12, Z18
-	VMULPD Z9, Z12, Z19
-	VMULPD Z8, Z13, Z20
-	VMULPD Z9, Z13, Z21
+	VMULPD.BCST (SI)(R10*1), Z8, Z14
+	VMULPD.BCST (SI)(R10*1), Z9, Z15
+	VMULPD.BCST (R12)(R10*1), Z8, Z16
+	VMULPD.BCST (R12)(R10*1), Z9, Z17
+	VMULPD.BCST (R13)(R10*1), Z8, Z18
+	VMULPD.BCST (R13)(R10*1), Z9, Z19
+	VMULPD.BCST (AX)(R10*1), Z8, Z20
+	VMULPD.BCST (AX)(R10*1), Z9, Z21
 	VADDPD Z14, Z0, Z0
 	VADDPD Z15, Z1, Z1
 	VADDPD Z16, Z2, Z2

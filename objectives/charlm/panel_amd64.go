@@ -18,8 +18,17 @@ func panel4x8(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb,
 //go:noescape
 func panel4x16(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb, steps, tiles int, add bool, bias *float64)
 
+// panel8x16 is panel4x16 on eight rows at a time (panel8x16_amd64.s):
+// each row's sums formed as panel4x16 forms them, each load of b serving
+// eight rows.
+//
+//go:noescape
+func panel8x16(c *float64, ldc int, a *float64, aRow, aStep int, b *float64, ldb, steps, tiles int, add bool, bias *float64)
+
 // panel4x8 runs where vec.Kernels.AVX is on, panel4x16 where
-// vec.Kernels.AVX512 is; without them the scalar tiles, or the eight-column
+// vec.Kernels.AVX512 is (panel8x16 on the
+// rows of whole groups of eight, unless vec.Kernels.Disabled.Panels8x16);
+// without them the scalar tiles, or the eight-column
 // panels, do the work, with the same results.
 
 // panels runs the vector panels over the first rows&^3 rows of c and its
@@ -44,14 +53,21 @@ func panels(c, a, b, bias []float64, rows, aPanel, aRow, aStep, steps, m int, ad
 			biasRest = &bias[16*wide]
 		}
 	}
-	for i := 0; i < r4; i += 4 {
-		ci, ai := &c[i*m], &a[i/4*aPanel]
-		if wide > 0 {
-			panel4x16(ci, m, ai, aRow, aStep, &b[0], m, steps, wide, add, bias0)
+	eight := wide > 0 && !vec.Kernels.Disabled.Panels8x16
+	for i := 0; i < r4; {
+		rows := 4
+		if eight && i+8 <= r4 {
+			rows = 8
+			panel8x16(&c[i*m], m, &a[i/4*aPanel], aRow, aStep, &b[0], m, steps, wide, add, bias0)
+		} else if wide > 0 {
+			panel4x16(&c[i*m], m, &a[i/4*aPanel], aRow, aStep, &b[0], m, steps, wide, add, bias0)
 		}
 		if rest > 0 {
-			panel4x8(&c[i*m+16*wide], m, ai, aRow, aStep, &b[16*wide], m, steps, rest, add, biasRest)
+			for j := i; j < i+rows; j += 4 {
+				panel4x8(&c[j*m+16*wide], m, &a[j/4*aPanel], aRow, aStep, &b[16*wide], m, steps, rest, add, biasRest)
+			}
 		}
+		i += rows
 	}
 	return r4
 }

@@ -13,6 +13,10 @@ func panelsNN(c, a, b, bias []float64, n, k, m int) int { return 0 }
 
 func panelsTN(c, a, b []float64, n, k, m int) int { return 0 }
 
+// addRowsVector does nothing where there is no vector kernel: addRows
+// adds every column.
+func addRowsVector(dst, src []float64, n, m int) int { return 0 }
+
 // erfVector does nothing where there is no vector kernel: erfScalar does
 // all of erfInto's work.
 func erfVector(dst, prod, src []float64, div float64, cdf bool) int { return 0 }
