@@ -174,7 +174,7 @@ func ExampleGPUModel_Iteration() {
 	}
 	fmt.Printf("step %.2f s on %d GPUs, %.0f TFLOP/s per GPU\n", it.Seconds, it.GPUs, it.ModelFLOPsPerGPU/1e12)
 	// Output:
-	// step 7.99 s on 256 GPUs, 159 TFLOP/s per GPU
+	// step 8.33 s on 256 GPUs, 152 TFLOP/s per GPU
 }
 
 // One transformer layer of Korthikanti et al.'s 22B (hidden 6144, 64
@@ -199,8 +199,8 @@ func ExampleParallelism_asyncTensorAllReduce() {
 		fmt.Printf("async %v: B %.2f ms, I %.2f ms\n", async, 1e3*b, 1e3*i)
 	}
 	// Output:
-	// async false: B 11.72 ms, I 6.76 ms
-	// async true: B 10.46 ms, I 6.76 ms
+	// async false: B 12.08 ms, I 7.12 ms
+	// async true: B 10.46 ms, I 7.12 ms
 }
 
 // A transfer's point-to-point price: the 28.3 MB activation of the Zero
