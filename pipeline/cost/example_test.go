@@ -217,3 +217,19 @@ func ExampleLink_PointToPoint() {
 	// datasheet: 0.097 ms
 	// NCCL send/receive, blocking: 0.601 ms
 }
+
+// One tensor-parallel all-reduce of a 22B layer's output (8 × 2048 tokens
+// × 6144 bf16 values, 201 MB) among the 8 GPUs of a DGX A100 node: at the
+// datasheet's NVLink 3 bandwidth, then at the bus bandwidth NCCL's ring
+// reaches, the nvlink3 preset's collective bandwidth.
+func ExampleRingAllReduce() {
+	nv, _ := cost.LookupLink("nvlink3")
+	const bytes = 8 * 2048 * 6144 * 2
+	datasheet := nv
+	datasheet.CollectiveBandwidth = 0
+	fmt.Printf("datasheet: %.3f ms\n", 1e3*cost.RingAllReduce(bytes, 8, datasheet))
+	fmt.Printf("NCCL's bus bandwidth: %.3f ms\n", 1e3*cost.RingAllReduce(bytes, 8, nv))
+	// Output:
+	// datasheet: 1.216 ms
+	// NCCL's bus bandwidth: 1.574 ms
+}
