@@ -34,6 +34,6 @@ func ExampleErrorSummary() {
 	// Output:
 	// Zero Bubble timing rows: 22 rows, mean |error| 6.7%, 2 beyond 15%
 	// SC21 Table 1: 6 rows, mean |error| 2.4%, 0 beyond 15%
-	// Korthikanti et al. Tables 4 and 5: 19 rows, mean |error| 5.8%, 0 beyond 15%
-	// Every timing row: 47 rows, mean |error| 5.8%, 2 beyond 15%
+	// Korthikanti et al. Tables 4 and 5: 19 rows, mean |error| 5.0%, 0 beyond 15%
+	// Every timing row: 47 rows, mean |error| 5.5%, 2 beyond 15%
 }
