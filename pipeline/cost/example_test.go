@@ -233,3 +233,32 @@ func ExampleRingAllReduce() {
 	// datasheet: 1.216 ms
 	// NCCL's bus bandwidth: 1.574 ms
 }
+
+// LLaMA-7B on 4 H100s: each rank's Adam step after the pipeline, 34 bytes
+// of memory traffic a parameter it holds at 3.35 TB/s (no data
+// parallelism, nothing to reduce); StepTail is the largest.
+func ExampleGPUModel_RankStepTails() {
+	model, _ := cost.LookupNetwork("llama-7b")
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	g, err := cost.NewGPUModel(cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tab, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for r, x := range g.RankStepTails(tab) {
+		fmt.Printf("rank %d: %.1f ms\n", r, 1e3*x)
+	}
+	fmt.Printf("step tail: %.1f ms\n", 1e3*g.StepTail(tab))
+	// Output:
+	// rank 0: 17.8 ms
+	// rank 1: 16.4 ms
+	// rank 2: 16.4 ms
+	// rank 3: 17.8 ms
+	// step tail: 17.8 ms
+}

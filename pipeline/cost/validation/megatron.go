@@ -163,7 +163,7 @@ func (r sc21Run) iteration(k clusterKnobs) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return sim.Makespan(tl) + g.StepTail(tab), nil
+	return sim.Makespan(tl) + megatronStepTail(g, tab, family), nil
 }
 
 // teraFLOPs is the run's achieved teraFLOP/s per GPU at the given

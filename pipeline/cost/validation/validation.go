@@ -411,7 +411,7 @@ func (s zbSetup) rows(hw cost.Hardware, knobs clusterKnobs) ([]ValidationRow, er
 		// gradient reduction): the paper's throughput counts whole
 		// iterations, and Appendix D's profile has no optimizer time, so
 		// both rows take the GPU model's.
-		tail := model.StepTail(tab)
+		tail := megatronStepTail(model, tab, sc.family)
 		samples := float64(s.m * s.b)
 		perGPU := func(tl *sim.Timeline) float64 { return samples / ((sim.Makespan(tl) + tail) * float64(s.ranks)) }
 		what := fmt.Sprintf("%s, m %d", sc.paper, s.m)
