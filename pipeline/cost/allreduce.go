@@ -43,29 +43,31 @@ func (g *GPUModel) AveragingTime(replicas int) float64 {
 //
 // every rank sends and receives 2(n-1)/n of the data in 2(n-1) steps, each
 // paying the link's latency α (Patarasuk and Yuan, JPDC 2009; NCCL's ring
-// algorithm). One rank has nothing to reduce: 0.
+// algorithm), BW the link's CollectiveBandwidth (its Bandwidth when that
+// is zero). One rank has nothing to reduce: 0.
 func RingAllReduce(bytes float64, n int, link Link) float64 {
 	if n < 2 {
 		return 0
 	}
 	r := float64(n)
-	return 2*(r-1)/r*bytes/link.Bandwidth + 2*(r-1)*link.Latency
+	return 2*(r-1)/r*bytes/link.collectiveBandwidth() + 2*(r-1)*link.Latency
 }
 
 // RingAllReduceOver is RingAllReduce on a ring of the given ranks whose
 // neighbours (ranks[i], ranks[i+1 mod n]) may be joined by different links
 // (linkOf): the ring moves in lockstep, so each of its 2(n-1) steps takes
-// the slowest hop's time, the smallest bandwidth and the largest latency
-// of the ring. On one link it is RingAllReduce.
+// the slowest hop's time, the smallest collective bandwidth and the
+// largest latency of the ring. On one link it is RingAllReduce.
 func RingAllReduceOver(bytes float64, ranks []int, linkOf func(from, to int) Link) float64 {
 	n := len(ranks)
 	if n < 2 {
 		return 0
 	}
-	slowest := linkOf(ranks[0], ranks[1%n])
+	first := linkOf(ranks[0], ranks[1%n])
+	slowest := Link{Bandwidth: first.collectiveBandwidth(), Latency: first.Latency}
 	for i := range ranks {
 		l := linkOf(ranks[i], ranks[(i+1)%n])
-		slowest.Bandwidth = min(slowest.Bandwidth, l.Bandwidth)
+		slowest.Bandwidth = min(slowest.Bandwidth, l.collectiveBandwidth())
 		slowest.Latency = max(slowest.Latency, l.Latency)
 	}
 	return RingAllReduce(bytes, n, slowest)

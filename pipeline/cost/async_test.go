@@ -50,3 +50,34 @@ func TestAsyncTensorAllReduce(t *testing.T) {
 		}
 	}
 }
+
+// With sequence parallelism a transformer layer's backward moves three
+// all-reduces' worth (ar each, a ring all-reduce of the 2sbh-byte output
+// over the 8 GPUs: RingAllReduce): the row-parallel outputs' gradients
+// all-gathered, the column-parallel inputs all-gathered again and their
+// gradients reduce-scattered, each pair half an all-reduce twice. The split
+// input gradient I pays all three; under AsyncTensorAllReduce a full
+// backward hides the reduce-scatters under the weight-gradient products
+// and the inputs' all-gathers under the input-gradient products, ar each
+// (both products outlast ar here), and waits for the gradients'
+// all-gathers: B = I + W - 2ar.
+func TestSequenceParallelBackward(t *testing.T) {
+	plain := clusterConfig(t, Parallelism{Tensor: 8})
+	sp := clusterConfig(t, Parallelism{Tensor: 8, SequenceParallel: true, AsyncTensorAllReduce: true})
+	ar := RingAllReduce(2048*6144*BytesPerElement, 8, plain.Link)
+	_, p0 := decoderOf(t, plain)
+	_, p1 := decoderOf(t, sp)
+	// Without sequence parallelism the input gradient pays two all-reduces;
+	// with it, three, beside the same products and fewer element-wise bytes
+	// (none here: no passes).
+	if got, want := p1.backwardInput-p0.backwardInput, ar; math.Abs(got-want) > 1e-12 {
+		t.Errorf("sequence parallelism adds %g s to I, want one all-reduce's %g", got, want)
+	}
+	l, _ := decoderOf(t, sp)
+	if dgrad := l.BackwardInput / 8 / sp.Throughput(); p1.weight < ar || dgrad < ar {
+		t.Fatalf("the weight (%g s) or input (%g s) gradients take less than an all-reduce: a test of the bound, not of the hiding", p1.weight, dgrad)
+	}
+	if got, want := p1.hidden, 2*ar; math.Abs(got-want) > 1e-12 {
+		t.Errorf("a full backward hides %g s, want 2ar = %g", got, want)
+	}
+}

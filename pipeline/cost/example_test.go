@@ -174,7 +174,7 @@ func ExampleGPUModel_Iteration() {
 	}
 	fmt.Printf("step %.2f s on %d GPUs, %.0f TFLOP/s per GPU\n", it.Seconds, it.GPUs, it.ModelFLOPsPerGPU/1e12)
 	// Output:
-	// step 7.99 s on 256 GPUs, 159 TFLOP/s per GPU
+	// step 8.33 s on 256 GPUs, 152 TFLOP/s per GPU
 }
 
 // One transformer layer of Korthikanti et al.'s 22B (hidden 6144, 64
@@ -199,8 +199,8 @@ func ExampleParallelism_asyncTensorAllReduce() {
 		fmt.Printf("async %v: B %.2f ms, I %.2f ms\n", async, 1e3*b, 1e3*i)
 	}
 	// Output:
-	// async false: B 11.72 ms, I 6.76 ms
-	// async true: B 10.46 ms, I 6.76 ms
+	// async false: B 12.08 ms, I 7.12 ms
+	// async true: B 10.46 ms, I 7.12 ms
 }
 
 // A transfer's point-to-point price: the 28.3 MB activation of the Zero
@@ -216,4 +216,49 @@ func ExampleLink_PointToPoint() {
 	// Output:
 	// datasheet: 0.097 ms
 	// NCCL send/receive, blocking: 0.601 ms
+}
+
+// One tensor-parallel all-reduce of a 22B layer's output (8 × 2048 tokens
+// × 6144 bf16 values, 201 MB) among the 8 GPUs of a DGX A100 node: at the
+// datasheet's NVLink 3 bandwidth, then at the bus bandwidth NCCL's ring
+// reaches, the nvlink3 preset's collective bandwidth.
+func ExampleRingAllReduce() {
+	nv, _ := cost.LookupLink("nvlink3")
+	const bytes = 8 * 2048 * 6144 * 2
+	datasheet := nv
+	datasheet.CollectiveBandwidth = 0
+	fmt.Printf("datasheet: %.3f ms\n", 1e3*cost.RingAllReduce(bytes, 8, datasheet))
+	fmt.Printf("NCCL's bus bandwidth: %.3f ms\n", 1e3*cost.RingAllReduce(bytes, 8, nv))
+	// Output:
+	// datasheet: 1.216 ms
+	// NCCL's bus bandwidth: 1.574 ms
+}
+
+// LLaMA-7B on 4 H100s: each rank's Adam step after the pipeline, 34 bytes
+// of memory traffic a parameter it holds at 3.35 TB/s (no data
+// parallelism, nothing to reduce); StepTail is the largest.
+func ExampleGPUModel_RankStepTails() {
+	model, _ := cost.LookupNetwork("llama-7b")
+	gpu, _ := cost.LookupGPU("h100")
+	link, _ := cost.LookupLink("ib-ndr")
+	g, err := cost.NewGPUModel(cost.GPUConfig{Network: model, GPU: gpu, Link: link, Microbatch: 1, Sequence: 2048}, 4)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tab, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: 4, Microbatches: 8})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for r, x := range g.RankStepTails(tab) {
+		fmt.Printf("rank %d: %.1f ms\n", r, 1e3*x)
+	}
+	fmt.Printf("step tail: %.1f ms\n", 1e3*g.StepTail(tab))
+	// Output:
+	// rank 0: 17.8 ms
+	// rank 1: 16.4 ms
+	// rank 2: 16.4 ms
+	// rank 3: 17.8 ms
+	// step tail: 17.8 ms
 }

@@ -77,6 +77,7 @@ func FuzzParseHFConfig(f *testing.F) {
 
 func FuzzParseHardware(f *testing.F) {
 	f.Add([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\nlink: {name: l, latency: 1e-6, bandwidth: 1e10}\nranks_per_node: 4\ninter_node_link: {name: x, latency: 1e-6, bandwidth: 1e9}\n"))
+	f.Add([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\nlink: {name: l, latency: 1e-6, bandwidth: 1e10, collective_bandwidth: 8e9}\n"))
 	f.Add([]byte("gpu: [1, 2]\n"))
 	f.Add([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\nlink: {name: l, latency: 1e-6, bandwidth: 1e11, p2p_bandwidth: 7e10, p2p_overhead: 2e-4}\n"))
 	f.Add([]byte("gpu: {name: g, peak_flops: 0x1p50, memory_bytes: 4e10}\nlink: {name: l, latency: 1e-6, bandwidth: 50}\n"))
@@ -104,6 +105,12 @@ func FuzzParseHardware(f *testing.F) {
 			}
 			if l.P2PBandwidth > l.Bandwidth {
 				t.Errorf("accepted a point-to-point bandwidth %g above the link's %g", l.P2PBandwidth, l.Bandwidth)
+			}
+			if l.CollectiveBandwidth != 0 {
+				in(bandwidth, l.CollectiveBandwidth)
+			}
+			if l.CollectiveBandwidth > l.Bandwidth {
+				t.Errorf("accepted a collective bandwidth %g above the link's %g", l.CollectiveBandwidth, l.Bandwidth)
 			}
 		}
 		if h.Efficiency < 0 || h.Efficiency > 1 || math.IsNaN(h.Efficiency) || h.RanksPerNode < 0 || h.RanksPerNode > 1<<20 {

@@ -181,7 +181,7 @@ func (c GPUConfig) priceLayer(l Layer) gpuStage {
 		}
 		return c.Parallel.ElementwisePasses * bytes / c.GPU.MemoryBandwidth
 	}
-	fwdComm, bwdComm := c.tensorCollectives(l)
+	fwdComm, bwdComm, hideable := c.tensorCollectives(l)
 	p := gpuStage{
 		forward:       s.Forward/rate + elementwise(s.Activation) + fwdComm,
 		backwardInput: s.BackwardInput/rate + elementwise(s.Activation) + bwdComm,
@@ -195,7 +195,7 @@ func (c GPUConfig) priceLayer(l Layer) gpuStage {
 		return p
 	}
 	if c.Parallel.AsyncTensorAllReduce {
-		p.hidden = min(bwdComm, p.weight)
+		p.hidden = min(hideable.underWeight, p.weight) + min(hideable.underInput, s.BackwardInput/rate)
 	}
 	switch c.Parallel.Recompute {
 	case RecomputeFull:

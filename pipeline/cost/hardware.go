@@ -33,6 +33,7 @@ import (
 //	  bandwidth: 300e9        # bytes per second, each direction
 //	  p2p_bandwidth: 72e9     # optional: what NCCL's send/receive achieves, at most bandwidth
 //	  p2p_overhead: 2e-4      # optional: seconds a blocking transfer costs beyond latency
+//	  collective_bandwidth: 230e9  # optional: NCCL's ring collectives' bus bandwidth, at most bandwidth
 //	ranks_per_node: 8         # rank r is on node r / ranks_per_node
 //	inter_node_link:          # between ranks of different nodes
 //	  name: roce-200g
@@ -261,7 +262,7 @@ func (p *hwParser) physical(s section, key string, q quantity, positive bool) (f
 
 var (
 	gpuKeys  = []string{"name", "peak_flops", "efficiency", "memory_bytes", "memory_bandwidth", "source"}
-	linkKeys = []string{"name", "latency", "bandwidth", "p2p_bandwidth", "p2p_overhead", "source"}
+	linkKeys = []string{"name", "latency", "bandwidth", "p2p_bandwidth", "p2p_overhead", "collective_bandwidth", "source"}
 )
 
 // gpu reads a hardware file's GPU under key: a preset's entry with, beside
@@ -348,6 +349,15 @@ func (p *hwParser) linkEntry(m section) (Link, error) {
 		if l.P2PBandwidth > l.Bandwidth {
 			return Link{}, p.fail(m.values["p2p_bandwidth"], join(m.path, "p2p_bandwidth"),
 				"%g is above the link's bandwidth %g: a transfer cannot beat its link", l.P2PBandwidth, l.Bandwidth)
+		}
+	}
+	if _, ok := m.values["collective_bandwidth"]; ok {
+		if l.CollectiveBandwidth, err = p.physical(m, "collective_bandwidth", bandwidth, true); err != nil {
+			return Link{}, err
+		}
+		if l.CollectiveBandwidth > l.Bandwidth {
+			return Link{}, p.fail(m.values["collective_bandwidth"], join(m.path, "collective_bandwidth"),
+				"%g is above the link's bandwidth %g: a collective cannot beat its link", l.CollectiveBandwidth, l.Bandwidth)
 		}
 	}
 	if _, ok := m.values["p2p_overhead"]; ok {
@@ -444,8 +454,12 @@ func gpuNode(g GPU) *yaml.Node {
 }
 
 func linkNode(l Link) *yaml.Node {
-	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		str("name"), str(l.Name), str("latency"), num(l.Latency), str("bandwidth"), num(l.Bandwidth),
-		str("source"), str(l.Source),
 	}}
+	if l.CollectiveBandwidth > 0 {
+		n.Content = append(n.Content, str("collective_bandwidth"), num(l.CollectiveBandwidth))
+	}
+	n.Content = append(n.Content, str("source"), str(l.Source))
+	return n
 }

@@ -2,6 +2,7 @@ package cost
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -136,6 +137,7 @@ func TestHardwareErrors(t *testing.T) {
 		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, memory_bandwidth: 2e12, elementwise_passes: -2}\n" + link, "hw.yaml:1: gpu.elementwise_passes: must not be negative"},
 		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, memory_bandwidth: 2e16}\n" + link, "hw.yaml:1: gpu.memory_bandwidth:"},
 		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, p2p_bandwidth: 2e10}\n", "hw.yaml:2: link.p2p_bandwidth: 2e+10 is above the link's bandwidth 1e+10"},
+		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, collective_bandwidth: 2e10}\n", "hw.yaml:2: link.collective_bandwidth: 2e+10 is above the link's bandwidth 1e+10"},
 		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, p2p_bandwidth: 0}\n", "hw.yaml:2: link.p2p_bandwidth: must be positive, got 0"},
 		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, p2p_overhead: -1e-4}\n", "hw.yaml:2: link.p2p_overhead: must not be negative"},
 		{"", "hw.yaml: empty hardware file"},
@@ -186,5 +188,26 @@ func TestHardwarePointToPoint(t *testing.T) {
 	}
 	if len(h.Warnings) != 1 || !strings.Contains(h.Warnings[0], "hw.yaml:2: link.p2p_overhead: 200 ms is above 10 ms, implausible for a transfer's point-to-point overhead") {
 		t.Errorf("warnings %q", h.Warnings)
+	}
+}
+
+// A hardware file's collective bandwidth reaches the ring collectives: an
+// all-reduce of 1e9 bytes among 4 ranks takes 2·3/4·1e9/BW + 6α at it
+// (RingAllReduce's closed form), and the presets print it back.
+func TestHardwareCollectiveBandwidth(t *testing.T) {
+	h, err := ParseHardware([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\n"+
+		"link: {name: l, latency: 1e-6, bandwidth: 1e11, collective_bandwidth: 8e10}\n"), "hw.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := RingAllReduce(1e9, 4, h.Link), 2*3.0/4*1e9/8e10+6e-6; math.Abs(got-want) > 1e-15 {
+		t.Errorf("all-reduce %g s, want %g", got, want)
+	}
+	var b strings.Builder
+	if err := WriteHardwarePresets(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "collective_bandwidth: 2.3e+11") {
+		t.Errorf("the presets do not print nvlink3's collective bandwidth:\n%s", b.String())
 	}
 }

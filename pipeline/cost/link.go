@@ -15,3 +15,12 @@ func (l Link) PointToPoint(bytes float64) float64 {
 	}
 	return l.Latency + l.P2POverhead + bytes/bw
 }
+
+// collectiveBandwidth is the bandwidth a ring collective runs at on the
+// link: CollectiveBandwidth, or Bandwidth when that is zero.
+func (l Link) collectiveBandwidth() float64 {
+	if l.CollectiveBandwidth > 0 {
+		return l.CollectiveBandwidth
+	}
+	return l.Bandwidth
+}

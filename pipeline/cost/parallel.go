@@ -71,16 +71,19 @@ type Parallelism struct {
 	// pipeline drains (Megatron-LM's local DDP of SC21).
 	OverlapGradReduce bool
 	// AsyncTensorAllReduce runs each transformer layer's backward
-	// tensor-parallel collectives (the input gradient's all-reduces, or
-	// reduce-scatters and all-gathers with sequence parallelism) under its
-	// weight-gradient products, as Megatron-LM's
+	// tensor-parallel collectives under its products, as Megatron-LM's
 	// --async-tensor-model-parallel-allreduce does (Korthikanti et al.,
 	// arXiv 2205.05198, §6.2: "we overlap all-reduce communication with the
-	// linear weight's gradient computation"). Only a full backward, the
-	// input and the weight gradients together, hides them, up to the
-	// weight-gradient time; a split one (I, then W later) cannot, and a
-	// recomputed forward's collectives stay exposed. GPUModel.Compute
-	// applies it; GPUModel.Stage reports the times without it.
+	// linear weight's gradient computation"): the input gradient's
+	// all-reduces under the weight-gradient products; with sequence
+	// parallelism its reduce-scatters under the weight-gradient products
+	// and the all-gathers of the inputs under the input-gradient products,
+	// while the all-gathers of the outputs' gradients stay exposed
+	// (tensorCollectives). Only a full backward, the input and the weight
+	// gradients together, hides them, each up to the products' time; a
+	// split one (I, then W later) cannot, and a recomputed forward's
+	// collectives stay exposed. GPUModel.Compute applies it; GPUModel.Stage
+	// reports the times without it.
 	AsyncTensorAllReduce bool
 	// ElementwisePasses prices the memory-bound work beside the matrix
 	// products (layer norms, GELU, dropout, softmax, residual adds): each
@@ -118,29 +121,48 @@ func isTransformer(k LayerKind) bool { return k == Decoder || k == MoE || k == V
 
 // tensorCollectives returns the time of one layer's tensor-parallel
 // communication in the forward (fwd) and in the input-gradient backward
-// (bwd), on the link inside a node. A transformer layer all-reduces its
-// output (t·b·h elements) after the attention's row-parallel projection
-// and after the MLP's, in the forward, and the gradients of its input
-// twice in the backward (Shoeybi et al., arXiv 1909.08053, Fig. 3). With
-// sequence parallelism each all-reduce is a reduce-scatter and an
-// all-gather of the same bytes, which a ring runs in the same time (each
-// half of an all-reduce; Korthikanti et al. §4.2.2). Megatron-LM's
-// vocabulary-parallel embedding all-reduces its output once in the
-// forward; the head's vocabulary-parallel loss moves t·b numbers, left out.
-func (c GPUConfig) tensorCollectives(l Layer) (fwd, bwd float64) {
+// (bwd), on the link inside a node, and what of bwd a full backward can
+// run under its products (hideable, see Parallelism.AsyncTensorAllReduce).
+// A transformer layer all-reduces its output (t·b·h elements) after the
+// attention's row-parallel projection and after the MLP's, in the
+// forward, and the gradients of its input twice in the backward, both
+// under the weight-gradient products (Shoeybi et al., arXiv 1909.08053,
+// Fig. 3). With sequence parallelism (Korthikanti et al. §4.2.2) the
+// forward's two all-reduces become two all-gathers of the column-parallel
+// linears' inputs and two reduce-scatters of the row-parallel ones'
+// outputs, the same time on a ring (each half of an all-reduce); the
+// backward all-gathers the row-parallel outputs' gradients, reduce-scatters
+// the column-parallel inputs' gradients and all-gathers those inputs again
+// for the weight gradients, as Megatron-LM keeps them split: three
+// all-reduces' worth, of which the reduce-scatters run under the
+// weight-gradient products and the inputs' all-gathers under the
+// input-gradient products, while the gradients' all-gathers are waited
+// for (megatron/core/tensor_parallel: LinearWithGradAccumulationAndAsync-
+// Communication and _ReduceScatterToSequenceParallelRegion's backward).
+// Megatron-LM's vocabulary-parallel embedding all-reduces its output once
+// in the forward; the head's vocabulary-parallel loss moves t·b numbers,
+// left out.
+func (c GPUConfig) tensorCollectives(l Layer) (fwd, bwd float64, hideable hiddenComm) {
 	t := c.Parallel.tensor()
 	if t < 2 {
-		return 0, 0
+		return 0, 0, hiddenComm{}
 	}
 	ar := RingAllReduce(l.Output, t, c.Link)
 	switch {
+	case isTransformer(l.Kind) && c.Parallel.SequenceParallel:
+		return 2 * ar, 3 * ar, hiddenComm{underWeight: ar, underInput: ar}
 	case isTransformer(l.Kind):
-		return 2 * ar, 2 * ar
+		return 2 * ar, 2 * ar, hiddenComm{underWeight: 2 * ar}
 	case l.Kind == Embedding:
-		return ar, 0
+		return ar, 0, hiddenComm{}
 	}
-	return 0, 0
+	return 0, 0, hiddenComm{}
 }
+
+// hiddenComm is the backward communication of a layer that its products
+// can hide: under the weight-gradient products and under the
+// input-gradient products.
+type hiddenComm struct{ underWeight, underInput float64 }
 
 // replicatedActivation is what a transformer layer keeps in full on every
 // tensor-parallel GPU without sequence parallelism: the two layer norms'

@@ -28,8 +28,15 @@ type Link struct {
 	Bandwidth float64
 	// P2PBandwidth is what a point-to-point transfer (NCCL's send and
 	// receive) achieves on the link, bytes per second, at most Bandwidth;
-	// zero means Bandwidth. Collectives still run at Bandwidth.
+	// zero means Bandwidth.
 	P2PBandwidth float64
+	// CollectiveBandwidth is what NCCL's ring collectives (all-reduce,
+	// reduce-scatter, all-gather) achieve on the link, bytes per second,
+	// at most Bandwidth: the bus bandwidth nccl-tests reports, against
+	// which a ring all-reduce of S bytes among n ranks takes
+	// 2(n-1)/n · S / CollectiveBandwidth (RingAllReduce). Zero means
+	// Bandwidth.
+	CollectiveBandwidth float64
 	// P2POverhead is what a point-to-point transfer costs beyond the
 	// link's latency and its bytes, seconds: the framework's launch,
 	// handshake and synchronisation of a blocking send and receive
@@ -60,8 +67,11 @@ var links = []Link{
 		Source: "PCI Express 4.0 x16: 16 GT/s × 16 lanes, 128b/130b coding, about 32 GB/s each direction; latency assumed 10 µs"},
 	{Name: "ib-ndr", Latency: 5e-6, Bandwidth: 50e9,
 		Source: "NVIDIA ConnectX-7 / Quantum-2 InfiniBand NDR: 400 Gb/s per port = 50 GB/s each direction; latency assumed 5 µs"},
-	{Name: "nvlink3", Latency: 3e-6, Bandwidth: 300e9,
-		Source: "NVIDIA A100 datasheet (SXM4): third-generation NVLink 600 GB/s total, 300 GB/s each direction; latency assumed 3 µs"},
+	{Name: "nvlink3", Latency: 3e-6, Bandwidth: 300e9, CollectiveBandwidth: 230e9,
+		Source: "NVIDIA A100 datasheet (SXM4): third-generation NVLink 600 GB/s total, 300 GB/s each direction; latency assumed 3 µs; " +
+			"NCCL's collectives reach a bus bandwidth of about 230 GB/s on 8 A100 SXM (12 NVLinks of 25 GB/s line rate, about 20 GB/s each " +
+			"after the 128-byte payload, less other limits: NCCL's maintainer in github.com/NVIDIA/nccl-tests/issues/149; 232.5 GB/s measured " +
+			"with all_reduce_perf on one node of 8 in nccl-tests/issues/175)"},
 	{Name: "ib-hdr", Latency: 5e-6, Bandwidth: 25e9,
 		Source: "NVIDIA DGX A100 datasheet (Selene's nodes): 8 single-port ConnectX-6 HDR InfiniBand at 200 Gb/s, one a GPU, " +
 			"so 25 GB/s each direction per GPU; latency assumed 5 µs"},

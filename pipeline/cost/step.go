@@ -60,8 +60,19 @@ func (g *GPUModel) OptimizerStep(s int) float64 {
 // stage) and only the part that outlasts it shows; otherwise all of it
 // runs after the drain (Megatron-LM's local DDP). Ranks are taken to
 // drain together, which the first rank, holding the last backward, does
-// in 1F1B: the tail is an upper bound for the other ranks.
+// in 1F1B: the tail is an upper bound for the other ranks. It is the
+// largest of RankStepTails.
 func (g *GPUModel) StepTail(t *pipeline.Table) float64 {
+	worst := 0.0
+	for _, x := range g.RankStepTails(t) {
+		worst = max(worst, x)
+	}
+	return worst
+}
+
+// RankStepTails returns each rank's part of StepTail: the gradient
+// reduction and optimizer step of the stages it holds on table t.
+func (g *GPUModel) RankStepTails(t *pipeline.Table) []float64 {
 	perRank := make([]float64, t.Ranks())
 	for s := range min(t.Stages(), len(g.stages)) {
 		sync := g.GradientSync(s)
@@ -71,11 +82,7 @@ func (g *GPUModel) StepTail(t *pipeline.Table) float64 {
 		}
 		perRank[t.Rank(s)] += sync + g.OptimizerStep(s)
 	}
-	worst := 0.0
-	for _, x := range perRank {
-		worst = max(worst, x)
-	}
-	return worst
+	return perRank
 }
 
 // IterationFLOPs returns the FLOPs of one iteration of the whole model

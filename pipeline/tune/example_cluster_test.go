@@ -30,5 +30,5 @@ func ExampleTuneCluster() {
 	fmt.Printf("%d splits; best t %d p %d d %d: %s, %d microbatches, step %.2f ms\n",
 		len(res.Splits), b.Tensor, b.Pipeline, b.Data, b.Best.Schedule, b.Best.Microbatches, 1e3*b.Iteration.Seconds)
 	// Output:
-	// 11 splits; best t 2 p 2 d 4: 1f1b, 8 microbatches, step 13.31 ms
+	// 11 splits; best t 2 p 2 d 4: 1f1b, 8 microbatches, step 13.72 ms
 }

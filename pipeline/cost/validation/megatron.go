@@ -133,6 +133,7 @@ func (r sc21Run) config(k clusterKnobs) (cost.GPUConfig, error) {
 
 // iteration simulates one iteration of the run: the pipeline schedule
 // (1F1B, or interleaved 1F1B with the run's chunks) of the priced stages,
+// its transfers blocking the sender as Megatron-LM's do (blockingSends),
 // then the gradient reduction and optimizer step (GPUModel.StepTail).
 func (r sc21Run) iteration(k clusterKnobs) (float64, error) {
 	if err := r.check(); err != nil {
@@ -158,11 +159,11 @@ func (r sc21Run) iteration(k clusterKnobs) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	tl, err := sim.Simulate(tab, g, sim.Options{})
+	tl, err := sim.Simulate(tab, megatronBlocking(g, tab, family), sim.Options{})
 	if err != nil {
 		return 0, err
 	}
-	return sim.Makespan(tl) + g.StepTail(tab), nil
+	return sim.Makespan(tl) + megatronStepTail(g, tab, family), nil
 }
 
 // teraFLOPs is the run's achieved teraFLOP/s per GPU at the given

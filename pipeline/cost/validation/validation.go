@@ -395,12 +395,14 @@ func (s zbSetup) rows(hw cost.Hardware, knobs clusterKnobs) ([]ValidationRow, er
 		if err != nil {
 			return nil, err
 		}
-		tl, err := sim.Simulate(tab, model, sim.Options{})
+		// Megatron-LM's 1F1B and interleaved 1F1B block on their
+		// transfers (blockingSends); the Zero Bubble schedules do not.
+		tl, err := sim.Simulate(tab, megatronBlocking(model, tab, sc.family), sim.Options{})
 		if err != nil {
 			return nil, err
 		}
-		perChunk := cost.Stage{TF: measured.TF / float64(chunks), TB: measured.TB / float64(chunks), TW: measured.TW / float64(chunks)}
-		profiled, err := sim.Simulate(tab, cost.Explicit{TF: perChunk.TF, TB: perChunk.TB, TW: perChunk.TW, Comm: s.comm / 1e3}, sim.Options{})
+		perChunk := cost.Explicit{TF: measured.TF / float64(chunks), TB: measured.TB / float64(chunks), TW: measured.TW / float64(chunks), Comm: s.comm / 1e3}
+		profiled, err := sim.Simulate(tab, megatronBlocking(perChunk, tab, sc.family), sim.Options{})
 		if err != nil {
 			return nil, err
 		}
@@ -409,7 +411,7 @@ func (s zbSetup) rows(hw cost.Hardware, knobs clusterKnobs) ([]ValidationRow, er
 		// gradient reduction): the paper's throughput counts whole
 		// iterations, and Appendix D's profile has no optimizer time, so
 		// both rows take the GPU model's.
-		tail := model.StepTail(tab)
+		tail := megatronStepTail(model, tab, sc.family)
 		samples := float64(s.m * s.b)
 		perGPU := func(tl *sim.Timeline) float64 { return samples / ((sim.Makespan(tl) + tail) * float64(s.ranks)) }
 		what := fmt.Sprintf("%s, m %d", sc.paper, s.m)

@@ -118,7 +118,7 @@ func TestSeleneHardwareFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if h.GPU.PeakFLOPS != want.GPU.PeakFLOPS || h.GPU.MemoryBandwidth != want.GPU.MemoryBandwidth || h.RanksPerNode != want.RanksPerNode ||
-		h.Link.Bandwidth != want.Link.Bandwidth || h.InterNode.Bandwidth != want.InterNode.Bandwidth {
+		h.Link.Bandwidth != want.Link.Bandwidth || h.Link.CollectiveBandwidth != want.Link.CollectiveBandwidth || h.InterNode.Bandwidth != want.InterNode.Bandwidth {
 		t.Errorf("the file's hardware %+v differs from the presets' %+v", h, want)
 	}
 }
