@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"github.com/pipelab/pipelab/request"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // repoPackages returns the names of the directories of the module that

@@ -2,10 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/pipelab/pipelab/request"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // --cap +K caps each rank at its fixed-order peak plus K (1F1B, P = 4:

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/pipelab/pipelab/request"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/request"
 )
 
 // TestCheckChimera writes Chimera schedules with "pipelab schedule --format

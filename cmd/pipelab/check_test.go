@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/pipelab/pipelab/request"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 const torchFixtures = "../../pipeline/testdata/torch"

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/request"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -75,7 +76,7 @@ func TestClusterKeysPriceAsFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p presetFlags
+	var p request.PresetFlags
 	parseGroup(t, func(fs *flag.FlagSet) { p.Register(fs, "model preset", "") }, slices.Clone(flags[7:len(flags)-2])...)
 	fromFlags, err := p.Config()
 	if err != nil {

@@ -2,10 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/pipelab/pipelab/request"
 	"strings"
 	"testing"
 
+	"github.com/pipelab/pipelab/request"
 	"github.com/pipelab/pipelab/results"
 )
 

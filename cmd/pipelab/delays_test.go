@@ -2,12 +2,13 @@ package main
 
 import (
 	"bytes"
-	"github.com/pipelab/pipelab/request"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // PipeDream with S = 4 and N = 10S (docs/reference.md §1.3): steady-state

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"github.com/pipelab/pipelab/request"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // docCommand is one command line shown in a code block of README.md or

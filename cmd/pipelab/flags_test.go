@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/request"
 )
 
 // parseGroup registers a flag group on a fresh flag set and parses args.
@@ -41,7 +42,7 @@ func TestSetFlagsListsOnlyGivenFlags(t *testing.T) {
 		fs.Int("chunks", 0, "")
 		fs.String("kind", "", "")
 	}, "--ranks", "4", "--kind=1f1b")
-	set := setFlags(fs)
+	set := request.SetFlags(fs)
 	// --ranks is given with its default value: it still counts as given.
 	if !set["ranks"] || !set["kind"] || set["chunks"] || len(set) != 2 {
 		t.Errorf("setFlags = %v, want ranks and kind only", set)
@@ -54,13 +55,13 @@ func TestSmallChecksNameTheFlag(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"no arguments", noArguments(nil), ""},
-		{"an argument", noArguments([]string{"extra", "more"}), `unexpected argument "extra" (all inputs are flags)`},
-		{"at the bound", atLeast("stages", 1, 1), ""},
-		{"below the bound", atLeast("ranks", 0, 1), "--ranks must be at least 1, got 0"},
-		{"below another bound", atLeast("iterations", -2, 3), "--iterations must be at least 3, got -2"},
-		{"all nil", firstError(nil, nil), ""},
-		{"first of two", firstError(nil, errors.New("one"), errors.New("two")), "one"},
+		{"no arguments", request.NoArguments(nil), ""},
+		{"an argument", request.NoArguments([]string{"extra", "more"}), `unexpected argument "extra" (all inputs are flags)`},
+		{"at the bound", request.AtLeast("stages", 1, 1), ""},
+		{"below the bound", request.AtLeast("ranks", 0, 1), "--ranks must be at least 1, got 0"},
+		{"below another bound", request.AtLeast("iterations", -2, 3), "--iterations must be at least 3, got -2"},
+		{"all nil", request.FirstError(nil, nil), ""},
+		{"first of two", request.FirstError(nil, errors.New("one"), errors.New("two")), "one"},
 	} {
 		if !errorNames(tc.err, tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, tc.err, tc.want)
@@ -70,10 +71,10 @@ func TestSmallChecksNameTheFlag(t *testing.T) {
 
 func TestFlagProblemPrintsOneLineAndSeeHelp(t *testing.T) {
 	var stderr bytes.Buffer
-	fs := newFlags("demo", "[flags]", "A demonstration.", &stderr)
+	fs := request.NewFlags("demo", "[flags]", "A demonstration.", &stderr)
 	fs.Int("stages", 0, "pipeline ranks P")
-	err := flagProblem(fs, &stderr, "demo", errors.New("--ranks must be at least 1, got 0"))
-	if !errors.Is(err, errUsage) {
+	err := request.FlagProblem(fs, &stderr, "demo", errors.New("--ranks must be at least 1, got 0"))
+	if !errors.Is(err, request.ErrUsage) {
 		t.Errorf("flagProblem returned %v, want errUsage", err)
 	}
 	if want := "pipelab demo: --ranks must be at least 1, got 0; see pipelab demo --help\n"; stderr.String() != want {
@@ -90,7 +91,7 @@ func TestOutputFlag(t *testing.T) {
 		{[]string{"--format", "json"}, ""},
 		{[]string{"--format", "csv"}, `--format must be text or json, got "csv"`},
 	} {
-		var o outputFlag
+		var o request.OutputFlag
 		parseGroup(t, o.Register, tc.args...)
 		if err := o.Check(); !errorNames(err, tc.want) {
 			t.Errorf("%v: check %v, want %q", tc.args, err, tc.want)
@@ -102,11 +103,11 @@ func TestOutputFlag(t *testing.T) {
 		return func() error { _, err := io.WriteString(w, "as text\n"); return err }
 	}
 	var asText bytes.Buffer
-	if err := (&outputFlag{Format: "text"}).Write(&asText, report, text(&asText)); err != nil || asText.String() != "as text\n" {
+	if err := (&request.OutputFlag{Format: "text"}).Write(&asText, report, text(&asText)); err != nil || asText.String() != "as text\n" {
 		t.Errorf("text: %q, %v; want the text function's output", asText.String(), err)
 	}
 	var asJSON bytes.Buffer
-	if err := (&outputFlag{Format: "json"}).Write(&asJSON, report, text(&asJSON)); err != nil {
+	if err := (&request.OutputFlag{Format: "json"}).Write(&asJSON, report, text(&asJSON)); err != nil {
 		t.Fatal(err)
 	}
 	// The encoder's output is MarshalIndent's with two spaces and a newline.
@@ -117,17 +118,17 @@ func TestOutputFlag(t *testing.T) {
 }
 
 func TestUnknownFamily(t *testing.T) {
-	names := familyNames()
+	names := request.FamilyNames()
 	// The registry's families and zb-auto, which is built from costs.
 	if len(names) != len(pipeline.Families())+1 || names[len(names)-1] != "zb-auto" {
 		t.Fatalf("familyNames has %d names, the registry %d families and zb-auto", len(names), len(pipeline.Families()))
 	}
 	for _, name := range names {
-		if err := unknownFamily(name); err != nil {
+		if err := request.UnknownFamily(name); err != nil {
 			t.Errorf("%s: %v, want nil for a registered family", name, err)
 		}
 	}
-	err := unknownFamily("nope")
+	err := request.UnknownFamily("nope")
 	if err == nil || !strings.Contains(err.Error(), `"nope" is not a schedule family`) || !strings.Contains(err.Error(), names[0]) {
 		t.Errorf("nope: %v, want it refused with the known families listed", err)
 	}
@@ -146,14 +147,14 @@ func TestShapeFlags(t *testing.T) {
 		{[]string{"--kind", "1f1b", "--ranks", "2", "--total-microbatches", "3"}, "--total-microbatches is for pipedream and localsgd"},
 		{[]string{"--kind", "1f1b", "--ranks", "2", "--microbatches", "3", "--chunks", "-1"}, "--chunks must be at least 1 (0 for the family's default), got -1"},
 	} {
-		var s shapeFlags
+		var s request.ShapeFlags
 		parseGroup(t, s.Register, tc.args...)
 		if err := s.Check(); !errorNames(err, tc.want) {
 			t.Errorf("%v: check %v, want %q", tc.args, err, tc.want)
 		}
 	}
 
-	var s shapeFlags
+	var s request.ShapeFlags
 	parseGroup(t, func(fs *flag.FlagSet) { s.Register(fs); s.RegisterFamilyOptions(fs) },
 		"--kind", "localsgd", "--ranks", "2", "--total-microbatches", "4", "--replicas", "3", "--local-steps", "2", "--noam", "0")
 	got, err := s.Generate()
@@ -170,14 +171,14 @@ func TestShapeFlags(t *testing.T) {
 			got.Ranks(), got.Stages(), got.Microbatches, len(got.Rows[0]), want.Ranks(), want.Stages(), want.Microbatches, len(want.Rows[0]))
 	}
 
-	bad := shapeFlags{Kind: "nope", Ranks: 2, Microbatches: 3}
+	bad := request.ShapeFlags{Kind: "nope", Ranks: 2, Microbatches: 3}
 	if _, err := bad.Generate(); err == nil || !strings.HasPrefix(err.Error(), "--kind nope --ranks 2 --microbatches 3: ") {
 		t.Errorf("unknown family: %v, want an error naming the flags", err)
 	}
 }
 
 func TestPresetFlags(t *testing.T) {
-	var p presetFlags
+	var p request.PresetFlags
 	fs := parseGroup(t, func(fs *flag.FlagSet) { p.Register(fs, "model preset", " (with --model)") }, "--model", "gpt-1.3b")
 	for _, name := range []string{"gpu", "link", "microbatch-size", "seq-len"} {
 		if usage := fs.Lookup(name).Usage; !strings.HasSuffix(usage, " (with --model)") {
@@ -196,12 +197,12 @@ func TestPresetFlags(t *testing.T) {
 		t.Errorf("config %+v, want gpt-1.3b on the default presets", cfg)
 	}
 	for _, tc := range []struct {
-		change func(*presetFlags)
+		change func(*request.PresetFlags)
 		want   string
 	}{
-		{func(p *presetFlags) { p.Model = "nope" }, "--model: "},
-		{func(p *presetFlags) { p.GPU = "nope" }, "--gpu: "},
-		{func(p *presetFlags) { p.Link = "nope" }, "--link: "},
+		{func(p *request.PresetFlags) { p.Model = "nope" }, "--model: "},
+		{func(p *request.PresetFlags) { p.GPU = "nope" }, "--gpu: "},
+		{func(p *request.PresetFlags) { p.Link = "nope" }, "--link: "},
 	} {
 		q := p
 		tc.change(&q)
@@ -209,7 +210,7 @@ func TestPresetFlags(t *testing.T) {
 			t.Errorf("config: %v, want an error starting %q", err, tc.want)
 		}
 	}
-	if err := (&presetFlags{MicrobatchSize: 1, SeqLen: 0}).Check(); !errorNames(err, "--microbatch-size and --seq-len must be positive, got 1 and 0") {
+	if err := (&request.PresetFlags{MicrobatchSize: 1, SeqLen: 0}).Check(); !errorNames(err, "--microbatch-size and --seq-len must be positive, got 1 and 0") {
 		t.Errorf("seq-len 0: %v", err)
 	}
 }
@@ -232,9 +233,9 @@ func TestCostFlagsKindAndCheck(t *testing.T) {
 		{[]string{"--fwd", "1", "--bwd", "1", "--comm", "-1"}, "explicit", "--wgrad and --comm must not be negative"},
 		{[]string{"--model", "llama-7b", "--microbatch-size", "0"}, "gpu", "--microbatch-size and --seq-len must be positive"},
 	} {
-		var c costFlags
+		var c request.CostFlags
 		fs := parseGroup(t, c.Register, tc.args...)
-		c.Set = setFlags(fs)
+		c.Set = request.SetFlags(fs)
 		if got := c.Kind(); got != tc.kind {
 			t.Errorf("%v: kind %q, want %q", tc.args, got, tc.kind)
 		}
@@ -247,7 +248,7 @@ func TestCostFlagsKindAndCheck(t *testing.T) {
 func TestWriteOutputFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.csv")
-	if err := writeOutputFile("out", path, func(w io.Writer) error { _, err := io.WriteString(w, "F0\n"); return err }); err != nil {
+	if err := request.WriteOutputFile("out", path, func(w io.Writer) error { _, err := io.WriteString(w, "F0\n"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -259,7 +260,7 @@ func TestWriteOutputFile(t *testing.T) {
 	}
 
 	failed := filepath.Join(dir, "failed.csv")
-	err = writeOutputFile("trace", failed, func(w io.Writer) error { return errors.New("disk full") })
+	err = request.WriteOutputFile("trace", failed, func(w io.Writer) error { return errors.New("disk full") })
 	if err == nil || err.Error() != "--trace "+failed+": disk full" {
 		t.Errorf("failed write: %v, want the flag, the path and the cause", err)
 	}

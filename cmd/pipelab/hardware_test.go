@@ -2,10 +2,11 @@ package main
 
 import (
 	"bytes"
-	"github.com/pipelab/pipelab/request"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // hardwareEntry cuts the entry of preset name out of "presets --format

@@ -2,10 +2,11 @@ package main
 
 import (
 	"bytes"
-	"github.com/pipelab/pipelab/request"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // simulate splits each rank's idle time into bubble and comm wait: they

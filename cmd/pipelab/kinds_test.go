@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/request"
 )
 
 // TestKindsListsEveryFamily checks one line per registered family, name
@@ -15,7 +16,7 @@ func TestKindsListsEveryFamily(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	families := append(pipeline.Families(), pipeline.Family{Name: "zb-auto", Summary: zbAutoSummary})
+	families := append(pipeline.Families(), pipeline.Family{Name: "zb-auto", Summary: request.ZBAutoSummary})
 	if len(lines) != len(families) {
 		t.Fatalf("%d lines for %d families:\n%s", len(lines), len(families), out)
 	}

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"github.com/pipelab/pipelab/fault"
-	"github.com/pipelab/pipelab/request"
 	"io"
 	"io/fs"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/request"
 )
 
 // command is one subcommand: each lives in its own file as a value
@@ -111,13 +111,13 @@ func statusOf(name string, err error, stdout, stderr io.Writer) int {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
-		if h, ok := isHelp(err); ok {
+		if h, ok := request.IsHelp(err); ok {
 			h.Print(stdout)
 		}
 		return 0
-	case errors.Is(err, errUsage):
+	case errors.Is(err, request.ErrUsage):
 		return 2
-	case errors.Is(err, errParsedOnly):
+	case errors.Is(err, request.ErrParsedOnly):
 		return 0
 	}
 	fmt.Fprintln(stderr, request.Message(name, err))
@@ -136,7 +136,7 @@ func isBadInput(err error) bool {
 	if errors.Is(err, fault.BadInput) || errors.Is(err, fault.TooLarge) {
 		return true
 	}
-	if _, ok := missingFolder(err); ok {
+	if _, ok := request.MissingFolder(err); ok {
 		return true
 	}
 	var pe *fs.PathError

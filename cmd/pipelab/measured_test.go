@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/pipelab/pipelab/request"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // A trace that "simulate --trace" writes, read back with --profile, times

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/pipelab/pipelab/experiments/sweep"
+	"github.com/pipelab/pipelab/request"
 )
 
 // mergeCommand is "pipelab merge"; main.go lists it.
@@ -31,7 +32,7 @@ unless --force, which replaces it. The output directory is locked while merge
 writes it.`
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("merge", "DIR ... --out DIR [--force] [--allow-partial]", mergeDescription, stderr)
+	fs := request.NewFlags("merge", "DIR ... --out DIR [--force] [--allow-partial]", mergeDescription, stderr)
 	out := fs.String("out", "", "output directory (required)")
 	force := fs.Bool("force", false, "replace an output directory that holds another data set")
 	partial := fs.Bool("allow-partial", false, "report missing or duplicated shards and runs as warnings, and merge what there is")
@@ -40,10 +41,10 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(dirs) == 0 {
-		return flagProblem(fs, stderr, "merge", errors.New("no input directories"))
+		return request.FlagProblem(fs, stderr, "merge", errors.New("no input directories"))
 	}
 	if *out == "" {
-		return flagProblem(fs, stderr, "merge", errors.New("--out is required"))
+		return request.FlagProblem(fs, stderr, "merge", errors.New("--out is required"))
 	}
 	sum, err := sweep.Merge(dirs, *out, sweep.MergeOptions{Force: *force, AllowPartial: *partial})
 	for _, w := range sum.Warnings {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/pipelab/pipelab/request"
 	"github.com/pipelab/pipelab/request/train"
 	"os"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/request"
 )
 
 // flagUsage returns the usage text "pipelab name --help" prints under
@@ -106,7 +106,7 @@ func testOneValuePerConcept(t *testing.T, rows []conceptRow) {
 	for _, line := range strings.Split(strings.TrimSpace(kinds), "\n") {
 		listed = append(listed, strings.Fields(line)[0])
 	}
-	checkValues(t, "schedule family", "--kind", familyNames(), map[string][]string{
+	checkValues(t, "schedule family", "--kind", request.FamilyNames(), map[string][]string{
 		"pipelab kinds": listed,
 		// The specs' families and zb-auto, which only the command line
 		// builds (from costs).

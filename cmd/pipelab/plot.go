@@ -9,6 +9,7 @@ import (
 	iofs "io/fs"
 
 	"github.com/pipelab/pipelab/experiments"
+	"github.com/pipelab/pipelab/request"
 	"github.com/pipelab/pipelab/results"
 )
 
@@ -27,13 +28,13 @@ final loss against S, schedule comparisons and Gantt charts, whichever the
 tables hold. Given reproduce's --out, it plots every figure's directory.`
 
 func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("plot", "DIR", plotDescription, stderr)
+	fs := request.NewFlags("plot", "DIR", plotDescription, stderr)
 	dirs, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(dirs) != 1 {
-		return flagProblem(fs, stderr, "plot", fmt.Errorf("want one directory, got %d arguments", len(dirs)))
+		return request.FlagProblem(fs, stderr, "plot", fmt.Errorf("want one directory, got %d arguments", len(dirs)))
 	}
 	files, err := experiments.PlotDir(dirs[0])
 	if errors.Is(err, results.ErrNoTables) || errors.Is(err, iofs.ErrNotExist) {

@@ -20,7 +20,7 @@ func runPresets(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if format == formatYAML {
+	if format == request.FormatYAML {
 		return cost.WriteHardwarePresets(stdout)
 	}
 	list := request.Presets()

@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/pipelab/pipelab/request"
 	"strings"
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/request"
 )
 
 func TestPresetsJSON(t *testing.T) {

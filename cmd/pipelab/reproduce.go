@@ -14,6 +14,7 @@ import (
 
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/experiments/sweep"
+	"github.com/pipelab/pipelab/request"
 )
 
 // reproduceCommand is "pipelab reproduce"; main.go lists it.
@@ -73,7 +74,7 @@ func wrapWords(text string, width int) []string {
 }
 
 func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("reproduce", "[FIGURE ...] [--quick] [--out DIR] [--jobs N]", reproduceDescription(), stderr)
+	fs := request.NewFlags("reproduce", "[FIGURE ...] [--quick] [--out DIR] [--jobs N]", reproduceDescription(), stderr)
 	quick := fs.Bool("quick", false, "reduced sizes (minutes for all figures)")
 	out := fs.String("out", "out", "output directory")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs in parallel")
@@ -83,7 +84,7 @@ func runReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	if *jobs < 1 {
-		return flagProblem(fs, stderr, "reproduce", fmt.Errorf("--jobs must be at least 1, got %d", *jobs))
+		return request.FlagProblem(fs, stderr, "reproduce", fmt.Errorf("--jobs must be at least 1, got %d", *jobs))
 	}
 	var figs []experiments.Figure
 	if len(names) == 0 {
@@ -133,7 +134,7 @@ func reproduceFigures(ctx context.Context, figs []experiments.Figure, quick bool
 	_, err := sweep.Reproduce(ctx, figs, sweep.ReproduceOptions{Quick: quick, Out: out, Jobs: jobs, Progress: stderr,
 		Done: func(r sweep.FigureReport) {
 			fmt.Fprintf(stdout, "%-15s %s (%d resumed) %s  %6.1f s  %s\n",
-				r.Figure, count(r.Summary.Runs, "run"), r.Summary.Resumed, count(len(r.Plots), "plot"), r.Seconds, r.Dir)
+				r.Figure, request.Count(r.Summary.Runs, "run"), r.Summary.Resumed, request.Count(len(r.Plots), "plot"), r.Seconds, r.Dir)
 		}})
 	if err != nil {
 		return err

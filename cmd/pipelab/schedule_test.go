@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/pipelab/pipelab/request"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/request"
 )
 
 // runCLI runs pipelab in process and returns its exit code and output.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/pipelab/pipelab/fault"
-	"github.com/pipelab/pipelab/request"
 	"github.com/pipelab/pipelab/request/train"
 	"io"
 	"net"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/pipelab/pipelab/explorer"
 	"github.com/pipelab/pipelab/internal/budget"
+	"github.com/pipelab/pipelab/request"
 )
 
 // serveCommand is "pipelab serve"; main.go lists it.
@@ -35,13 +35,13 @@ docs/explorer.md describes the page and its API. --max-memory holds for
 every request. Stop it with Ctrl-C.`
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "[--addr 127.0.0.1:8080]", serveDescription, stderr)
+	fs := request.NewFlags("serve", "[--addr 127.0.0.1:8080]", serveDescription, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, host:port (a non-loopback host exposes the page to the network)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := request.ParseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := noArguments(fs.Args()); err != nil {
-		return flagProblem(fs, stderr, "serve", err)
+	if err := request.NoArguments(fs.Args()); err != nil {
+		return request.FlagProblem(fs, stderr, "serve", err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

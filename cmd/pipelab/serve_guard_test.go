@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/pipelab/pipelab/request"
 	"github.com/pipelab/pipelab/request/train"
 	"io"
 	"net/http"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/pipelab/pipelab/explorer"
 	"github.com/pipelab/pipelab/pipeline"
+	"github.com/pipelab/pipelab/request"
 )
 
 // No request names a path of the server's: a file a command reads comes
@@ -94,7 +94,7 @@ func TestServedFlagsClassified(t *testing.T) {
 			t.Fatal(err)
 		}
 		fs.VisitAll(func(fl *flag.Flag) {
-			if _, ok := fl.Value.(fileFlag); ok {
+			if _, ok := fl.Value.(request.FileFlag); ok {
 				if u := uses[fl.Name]; !u.File && !u.Refused {
 					t.Errorf("%s --%s names a file but the page may set it: %+v", command, fl.Name, u)
 				}
@@ -219,7 +219,7 @@ func flagSetOf(command string) (*flag.FlagSet, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown command %q", command)
 	}
-	h, ok := isHelp(c.run(context.Background(), []string{"--help"}, io.Discard, io.Discard))
+	h, ok := request.IsHelp(c.run(context.Background(), []string{"--help"}, io.Discard, io.Discard))
 	if !ok {
 		return nil, fmt.Errorf("pipelab %s --help gave no flag set", command)
 	}

@@ -35,7 +35,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // ask for; costName and unit title the chart.
 func writeTimelineFiles(tl *sim.Timeline, trace, gantt, costName, unit string) error {
 	if trace != "" {
-		if err := writeOutputFile("trace", trace, func(w io.Writer) error { return sim.WriteChromeTrace(w, tl) }); err != nil {
+		if err := request.WriteOutputFile("trace", trace, func(w io.Writer) error { return sim.WriteChromeTrace(w, tl) }); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pipelab/pipelab/experiments"
 	"github.com/pipelab/pipelab/experiments/sweep"
+	"github.com/pipelab/pipelab/request"
 )
 
 // sweepCommand is "pipelab sweep"; main.go lists it.
@@ -58,7 +59,7 @@ from JOB_COMPLETION_INDEX (a Kubernetes indexed Job) with the shard count from
 (docs/sweeps.md lists them), and runs nothing.`
 
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sweep", "SPEC.yaml --out DIR [--jobs N] [--shard I/N] | SPEC.yaml --print-spec", sweepDescription, stderr)
+	fs := request.NewFlags("sweep", "SPEC.yaml --out DIR [--jobs N] [--shard I/N] | SPEC.yaml --print-spec", sweepDescription, stderr)
 	out := fs.String("out", "", "output directory (required)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs in parallel")
 	shardFlag := fs.String("shard", "", "run shard I of N (I/N); default from the environment of a Slurm, Kubernetes, AWS Batch, Google Cloud Batch or Cloud Run array task")
@@ -69,13 +70,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(pos) != 1 {
-		return flagProblem(fs, stderr, "sweep", fmt.Errorf("want one spec file, got %d arguments", len(pos)))
+		return request.FlagProblem(fs, stderr, "sweep", fmt.Errorf("want one spec file, got %d arguments", len(pos)))
 	}
 	if *out == "" && !*printSpec {
-		return flagProblem(fs, stderr, "sweep", errors.New("--out is required"))
+		return request.FlagProblem(fs, stderr, "sweep", errors.New("--out is required"))
 	}
 	if *jobs < 1 {
-		return flagProblem(fs, stderr, "sweep", fmt.Errorf("--jobs must be at least 1, got %d", *jobs))
+		return request.FlagProblem(fs, stderr, "sweep", fmt.Errorf("--jobs must be at least 1, got %d", *jobs))
 	}
 	specs, err := experiments.ReadSpecsFile(pos[0])
 	if err != nil {
@@ -131,7 +132,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := parseFlags(fs, args); err != nil {
+		if err := request.ParseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/pipelab/pipelab/request"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // trainJSON runs "pipelab train ... --format json" and decodes the report.

@@ -29,7 +29,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if res := rep.Result; res != nil {
 		if out.Out != "" {
-			if err := writeOutputFile("out", out.Out, func(w io.Writer) error { return pipeline.WriteCSV(w, res.Best.Table) }); err != nil {
+			if err := request.WriteOutputFile("out", out.Out, func(w io.Writer) error { return pipeline.WriteCSV(w, res.Best.Table) }); err != nil {
 				return err
 			}
 		}

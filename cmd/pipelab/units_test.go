@@ -1,9 +1,10 @@
 package main
 
 import (
-	"github.com/pipelab/pipelab/request"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // simulate and compare give peak activations in one unit, M_B

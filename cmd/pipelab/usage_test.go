@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // commandNames lists the registered subcommands in order.
@@ -120,7 +122,7 @@ func TestVersion(t *testing.T) {
 
 func TestCount(t *testing.T) {
 	for n, want := range map[int]string{0: "0 plots", 1: "1 plot", 2: "2 plots"} {
-		if got := count(n, "plot"); got != want {
+		if got := request.Count(n, "plot"); got != want {
 			t.Errorf("count(%d) = %q, want %q", n, got, want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/pipelab/pipelab/pipeline/cost/validation"
+	"github.com/pipelab/pipelab/request"
 )
 
 // validateCommand is "pipelab validate"; main.go lists it.
@@ -32,14 +33,14 @@ out-of-sample errors per table. docs/validation.md is this output,
 explained.`
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("validate", "[--format text|json]", validateDescription, stderr)
-	var output outputFlag
+	fs := request.NewFlags("validate", "[--format text|json]", validateDescription, stderr)
+	var output request.OutputFlag
 	output.Register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := request.ParseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := firstError(noArguments(fs.Args()), output.Check()); err != nil {
-		return flagProblem(fs, stderr, "validate", err)
+	if err := request.FirstError(request.NoArguments(fs.Args()), output.Check()); err != nil {
+		return request.FlagProblem(fs, stderr, "validate", err)
 	}
 	v, err := validation.ValidateTimingModel()
 	if err != nil {

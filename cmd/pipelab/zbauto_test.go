@@ -2,13 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/pipelab/pipelab/request"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pipelab/pipelab/request"
 )
 
 // zbAutoCosts are the Zero Bubble paper's 1.5B per-stage times (Appendix
