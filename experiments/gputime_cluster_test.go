@@ -45,3 +45,20 @@ func TestCostSpecNodes(t *testing.T) {
 		}
 	}
 }
+
+// A spec's tp or dp given as 0 is refused at its line, as --tp 0 and
+// --dp 0 are; left out they are 1.
+func TestSpecRefusesZeroTPAndDP(t *testing.T) {
+	for _, key := range []string{"tp", "dp"} {
+		src := base + "cost:\n  cost_model: gpu\n  " + key + ": 0\n"
+		line := strings.Count(base, "\n") + 3
+		var se *SpecError
+		_, err := ParseSpec("s.yaml", []byte(src))
+		if !errors.As(err, &se) || se.Line != line || se.Key != "cost."+key {
+			t.Errorf("%s: 0: %v, want a SpecError at s.yaml:%d naming cost.%s", key, err, line, key)
+		}
+	}
+	if _, err := ParseSpec("s.yaml", []byte(base+"cost:\n  cost_model: gpu\n")); err != nil {
+		t.Errorf("tp and dp left out: %v", err)
+	}
+}

@@ -92,6 +92,37 @@ func (v validator) line(path ...any) int {
 	return line
 }
 
+// node returns the YAML node of the key at path, nil when the spec leaves
+// it out: a key given as 0 is told from one left out (and then filled by
+// setDefaults) by its node.
+func (v validator) node(path ...any) *yaml.Node {
+	if v.root == nil {
+		return nil
+	}
+	n := v.root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	for _, p := range path {
+		key, ok := p.(string)
+		if !ok || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				next = n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		n = next
+	}
+	return n
+}
+
 // validate fills the spec's defaults (setDefaults) and checks it; root,
 // the spec's YAML tree, gives errors their lines (nil: none).
 func (s *Spec) validate(root *yaml.Node) error {
@@ -491,6 +522,14 @@ func (c *CostSpec) validate(v validator) error {
 	}
 	if c.Microbatch < 1 || c.Sequence < 1 {
 		return v.fail("microbatch_size and seq_len must be at least 1", "cost")
+	}
+	// tp and dp left out are 1; given, they are counts of GPUs, as --tp and
+	// --dp are, and 0 is refused as the flags refuse it.
+	for _, key := range []string{"tp", "dp"} {
+		var given int
+		if n := v.node("cost", key); n != nil && n.Decode(&given) == nil && given == 0 {
+			return v.fail("0 is below 1 (leave it out for 1)", "cost", key)
+		}
 	}
 	if !(c.Efficiency >= 0 && c.Efficiency <= 1) {
 		return v.fail(fmt.Sprintf("%g is outside (0, 1] (a share of the GPU's peak; 0 or none takes the hardware file's, or %g)", c.Efficiency, cost.DefaultEfficiency), "cost", "efficiency")
