@@ -78,7 +78,8 @@ times its initial loss.
 
 Objectives and their defaults (§1.7): quadratic (n 2000, d 512, batch 100),
 tridiagonal (n 600, d 512, batch 5, μ 0.01), logistic (n 600, d 512, batch
-10, --l2 1e-4, --noise 0.5), generated from --seed, or read from --data X.csv
+10, --l2 1e-4, --noise 0.5; --noise σ adds gradient noise to the quadratic
+too, default 0), generated from --seed, or read from --data X.csv
 --labels y.csv; charlm, the character language
 model (S ≥ 3, --blocks-per-stage K GPT blocks on each middle stage, default 1;
 4 heads, batch 16, embed 64 and sequence 32, step 0.0625 (adam, adamw: 0.0035
@@ -139,7 +140,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.data, "data", "", "X.csv: one example per line, comma-separated")
 	fs.StringVar(&f.labels, "labels", "", "y.csv: one target per line")
 	fs.Float64Var(&f.l2, "l2", objectives.DefaultL2, "logistic L2 weight λ")
-	fs.Float64Var(&f.noise, "noise", objectives.DefaultNoise, "logistic additive gradient noise σ")
+	fs.Float64Var(&f.noise, "noise", objectives.DefaultNoise, "additive gradient noise σ of the logistic and quadratic objectives (the quadratic takes 0 unless given)")
 	fs.IntVar(&f.delta, "delta", -1, "rpd uniform delay bound δ (default ⌊S² - S/2⌋)")
 	fs.StringVar(&f.delays, "delays", "uniform", "rpd delays: uniform, exact, pipedream-mean, pipedream-profile or a trace FILE")
 	fs.IntVar(&f.replicas, "replicas", 0, "localsgd replicas R (default S)")
@@ -253,8 +254,12 @@ func (f *trainFlags) check(rest []string) error {
 		return errors.New("--data and --labels go together")
 	case f.data != "" && (f.set["n"] || f.set["d"] || f.objectiveDesc().LM):
 		return errors.New("--data replaces --n and --d, and charlm reads --corpus instead")
-	case f.objective != "logistic" && (f.set["l2"] || f.set["noise"]):
-		return errors.New("--l2 and --noise apply to the logistic objective only")
+	case f.set["l2"] && !f.objectiveDesc().L2:
+		return errors.New("--l2 applies to the logistic objective only")
+	case f.set["noise"] && !f.objectiveDesc().Noise:
+		return errors.New("--noise applies to the logistic and quadratic objectives only")
+	case f.set["noise"] && !(f.noise >= 0 && f.noise < math.Inf(1)):
+		return fmt.Errorf("--noise %v is not a finite σ of at least 0", f.noise)
 	case f.set["accumulate"] && f.accumulate < 1:
 		return request.AtLeast("accumulate", f.accumulate, 1)
 	case f.warmup < 0 || f.pipemareWarmup < 0:

@@ -27,9 +27,15 @@ func (f *trainFlags) run() (experiments.Run, error) {
 	if d.Takes(optim.ParamDCLambda) && !f.set["dc-lambda"] {
 		r.DCLambda = d.DCLambda
 	}
-	if f.objective == "logistic" {
+	if o := f.objectiveDesc(); o.Noise {
+		r.Noise = o.DefaultNoise
+		if f.set["noise"] {
+			r.Noise = f.noise
+		}
+	}
+	if f.objectiveDesc().L2 {
 		l2 := f.l2
-		r.Noise, r.L2 = f.noise, &l2
+		r.L2 = &l2
 	}
 	if f.objectiveDesc().LM {
 		r.Corpus, r.BlocksPerStage, r.Embed, r.SeqLen = f.lm.corpus, f.lm.blocksPerStage, f.lm.embed, f.lm.seqLen
