@@ -12,6 +12,7 @@ import (
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/cost"
 	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // zbCluster is the hardware of the Zero Bubble paper's experiments as a
@@ -56,15 +57,33 @@ const (
 
 // zbSchedule maps a schedule of the paper's Table 4 onto a pipelab family.
 // ZB-1p and ZB-2p are the paper's automatic schedules with activation
-// limits p and 2p; ZB-H1 and ZB-H2 are its handcrafted schedules with the
-// same limits, which the automatic ones match or beat.
-type zbSchedule struct{ paper, family, note string }
+// limits of p and 2p microbatches' activations (limit, in units of p):
+// pipelab's zb-auto (tune.ZBAuto), built, as the paper builds them, from
+// the stage times each row is timed with.
+type zbSchedule struct {
+	paper, family, note string
+	limit               int
+}
 
 var zbSchedules = []zbSchedule{
-	{"1F1B", "1f1b", ""},
-	{"1F1B-I", "interleaved-1f1b", "one layer per chunk"},
-	{"ZB-1p", "zb-h1", "the handcrafted schedule of ZB-1p's memory"},
-	{"ZB-2p", "zb-h2", "the handcrafted schedule of ZB-2p's memory"},
+	{"1F1B", "1f1b", "", 0},
+	{"1F1B-I", "interleaved-1f1b", "one layer per chunk", 0},
+	{"ZB-1p", tune.ZBAutoFamily, "the automatic schedule under p microbatches' activations", 1},
+	{"ZB-2p", tune.ZBAutoFamily, "the automatic schedule under 2p microbatches' activations", 2},
+}
+
+// table is the schedule's table for a row timed with model: the family's
+// own, or the automatic schedule built from model's stage times.
+func (sc zbSchedule) table(sh pipeline.Shape, model cost.Model, share float64) (*pipeline.Table, error) {
+	if sc.family != tune.ZBAutoFamily {
+		return pipeline.Generate(sc.family, sh)
+	}
+	auto, err := tune.ZBAuto(tune.ZBAutoProblem{Stages: tune.StageTimesOf(model, sh.Ranks), Microbatches: sh.Microbatches,
+		MaxActivations: sc.limit * sh.Ranks, WeightGradShare: share})
+	if err != nil {
+		return nil, err
+	}
+	return auto.Table, nil
 }
 
 // ValidationRow is one prediction beside the published figure it is
@@ -395,11 +414,18 @@ func (s zbSetup) rows(hw cost.Hardware, knobs clusterKnobs, gap float64) ([]Vali
 		if sc.family == "interleaved-1f1b" {
 			chunks, partition = k, ones(s.ranks*k, 1)
 		}
-		tab, err := pipeline.Generate(sc.family, pipeline.Shape{Ranks: s.ranks, Microbatches: s.m, Chunks: chunks})
+		sh := pipeline.Shape{Ranks: s.ranks, Microbatches: s.m, Chunks: chunks}
+		model, err := cost.NewGPUModelPartition(cfg, partition) // the tables have no Routes
 		if err != nil {
 			return nil, err
 		}
-		model, err := cost.NewGPUModelPartition(cfg, partition) // the tables have no Routes
+		perChunk := cost.Explicit{TF: measured.TF / float64(chunks), TB: measured.TB / float64(chunks), TW: measured.TW / float64(chunks), Comm: s.comm / 1e3}
+		share := tune.WeightGradShareOf(model, s.ranks)
+		tab, err := sc.table(sh, model, share)
+		if err != nil {
+			return nil, err
+		}
+		profiledTab, err := sc.table(sh, perChunk, share)
 		if err != nil {
 			return nil, err
 		}
@@ -410,8 +436,7 @@ func (s zbSetup) rows(hw cost.Hardware, knobs clusterKnobs, gap float64) ([]Vali
 		if err != nil {
 			return nil, err
 		}
-		perChunk := cost.Explicit{TF: measured.TF / float64(chunks), TB: measured.TB / float64(chunks), TW: measured.TW / float64(chunks), Comm: s.comm / 1e3}
-		profiled, err := sim.Simulate(tab, actionGap{megatronBlocking(perChunk, tab, sc.family), gap}, sim.Options{})
+		profiled, err := sim.Simulate(profiledTab, actionGap{megatronBlocking(perChunk, profiledTab, sc.family), gap}, sim.Options{})
 		if err != nil {
 			return nil, err
 		}
