@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -194,3 +195,36 @@ var validated = func() func(*testing.T) *TimingValidation {
 		return v
 	}
 }()
+
+// TestZBVocabularyFromParameterCounts checks the vocabulary against the
+// only statement of it the paper makes: Table 3's model names are their
+// parameter counts in billions, to one decimal. Each count is
+// l(12h² + 13h) + Vh + 1024h + 2h (layers, the tied embedding, learned
+// positions and the final LayerNorm), computed here by hand, apart from
+// cost.Network.Params; zbVocab must round every name right, and GPT-2's
+// padded 50,304 must not (it gives 6.3B, 14.7B and 28.4B).
+func TestZBVocabularyFromParameterCounts(t *testing.T) {
+	count := func(s zbSetup, vocab float64) float64 {
+		l, h := float64(s.layers), float64(s.hidden)
+		return l*(12*h*h+13*h) + vocab*h + zbSequence*h + 2*h
+	}
+	wrong := 0
+	for _, s := range zbSetups {
+		name, err := strconv.ParseFloat(strings.TrimSuffix(s.name, "B"), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := math.Round(count(s, zbVocab)/1e8) / 10; got != name {
+			t.Errorf("%s: %d words give %.1fB parameters", s.name, zbVocab, got)
+		}
+		if got := s.network().Params(); math.Abs(got-count(s, zbVocab)) > 0.5 {
+			t.Errorf("%s: cost.Network.Params %.0f, by hand %.0f", s.name, got, count(s, zbVocab))
+		}
+		if math.Round(count(s, 50304)/1e8)/10 != name {
+			wrong++
+		}
+	}
+	if wrong != 3 {
+		t.Errorf("GPT-2's padded vocabulary rounds %d of the 4 names wrong, want 3", wrong)
+	}
+}
