@@ -79,6 +79,7 @@ func FuzzParseHardware(f *testing.F) {
 	f.Add([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\nlink: {name: l, latency: 1e-6, bandwidth: 1e10}\nranks_per_node: 4\ninter_node_link: {name: x, latency: 1e-6, bandwidth: 1e9}\n"))
 	f.Add([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\nlink: {name: l, latency: 1e-6, bandwidth: 1e10, collective_bandwidth: 8e9}\n"))
 	f.Add([]byte("gpu: [1, 2]\n"))
+	f.Add([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, action_gap: 1e-3}\nlink: {name: l, latency: 1e-6, bandwidth: 1e10}\n"))
 	f.Add([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10}\nlink: {name: l, latency: 1e-6, bandwidth: 1e11, p2p_bandwidth: 7e10, p2p_overhead: 2e-4}\n"))
 	f.Add([]byte("gpu: {name: g, peak_flops: 0x1p50, memory_bytes: 4e10}\nlink: {name: l, latency: 1e-6, bandwidth: 50}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -93,6 +94,7 @@ func FuzzParseHardware(f *testing.F) {
 		}
 		in(peakFLOPS, h.GPU.PeakFLOPS)
 		in(gpuMemory, h.GPU.MemoryBytes)
+		in(actionGap, h.ActionGap)
 		for _, l := range []Link{h.Link, h.InterNode} {
 			if l.Name == "" && l == (Link{}) {
 				continue // no inter-node link

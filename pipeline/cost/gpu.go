@@ -47,6 +47,14 @@ type GPUConfig struct {
 	// ExpertParallel spreads the routed experts of MoE layers over a group
 	// of GPUs and prices their all-to-alls (moe.go); zero means none.
 	ExpertParallel ExpertParallel
+	// ActionGap is the time, in seconds, the training runtime spends
+	// between two compute actions of a rank that the GPU does not
+	// overlap: the host's scheduling and the next kernels' launches, where
+	// the runtime synchronises the device after each action. Compute adds
+	// it to every action; Stage gives the kernels' times without it. Zero
+	// leaves it out; docs/validation.md measures about 1 ms an action for
+	// the runtime of the Zero Bubble paper's runs on A100s.
+	ActionGap float64
 	// Parallel is the tensor and data parallelism around each stage and
 	// the activation recomputation (parallel.go). With it, Link is the
 	// link inside a node, which tensor parallelism uses, and RanksPerNode
@@ -71,6 +79,9 @@ func (c GPUConfig) Layers() ([]Layer, error) {
 	}
 	if c.GPU.PeakFLOPS <= 0 {
 		return nil, fmt.Errorf("cost: GPU %q has no positive peak FLOP/s", c.GPU.Name)
+	}
+	if !(c.ActionGap >= 0 && c.ActionGap < 1) {
+		return nil, fmt.Errorf("cost: action gap %g s is outside [0, 1)", c.ActionGap)
 	}
 	if c.Link.Bandwidth <= 0 || c.Link.Latency < 0 {
 		return nil, fmt.Errorf("cost: link %q needs a positive bandwidth and a non-negative latency", c.Link.Name)
@@ -280,17 +291,19 @@ func (g *GPUModel) Stage(s int) Stage {
 // collectives it hides under Parallelism.AsyncTensorAllReduce), an
 // OVERLAP_F_B its forward plus its backward, less the expert-parallel
 // all-to-alls the pair hides
-// (overlapped, moe.go). A stage the model does not have gives NaN, so that a table
-// that does not fit the model shows in every time derived from it.
+// (overlapped, moe.go). Every action, an OVERLAP_F_B one, takes the
+// runtime's GPUConfig.ActionGap more. A stage the model does not have
+// gives NaN, so that a table that does not fit the model shows in every
+// time derived from it.
 func (g *GPUModel) Compute(a pipeline.Action) float64 {
 	if a.Kind == pipeline.OverlapFB {
-		return g.overlapped(a) - g.hidden(a.BackStage)
+		return g.overlapped(a) - g.hidden(a.BackStage) + g.config.ActionGap
 	}
 	t := stageComputeTime(a, g.Stage)
 	if a.Kind == pipeline.Backward {
 		t -= g.hidden(a.Stage)
 	}
-	return t
+	return t + g.config.ActionGap
 }
 
 // hidden is the tensor-parallel backward communication stage s's full

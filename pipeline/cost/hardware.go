@@ -27,6 +27,7 @@ import (
 //	  memory_bytes: 40e9
 //	  memory_bandwidth: 1.555e12  # bytes per second; optional
 //	  elementwise_passes: 2.4     # optional, needs memory_bandwidth
+//	  action_gap: 1e-3        # optional: seconds the runtime spends between two actions of a rank
 //	link:                     # between ranks of one node (every two ranks without nodes)
 //	  name: nvlink3
 //	  latency: 3e-6           # seconds
@@ -50,7 +51,9 @@ type Hardware struct {
 	// ElementwisePasses is Parallelism.ElementwisePasses, as calibrated
 	// with Efficiency (docs/validation.md); zero leaves them out.
 	ElementwisePasses float64
-	Link              Link
+	// ActionGap is GPUConfig.ActionGap, in seconds; zero leaves it out.
+	ActionGap float64
+	Link      Link
 	// RanksPerNode and InterNode are GPUConfig's: zero for one node.
 	RanksPerNode int
 	InterNode    Link
@@ -61,10 +64,10 @@ type Hardware struct {
 }
 
 // Apply returns c with the hardware's GPU, efficiency, element-wise
-// passes and links.
+// passes, action gap and links.
 func (h Hardware) Apply(c GPUConfig) GPUConfig {
 	c.GPU, c.Efficiency, c.Link = h.GPU, h.Efficiency, h.Link
-	c.Parallel.ElementwisePasses = h.ElementwisePasses
+	c.Parallel.ElementwisePasses, c.ActionGap = h.ElementwisePasses, h.ActionGap
 	c.RanksPerNode, c.InterNode = h.RanksPerNode, h.InterNode
 	return c
 }
@@ -91,7 +94,7 @@ func ParseHardware(data []byte, name string) (Hardware, error) {
 		return Hardware{}, err
 	}
 	var h Hardware
-	if h.GPU, h.Efficiency, h.ElementwisePasses, err = p.gpu(top, "gpu"); err != nil {
+	if h.GPU, h.Efficiency, h.ElementwisePasses, h.ActionGap, err = p.gpu(top, "gpu"); err != nil {
 		return Hardware{}, err
 	}
 	if h.Link, err = p.link(top, "link"); err != nil {
@@ -266,26 +269,30 @@ var (
 )
 
 // gpu reads a hardware file's GPU under key: a preset's entry with, beside
-// it, the efficiency and the element-wise passes the GPU achieves (a
-// preset has neither). Passes need the memory bandwidth they run at.
-func (p *hwParser) gpu(s section, key string) (GPU, float64, float64, error) {
-	m, err := p.sub(s, key, append(slices.Clone(gpuKeys), "elementwise_passes"))
+// it, the efficiency, the element-wise passes and the action gap the GPU
+// achieves under its training runtime (a preset has none of them). Passes
+// need the memory bandwidth they run at.
+func (p *hwParser) gpu(s section, key string) (g GPU, eff, passes, gap float64, err error) {
+	m, err := p.sub(s, key, append(slices.Clone(gpuKeys), "elementwise_passes", "action_gap"))
 	if err != nil {
-		return GPU{}, 0, 0, err
+		return GPU{}, 0, 0, 0, err
 	}
-	g, eff, err := p.gpuEntry(m)
-	if err != nil {
-		return GPU{}, 0, 0, err
+	if g, eff, err = p.gpuEntry(m); err != nil {
+		return GPU{}, 0, 0, 0, err
 	}
-	passes, err := p.number(m, "elementwise_passes", "0", false)
-	if err != nil {
-		return GPU{}, 0, 0, err
+	if passes, err = p.number(m, "elementwise_passes", "0", false); err != nil {
+		return GPU{}, 0, 0, 0, err
 	}
 	if passes > 0 && g.MemoryBandwidth == 0 {
-		return GPU{}, 0, 0, p.fail(m.values["elementwise_passes"], join(m.path, "elementwise_passes"),
+		return GPU{}, 0, 0, 0, p.fail(m.values["elementwise_passes"], join(m.path, "elementwise_passes"),
 			"the passes run at the memory bandwidth: give %s too", join(m.path, "memory_bandwidth"))
 	}
-	return g, eff, passes, nil
+	if _, ok := m.values["action_gap"]; ok {
+		if gap, err = p.physical(m, "action_gap", actionGap, false); err != nil {
+			return GPU{}, 0, 0, 0, err
+		}
+	}
+	return g, eff, passes, gap, nil
 }
 
 func (p *hwParser) gpuEntry(m section) (GPU, float64, error) {

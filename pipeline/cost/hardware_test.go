@@ -140,6 +140,8 @@ func TestHardwareErrors(t *testing.T) {
 		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, collective_bandwidth: 2e10}\n", "hw.yaml:2: link.collective_bandwidth: 2e+10 is above the link's bandwidth 1e+10"},
 		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, p2p_bandwidth: 0}\n", "hw.yaml:2: link.p2p_bandwidth: must be positive, got 0"},
 		{gpu + "link: {name: l, latency: 1e-6, bandwidth: 1e10, p2p_overhead: -1e-4}\n", "hw.yaml:2: link.p2p_overhead: must not be negative"},
+		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, action_gap: -1e-3}\n" + link, "hw.yaml:1: gpu.action_gap: must not be negative"},
+		{"gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, action_gap: 2}\n" + link, "hw.yaml:1: gpu.action_gap: 2 s is above 1 s, impossible for the runtime's gap between two actions"},
 		{"", "hw.yaml: empty hardware file"},
 	}
 	for _, tt := range tests {
@@ -209,5 +211,27 @@ func TestHardwareCollectiveBandwidth(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "collective_bandwidth: 2.3e+11") {
 		t.Errorf("the presets do not print nvlink3's collective bandwidth:\n%s", b.String())
+	}
+}
+
+// A hardware file's action gap reaches the GPU model (Hardware.Apply), and
+// 1.5 read as seconds, beyond the plausible 10 ms, is a warning naming the
+// key and the milliseconds it most likely meant.
+func TestHardwareActionGap(t *testing.T) {
+	h, err := ParseHardware([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, action_gap: 1e-3}\n"+
+		"link: {name: l, latency: 1e-6, bandwidth: 1e10}\n"), "hw.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := h.Apply(GPUConfig{}); c.ActionGap != 1e-3 || len(h.Warnings) != 0 {
+		t.Errorf("applied action gap %g s, warnings %q; want 1e-3 and none", c.ActionGap, h.Warnings)
+	}
+	h, err = ParseHardware([]byte("gpu: {name: g, peak_flops: 1e14, memory_bytes: 4e10, action_gap: 0.5}\n"+
+		"link: {name: l, latency: 1e-6, bandwidth: 1e10}\n"), "hw.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Warnings) != 1 || !strings.Contains(h.Warnings[0], "hw.yaml:1: gpu.action_gap: 500 ms is above 10 ms, implausible for the runtime's gap between two actions") {
+		t.Errorf("warnings %q", h.Warnings)
 	}
 }

@@ -89,6 +89,10 @@ var (
 	// Megatron-LM's on A100s (docs/validation.md); above 10 ms it is more
 	// likely milliseconds written as seconds.
 	p2pOverhead = quantity{what: "a transfer's point-to-point overhead", unit: "s", unitWords: "seconds", lo: 0, hi: 1, warnLo: 1e-7, warnHi: 1e-2, exp: -6, hint: "µs"}
+	// actionGap: the runtime's time between two actions of a rank, about
+	// 1 ms for the Zero Bubble paper's on A100s (docs/validation.md); above
+	// 10 ms it is more likely milliseconds written as seconds.
+	actionGap = quantity{what: "the runtime's gap between two actions", unit: "s", unitWords: "seconds", lo: 0, hi: 1, warnLo: 1e-7, warnHi: 1e-2, exp: -3, hint: "ms"}
 )
 
 // check returns an error (impossible) or a warning (implausible) for x;

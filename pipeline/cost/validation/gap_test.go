@@ -59,3 +59,58 @@ func TestActionGapCalibratedOnItsRow(t *testing.T) {
 		t.Errorf("%d rows named %q on 1.5B, want 1", found, gapRow)
 	}
 }
+
+// The hardware file's action gap (cost.GPUConfig.ActionGap, what users'
+// simulate, compare and tune runs take) is the validation's actionGap: the
+// calibrated 1.5B model with the gap in its config and the model without
+// it wrapped in actionGap give the same timeline, to the last bit, on
+// 1F1B, ZB-H1 and the interleaved 1F1B of one layer a chunk.
+func TestConfigActionGapIsTheValidationsGap(t *testing.T) {
+	v := validated(t)
+	hw, err := cost.ParseHardware(zbCluster, "hardware/zb-a100-roce.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := zbSetups[0]
+	cfg := s.config(hw, clusterKnobs{efficiency: v.Efficiency, passes: v.ElementwisePasses})
+	gapped := cfg
+	gapped.ActionGap = v.ActionGap
+	for _, tc := range []struct {
+		family string
+		chunks int
+		parts  []int
+	}{{"1f1b", 1, ones(s.ranks, 3)}, {"zb-h1", 1, ones(s.ranks, 3)}, {"interleaved-1f1b", 3, ones(3*s.ranks, 1)}} {
+		plain, err := cost.NewGPUModelPartition(cfg, tc.parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		with, err := cost.NewGPUModelPartition(gapped, tc.parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := pipeline.Generate(tc.family, pipeline.Shape{Ranks: s.ranks, Microbatches: s.m, Chunks: tc.chunks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := sim.Simulate(tab, actionGap{plain, v.ActionGap}, sim.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := sim.Simulate(tab, with, sim.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sim.Makespan(a) != sim.Makespan(b) || sim.Makespan(a) <= sim.Makespan(mustSimulate(t, tab, plain)) {
+			t.Errorf("%s: makespan %g s with the wrapper, %g with the config's gap", tc.family, sim.Makespan(a), sim.Makespan(b))
+		}
+	}
+}
+
+func mustSimulate(t *testing.T, tab *pipeline.Table, m cost.Model) *sim.Timeline {
+	t.Helper()
+	tl, err := sim.Simulate(tab, m, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}

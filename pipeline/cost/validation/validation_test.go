@@ -124,6 +124,32 @@ func TestSeleneHardwareFile(t *testing.T) {
 	}
 }
 
+// examples/hardware/zb-a100-roce.yaml carries the Zero Bubble calibration,
+// rounded to the digits it prints (efficiency, passes, the point-to-point
+// overhead of both links and the action gap), on the validation's own
+// cluster.
+func TestZeroBubbleHardwareFile(t *testing.T) {
+	h, err := cost.ReadHardware(filepath.Join("..", "..", "..", "examples", "hardware", "zb-a100-roce.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := validated(t)
+	if math.Abs(h.Efficiency-v.Efficiency) > 5e-5 || math.Abs(h.ElementwisePasses-v.ElementwisePasses) > 5e-4 ||
+		math.Abs(h.ActionGap-v.ActionGap) > 5e-7 || math.Abs(h.Link.P2POverhead-v.P2POverhead) > 5e-8 || h.InterNode.P2POverhead != h.Link.P2POverhead {
+		t.Errorf("the file has efficiency %g, %g passes, action gap %g s, overheads %g and %g s; the calibration gives %.4f, %.3f, %.4g and %.4g",
+			h.Efficiency, h.ElementwisePasses, h.ActionGap, h.Link.P2POverhead, h.InterNode.P2POverhead, v.Efficiency, v.ElementwisePasses, v.ActionGap, v.P2POverhead)
+	}
+	want, err := cost.ParseHardware(zbCluster, "hardware/zb-a100-roce.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.GPU.PeakFLOPS != want.GPU.PeakFLOPS || h.GPU.MemoryBandwidth != want.GPU.MemoryBandwidth || h.RanksPerNode != want.RanksPerNode ||
+		h.Link.Bandwidth != want.Link.Bandwidth || h.Link.P2PBandwidth != want.Link.P2PBandwidth || h.Link.CollectiveBandwidth != want.Link.CollectiveBandwidth ||
+		h.InterNode.Bandwidth != want.InterNode.Bandwidth || h.InterNode.Latency != want.InterNode.Latency {
+		t.Errorf("the file's hardware %+v differs from the validation's %+v", h, want)
+	}
+}
+
 // The validation writes as JSON, a missing published figure and its error
 // as null, the others as numbers.
 func TestValidationJSON(t *testing.T) {
