@@ -147,6 +147,10 @@ func TestSimulateSeleneMatchesValidation(t *testing.T) {
 // from the actions' times with the gap, the validation from the kernels'
 // times as the paper's profile gives them, and the schedules differ
 // (13.11 against 13.20 samples a GPU a second, measured 2026-12-06).
+// The validation's iteration is the longest rank span plus its step (the
+// paper's post-validation), simulate's the makespan plus the step; the
+// validation's ZB-1p schedule, ZB-H1's order, has every span equal to
+// the makespan.
 func TestSimulateZeroBubbleMatchesValidation(t *testing.T) {
 	v, err := validation.ValidateTimingModel()
 	if err != nil {

@@ -49,11 +49,12 @@ type GPUConfig struct {
 	ExpertParallel ExpertParallel
 	// ActionGap is the time, in seconds, the training runtime spends
 	// between two compute actions of a rank that the GPU does not
-	// overlap: the host's scheduling and the next kernels' launches, where
-	// the runtime synchronises the device after each action. Compute adds
-	// it to every action; Stage gives the kernels' times without it. Zero
-	// leaves it out; docs/validation.md measures about 1 ms an action for
-	// the runtime of the Zero Bubble paper's runs on A100s.
+	// overlap, such as the host's scheduling and the next kernels'
+	// launches where the runtime synchronises the device after each
+	// transfer. Compute adds it to every action; Stage gives the kernels'
+	// times without it. Zero leaves it out; docs/validation.md measures
+	// about 1 ms an action for the runtimes of the Zero Bubble paper's
+	// runs on A100s.
 	ActionGap float64
 	// Parallel is the tensor and data parallelism around each stage and
 	// the activation recomputation (parallel.go). With it, Link is the

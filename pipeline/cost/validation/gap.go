@@ -9,13 +9,12 @@ import (
 
 // actionGap is a cost model whose every action takes a fixed gap more
 // than the model's: the time a training runtime spends between two
-// actions of a rank that the GPU does not overlap. The runtimes the Zero
-// Bubble paper timed wait on each action's point-to-point call and
-// synchronise the device before they go on (Megatron-LM's batched send
-// and receive, and the Zero Bubble runtime's), so the host's scheduling
-// and the next kernels' launches are not queued ahead of the GPU: they
-// show once an action. Appendix D's per-stage times are the kernels'
-// alone and leave it out.
+// actions of a rank that the GPU does not overlap. Megatron-LM's
+// schedules synchronise the device after each batched send and receive
+// (batch_p2p_sync), so the host's next launches are not queued ahead of
+// the GPU; the Zero Bubble runtime's fused sends and receives do not, yet
+// its rows fit only with the same gap (docs/validation.md, Set-up), so
+// the mechanism is not pinned.
 type actionGap struct {
 	cost.Model
 	gap float64

@@ -456,6 +456,12 @@ func (s zbSetup) rows(hw cost.Hardware, knobs clusterKnobs, gap float64) ([]Vali
 		tail := megatronStepTail(model, tab, sc.family)
 		samples := float64(s.m * s.b)
 		perGPU := func(tl *sim.Timeline) float64 { return samples / ((sim.Makespan(tl) + tail) * float64(s.ranks)) }
+		if sc.family == tune.ZBAutoFamily {
+			tails := model.RankStepTails(tab)
+			perGPU = func(tl *sim.Timeline) float64 {
+				return samples / (postValidatedIteration(tl, tails) * float64(s.ranks))
+			}
+		}
 		what := fmt.Sprintf("%s, m %d", sc.paper, s.m)
 		note := "pipelab " + sc.family
 		if sc.note != "" {
