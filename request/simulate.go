@@ -43,6 +43,12 @@ type SimulateRequest struct {
 	Options sim.Options
 	// Iterations is K, the iterations simulated (--iterations); 0 means 1.
 	Iterations int
+	// PostValidation times the step as the Zero Bubble runtime's optimizer
+	// post-validation runs it (--post-validation; GPU model only): the
+	// ranks' iterations overlap, so a step takes the longest rank span plus
+	// that rank's own gradient sync and optimizer step
+	// (cost.GPUModel.PostValidatedIteration).
+	PostValidation bool
 }
 
 // check fills the defaults and refuses a request no simulation could run,
@@ -60,6 +66,9 @@ func (r *SimulateRequest) check() error {
 		return badInputf("--cost-model lockstep is PyTorch's fixed unit-time check: no --policy ready, variability or --iterations")
 	case !r.Lockstep && r.Pricing.Cost == nil:
 		return badInputf("simulate: no cost model")
+	}
+	if _, gpu := r.Pricing.Cost.(*cost.GPUModel); r.PostValidation && !gpu {
+		return badInputf("--post-validation needs the GPU model of --model, which prices the optimizer step (not of a schedule that replicates stages, as Chimera does)")
 	}
 	for rank, x := range r.Options.Variability.Stragglers {
 		if n := r.Table.Ranks(); rank >= n {
@@ -127,6 +136,10 @@ func Simulate(ctx context.Context, req SimulateRequest) (SimulateReport, error) 
 	rep.Makespan, rep.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
 	if g, ok := pr.Cost.(*cost.GPUModel); ok {
 		it, err := g.Iteration(t, rep.Makespan)
+		if req.PostValidation {
+			it, err = g.PostValidatedIteration(t, sim.RankSpans(tl))
+			rep.PostValidation = true
+		}
 		if err != nil {
 			return rep, err
 		}

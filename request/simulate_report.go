@@ -25,8 +25,11 @@ type SimulateReport struct {
 	Iterations   *IterationReport `json:"iterations,omitempty"`
 	// IterationSeconds and ModelFLOPsPerGPU, under the GPU model: the
 	// whole step (makespan, gradient sync, optimizer) and equation 3's
-	// FLOP/s per GPU over T × P × D GPUs (cost.GPUModel.Iteration).
+	// FLOP/s per GPU over T × P × D GPUs (cost.GPUModel.Iteration); with
+	// PostValidation the longest rank span, then that rank's sync and step
+	// (cost.GPUModel.PostValidatedIteration).
 	IterationSeconds float64 `json:"iteration_seconds,omitempty"`
+	PostValidation   bool    `json:"post_validation,omitempty"`
 	ModelFLOPsPerGPU float64 `json:"model_flops_per_gpu,omitempty"`
 	GPUs             int     `json:"gpus,omitempty"`
 	// Cluster is set when the GPU model has tensor or data parallelism or

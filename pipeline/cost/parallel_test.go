@@ -242,6 +242,46 @@ func TestIteration(t *testing.T) {
 	}
 }
 
+// TestPostValidatedIteration checks the same step under post-validation:
+// rank r is taken for its span plus its own sync and Adam step, and the
+// step is the longest of these, max(10 + tail₀, 9 + tail₁) for spans 10
+// and 9; rank 1 sets it when its span is long enough (spans 1 and 10).
+// The FLOPs are the same as Iteration's; a span per rank is required.
+func TestPostValidatedIteration(t *testing.T) {
+	c := clusterConfig(t, Parallelism{Tensor: 8, Data: 4})
+	g, err := NewGPUModel(c, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := pipeline.Generate("1f1b", pipeline.Shape{Ranks: 2, Microbatches: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail0, tail1 := g.GradientSync(0)+g.OptimizerStep(0), g.GradientSync(1)+g.OptimizerStep(1)
+	flops, err := c.IterationFLOPs(8 * 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		spans []float64
+		want  float64
+	}{
+		{[]float64{10, 9}, max(10+tail0, 9+tail1)},
+		{[]float64{1, 10}, max(1+tail0, 10+tail1)},
+	} {
+		it, err := g.PostValidatedIteration(tab, tc.spans)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if it.GPUs != 64 || math.Abs(it.Seconds-tc.want) > 1e-12 || math.Abs(it.ModelFLOPsPerGPU-flops/tc.want/64) > 1e-6 {
+			t.Errorf("spans %v: iteration %+v, want 64 GPUs, %g s, %g FLOP/s", tc.spans, it, tc.want, flops/tc.want/64)
+		}
+	}
+	if _, err := g.PostValidatedIteration(tab, []float64{10}); err == nil {
+		t.Error("one span for two ranks: no error")
+	}
+}
+
 // TestStaticBytesSharded checks a GPU's static bytes: 16 per parameter of
 // its T-way shard, and 2 + 2 + 12/D with the distributed optimizer
 // (ZeRO stage 1, Rajbhandari et al. §5: the optimizer state split over

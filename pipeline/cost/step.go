@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/pipelab/pipelab/pipeline"
@@ -113,7 +114,9 @@ func (c GPUConfig) IterationFLOPs(batch int) (float64, error) {
 // on all its GPUs.
 type Iteration struct {
 	// Seconds is the whole step: the pipeline's makespan, then the
-	// gradient reduction and the optimizer step (StepTail).
+	// gradient reduction and the optimizer step (StepTail); under
+	// post-validation (PostValidatedIteration) the longest rank span plus
+	// that rank's step.
 	Seconds float64
 	// GPUs is T × P × D: the pipeline's ranks, each T GPUs, D times.
 	GPUs int
@@ -127,8 +130,35 @@ type Iteration struct {
 // makespan seconds, on all the GPUs of the configuration: each of the D
 // replicas runs t's microbatches of Microbatch samples.
 func (g *GPUModel) Iteration(t *pipeline.Table, makespan float64) (Iteration, error) {
+	return g.iteration(t, makespan+g.StepTail(t))
+}
+
+// PostValidatedIteration is Iteration under the Zero Bubble runtime's
+// optimizer post-validation (Qi et al., arXiv 2401.10241, §4): each rank
+// takes its optimizer step as soon as its own last compute of table t is
+// done and goes on to the next iteration, validating the step (the global
+// gradient norm, NaNs) afterwards instead of waiting for every rank. The
+// ranks keep the offsets the schedule gives them, so iterations follow
+// each other at the pace of the rank whose span (spans[r], its first
+// compute start to its last compute end, sim.RankSpans) plus its own step
+// tail (RankStepTails) is longest. Megatron-LM's schedules wait for the
+// pipeline to drain instead: Iteration.
+func (g *GPUModel) PostValidatedIteration(t *pipeline.Table, spans []float64) (Iteration, error) {
+	tails := g.RankStepTails(t)
+	if len(spans) != len(tails) {
+		return Iteration{}, fmt.Errorf("cost: %d rank spans for a table of %d ranks", len(spans), len(tails))
+	}
+	worst := 0.0
+	for r, span := range spans {
+		worst = max(worst, span+tails[r])
+	}
+	return g.iteration(t, worst)
+}
+
+// iteration is the Iteration of table t that takes the given seconds.
+func (g *GPUModel) iteration(t *pipeline.Table, seconds float64) (Iteration, error) {
 	c := g.config
-	it := Iteration{Seconds: makespan + g.StepTail(t), GPUs: c.Parallel.tensor() * t.Ranks() * c.Parallel.data()}
+	it := Iteration{Seconds: seconds, GPUs: c.Parallel.tensor() * t.Ranks() * c.Parallel.data()}
 	flops, err := c.IterationFLOPs(t.Microbatches * c.Microbatch * c.Parallel.data())
 	if err != nil {
 		return Iteration{}, err

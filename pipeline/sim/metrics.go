@@ -76,6 +76,29 @@ func BubbleRatio(tl *Timeline) float64 {
 	return 1 - busy/(float64(ranks)*longest)
 }
 
+// RankSpans returns each rank's span, from its first compute start to its
+// last compute end (0 for a rank that computes nothing): the time a rank
+// is taken by one iteration when iterations overlap, as under the Zero
+// Bubble runtime's optimizer post-validation
+// (cost.GPUModel.PostValidatedIteration), and the span BubbleRatio
+// divides by.
+func RankSpans(tl *Timeline) []float64 {
+	evs := rankCompute(tl)
+	out := make([]float64, len(evs))
+	for r, idx := range evs {
+		if len(idx) == 0 {
+			continue
+		}
+		first, last := math.Inf(1), math.Inf(-1)
+		for _, i := range idx {
+			e := &tl.Events[i]
+			first, last = min(first, e.Start), max(last, e.End)
+		}
+		out[r] = last - first
+	}
+	return out
+}
+
 // RankStat is what one rank did in a timeline.
 type RankStat struct {
 	Rank int

@@ -90,3 +90,22 @@ func TestMetricsEmpty(t *testing.T) {
 		t.Errorf("empty timeline: makespan %v, bubble %v", Makespan(tl), BubbleRatio(tl))
 	}
 }
+
+// 1F1B on P ranks with F = B = 1 and free transfers: rank r's first
+// forward starts at r and its last backward ends at 2(M + P − 1) − r, so
+// its span is 2(M + P − 1) − 2r (P = 2, M = 3: 8 and 6).
+func TestRankSpans1F1B(t *testing.T) {
+	for _, pm := range [][2]int{{2, 3}, {4, 8}} {
+		p, m := pm[0], pm[1]
+		tl := simulateOK(t, generate(t, "1f1b", pipeline.Shape{Ranks: p, Microbatches: m}), cost.Explicit{TF: 1, TB: 1}, Options{})
+		spans := RankSpans(tl)
+		for r, got := range spans {
+			if want := float64(2*(m+p-1) - 2*r); math.Abs(got-want) > 1e-12 {
+				t.Errorf("P %d, M %d, rank %d: span %g, want %g", p, m, r, got, want)
+			}
+		}
+		if len(spans) != p {
+			t.Errorf("P %d: %d spans", p, len(spans))
+		}
+	}
+}

@@ -452,27 +452,39 @@ func (s zbSetup) rows(hw cost.Hardware, knobs clusterKnobs, gap float64) ([]Vali
 		// parameters it holds (cost.GPUModel.StepTail; one replica, no
 		// gradient reduction): the paper's throughput counts whole
 		// iterations, and Appendix D's profile has no optimizer time, so
-		// both rows take the GPU model's.
+		// both rows take the GPU model's. The Zero Bubble runtime's
+		// iterations overlap (its optimizer post-validation): one takes
+		// the longest rank span plus that rank's step
+		// (cost.GPUModel.PostValidatedIteration).
 		tail := megatronStepTail(model, tab, sc.family)
-		samples := float64(s.m * s.b)
-		perGPU := func(tl *sim.Timeline) float64 { return samples / ((sim.Makespan(tl) + tail) * float64(s.ranks)) }
+		iteration := func(tl *sim.Timeline) (float64, error) { return sim.Makespan(tl) + tail, nil }
 		if sc.family == tune.ZBAutoFamily {
-			tails := model.RankStepTails(tab)
-			perGPU = func(tl *sim.Timeline) float64 {
-				return samples / (postValidatedIteration(tl, tails) * float64(s.ranks))
+			iteration = func(tl *sim.Timeline) (float64, error) {
+				it, err := model.PostValidatedIteration(tl.Table, sim.RankSpans(tl))
+				return it.Seconds, err
 			}
 		}
+		gpuIter, err := iteration(tl)
+		if err != nil {
+			return nil, err
+		}
+		profiledIter, err := iteration(profiled)
+		if err != nil {
+			return nil, err
+		}
+		samples := float64(s.m * s.b)
+		perGPU := func(seconds float64) float64 { return samples / (seconds * float64(s.ranks)) }
 		what := fmt.Sprintf("%s, m %d", sc.paper, s.m)
 		note := "pipelab " + sc.family
 		if sc.note != "" {
 			note += ": " + sc.note
 		}
-		profiledRow := row("throughput", config, what+", Appendix D costs", "samples/GPU/s", s.throughput[sc.paper], perGPU(profiled), note)
+		profiledRow := row("throughput", config, what+", Appendix D costs", "samples/GPU/s", s.throughput[sc.paper], perGPU(profiledIter), note)
 		if s.name == zbSetups[0].name && profiledRow.Quantity == gapRow {
 			profiledRow.Calibration = "in"
 		}
 		out = append(out,
-			row("throughput", config, what+", GPU model", "samples/GPU/s", s.throughput[sc.paper], perGPU(tl), note),
+			row("throughput", config, what+", GPU model", "samples/GPU/s", s.throughput[sc.paper], perGPU(gpuIter), note),
 			profiledRow)
 		if gb, ok := s.memoryGB[sc.paper]; ok {
 			peak := slices.Max(sim.PeakMemory(tl, model))
