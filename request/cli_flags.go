@@ -194,6 +194,9 @@ type ShapeFlags struct {
 	Replicas, LocalSteps, Noam int
 	MaxActivations             int
 	WgradMemory                float64 // zb-auto: M_W as a fraction of M_B (--wgrad-memory)
+	// ZBBySpan chooses zb-auto by its longest rank span
+	// (tune.ZBAutoProblem.BySpan): simulate sets it with --post-validation.
+	ZBBySpan bool
 	// CellBytes is the command's memory per table cell, for the size
 	// guard (GuardShape); 0 checks nothing.
 	CellBytes float64

@@ -109,6 +109,7 @@ func decodeSimulate(args []string, stderr io.Writer) (SimulateRequest, *simulate
 	if err != nil {
 		return SimulateRequest{}, nil, FlagProblem(fs, stderr, "simulate", err)
 	}
+	f.shape.ZBBySpan = f.postValidation
 	t, err := f.table()
 	if err != nil {
 		return SimulateRequest{}, nil, err

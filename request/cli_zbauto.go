@@ -32,7 +32,7 @@ func (s *ShapeFlags) GenerateFor(costs *CostFlags) (*pipeline.Table, error) {
 			return nil, err
 		}
 	}
-	return ZBAutoTable(s.Ranks, s.Microbatches, s.Chunks, ZBAutoLimits{s.MaxActivations, s.WgradMemory}, costs)
+	return ZBAutoTable(s.Ranks, s.Microbatches, s.Chunks, ZBAutoLimits{MaxActivations: s.MaxActivations, WgradMemory: s.WgradMemory, BySpan: s.ZBBySpan}, costs)
 }
 
 // ZBAutoLimits are zb-auto's memory settings: --max-activations (0 for
@@ -41,6 +41,9 @@ func (s *ShapeFlags) GenerateFor(costs *CostFlags) (*pipeline.Table, error) {
 type ZBAutoLimits struct {
 	MaxActivations int
 	WgradMemory    float64
+	// BySpan chooses the schedule by its longest rank span
+	// (tune.ZBAutoProblem.BySpan), as simulate --post-validation times it.
+	BySpan bool
 }
 
 // checkMaxActivations refuses --max-activations and --wgrad-memory where
@@ -100,7 +103,7 @@ func ZBAutoTable(p, m, chunks int, limits ZBAutoLimits, costs *CostFlags) (*pipe
 	}
 	s, err := tune.ZBAuto(tune.ZBAutoProblem{
 		Stages: tune.StageTimesOf(model, p), Microbatches: m, MaxActivations: limits.MaxActivations,
-		WeightGradShare: share,
+		WeightGradShare: share, BySpan: limits.BySpan,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)

@@ -40,6 +40,15 @@ type ZBAutoProblem struct {
 	// ZB-1p and ZB-2p set it, and a rank may then hold more than
 	// MaxActivations microbatches whose W is pending.
 	WeightGradShare float64
+	// BySpan chooses among the candidates by their longest rank span
+	// first, the makespan breaking ties: the paper's own cost (best_time
+	// in its auto_schedule.py, the longest span from a stage's first F to
+	// its last W), what an iteration takes where iterations overlap, as
+	// under the Zero Bubble runtime's optimizer post-validation
+	// (cost.GPUModel.PostValidatedIteration). False chooses by the
+	// makespan first, what an iteration takes where every rank waits for
+	// the pipeline to drain.
+	BySpan bool
 }
 
 // ZBAutoSchedule is the automatic schedule and how it was chosen.
@@ -75,12 +84,17 @@ type ZBAutoCandidate struct {
 
 // beats orders candidates: the shorter makespan, and between makespans
 // equal to a rounding (many orders reach the bound that the last rank's
-// start and busy time set) the shorter longest span.
-func (c ZBAutoCandidate) beats(o ZBAutoCandidate) bool {
-	if math.Abs(c.Makespan-o.Makespan) > 1e-9*o.Makespan {
-		return c.Makespan < o.Makespan
+// start and busy time set) the shorter longest span; by span, the other
+// way round (ZBAutoProblem.BySpan).
+func (c ZBAutoCandidate) beats(o ZBAutoCandidate, bySpan bool) bool {
+	first, second := [2]float64{c.Makespan, c.LongestSpan}, [2]float64{o.Makespan, o.LongestSpan}
+	if bySpan {
+		first, second = [2]float64{c.LongestSpan, c.Makespan}, [2]float64{o.LongestSpan, o.Makespan}
 	}
-	return c.LongestSpan < o.LongestSpan-1e-9*o.LongestSpan
+	if math.Abs(first[0]-second[0]) > 1e-9*second[0] {
+		return first[0] < second[0]
+	}
+	return first[1] < second[1]-1e-9*second[1]
 }
 
 // ZBAuto builds the Zero Bubble paper's automatic schedule (Qi et al.,
@@ -124,7 +138,7 @@ func ZBAuto(p ZBAutoProblem) (*ZBAutoSchedule, error) {
 		}
 		c := ZBAutoCandidate{Source: source, Makespan: sim.Makespan(tl), LongestSpan: longestSpan(tl), PeakActivations: peak}
 		out.Candidates = append(out.Candidates, c)
-		if best == nil || c.beats(bestC) {
+		if best == nil || c.beats(bestC, p.BySpan) {
 			best, bestC, out.Makespan, out.Source = t, c, c.Makespan, source
 		}
 		return nil

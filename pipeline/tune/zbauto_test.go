@@ -220,3 +220,45 @@ func TestZBAutoRefusesBadProblems(t *testing.T) {
 		}
 	}
 }
+
+// ZBAuto keeps the candidate with the shortest makespan, or with BySpan
+// the shortest longest rank span (the Zero Bubble paper's own cost): the
+// winner's figure is the least over the candidates it timed, on the
+// paper's two Appendix D profiles under its ZB-2p limit. On 1.5B the two
+// rules choose different schedules (the makespans differ by 0.1 ms, the
+// spans by 1.5 ms).
+func TestZBAutoBySpan(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		st          StageTimes
+		p, m, limit int
+	}{
+		{"1.5B", StageTimes{TF: 18.522, TB: 18.086, TW: 9.337, Comm: 0.601}, 8, 24, 16},
+		{"28.3B", StageTimes{TF: 10.419, TB: 10.207, TW: 7.715, Comm: 0.408}, 32, 96, 64},
+	} {
+		var won [2]ZBAutoCandidate
+		for i, bySpan := range []bool{false, true} {
+			a, err := ZBAuto(ZBAutoProblem{Stages: uniformTimes(c.p, c.st), Microbatches: c.m, MaxActivations: c.limit, WeightGradShare: 0.5, BySpan: bySpan})
+			if err != nil {
+				t.Fatal(err)
+			}
+			least := [2]float64{math.Inf(1), math.Inf(1)}
+			for _, x := range a.Candidates {
+				least[0], least[1] = min(least[0], x.Makespan), min(least[1], x.LongestSpan)
+				if x.Source == a.Source {
+					won[i] = x
+				}
+			}
+			got, want := won[i].Makespan, least[0]
+			if bySpan {
+				got, want = won[i].LongestSpan, least[1]
+			}
+			if got > want*(1+1e-9) {
+				t.Errorf("%s, by span %v: %s wins at %g, the least is %g", c.name, bySpan, a.Source, got, want)
+			}
+		}
+		if c.name == "1.5B" && won[0].Source == won[1].Source {
+			t.Errorf("1.5B: both rules choose %s", won[0].Source)
+		}
+	}
+}

@@ -87,7 +87,7 @@ func (sc zbSchedule) table(sh pipeline.Shape, model cost.Model, share float64) (
 		return pipeline.Generate(sc.family, sh)
 	}
 	auto, err := tune.ZBAuto(tune.ZBAutoProblem{Stages: tune.StageTimesOf(model, sh.Ranks), Microbatches: sh.Microbatches,
-		MaxActivations: sc.limit * sh.Ranks, WeightGradShare: share})
+		MaxActivations: sc.limit * sh.Ranks, WeightGradShare: share, BySpan: true})
 	if err != nil {
 		return nil, err
 	}
