@@ -35,9 +35,9 @@ func (s *ShapeFlags) GenerateFor(costs *CostFlags) (*pipeline.Table, error) {
 	return ZBAutoTable(s.Ranks, s.Microbatches, s.Chunks, ZBAutoLimits{MaxActivations: s.MaxActivations, WgradMemory: s.WgradMemory, BySpan: s.ZBBySpan}, costs)
 }
 
-// ZBAutoLimits are zb-auto's memory settings: --max-activations (0 for
-// P) and --wgrad-memory (0 for the cost model's own M_W / M_B, 1 without
-// a memory model).
+// ZBAutoLimits are zb-auto's settings: its memory, --max-activations (0
+// for P) and --wgrad-memory (0 for the cost model's own M_W / M_B, 1
+// without a memory model), and how it chooses among its candidates.
 type ZBAutoLimits struct {
 	MaxActivations int
 	WgradMemory    float64

@@ -292,8 +292,8 @@ func (g *GPUModel) Stage(s int) Stage {
 // collectives it hides under Parallelism.AsyncTensorAllReduce), an
 // OVERLAP_F_B its forward plus its backward, less the expert-parallel
 // all-to-alls the pair hides
-// (overlapped, moe.go). Every action, an OVERLAP_F_B one, takes the
-// runtime's GPUConfig.ActionGap more. A stage the model does not have
+// (overlapped, moe.go). Every action, an OVERLAP_F_B pair counting as
+// one, takes the runtime's GPUConfig.ActionGap more. A stage the model does not have
 // gives NaN, so that a table that does not fit the model shows in every
 // time derived from it.
 func (g *GPUModel) Compute(a pipeline.Action) float64 {
