@@ -34,10 +34,7 @@ func TestActionGap(t *testing.T) {
 // prediction equals the published throughput (to the bisection's
 // nanosecond), and every other throughput row stays a prediction.
 func TestActionGapCalibratedOnItsRow(t *testing.T) {
-	v, err := ValidateTimingModel()
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := validated(t)
 	if !(v.ActionGap > 0 && v.ActionGap < 0.010) {
 		t.Fatalf("action gap %g s, want inside (0, 10 ms)", v.ActionGap)
 	}
