@@ -17,11 +17,14 @@ import (
 // as JSON: every tensor × pipeline × data split tried and the best. Times
 // are seconds, memory bytes, FLOP/s per GPU as Narayanan et al. count them.
 type ClusterTuneReport struct {
-	Model     string         `json:"model"`
-	GPUs      int            `json:"gpus"`
-	BatchSize int            `json:"batch_size"`
-	Best      ClusterSplit   `json:"best"`
-	Splits    []ClusterSplit `json:"splits"`
+	Model     string `json:"model"`
+	GPUs      int    `json:"gpus"`
+	BatchSize int    `json:"batch_size"`
+	// PostValidation says each step is the longest rank span plus that
+	// rank's optimizer step (tune.ClusterProblem.PostValidation).
+	PostValidation bool           `json:"post_validation,omitempty"`
+	Best           ClusterSplit   `json:"best"`
+	Splits         []ClusterSplit `json:"splits"`
 }
 
 type ClusterSplit struct {
@@ -54,7 +57,8 @@ func (f tuneFlags) runCluster(ctx context.Context) (TuneReport, error) {
 	if err != nil {
 		return TuneReport{}, fault.Bad(err)
 	}
-	p := tune.ClusterProblem{Config: cfg, GPUs: f.gpus, Batch: f.batchSize, MemoryBytes: float64(f.gpuMemory), Sim: sim.Options{Context: ctx}}
+	p := tune.ClusterProblem{Config: cfg, GPUs: f.gpus, Batch: f.batchSize, MemoryBytes: float64(f.gpuMemory), Sim: sim.Options{Context: ctx},
+		PostValidation: f.postValidation}
 	if f.schedules != "" {
 		if p.Schedules, err = parseSchedules(f.schedules); err != nil {
 			return TuneReport{}, fault.Bad(err)
@@ -77,7 +81,7 @@ func (f tuneFlags) runCluster(ctx context.Context) (TuneReport, error) {
 	if err != nil {
 		return TuneReport{}, fault.Bad(err) // no split fits: a workload the GPUs cannot hold
 	}
-	rep := ClusterTuneReport{Model: f.presets.ModelName(), GPUs: f.gpus, BatchSize: f.batchSize, Best: splitJS(res.Best)}
+	rep := ClusterTuneReport{Model: f.presets.ModelName(), GPUs: f.gpus, BatchSize: f.batchSize, Best: splitJS(res.Best), PostValidation: f.postValidation}
 	for _, sp := range res.Splits {
 		rep.Splits = append(rep.Splits, splitJS(sp))
 	}
@@ -105,8 +109,12 @@ func writeClusterTuneText(w io.Writer, rep ClusterTuneReport) error {
 	fmt.Fprintf(&b, "%s on %d GPUs, batch %d\n", rep.Model, rep.GPUs, rep.BatchSize)
 	fmt.Fprintf(&b, "best: --tp %d --ranks %d --dp %d, %s, %d microbatches, --partition %s\n", rep.Best.TP, rep.Best.Ranks, rep.Best.DP,
 		kindName(rep.Best), rep.Best.Microbatches, joinInts(rep.Best.Partition))
-	fmt.Fprintf(&b, "      step %.4g s, %.4g TFLOP/s per GPU (Narayanan et al. eq. 3, a recomputed forward counted), peak memory %s\n\n",
+	fmt.Fprintf(&b, "      step %.4g s, %.4g TFLOP/s per GPU (Narayanan et al. eq. 3, a recomputed forward counted), peak memory %s\n",
 		rep.Best.IterationSeconds, rep.Best.ModelFLOPsPerGPU/1e12, GB(rep.Best.PeakMemory))
+	if rep.PostValidation {
+		b.WriteString("      (post-validation: a step is the longest rank span, then that rank's gradient sync and optimizer step)\n")
+	}
+	b.WriteString("\n")
 	b.WriteString("  tp  ranks   dp  kind                     microbatches      step (s)  TFLOP/s/GPU  peak memory\n")
 	for _, s := range rep.Splits {
 		if s.Why != "" {

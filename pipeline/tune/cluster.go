@@ -34,6 +34,10 @@ type ClusterProblem struct {
 	// Sim is Problem's: the simulations' options, whose Context ends the
 	// search of every split.
 	Sim sim.Options
+	// PostValidation is Problem's: iterations overlap, so each split's
+	// search ranks by the longest rank span and its step is timed by
+	// cost.GPUModel.PostValidatedIteration.
+	PostValidation bool
 }
 
 // Split is one way to spread the GPUs: T·P·D, and the best run Tune found
@@ -43,7 +47,8 @@ type Split struct {
 	// Best is Tune's choice for the split; nil when nothing fits (Why
 	// says so).
 	Best *Candidate
-	// Iteration is Best's whole step (cost.GPUModel.Iteration).
+	// Iteration is Best's whole step (cost.GPUModel.Iteration, or
+	// PostValidatedIteration under ClusterProblem.PostValidation).
 	Iteration cost.Iteration
 	Why       string
 }
@@ -142,7 +147,7 @@ func (p ClusterProblem) tune(sp Split) Split {
 		schedules = slices.DeleteFunc(slices.Clone(DefaultSchedules), func(s Schedule) bool { return s.Family == "chimera" })
 	}
 	res, err := Tune(Problem{Config: cfg, Ranks: sp.Pipeline, Microbatches: []int{m}, MemoryBytes: p.MemoryBytes,
-		Schedules: schedules, Exhaustive: p.Exhaustive, Sim: p.Sim})
+		Schedules: schedules, Exhaustive: p.Exhaustive, Sim: p.Sim, PostValidation: p.PostValidation})
 	if err != nil {
 		sp.Why = err.Error()
 		return sp
@@ -159,7 +164,16 @@ func (p ClusterProblem) tune(sp Split) Split {
 		sp.Best, sp.Why = nil, fmt.Sprintf("%s replicates stages; the step of its gradient reduction is not priced", best.Schedule)
 		return sp
 	}
-	if sp.Iteration, err = gm.Iteration(best.Table, best.Makespan); err != nil {
+	if p.PostValidation {
+		if best.Timeline == nil {
+			sp.Best, sp.Why = nil, "tune: the chosen run has no timeline to take the ranks' spans from"
+			return sp
+		}
+		sp.Iteration, err = gm.PostValidatedIteration(best.Table, sim.RankSpans(best.Timeline))
+	} else {
+		sp.Iteration, err = gm.Iteration(best.Table, best.Makespan)
+	}
+	if err != nil {
 		sp.Best, sp.Why = nil, err.Error()
 	}
 	return sp

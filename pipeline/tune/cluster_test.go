@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // clusterProblem is a 6-layer GPT (embedding, 4 decoder layers, head) on
@@ -78,5 +79,45 @@ func TestTuneClusterNothingFits(t *testing.T) {
 	p.Batch, p.Config.Microbatch = 3, 2 // no D·2 divides 3
 	if _, err := TuneCluster(p); err == nil || !strings.Contains(err.Error(), "batch 3") {
 		t.Errorf("err %v, want no split dividing the batch", err)
+	}
+}
+
+// Under post-validation every split's run is ranked and timed by its
+// ranks' spans: the chosen run's time per sample is its longest rank span
+// over the samples, no more than its makespan's, and the split's step is
+// cost.GPUModel.PostValidatedIteration of that run's spans; ZB-H2, whose
+// ranks start and end far apart, is among the schedules.
+func TestTuneClusterPostValidation(t *testing.T) {
+	p := clusterProblem(t)
+	p.PostValidation = true
+	p.Schedules = append(p.Schedules, Schedule{"zb-h2", 1})
+	res, err := TuneCluster(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sp := range res.Splits {
+		b := sp.Best
+		if b == nil {
+			continue
+		}
+		samples := float64(b.Microbatches * p.Config.Microbatch)
+		longest := slices.Max(sim.RankSpans(b.Timeline))
+		if b.LongestSpan != longest || b.PerSample*samples != longest || longest > b.Makespan {
+			t.Errorf("split t %d p %d d %d: span %g (timeline %g), per sample %g, makespan %g", sp.Tensor, sp.Pipeline, sp.Data,
+				b.LongestSpan, longest, b.PerSample, b.Makespan)
+		}
+		cfg := p.Config
+		cfg.Parallel.Tensor, cfg.Parallel.Data = sp.Tensor, sp.Data
+		g, err := cost.GPUForTablePartition(cfg, b.Table, b.Partition)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := g.(*cost.GPUModel).PostValidatedIteration(b.Table, sim.RankSpans(b.Timeline))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sp.Iteration != want {
+			t.Errorf("split t %d p %d d %d: step %+v, want %+v", sp.Tensor, sp.Pipeline, sp.Data, sp.Iteration, want)
+		}
 	}
 }

@@ -68,6 +68,13 @@ type Problem struct {
 	// the tuner simulates every contiguous partition instead of searching
 	// locally; 0 means DefaultExhaustive, a negative value never.
 	Exhaustive int
+	// PostValidation times every candidate as a runtime whose iterations
+	// overlap does (the Zero Bubble runtime's optimizer post-validation):
+	// an iteration takes the longest rank span, first compute start to
+	// last compute end (sim.RankSpans), not the makespan, so PerSample is
+	// that span over the samples, and zb-auto chooses by the span
+	// (ZBAutoProblem.BySpan).
+	PostValidation bool
 
 	// simulateAll turns off the memory pruning: every partition searched
 	// is simulated, even one whose memoryFloor exceeds the limit. The

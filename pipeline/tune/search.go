@@ -31,8 +31,13 @@ type Candidate struct {
 	// Makespan is the simulated time of one iteration, seconds.
 	Makespan float64
 	// PerSample is Makespan over the samples of the iteration
-	// (microbatches × microbatch size): the inverse of throughput.
+	// (microbatches × microbatch size): the inverse of throughput. Under
+	// Problem.PostValidation it is LongestSpan over the samples.
 	PerSample float64
+	// LongestSpan is, under Problem.PostValidation, the longest rank span
+	// of the timeline (sim.RankSpans), what an iteration takes when
+	// iterations overlap; zero otherwise.
+	LongestSpan float64
 	// PeakMemory is the largest peak over the ranks, bytes.
 	PeakMemory float64
 	// Fits reports whether PeakMemory is within the limit.
@@ -365,9 +370,14 @@ func simulateModel(p Problem, t *pipeline.Table, sched Schedule, part []int, g c
 	if math.IsNaN(span) || math.IsNaN(peak) {
 		return nil, fmt.Errorf("tune: %s, partition %v: the timing model gave NaN", sched, part)
 	}
+	iteration, longest := span, 0.0
+	if p.PostValidation {
+		longest = slices.Max(sim.RankSpans(tl))
+		iteration = longest
+	}
 	return &Candidate{
 		Schedule: sched, Placement: placementName(t), Microbatches: t.Microbatches, Partition: slices.Clone(part),
-		Makespan: span, PerSample: span / float64(t.Microbatches*p.Config.Microbatch),
+		Makespan: span, PerSample: iteration / float64(t.Microbatches*p.Config.Microbatch), LongestSpan: longest,
 		PeakMemory: peak, Fits: peak <= p.MemoryBytes, Table: t, Timeline: tl,
 	}, nil
 }

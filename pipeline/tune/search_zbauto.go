@@ -35,6 +35,7 @@ func (s *search) tableFor(g cost.StageModel) (*pipeline.Table, error) {
 	auto, err := ZBAuto(ZBAutoProblem{
 		Stages: StageTimesOf(g, p), Microbatches: s.mbs,
 		MaxActivations: zbAutoLimit(g, p, s.mbs, s.p.MemoryBytes), WeightGradShare: WeightGradShareOf(g, p),
+		BySpan: s.p.PostValidation,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
