@@ -9,6 +9,7 @@ import (
 
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/sim"
+	"github.com/pipelab/pipelab/pipeline/tune"
 )
 
 // SimulateOutput is what a simulate command line asks to be printed and
@@ -93,7 +94,7 @@ func decodeSimulate(args []string, stderr io.Writer) (SimulateRequest, *simulate
 	fs.Float64Var(&f.commJitter, "comm-jitter", 0, "σ of the log-normal (mean 1) noise on every message")
 	fs.Func("straggler", "RANK:FACTOR, a rank whose compute is FACTOR times slower (repeatable)", f.addStraggler)
 	fs.IntVar(&f.iterations, "iterations", 1, "iterations K to simulate (mean and spread of the makespan when K > 1)")
-	fs.BoolVar(&f.postValidation, "post-validation", false, "with --model: time the step as the Zero Bubble runtime's optimizer post-validation runs it, iterations overlapping (the longest rank span plus that rank's optimizer step, not the makespan plus the slowest step)")
+	fs.BoolVar(&f.postValidation, "post-validation", false, "iterations overlap, as under the Zero Bubble runtime's optimizer post-validation: zb-auto is chosen by its longest rank span, and with --model the step is that span plus its rank's optimizer step, not the makespan plus the slowest step")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the variability's random streams (0, as in train and specs)")
 	f.output.Register(fs)
 	fs.StringVar(&f.trace, "trace", "", "write the timeline as a Chrome trace (JSON) to this file")
@@ -186,8 +187,8 @@ func (f *simulateFlags) check(rest []string) (sim.Options, error) {
 	if f.costs.Partition != nil && f.costs.Kind() != "gpu" {
 		return opt, fmt.Errorf("--partition cuts the model of --model: give --model too")
 	}
-	if f.postValidation && f.costs.Kind() != "gpu" {
-		return opt, fmt.Errorf("--post-validation times the optimizer step of --model's GPUs: give --model too")
+	if f.postValidation && f.costs.Kind() != "gpu" && f.shape.Kind != tune.ZBAutoFamily {
+		return opt, fmt.Errorf("--post-validation times the step of --model's GPUs, or chooses --kind zb-auto by its span: give --model or --kind zb-auto")
 	}
 	var err error
 	if opt.Policy, err = sim.ParsePolicy(f.policy); err != nil {
@@ -260,7 +261,9 @@ func (rep SimulateReport) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "makespan:     %.6g\n", rep.Makespan)
 	}
-	if rep.PostValidation {
+	if rep.PostValidation && rep.IterationSeconds == 0 {
+		b.WriteString("post-validation: iterations overlap; zb-auto chosen by its longest rank span (no step priced without --model)\n")
+	} else if rep.PostValidation {
 		fmt.Fprintf(&b, "iteration:    %.6g (post-validation: the longest rank span, then that rank's gradient sync and optimizer step)\n", rep.IterationSeconds)
 		fmt.Fprintf(&b, "model FLOP/s: %.4g per GPU on %d GPUs (Narayanan et al. eq. 3, a recomputed forward counted)\n", rep.ModelFLOPsPerGPU, rep.GPUs)
 	} else if rep.Cluster {

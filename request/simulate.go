@@ -44,10 +44,12 @@ type SimulateRequest struct {
 	// Iterations is K, the iterations simulated (--iterations); 0 means 1.
 	Iterations int
 	// PostValidation times the step as the Zero Bubble runtime's optimizer
-	// post-validation runs it (--post-validation; GPU model only): the
-	// ranks' iterations overlap, so a step takes the longest rank span plus
-	// that rank's own gradient sync and optimizer step
-	// (cost.GPUModel.PostValidatedIteration).
+	// post-validation runs it (--post-validation): the ranks' iterations
+	// overlap, so under the GPU model a step takes the longest rank span
+	// plus that rank's own gradient sync and optimizer step
+	// (cost.GPUModel.PostValidatedIteration). The table is built before
+	// (zb-auto chosen by its span, ShapeFlags.ZBBySpan); the report says
+	// so.
 	PostValidation bool
 }
 
@@ -67,8 +69,8 @@ func (r *SimulateRequest) check() error {
 	case !r.Lockstep && r.Pricing.Cost == nil:
 		return badInputf("simulate: no cost model")
 	}
-	if _, gpu := r.Pricing.Cost.(*cost.GPUModel); r.PostValidation && !gpu {
-		return badInputf("--post-validation needs the GPU model of --model, which prices the optimizer step (not of a schedule that replicates stages, as Chimera does)")
+	if _, gpu := r.Pricing.Cost.(*cost.GPUModel); r.PostValidation && r.Pricing.Params > 0 && !gpu {
+		return badInputf("--post-validation: the optimizer step of a schedule that replicates stages, as Chimera does, is not priced")
 	}
 	for rank, x := range r.Options.Variability.Stragglers {
 		if n := r.Table.Ranks(); rank >= n {
@@ -134,11 +136,11 @@ func Simulate(ctx context.Context, req SimulateRequest) (SimulateReport, error) 
 	}
 	rep.Timeline = tl
 	rep.Makespan, rep.BubbleRatio = sim.Makespan(tl), sim.BubbleRatio(tl)
+	rep.PostValidation = req.PostValidation
 	if g, ok := pr.Cost.(*cost.GPUModel); ok {
 		it, err := g.Iteration(t, rep.Makespan)
 		if req.PostValidation {
 			it, err = g.PostValidatedIteration(t, sim.RankSpans(tl))
-			rep.PostValidation = true
 		}
 		if err != nil {
 			return rep, err
