@@ -181,6 +181,9 @@ func hardwareName(cfg cost.GPUConfig) string {
 	if p.OverlapGradReduce {
 		s += ", gradient reduction overlapped"
 	}
+	if cfg.ActionGap > 0 {
+		s += fmt.Sprintf(", %.4g ms between two actions of a rank", 1e3*cfg.ActionGap)
+	}
 	return s
 }
 
