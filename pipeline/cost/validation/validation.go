@@ -76,8 +76,8 @@ type zbSchedule struct {
 var zbSchedules = []zbSchedule{
 	{"1F1B", "1f1b", "", 0},
 	{"1F1B-I", "interleaved-1f1b", "one layer per chunk", 0},
-	{"ZB-1p", tune.ZBAutoFamily, "the automatic schedule under p microbatches' activations", 1},
-	{"ZB-2p", tune.ZBAutoFamily, "the automatic schedule under 2p microbatches' activations", 2},
+	{"ZB-1p", tune.ZBAutoFamily, "the automatic schedule under p microbatches' activations; iterations overlap (post-validation)", 1},
+	{"ZB-2p", tune.ZBAutoFamily, "the automatic schedule under 2p microbatches' activations; iterations overlap (post-validation)", 2},
 }
 
 // table is the schedule's table for a row timed with model: the family's
