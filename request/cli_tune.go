@@ -139,7 +139,7 @@ func DecodeTune(args []string, stderr io.Writer) (TuneRequest, TuneOutput, error
 	f.measured.Register(fs)
 	fs.IntVar(&f.gpus, "gpus", 0, "GPUs T·P·D: search the split into --tp, --ranks and --dp too (with --batch-size)")
 	fs.IntVar(&f.batchSize, "batch-size", 0, "with --gpus: samples of one iteration over all data-parallel replicas")
-	fs.BoolVar(&f.postValidation, "post-validation", false, "rank the runs as the Zero Bubble runtime's optimizer post-validation runs them, iterations overlapping: by the longest rank span, not the makespan (with --gpus, a split's step is that span plus its rank's optimizer step)")
+	fs.BoolVar(&f.postValidation, "post-validation", false, "rank the runs as the Zero Bubble runtime's optimizer post-validation runs them, iterations overlapping: by the longest rank span, not the makespan, zb-auto chosen by it too (with --gpus, a split's step is that span plus its rank's optimizer step)")
 	if err := ParseFlags(fs, args); err != nil {
 		return TuneRequest{}, TuneOutput{}, err
 	}
@@ -150,9 +150,6 @@ func DecodeTune(args []string, stderr io.Writer) (TuneRequest, TuneOutput, error
 	switch {
 	case f.measured.Given():
 		f.mode = tuneMeasured
-		if f.postValidation {
-			return fail(errors.New("--post-validation ranks the GPU model's runs; measured stages (--costs, --profile) are ranked by their makespan"))
-		}
 		if err := f.checkMeasured(fs); err != nil {
 			return fail(err)
 		}

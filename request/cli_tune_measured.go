@@ -17,7 +17,7 @@ import (
 // the stages are fixed, so only the schedule and the microbatch count are
 // chosen, and there is no memory model.
 func (f *tuneFlags) runMeasured(ctx context.Context) (TuneReport, error) {
-	p := tune.MeasuredProblem{Costs: f.measured.Read, Ranks: f.ranks, Sim: sim.Options{Context: ctx}}
+	p := tune.MeasuredProblem{Costs: f.measured.Read, Ranks: f.ranks, Sim: sim.Options{Context: ctx}, PostValidation: f.postValidation}
 	if f.microbatches > 0 {
 		p.Microbatches = []int{f.microbatches}
 	}
@@ -36,7 +36,7 @@ func (f *tuneFlags) runMeasured(ctx context.Context) (TuneReport, error) {
 		Microbatches: res.Best.Microbatches, TunedMakespan: res.Best.Makespan, TunedPerSample: res.Best.PerSample,
 		BaselineKind: res.Baseline.Schedule.Family, BaselineChunks: cost.ChunksPerRank(res.Baseline.Table),
 		BaselineMakespan: res.Baseline.Makespan, BaselinePerSample: res.Baseline.PerSample, BaselineFits: true,
-		Speedup: res.Speedup, Simulations: res.Simulations}
+		Speedup: res.Speedup, Simulations: res.Simulations, PostValidation: f.postValidation}
 	return TuneReport{Pipeline: &rep, Result: res, measured: true}, nil
 }
 
@@ -72,6 +72,11 @@ func writeTuneMeasuredText(w io.Writer, rep TunePipelineReport, res *tune.Result
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s on %d ranks (no memory model: every candidate fits)\n", rep.Model, rep.Ranks)
 	line := func(name string, c tune.Candidate) {
+		if rep.PostValidation {
+			fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches: makespan %.4f s, longest rank span %.4f s, %.3f ms per microbatch (post-validation: the span)\n",
+				name, c.Schedule, c.Placement, c.Microbatches, c.Makespan, c.LongestSpan, 1e3*c.PerSample)
+			return
+		}
 		fmt.Fprintf(&b, "%-9s %s, %s placement, %d microbatches: makespan %.4f s, %.3f ms per microbatch\n",
 			name, c.Schedule, c.Placement, c.Microbatches, c.Makespan, 1e3*c.PerSample)
 	}

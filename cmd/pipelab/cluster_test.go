@@ -223,9 +223,9 @@ func TestSimulatePostValidationRefused(t *testing.T) {
 	}
 }
 
-// tune --post-validation ranks by the longest rank span and says so; with
-// measured stages, which it does not rank that way, it is refused in one
-// line naming the flag.
+// tune --post-validation ranks by the longest rank span and says so, on
+// the GPU model and on measured stages (the Zero Bubble paper's 1.5B
+// profile, examples/zb-1.5b-costs.csv).
 func TestTunePostValidation(t *testing.T) {
 	var rep request.TunePipelineReport
 	runJSON(t, []string{"tune", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink3", "--ranks", "4", "--microbatches", "8",
@@ -234,10 +234,11 @@ func TestTunePostValidation(t *testing.T) {
 		t.Errorf("post_validation %v, %g s per sample over 8 samples against a makespan of %g s; want the flag reported and the span at most the makespan",
 			rep.PostValidation, rep.TunedPerSample, rep.TunedMakespan)
 	}
-	costs := writeFile(t, "costs.csv", "stage,fwd_ms,bwd_ms,wgrad_ms,comm_ms\n0,1,1,0.5,0.1\n1,1,1,0.5,0.1\n")
-	var out, errb bytes.Buffer
-	code := run([]string{"tune", "--costs", costs, "--microbatches", "4", "--post-validation"}, &out, &errb)
-	if msg := strings.TrimSpace(errb.String()); code != 2 || !strings.Contains(msg, "--post-validation") || strings.Contains(msg, "\n") {
-		t.Errorf("tune --costs --post-validation: exit %d, %q; want exit 2 and one line naming the flag", code, errb.String())
+	var measured request.TunePipelineReport
+	runJSON(t, []string{"tune", "--costs", filepath.Join("..", "..", "examples", "zb-1.5b-costs.csv"), "--ranks", "8", "--microbatches", "24",
+		"--kind", "1f1b,zb-h2,zb-auto", "--post-validation", "--format", "json"}, &measured)
+	if !measured.PostValidation || !(measured.TunedPerSample*24 <= measured.TunedMakespan*(1+1e-12)) {
+		t.Errorf("measured: post_validation %v, %g s per microbatch over 24 against a makespan of %g s", measured.PostValidation,
+			measured.TunedPerSample, measured.TunedMakespan)
 	}
 }

@@ -3,6 +3,7 @@ package tune
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/pipelab/pipelab/pipeline"
 	"github.com/pipelab/pipelab/pipeline/cost"
@@ -23,6 +24,9 @@ type MeasuredProblem struct {
 	// Schedules lists the schedules to try; empty means DefaultSchedules.
 	Schedules []Schedule
 	Sim       sim.Options
+	// PostValidation is Problem's: candidates are ranked by their longest
+	// rank span, and zb-auto chosen by it.
+	PostValidation bool
 }
 
 // TuneMeasured simulates every schedule whose table has the measured
@@ -105,8 +109,13 @@ func (p MeasuredProblem) candidate(sc Schedule, m int) (*Candidate, string, erro
 	if math.IsNaN(span) {
 		return nil, "", fmt.Errorf("tune: %s: the measured costs gave NaN", sc)
 	}
-	return &Candidate{Schedule: sc, Placement: placementName(t), Microbatches: m, Makespan: span,
-		PerSample: span / float64(m), Fits: true, Table: t, Timeline: tl}, "", nil
+	iteration, longest := span, 0.0
+	if p.PostValidation {
+		longest = slices.Max(sim.RankSpans(tl))
+		iteration = longest
+	}
+	return &Candidate{Schedule: sc, Placement: placementName(t), Microbatches: m, Makespan: span, LongestSpan: longest,
+		PerSample: iteration / float64(m), Fits: true, Table: t, Timeline: tl}, "", nil
 }
 
 // table generates schedule sc with m microbatches, or says why it cannot
@@ -132,7 +141,7 @@ func (p MeasuredProblem) table(sc Schedule, m int) (t *pipeline.Table, why strin
 			times[s].Comm = p.Costs.Comm[s]
 		}
 	}
-	auto, err := ZBAuto(ZBAutoProblem{Stages: times, Microbatches: m})
+	auto, err := ZBAuto(ZBAutoProblem{Stages: times, Microbatches: m, BySpan: p.PostValidation})
 	if err != nil {
 		return nil, "", fmt.Errorf("tune: %w", err)
 	}

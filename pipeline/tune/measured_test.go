@@ -2,10 +2,12 @@ package tune
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pipelab/pipelab/pipeline/cost"
+	"github.com/pipelab/pipelab/pipeline/sim"
 )
 
 // uniform is p stages of the Zero Bubble paper's 1.5B profile (Appendix
@@ -50,5 +52,27 @@ func TestTuneMeasured(t *testing.T) {
 	}
 	if _, err := TuneMeasured(MeasuredProblem{Costs: uniform(6), Ranks: 4}); err == nil {
 		t.Error("6 stages on 4 ranks: no error")
+	}
+}
+
+// Under PostValidation measured candidates are ranked by their longest
+// rank span: each one's time per microbatch is that span over the
+// microbatches, no more than its makespan's, and the best has the least.
+func TestTuneMeasuredPostValidation(t *testing.T) {
+	st := cost.Stage{TF: 18.522e-3, TB: 18.086e-3, TW: 9.337e-3}
+	m := cost.Measured{Source: "Appendix D, 1.5B", Stages: []cost.Stage{st, st, st, st}, Comm: []float64{0.601e-3, 0.601e-3, 0.601e-3}}
+	res, err := TuneMeasured(MeasuredProblem{Costs: m, Ranks: 4, Microbatches: []int{12},
+		Schedules: []Schedule{{"1f1b", 1}, {"zb-h2", 1}, {ZBAutoFamily, 1}}, PostValidation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Candidates {
+		longest := slices.Max(sim.RankSpans(c.Timeline))
+		if c.LongestSpan != longest || c.PerSample*12 != longest || longest > c.Makespan {
+			t.Errorf("%s: span %g (timeline %g), per microbatch %g, makespan %g", c.Schedule, c.LongestSpan, longest, c.PerSample, c.Makespan)
+		}
+		if c.PerSample < res.Best.PerSample {
+			t.Errorf("%s: %g per microbatch, below the best's %g", c.Schedule, c.PerSample, res.Best.PerSample)
+		}
 	}
 }
