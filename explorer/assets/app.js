@@ -61,6 +61,10 @@ function addCosts(req, { partition = true } = {}) {
     req.flags["seq-len"] = val("seq-len");
     if ($("flash-attention").checked) req.flags["flash-attention"] = "true";
     if (partition) req.flags.partition = val("partition");
+    // The cluster around each rank: only what was given, so that the command line stays the plain one.
+    for (const f of ["tp", "dp", "gpus-per-node", "node-link"]) if (val(f)) req.flags[f] = val(f);
+    if (val("recompute") !== "none") req.flags.recompute = val("recompute");
+    if ($("sequence-parallel").checked) req.flags["sequence-parallel"] = "true";
   }
   if (mode === "typed") req.files.costs = { name: "typed-costs.csv", text: typedCostsCSV() };
   if (mode === "measured") {
@@ -98,6 +102,8 @@ function showProblem(view, statusId, err) {
     const spot = shown(section) || shown($("setup"));
     if (!spot) continue;
     spot.textContent = p.error;
+    const fold = spot.closest("details");
+    if (fold) fold.open = true;
     const input = section.querySelector(`[data-flag="${flag}"]`) || $("setup").querySelector(`[data-flag="${flag}"], #${CSS.escape(flag)}`);
     if (input) input.classList.add("bad");
     return;
@@ -135,6 +141,9 @@ function simulateSummary(rep) {
     ["cost", rep.cost_model],
   ];
   if (rep.iterations) items.splice(1, 0, ["mean over " + rep.iterations.count + " iterations", fmtG(rep.iterations.mean, 6) + " ± " + fmtG(rep.iterations.spread, 3)]);
+  // Under the GPU model: the whole step (makespan, gradient sync, optimizer) and equation 3's FLOP/s.
+  if (rep.iteration_seconds) items.splice(1, 0, ["iteration (whole step)", fmtG(rep.iteration_seconds, 6), "sched-iteration"],
+    ["model FLOP/s per GPU", fmtG(rep.model_flops_per_gpu, 4) + " on " + rep.gpus + " GPUs", "sched-flops"]);
   return items;
 }
 
@@ -468,6 +477,7 @@ async function loadChoices() {
   fill("model", presets.report.models.map(m => m.name), "gpt-1.3b");
   fill("gpu", presets.report.gpus.map(m => m.name), "h100");
   fill("link", presets.report.links.map(m => m.name), "ib-ndr");
+  fill("node-link", ["", ...presets.report.links.map(m => m.name)], "");
 }
 
 function init() {

@@ -83,6 +83,42 @@ test("schedule view: GPU model presets give simulate's numbers", async () => {
   assert.deepEqual(shown, peakMem);
 });
 
+test("schedule view: a cluster's step (tensor × pipeline × data) is simulate's, its error beside its field", async () => {
+  await setup({ kind: "1f1b", ranks: "4", microbatches: "8", cost: "gpu" });
+  await page.selectOption("#model", "gpt-1.3b");
+  await page.selectOption("#gpu", "a100");
+  await page.selectOption("#link", "ib-hdr");
+  await page.click("#cluster summary");
+  await page.fill("#tp", "2");
+  await page.fill("#dp", "4");
+  await page.fill("#gpus-per-node", "8");
+  await page.selectOption("#node-link", "nvlink3");
+  await page.selectOption("#recompute", "selective");
+  await page.check("#sequence-parallel");
+  await simulate();
+  const flags = tp => ["simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "ib-hdr",
+    "--tp", tp, "--dp", "4", "--gpus-per-node", "8", "--node-link", "nvlink3", "--recompute", "selective", "--sequence-parallel"];
+  const out = cli(...flags("2"));
+  assert.equal(await text("#sched-makespan"), line(out, "makespan"));
+  const rep = cliJSON(...flags("2"));
+  sameDigits(await text("#sched-iteration"), rep.iteration_seconds, "the whole step");
+  assert.equal(rep.gpus, 2 * 4 * 4); // T · P · D
+  assert.ok((await text("#sched-flops")).endsWith(` on ${rep.gpus} GPUs`));
+  const flops = Number((await text("#sched-flops")).split(" ")[0]); // four significant digits
+  assert.ok(Math.abs(flops - rep.model_flops_per_gpu) <= 5e-4 * rep.model_flops_per_gpu, `page ${flops}, command line ${rep.model_flops_per_gpu}`);
+  // A tensor-parallel size that does not divide a node's GPUs: the command line's words beside the field.
+  await page.fill("#tp", "3");
+  await simulate();
+  assert.equal(await text('#setup [data-err="tp"]'), cliError(...flags("3")));
+  assert.equal(await page.locator("#tp.bad").count(), 1);
+  // Back to one GPU a rank, for the tests after this one.
+  for (const f of ["tp", "dp", "gpus-per-node"]) await page.fill("#" + f, "");
+  await page.selectOption("#node-link", "");
+  await page.selectOption("#recompute", "none");
+  await page.uncheck("#sequence-parallel");
+  await page.click("#cluster summary");
+});
+
 test("files: a hardware file prices until a preset is picked or it is cleared", async () => {
   await setup({ kind: "zb-v", ranks: "4", microbatches: "8", cost: "gpu" });
   await page.selectOption("#model", "gpt-1.3b");
