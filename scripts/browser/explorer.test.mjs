@@ -119,6 +119,32 @@ test("schedule view: a cluster's step (tensor × pipeline × data) is simulate's
   await page.click("#cluster summary");
 });
 
+test("post-validation: the schedule view's step and tune's ranking are the command line's", async () => {
+  await setup({ kind: "zb-auto", ranks: "4", microbatches: "8", cost: "gpu" });
+  await page.selectOption("#model", "gpt-1.3b");
+  await page.selectOption("#gpu", "a100");
+  await page.selectOption("#link", "nvlink");
+  await page.check("#post-validation");
+  await simulate();
+  const base = ["--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "nvlink", "--post-validation"];
+  const rep = cliJSON("simulate", "--kind", "zb-auto", ...base);
+  assert.equal(rep.post_validation, true);
+  sameDigits(await text("#sched-makespan"), rep.makespan, "makespan");
+  sameDigits(await text("#sched-iteration"), rep.iteration_seconds, "the post-validated step");
+  await page.uncheck("#post-validation");
+  await page.click('#tabs [data-view="ready"]');
+  await page.fill("#tune-kind", "1f1b,zb-h2");
+  await page.check("#tune-post-validation");
+  await page.evaluate(() => { document.querySelector("#tune-result").innerHTML = ""; });
+  await page.click("#run-tune");
+  await page.waitForSelector("#tune-per-sample", { timeout: 120000 });
+  const tuned = cliJSON("tune", "--kind", "1f1b,zb-h2", ...base);
+  sameDigits(await text("#tune-per-sample"), tuned.tuned_per_sample, "tuned time per sample, by the longest rank span");
+  await page.uncheck("#tune-post-validation");
+  await page.fill("#tune-kind", "");
+  await page.click('#tabs [data-view="schedule"]');
+});
+
 test("files: a hardware file prices until a preset is picked or it is cleared", async () => {
   await setup({ kind: "zb-v", ranks: "4", microbatches: "8", cost: "gpu" });
   await page.selectOption("#model", "gpt-1.3b");
