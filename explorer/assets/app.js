@@ -62,9 +62,9 @@ function addCosts(req, { partition = true } = {}) {
     if ($("flash-attention").checked) req.flags["flash-attention"] = "true";
     if (partition) req.flags.partition = val("partition");
     // The cluster around each rank: only what was given, so that the command line stays the plain one.
-    for (const f of ["tp", "dp", "gpus-per-node", "node-link"]) if (val(f)) req.flags[f] = val(f);
+    for (const f of ["tp", "dp", "gpus-per-node", "node-link", "expert-parallel"]) if (val(f)) req.flags[f] = val(f);
     if (val("recompute") !== "none") req.flags.recompute = val("recompute");
-    if ($("sequence-parallel").checked) req.flags["sequence-parallel"] = "true";
+    for (const f of ["sequence-parallel", "distributed-optimizer", "overlap-grad-reduce"]) if ($(f).checked) req.flags[f] = "true";
   }
   if (mode === "typed") req.files.costs = { name: "typed-costs.csv", text: typedCostsCSV() };
   if (mode === "measured") {

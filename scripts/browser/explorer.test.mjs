@@ -95,9 +95,12 @@ test("schedule view: a cluster's step (tensor × pipeline × data) is simulate's
   await page.selectOption("#node-link", "nvlink3");
   await page.selectOption("#recompute", "selective");
   await page.check("#sequence-parallel");
+  await page.check("#distributed-optimizer");
+  await page.check("#overlap-grad-reduce");
   await simulate();
   const flags = tp => ["simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--model", "gpt-1.3b", "--gpu", "a100", "--link", "ib-hdr",
-    "--tp", tp, "--dp", "4", "--gpus-per-node", "8", "--node-link", "nvlink3", "--recompute", "selective", "--sequence-parallel"];
+    "--tp", tp, "--dp", "4", "--gpus-per-node", "8", "--node-link", "nvlink3", "--recompute", "selective", "--sequence-parallel",
+    "--distributed-optimizer", "--overlap-grad-reduce"];
   const out = cli(...flags("2"));
   assert.equal(await text("#sched-makespan"), line(out, "makespan"));
   const rep = cliJSON(...flags("2"));
@@ -111,11 +114,19 @@ test("schedule view: a cluster's step (tensor × pipeline × data) is simulate's
   await simulate();
   assert.equal(await text('#setup [data-err="tp"]'), cliError(...flags("3")));
   assert.equal(await page.locator("#tp.bad").count(), 1);
-  // Back to one GPU a rank, for the tests after this one.
+  // Back to one GPU a rank, for the tests after this one, and an MoE model with its experts spread.
   for (const f of ["tp", "dp", "gpus-per-node"]) await page.fill("#" + f, "");
   await page.selectOption("#node-link", "");
   await page.selectOption("#recompute", "none");
-  await page.uncheck("#sequence-parallel");
+  for (const f of ["sequence-parallel", "distributed-optimizer", "overlap-grad-reduce"]) await page.uncheck("#" + f);
+  await page.selectOption("#model", "deepseek-moe-16b");
+  await page.fill("#expert-parallel", "4");
+  await simulate();
+  const moe = ["simulate", "--kind", "1f1b", "--ranks", "4", "--microbatches", "8", "--model", "deepseek-moe-16b", "--gpu", "a100", "--link", "ib-hdr"];
+  assert.equal(await text("#sched-makespan"), line(cli(...moe, "--expert-parallel", "4"), "makespan"));
+  assert.notEqual(await text("#sched-makespan"), line(cli(...moe), "makespan"));
+  await page.fill("#expert-parallel", "");
+  await page.selectOption("#model", "gpt-1.3b");
   await page.click("#cluster summary");
 });
 
