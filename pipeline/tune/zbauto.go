@@ -136,7 +136,7 @@ func ZBAuto(p ZBAutoProblem) (*ZBAutoSchedule, error) {
 		if err != nil {
 			return fmt.Errorf("tune: zb-auto: %s: %w", source, err)
 		}
-		c := ZBAutoCandidate{Source: source, Makespan: sim.Makespan(tl), LongestSpan: longestSpan(tl), PeakActivations: peak}
+		c := ZBAutoCandidate{Source: source, Makespan: sim.Makespan(tl), LongestSpan: slices.Max(sim.RankSpans(tl)), PeakActivations: peak}
 		out.Candidates = append(out.Candidates, c)
 		if best == nil || c.beats(bestC, p.BySpan) {
 			best, bestC, out.Makespan, out.Source = t, c, c.Makespan, source

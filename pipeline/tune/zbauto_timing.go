@@ -82,24 +82,3 @@ func peakHeld(t *pipeline.Table, share float64) float64 {
 	}
 	return peak
 }
-
-// longestSpan is the longest first-start-to-last-end span of a rank's
-// compute in tl.
-func longestSpan(tl *sim.Timeline) float64 {
-	first := map[int]float64{}
-	last := map[int]float64{}
-	for _, e := range tl.Events {
-		if !e.Action.Kind.IsCompute() {
-			continue
-		}
-		if f, ok := first[e.Rank]; !ok || e.Start < f {
-			first[e.Rank] = e.Start
-		}
-		last[e.Rank] = max(last[e.Rank], e.End)
-	}
-	longest := 0.0
-	for r, f := range first {
-		longest = max(longest, last[r]-f)
-	}
-	return longest
-}
